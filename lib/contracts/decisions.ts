@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { ZReminderKey } from "./reminders";
+
+/** Finding codes in the order of SPEC §7's table (the order findings take within a turn). */
+export const FINDING_CODES = [
+  "INCOMPLETE_TURN",
+  "MISSING_REMINDER",
+  "UNEXPECTED_REMINDER",
+  "STAGE_MISMATCH",
+  "DUPLICATE_REMINDER",
+  "MARKED_NOT_SUBMITTED",
+  "CONTEXT_FROM_ABANDONED_CANDIDATE",
+  "FREE_REQUEST",
+  "REMINDER_RESEND",
+  "UNCERTAIN_RESENT",
+  "DISPATCH_WITHOUT_ADMISSION",
+  "CONCURRENT_DISPATCH",
+  "ADMISSION_RULE_MISMATCH",
+  "CANDIDATE_CANCELLED_BY_DROP",
+  "GLOBAL_STOP_ON_LOCAL_QUOTA",
+] as const;
+export type TFindingCode = (typeof FINDING_CODES)[number];
+
+export const DELIVERY_STATUSES = ["delivered", "dropped", "failed", "uncertain", "pending"] as const;
+export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const DENIAL_REASONS = ["auto_review_disabled", "insufficient_budget", "review_in_progress"] as const;
+export type TDenialReason = (typeof DENIAL_REASONS)[number];
+
+/** A ratio rounded to 4 decimals for output; null when infinite (denominator <= 0). */
+const ZRatio = z.number().nullable();
+
+export const ZRequestsMeter = z.object({
+  used: z.number(),
+  limit: z.number(),
+  reserve: z.number(),
+  usable: z.number(),
+  ratio: ZRatio,
+  stage: z.number(),
+});
+export const ZTimeMeter = z.object({ elapsedMs: z.number(), limitMs: z.number(), ratio: ZRatio, stage: z.number() });
+export const ZContextMeter = z.object({
+  requiredBytes: z.number(),
+  capacityBytes: z.number(),
+  ratio: ZRatio,
+  stage: z.number(),
+});
+export const ZBlockMeter = z.object({
+  blockId: z.string(),
+  used: z.number(),
+  limit: z.number(),
+  ratio: ZRatio,
+  stage: z.number(),
+});
+
+export const ZTurnMeters = z.object({
+  requests: ZRequestsMeter.optional(),
+  time: ZTimeMeter.optional(),
+  context: ZContextMeter.optional(),
+  edits: z.array(ZBlockMeter).optional(),
+});
+
+export const ZReminderDecision = z.object({
+  key: ZReminderKey,
+  subject: z.string().nullable(),
+  kind: z.enum(["notice", "state", "suggestion"]),
+  stage: z.number(),
+  text: z.string(),
+  bytes: z.number(),
+  status: z.enum(DELIVERY_STATUSES),
+  dropReason: z.literal("capacity").optional(),
+  freeBytes: z.number().optional(),
+});
+
+export const ZReviewerDecision = z.object({
+  candidate: z.object({ checkpoint: z.number() }),
+  admission: z.object({ granted: z.boolean(), reasons: z.array(z.enum(DENIAL_REASONS)) }),
+});
+
+export const ZTurnDecision = z.object({
+  turn: z.number(),
+  requiredBytes: z.number(),
+  capacityBytes: z.number().nullable(),
+  freeBytesAfter: z.number().nullable(),
+  meters: ZTurnMeters,
+  reminders: z.array(ZReminderDecision),
+  reviewer: ZReviewerDecision.nullable(),
+});
+
+export const ZFinding = z.object({
+  code: z.enum(FINDING_CODES),
+  turn: z.number().nullable(),
+  detail: z.string(),
+});
+
+/** What `rebuild(events)` returns (SPEC §6). */
+export const ZRunDecisions = z.object({
+  runId: z.string(),
+  turns: z.array(ZTurnDecision),
+  findings: z.array(ZFinding),
+});
+
+export type TRequestsMeter = z.infer<typeof ZRequestsMeter>;
+export type TTimeMeter = z.infer<typeof ZTimeMeter>;
+export type TContextMeter = z.infer<typeof ZContextMeter>;
+export type TBlockMeter = z.infer<typeof ZBlockMeter>;
+export type TTurnMeters = z.infer<typeof ZTurnMeters>;
+export type TReminderDecision = z.infer<typeof ZReminderDecision>;
+export type TReviewerDecision = z.infer<typeof ZReviewerDecision>;
+export type TTurnDecision = z.infer<typeof ZTurnDecision>;
+export type TFinding = z.infer<typeof ZFinding>;
+export type TRunDecisions = z.infer<typeof ZRunDecisions>;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { ZCount, zEnum } from "./primitives";
+
+/** Reminder keys in presentation order (SPEC R4). */
+export const REMINDER_KEYS = ["requests", "time", "context", "edits", "review"] as const;
+export type TReminderKey = (typeof REMINDER_KEYS)[number];
+export const ZReminderKey = zEnum(REMINDER_KEYS);
+
+/** notice: a meter reached a new stage; state: a standing constraint; suggestion: advice to act. */
+export const REMINDER_KIND: Record<TReminderKey, "notice" | "state" | "suggestion"> = {
+  requests: "notice",
+  time: "notice",
+  context: "notice",
+  edits: "state",
+  review: "suggestion",
+};
+export type TReminderKind = (typeof REMINDER_KIND)[TReminderKey];
+
+/** A reminder as an agent records it in `request.submitted` or `reminders.marked`. */
+export const ZRecordedReminder = z.object({
+  key: ZReminderKey,
+  subject: z.string({ error: "expected string or null" }).nullable().optional(),
+  stage: ZCount,
+});
+export type TRecordedReminder = z.infer<typeof ZRecordedReminder>;

@@ -1,0 +1,33 @@
+import type { TReminderDecision } from "../contracts";
+
+export interface Rendered {
+  key: TReminderDecision["key"];
+  subject: string | null;
+  kind: TReminderDecision["kind"];
+  stage: number;
+  text: string;
+  bytes: number;
+}
+
+export interface Fitted extends Rendered {
+  included: boolean;
+  /** Free bytes left when a dropped reminder was considered. */
+  freeBytes?: number;
+}
+
+/**
+ * First fit (SPEC R8): in presentation order, a reminder whose cost is <= the free bytes left is
+ * included and its cost subtracted; otherwise it is dropped and fitting goes on with the next.
+ * `freeBytes` may be negative (nothing fits) or infinite (no byte limit).
+ */
+export function fitReminders(rendered: readonly Rendered[], freeBytes: number): { fitted: Fitted[]; freeAfter: number } {
+  let free = freeBytes;
+  const fitted = rendered.map((reminder): Fitted => {
+    if (reminder.bytes <= free) {
+      free -= reminder.bytes;
+      return { ...reminder, included: true };
+    }
+    return { ...reminder, included: false, freeBytes: free };
+  });
+  return { fitted, freeAfter: free };
+}

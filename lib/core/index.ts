@@ -1,0 +1,17 @@
+/**
+ * The coordination core: pure TypeScript over validated events (SPEC §3–§8). Imports only zod
+ * (through lib/contracts) and itself; never next, react, Prisma or node built-ins.
+ */
+export { rebuild, type RebuildOptions } from "./rebuild";
+export { followUp, type FollowUp, type FollowUpItem, type FollowUpStat } from "./follow-up";
+export { inRunOrder } from "./run-order";
+export { ratioOf, stageOf, outputRatio, percentOf } from "./stages";
+export { reviewCheckpoint } from "./checkpoint";
+export { DEFAULT_COPY } from "./default-copy";
+export { resolveCopy, pickTemplate, fillTemplate, utf8Length, reminderCost, type TResolvedCopy } from "./render";
+export { fitReminders, type Rendered, type Fitted } from "./fit";
+export { admit, DispatchTracker } from "./reviewer";
+export { compareCodePoints } from "./code-points";
+export { canonicalJson, sameJson } from "./canonical";
+export { RunInputError } from "./errors";
+export { readEventLines, formatLineProblem, type LineProblem, type EventLines } from "./event-lines";

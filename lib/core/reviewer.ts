@@ -1,0 +1,50 @@
+import type { TDenialReason, TPolicy } from "../contracts";
+
+/**
+ * Which Reviewer dispatches are in progress at a point of run order (SPEC R13): its
+ * `reviewer.dispatched` came before the point and its `reviewer.completed` did not. Only a
+ * completion ends a dispatch.
+ */
+export class DispatchTracker {
+  private readonly dispatched = new Set<string>();
+  private readonly completed = new Set<string>();
+  private running = 0;
+
+  dispatch(dispatchId: string): void {
+    if (this.dispatched.has(dispatchId)) return;
+    this.dispatched.add(dispatchId);
+    if (!this.completed.has(dispatchId)) this.running++;
+  }
+
+  complete(dispatchId: string): void {
+    if (this.completed.has(dispatchId)) return;
+    this.completed.add(dispatchId);
+    if (this.dispatched.has(dispatchId)) this.running--;
+  }
+
+  /** Whether any dispatch is in progress, or any other than `except`. */
+  inProgress(except?: string): boolean {
+    const own = except !== undefined && this.dispatched.has(except) && !this.completed.has(except) ? 1 : 0;
+    return this.running - own > 0;
+  }
+}
+
+/**
+ * R13's admission: granted iff auto review is allowed, `usable − used >= minRequestsLeft` (raw; the
+ * condition holds without a requests section or reading), and no dispatch is in progress. The
+ * denial reasons are every failing condition, in this order.
+ */
+export function admit(
+  policy: TPolicy,
+  requestsUsed: number | undefined,
+  reviewInProgress: boolean,
+): { granted: boolean; reasons: TDenialReason[] } {
+  const reasons: TDenialReason[] = [];
+  if (!policy.reviewer?.autoReviewAllowed) reasons.push("auto_review_disabled");
+  if (policy.requests && requestsUsed !== undefined) {
+    const usable = policy.requests.limit - policy.requests.deliveryReserve;
+    if (usable - requestsUsed < (policy.reviewer?.minRequestsLeft ?? 0)) reasons.push("insufficient_budget");
+  }
+  if (reviewInProgress) reasons.push("review_in_progress");
+  return { granted: reasons.length === 0, reasons };
+}
