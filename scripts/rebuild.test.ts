@@ -1,0 +1,99 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = join(__dirname, "..");
+const tsx = join(root, "node_modules", ".bin", "tsx");
+const teaching = join(__dirname, "fixtures", "teaching.jsonl");
+
+async function rebuildCli(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(tsx, [join(__dirname, "rebuild.ts"), file], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function tempFile(lines: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), "cuescope-cli-")), "run.jsonl");
+  writeFileSync(file, lines.join("\n"));
+  return file;
+}
+
+const teachingLines = readFileSync(teaching, "utf8").trim().split("\n");
+
+describe("npm run rebuild", () => {
+  it("prints SPEC §9's decisions for the teaching scene", async () => {
+    const { code, stdout, stderr } = await rebuildCli(teaching);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const decisions = JSON.parse(stdout);
+    const turn10 = decisions.turns.find((t: { turn: number }) => t.turn === 10);
+    expect(turn10.reminders.map((r: { text: string; bytes: number; status: string }) => [r.text, r.bytes, r.status])).toEqual([
+      ["R2: 28/36 requests", 19, "delivered"],
+      ["C3: 9962/10000 bytes", 21, "dropped"],
+      ["E1 b1: 2/4 edits", 17, "delivered"],
+      ["Review checkpoint 1", 20, "dropped"],
+    ]);
+    expect(turn10.freeBytesAfter).toBe(2);
+    expect(turn10.reviewer).toEqual({ candidate: { checkpoint: 1 }, admission: { granted: true, reasons: [] } });
+    expect(decisions.findings).toEqual([]);
+  });
+
+  it("gives the same output for shuffled lines with blank lines and exact repeats", async () => {
+    const { stdout: expected } = await rebuildCli(teaching);
+    const shuffled = [...teachingLines].reverse();
+    const file = tempFile(["", shuffled[3], ...shuffled, "   ", shuffled[0], ""]);
+    const { code, stdout } = await rebuildCli(file);
+    expect(code).toBe(0);
+    expect(stdout).toBe(expected);
+  });
+
+  it("reports every problem with line, path and reason, exits 2 and prints nothing on stdout", async () => {
+    const start = JSON.parse(teachingLines[0]);
+    const meter = JSON.parse(teachingLines[1]);
+    const file = tempFile([
+      teachingLines[0],
+      "{not json",
+      JSON.stringify({ ...meter, id: "bad-turn", turn: "three" }),
+      JSON.stringify({ ...meter, id: "bad-type", type: "meter.money" }),
+      JSON.stringify(meter),
+      JSON.stringify({ ...meter, body: { used: 99 } }),
+      JSON.stringify({ ...start, id: "second-start" }),
+      JSON.stringify({ ...meter, id: "other-run", runId: "someone-else" }),
+      JSON.stringify({ ...start, id: "bad-policy", body: { ...start.body, policy: { requests: { limit: 40, stages: [0.9, 0.5] } } } }),
+    ]);
+    const { code, stdout, stderr } = await rebuildCli(file);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    const lines = stderr.trim().split("\n");
+    expect(lines[0]).toMatch(/^line 2: \(root\): not valid JSON/);
+    expect(lines).toContain('line 3: turn: expected integer >= 0, got "three"');
+    expect(lines.some((l) => l.startsWith('line 4: type: unknown event type "meter.money"'))).toBe(true);
+    expect(lines).toContain(`line 6: id: "${meter.id}" was already used on line 5 with other content`);
+    expect(lines.some((l) => l.startsWith("line 7: type: a second run.started"))).toBe(true);
+    expect(lines.some((l) => l.startsWith('line 8: runId: "someone-else" differs from the run.started\'s runId "teach"'))).toBe(true);
+    expect(lines.some((l) => l.startsWith("line 9: body.policy.requests.stages.1: stages must be strictly ascending"))).toBe(true);
+    expect(lines.every((l) => /^(line \d+|file): [^:]+: .+/.test(l))).toBe(true);
+  });
+
+  it("reports a file without run.started as a file problem", async () => {
+    const { code, stdout, stderr } = await rebuildCli(tempFile(teachingLines.slice(1)));
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^file: type: no run.started event/m);
+  });
+
+  it("says how to call it when the file is missing", async () => {
+    const { code, stdout, stderr } = await rebuildCli(join(tmpdir(), "does-not-exist.jsonl"));
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^file: \(root\): cannot read .*ENOENT/);
+  });
+});
