@@ -1,0 +1,3 @@
+export function SoonBadge() {
+  return <span className="badge badge-soon">soon</span>;
+}

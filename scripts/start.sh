@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Start Cuescope's production server: `npm start` (PORT defaults to 3000).
+#
+# Build policy: build when there is no production build (.next/BUILD_ID) or when any source
+# file is newer than it, so `npm start` never serves a stale build. Override with
+#   CUESCOPE_BUILD=always   build every time
+#   CUESCOPE_BUILD=never    never build (fails if there is no build)
+# The server is started as `node node_modules/next/dist/bin/next start` (not `npx next`),
+# so the PID is the server's own and stopping it stops Next.js.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+PORT="${PORT:-3000}"
+BUILD_MODE="${CUESCOPE_BUILD:-auto}"
+
+needs_build() {
+  [[ -f .next/BUILD_ID ]] || return 0
+  local newer
+  newer="$(find app components lib public next.config.js package.json package-lock.json tsconfig.json \
+    -newer .next/BUILD_ID -type f ! -name '*.test.ts' -print -quit 2>/dev/null || true)"
+  [[ -n "$newer" ]]
+}
+
+case "$BUILD_MODE" in
+  always) do_build=1 ;;
+  never) do_build=0 ;;
+  auto) if needs_build; then do_build=1; else do_build=0; fi ;;
+  *) echo "start.sh: CUESCOPE_BUILD must be auto, always or never (got '$BUILD_MODE')" >&2; exit 2 ;;
+esac
+
+if [[ "$do_build" == 1 ]]; then
+  echo "==> next build"
+  node node_modules/next/dist/bin/next build
+elif [[ ! -f .next/BUILD_ID ]]; then
+  echo "start.sh: no production build in .next (run 'npm run build' or unset CUESCOPE_BUILD)" >&2
+  exit 1
+fi
+
+echo "==> next start on port $PORT"
+exec node node_modules/next/dist/bin/next start -p "$PORT"
