@@ -1,0 +1,61 @@
+/** Shared helpers for the bench sections: timing, medians, targets and plain-text tables. */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+setFlagsFromString("--expose-gc");
+const exposedGc = runInNewContext("gc") as (() => void) | undefined;
+
+/** A full garbage collection, so that one measurement does not pay for the garbage of another. */
+export function collectGarbage(): void {
+  exposedGc?.();
+}
+
+export interface BenchContext {
+  /** How many timed repetitions per measurement (the median is reported). */
+  repeats: number;
+  /** A progress line on stderr (overwritten in place). */
+  progress(message: string): void;
+  /** A result line on stdout. */
+  print(line?: string): void;
+}
+
+export interface BenchSection {
+  name: string;
+  description: string;
+  run(ctx: BenchContext): Promise<void> | void;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Milliseconds taken by `fn` (high resolution), after a full GC. */
+export function timeMs(fn: () => void): number {
+  collectGarbage();
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** "PASS" when `value <= target`, else "MISS". Timing never fails the bench. */
+export function verdict(value: number, target: number): string {
+  return value <= target ? "PASS" : "MISS";
+}
+
+/** A table with right-aligned columns (left-aligned for text that is not a number). */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const numeric = headers.map((_, c) => rows.every((r) => /^[-+]?[\d.,]+(\s|$)/.test(r[c])));
+  const cell = (text: string, c: number) => (numeric[c] ? text.padStart(widths[c]) : text.padEnd(widths[c]));
+  const line = (cells: readonly string[]) => cells.map(cell).join("  ").trimEnd();
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export const fmt = {
+  int: (n: number) => Math.round(n).toLocaleString("en-US"),
+  ms: (n: number) => n.toFixed(1),
+  mb: (bytes: number) => (bytes / 1e6).toFixed(2),
+  ratio: (n: number) => n.toFixed(2),
+};
