@@ -3,6 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = 3100;
 const baseURL = `http://127.0.0.1:${PORT}`;
 const isCI = Boolean(process.env.CI);
+/** Where the e2e server keeps its embedded database and demo key (local state, not in git). */
+export const E2E_DIR = ".cuescope/e2e";
 
 /**
  * End-to-end tests against the PRODUCTION server (`next build` runs before, in scripts/test-all.sh).
@@ -41,11 +43,13 @@ export default defineConfig({
       use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } },
     },
   ],
+  // The real start path (`scripts/start.sh`: migrations, demo data, then `next start`) on a fresh
+  // embedded database of its own, whatever DATABASE_URL says: the pages are tested on demo data.
   webServer: {
-    command: `node node_modules/next/dist/bin/next start -p ${PORT}`,
-    url: baseURL,
-    reuseExistingServer: !isCI,
-    timeout: 60_000,
+    command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
     stdout: "pipe",
     stderr: "pipe",
     env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },

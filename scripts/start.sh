@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Start Cuescope's production server: `npm start` (PORT defaults to 3000).
+# Start Cuescope's production server: `npm start` (PORT defaults to 3000). Before serving, applies
+# pending migrations to the database it will use (DATABASE_URL, or the embedded PGlite directory
+# .cuescope/data) and, on a new embedded database, loads the demo data and prints a demo key.
 #
 # Build policy: build when there is no production build (.next/BUILD_ID) or when any source
 # file is newer than it, so `npm start` never serves a stale build. Override with
@@ -37,5 +39,11 @@ elif [[ ! -f .next/BUILD_ID ]]; then
   exit 1
 fi
 
+echo "==> database"
+node node_modules/tsx/dist/cli.mjs scripts/prepare.ts
+
+# The server opens the database at start-up and records this address in the embedded directory's
+# lock, so `npm run import` / `npm run demo` reach the data through it instead of opening it twice.
+export CUESCOPE_SERVER_URL="http://127.0.0.1:$PORT"
 echo "==> next start on port $PORT"
 exec node node_modules/next/dist/bin/next start -p "$PORT"

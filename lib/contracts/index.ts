@@ -5,3 +5,4 @@ export * from "./policy";
 export * from "./copy";
 export * from "./events";
 export * from "./decisions";
+export * from "./api";

@@ -15,3 +15,4 @@ export { compareCodePoints } from "./code-points";
 export { canonicalJson, sameJson } from "./canonical";
 export { RunInputError } from "./errors";
 export { readEventLines, formatLineProblem, type LineProblem, type EventLines } from "./event-lines";
+export { summarizeDecisions, type DecisionsSummary } from "./summary";

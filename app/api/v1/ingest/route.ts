@@ -1,0 +1,5 @@
+import { ingestRoute } from "../../../../lib/server/http/routes";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export const POST = ingestRoute;

@@ -1,0 +1,15 @@
+/**
+ * Runs once when the Next.js server starts. Under `npm start` (CUESCOPE_SERVER_URL set), opens the
+ * database right away: the embedded directory is locked from the start, with this server's address
+ * in the lock, and the log says which database is served.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.CUESCOPE_SERVER_URL) return;
+  const { getDb } = await import("./lib/server/db");
+  try {
+    const db = await getDb();
+    console.log(`cuescope: serving ${db.label} at ${process.env.CUESCOPE_SERVER_URL}`);
+  } catch (error) {
+    console.error(`cuescope: cannot open the database yet: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { FINDING_CODES, ZTurnMeters } from "./decisions";
+import { ZPolicy } from "./policy";
+import { ZCopy } from "./copy";
+
+/** Limits of one ingestion request. */
+export const MAX_BATCH_EVENTS = 1000;
+export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
+
+/** Body of `POST /api/v1/ingest`: events are validated one by one, so a bad one loses no good one. */
+export const ZIngestRequest = z.object({
+  batch: z
+    .array(z.unknown(), { error: "expected an array of events in `batch`" })
+    .max(MAX_BATCH_EVENTS, { error: `a batch holds at most ${MAX_BATCH_EVENTS} events` }),
+});
+
+export const ZProblemDto = z.object({ path: z.string(), message: z.string() });
+
+export const ZIngestResult = z.object({
+  id: z.string().nullable(),
+  status: z.enum(["created", "duplicate", "error"]),
+  error: ZProblemDto.optional(),
+});
+
+export const ZIngestResponse = z.object({
+  results: z.array(ZIngestResult),
+  summary: z.object({ created: z.number(), duplicate: z.number(), error: z.number() }),
+});
+
+/** Every error answer's body: what went wrong, and where when it is about a field. */
+export const ZApiError = z.object({
+  error: z.object({ code: z.string(), message: z.string(), path: z.string().optional() }),
+});
+
+export const RUN_STATUSES = ["live", "completed", "failed", "stopped"] as const;
+export const ZRunStatus = z.enum(RUN_STATUSES);
+export const RUN_SORTS = ["-started", "started", "-turns", "turns"] as const;
+
+const ZInstantParam = z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" });
+
+/** Query of `GET /api/v1/runs`: filters and sort live in the URL. */
+export const ZRunListQuery = z.object({
+  status: ZRunStatus.optional(),
+  agent: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  q: z.string().min(1).max(200).optional(),
+  from: ZInstantParam.optional(),
+  to: ZInstantParam.optional(),
+  sort: z.enum(RUN_SORTS).default("-started"),
+  cursor: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const ZReminderCounts = z.object({
+  delivered: z.number(),
+  dropped: z.number(),
+  failed: z.number(),
+  uncertain: z.number(),
+  pending: z.number(),
+});
+
+/** One run in the list: each meter in its own unit, never combined. */
+export const ZRunListItem = z.object({
+  runId: z.string(),
+  task: z.string().nullable(),
+  agent: z.string().nullable(),
+  model: z.string().nullable(),
+  status: ZRunStatus,
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  turns: z.number(),
+  eventCount: z.number(),
+  requests: z.object({ used: z.number(), usable: z.number(), reserve: z.number(), limit: z.number() }).nullable(),
+  time: z.object({ elapsedMs: z.number(), limitMs: z.number() }).nullable(),
+  reminders: ZReminderCounts,
+  findings: z.number(),
+  /** Why the run's decisions could not be rebuilt (e.g. its run.started has not arrived yet). */
+  rebuildError: z.string().nullable(),
+});
+
+export const ZRunListResponse = z.object({ runs: z.array(ZRunListItem), nextCursor: z.string().nullable() });
+
+export const ZRunSummary = ZRunListItem.extend({
+  policy: ZPolicy.nullable(),
+  copy: ZCopy.nullable(),
+  rebuiltTurns: z.number(),
+  skippedTurns: z.number(),
+  lastMeters: ZTurnMeters.nullable(),
+  findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
+});
+
+export const ZEventsQuery = z.object({
+  turn: z.coerce.number().int().min(0).optional(),
+  cursor: z.string().regex(/^\d+$/, "expected the nextCursor of a previous page").optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+
+/** A stored event: the event as validated, with its arrival sequence. */
+export const ZStoredEvent = z.object({
+  seq: z.string(),
+  receivedAt: z.string(),
+  event: z.record(z.string(), z.unknown()),
+});
+
+export const ZEventsResponse = z.object({ events: z.array(ZStoredEvent), nextCursor: z.string().nullable() });
+
+export type TIngestResult = z.infer<typeof ZIngestResult>;
+export type TIngestResponse = z.infer<typeof ZIngestResponse>;
+export type TApiError = z.infer<typeof ZApiError>;
+export type TRunStatus = z.infer<typeof ZRunStatus>;
+export type TRunListQuery = z.infer<typeof ZRunListQuery>;
+export type TRunListItem = z.infer<typeof ZRunListItem>;
+export type TRunListResponse = z.infer<typeof ZRunListResponse>;
+export type TRunSummary = z.infer<typeof ZRunSummary>;
+export type TReminderCounts = z.infer<typeof ZReminderCounts>;
+export type TEventsQuery = z.infer<typeof ZEventsQuery>;
+export type TEventsResponse = z.infer<typeof ZEventsResponse>;

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../db";
+import { DomainError } from "../errors";
+
+const SECRET_PREFIX = "cs_";
+
+export interface KeyInfo {
+  id: string;
+  project: string;
+  prefix: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Creates a key for a project (and the project, if new). The secret is returned once; only its hash is kept. */
+export async function createKey(db: Database, projectName: string, label?: string): Promise<{ secret: string; key: KeyInfo }> {
+  const name = projectName.trim();
+  if (!name) throw new DomainError("invalid", "a project name is required", "project");
+  const secret = `${SECRET_PREFIX}${randomBytes(24).toString("base64url")}`;
+  const project = await db.prisma.project.upsert({ where: { name }, create: { name }, update: {} });
+  const row = await db.prisma.apiKey.create({
+    data: { projectId: project.id, prefix: secret.slice(0, 10), secretHash: hashSecret(secret), label: label ?? null },
+  });
+  return { secret, key: toInfo(row, name) };
+}
+
+export async function listKeys(db: Database, projectName?: string): Promise<KeyInfo[]> {
+  const rows = await db.prisma.apiKey.findMany({
+    where: projectName ? { project: { name: projectName } } : {},
+    include: { project: { select: { name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((row) => toInfo(row, row.project.name));
+}
+
+/** Revokes a key by its id or its prefix; revoking twice is harmless. */
+export async function revokeKey(db: Database, idOrPrefix: string): Promise<KeyInfo> {
+  const matches = await db.prisma.apiKey.findMany({
+    where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] },
+    include: { project: { select: { name: true } } },
+  });
+  if (matches.length === 0) throw new DomainError("not_found", `no key with id or prefix ${JSON.stringify(idOrPrefix)}`);
+  if (matches.length > 1) throw new DomainError("conflict", `${matches.length} keys match ${JSON.stringify(idOrPrefix)}; use the key id`);
+  const row = await db.prisma.apiKey.update({
+    where: { id: matches[0].id },
+    data: { revokedAt: matches[0].revokedAt ?? new Date() },
+    include: { project: { select: { name: true } } },
+  });
+  return toInfo(row, row.project.name);
+}
+
+/** The project a bearer secret belongs to; unauthorized for a missing, unknown or revoked key. */
+export async function authenticate(db: Database, authorization: string | null): Promise<{ projectId: string; project: string }> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");
+  const key = await db.prisma.apiKey.findUnique({
+    where: { secretHash: hashSecret(match[1]) },
+    include: { project: { select: { id: true, name: true } } },
+  });
+  if (!key || key.revokedAt) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");
+  return { projectId: key.project.id, project: key.project.name };
+}
+
+function toInfo(
+  row: { id: string; prefix: string; label: string | null; createdAt: Date; revokedAt: Date | null },
+  project: string,
+): KeyInfo {
+  return {
+    id: row.id,
+    project,
+    prefix: row.prefix,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}

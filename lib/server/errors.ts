@@ -1,0 +1,21 @@
+/** What kind of failure a domain error is; the HTTP layer alone maps kinds to status codes. */
+export type DomainErrorKind =
+  | "invalid"
+  | "unauthorized"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "unsupported_media_type"
+  | "unavailable";
+
+/** A failure the caller can act on. Carries no HTTP details. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}

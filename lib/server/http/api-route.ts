@@ -1,0 +1,28 @@
+import { authenticate } from "../auth/keys";
+import { getDb, type Database } from "../db";
+import { errorResponse, json } from "./errors-to-response";
+
+export interface ApiContext<P> {
+  request: Request;
+  params: P;
+  db: Database;
+  auth: { projectId: string; project: string };
+}
+
+/**
+ * The one wrapper every API route goes through: opens the database, checks the bearer key, runs
+ * the handler, and maps any failure to a JSON error. A handler returns a body (200) or a Response.
+ */
+export function apiRoute<P = Record<string, never>>(handler: (ctx: ApiContext<P>) => Promise<unknown>) {
+  return async (request: Request, context?: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const db = await getDb();
+      const auth = await authenticate(db, request.headers.get("authorization"));
+      const params = ((await context?.params) ?? {}) as P;
+      const result = await handler({ request, params, db, auth });
+      return result instanceof Response ? result : json(200, result);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import { problemsFrom } from "../../contracts";
+import { DomainError } from "../errors";
+
+/**
+ * Reads a JSON body of at most `maxBytes` without holding more than that in memory: 415 for another
+ * content type, 413 beyond the limit (the limit is in the message), 400 for text that is not JSON.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new DomainError("unsupported_media_type", `expected Content-Type: application/json, got ${type ? JSON.stringify(type) : "none"}`);
+  }
+  const tooLarge = () => new DomainError("too_large", `the body is larger than the limit of ${maxBytes} bytes (${formatMb(maxBytes)}); split the batch`);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DomainError("invalid", `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function formatMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
+}
+
+/** Validates a value with a contract; a failure names the first field path and the reason. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const [first, ...rest] = problemsFrom(result.error);
+  const more = rest.length ? ` (and ${rest.length} more: ${rest.map((p) => `${p.path || what}: ${p.message}`).join("; ")})` : "";
+  throw new DomainError("invalid", `${what}${first.path ? `.${first.path}` : ""}: ${first.message}${more}`, first.path || undefined);
+}
+
+/** The URL's query string as an object of strings (the last value wins for a repeated name). */
+export function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}

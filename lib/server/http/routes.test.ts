@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions } from "../../contracts";
+import { createKey, revokeKey } from "../auth/keys";
+import { useDatabase, type Database } from "../db";
+import { endedEvent, smallRun, startedEvent } from "../testing/events";
+import { testDatabases } from "../testing/databases";
+import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute } from "./routes";
+
+const BASE = "http://cuescope.test/api/v1";
+
+function post(key: string | null, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`${BASE}/ingest`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+function get(key: string, path: string): Request {
+  return new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+const params = (runId: string) => ({ params: Promise.resolve({ runId }) });
+
+describe.each(testDatabases())("HTTP API on $name", (kind) => {
+  let db: Database;
+  let keyA: string;
+  let keyB: string;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    useDatabase(db);
+    keyA = (await createKey(db, "team-a")).secret;
+    keyB = (await createKey(db, "team-b")).secret;
+  }, 60_000);
+  afterAll(async () => db?.close());
+
+  describe("POST /ingest", () => {
+    it("answers 207 with one result per event, in order", async () => {
+      const events = smallRun("http-1", 3);
+      const response = await ingestRoute(post(keyA, { batch: [...events, { id: "broken" }] }));
+      expect(response.status).toBe(207);
+      const body = ZIngestResponse.parse(await response.json());
+      expect(body.results.map((r) => r.status)).toEqual([...events.map(() => "created"), "error"]);
+      expect(body.summary).toEqual({ created: events.length, duplicate: 0, error: 1 });
+    });
+
+    it.each([
+      ["no key", null, 401, /missing API key/],
+      ["an unknown key", "cs_not-a-key", 401, /unknown API key/],
+    ])("refuses %s with 401", async (_, key, status, message) => {
+      const response = await ingestRoute(post(key, { batch: [] }));
+      expect(response.status).toBe(status);
+      expect((await response.json()).error.message).toMatch(message);
+    });
+
+    it("refuses a revoked key", async () => {
+      const { secret, key } = await createKey(db, "team-a", "to revoke");
+      await revokeKey(db, key.prefix);
+      const response = await ingestRoute(post(secret, { batch: [] }));
+      expect(response.status).toBe(401);
+      expect((await response.json()).error.message).toMatch(/revoked/);
+    });
+
+    it.each([
+      ["text that is not JSON", "{batch:", {}, 400, /not valid JSON/],
+      ["a body that is not a batch", { events: [] }, {}, 400, /body\.batch/],
+      ["a batch that is not an array", { batch: {} }, {}, 400, /expected an array of events/],
+      ["another content type", "batch=1", { "content-type": "text/plain" }, 415, /application\/json/],
+      ["too many events", { batch: Array.from({ length: MAX_BATCH_EVENTS + 1 }, () => ({})) }, {}, 413, /limit is 1000 per request/],
+    ])("answers %s with a JSON error", async (_, body, headers, status, message) => {
+      const response = await ingestRoute(post(keyA, body, headers));
+      expect(response.status).toBe(status);
+      expect(response.headers.get("content-type")).toMatch(/application\/json/);
+      expect((await response.json()).error.message).toMatch(message);
+    });
+
+    it("answers 413 naming the limit for a body over 5 MB, declared or streamed", async () => {
+      const big = JSON.stringify({ batch: [{ pad: "x".repeat(MAX_BATCH_BYTES) }] });
+      const declared = await ingestRoute(post(keyA, big));
+      expect(declared.status).toBe(413);
+      expect((await declared.json()).error.message).toMatch(/5242880 bytes \(5 MB\)/);
+      const stream = new Blob([big]).stream();
+      const streamed = await ingestRoute(
+        new Request(`${BASE}/ingest`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${keyA}` },
+          body: stream,
+          duplex: "half",
+        } as RequestInit),
+      );
+      expect(streamed.status).toBe(413);
+    });
+  });
+
+  describe("read API", () => {
+    beforeAll(async () => {
+      for (const [i, runId] of ["list-1", "list-2", "list-3"].entries()) {
+        const events = smallRun(runId, 5 + i * 5).map((e) => (e.type === "run.started" ? { ...e, ts: `2026-11-2${i + 1}T10:00:00.000Z` } : e));
+        if (runId === "list-3") events.pop(); // live: no run.ended
+        await ingestRoute(post(keyA, { batch: events }));
+      }
+      await ingestRoute(post(keyB, { batch: [startedEvent("secret-of-b"), endedEvent("secret-of-b")] }));
+    });
+
+    it("lists a project's runs, newest first, with each meter in its own unit", async () => {
+      const body = ZRunListResponse.parse(await (await listRunsRoute(get(keyA, "/runs?q=list"))).json());
+      expect(body.runs.map((r) => r.runId)).toEqual(["list-3", "list-2", "list-1"]);
+      const [live] = body.runs;
+      expect(live).toMatchObject({ status: "live", turns: 15, requests: { used: 44, usable: 36, reserve: 4, limit: 40 }, time: null });
+      expect(live.reminders.delivered).toBeGreaterThan(0);
+    });
+
+    it("filters by status and pages with a cursor", async () => {
+      const completed = ZRunListResponse.parse(await (await listRunsRoute(get(keyA, "/runs?status=completed&q=list"))).json());
+      expect(completed.runs.map((r) => r.runId)).toEqual(["list-2", "list-1"]);
+
+      const seen: string[] = [];
+      let cursor: string | null = "";
+      while (cursor !== null) {
+        const url: string = `/runs?q=list&sort=turns&limit=2${cursor ? `&cursor=${cursor}` : ""}`;
+        const page = ZRunListResponse.parse(await (await listRunsRoute(get(keyA, url))).json());
+        seen.push(...page.runs.map((r) => r.runId));
+        cursor = page.nextCursor;
+      }
+      expect(seen).toEqual(["list-1", "list-2", "list-3"]);
+    });
+
+    it("rejects a bad filter with the parameter named", async () => {
+      const response = await listRunsRoute(get(keyA, "/runs?status=sleeping"));
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatchObject({ code: "invalid", path: "status" });
+      const cursor = await listRunsRoute(get(keyA, "/runs?cursor=bogus"));
+      expect((await cursor.json()).error).toMatchObject({ path: "cursor" });
+    });
+
+    it("serves a run's summary, decisions and events", async () => {
+      const summary = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/list-2"), params("list-2"))).json());
+      expect(summary).toMatchObject({ runId: "list-2", status: "completed", rebuiltTurns: 10, skippedTurns: 0 });
+      expect(summary.policy?.requests?.limit).toBe(40);
+      expect(summary.lastMeters?.context?.requiredBytes).toBe(8500);
+
+      const decisions = ZRunDecisions.parse(await (await runDecisionsRoute(get(keyA, "/runs/list-2/decisions"), params("list-2"))).json());
+      expect(decisions.turns).toHaveLength(10);
+
+      const first = ZEventsResponse.parse(await (await runEventsRoute(get(keyA, "/runs/list-2/events?limit=20"), params("list-2"))).json());
+      expect(first.events).toHaveLength(20);
+      expect(first.nextCursor).not.toBeNull();
+      const rest = ZEventsResponse.parse(
+        await (await runEventsRoute(get(keyA, `/runs/list-2/events?limit=100&cursor=${first.nextCursor}`), params("list-2"))).json(),
+      );
+      expect(first.events.length + rest.events.length).toBe(32);
+      expect(rest.nextCursor).toBeNull();
+      const turn3 = ZEventsResponse.parse(await (await runEventsRoute(get(keyA, "/runs/list-2/events?turn=3"), params("list-2"))).json());
+      expect(turn3.events.map((e) => e.event.type)).toEqual(["meter.requests", "request.final", "request.submitted"]);
+    });
+
+    it("keeps projects apart: a key sees only its own runs", async () => {
+      const listB = ZRunListResponse.parse(await (await listRunsRoute(get(keyB, "/runs"))).json());
+      expect(listB.runs.map((r) => r.runId)).toEqual(["secret-of-b"]);
+      const peek = await runSummaryRoute(get(keyA, "/runs/secret-of-b"), params("secret-of-b"));
+      expect(peek.status).toBe(404);
+      const peekDecisions = await runDecisionsRoute(get(keyB, "/runs/list-1/decisions"), params("list-1"));
+      expect(peekDecisions.status).toBe(404);
+    });
+
+    it("says why a run without run.started has no decisions yet", async () => {
+      await ingestRoute(post(keyA, { batch: smallRun("headless", 2).filter((e) => e.type !== "run.started") }));
+      const summary = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/headless"), params("headless"))).json());
+      expect(summary.rebuildError).toMatch(/run.started/);
+      const decisions = await runDecisionsRoute(get(keyA, "/runs/headless/decisions"), params("headless"));
+      expect(decisions.status).toBe(409);
+    });
+  });
+});

@@ -1,0 +1,37 @@
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
+import { DomainError } from "../errors";
+import { ingestBatch } from "../ingest/ingest-batch";
+import { listRuns } from "../runs/list-runs";
+import { getDecisions, getRunSummary, listRunEvents } from "../runs/run-reads";
+import { apiRoute } from "./api-route";
+import { json } from "./errors-to-response";
+import { parseWith, queryOf, readJsonBody } from "./request";
+
+type RunParams = { runId: string };
+
+/** POST /api/v1/ingest — 207 with one result per event, in order. */
+export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
+  const raw = await readJsonBody(request, MAX_BATCH_BYTES);
+  const count = (raw as { batch?: unknown } | null)?.batch;
+  if (Array.isArray(count) && count.length > MAX_BATCH_EVENTS) {
+    throw new DomainError("too_large", `the batch has ${count.length} events; the limit is ${MAX_BATCH_EVENTS} per request`, "batch");
+  }
+  const body = parseWith(ZIngestRequest, raw, "body");
+  return json(207, await ingestBatch(db, auth.projectId, body.batch));
+});
+
+/** GET /api/v1/runs */
+export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
+  listRuns(db, auth.projectId, parseWith(ZRunListQuery, queryOf(request), "query")),
+);
+
+/** GET /api/v1/runs/:runId */
+export const runSummaryRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getRunSummary(db, auth.projectId, params.runId));
+
+/** GET /api/v1/runs/:runId/decisions */
+export const runDecisionsRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getDecisions(db, auth.projectId, params.runId));
+
+/** GET /api/v1/runs/:runId/events */
+export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
+  listRunEvents(db, auth.projectId, params.runId, parseWith(ZEventsQuery, queryOf(request), "query")),
+);

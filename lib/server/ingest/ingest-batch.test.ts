@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rebuild } from "../../core";
+import { ZEvent } from "../../contracts";
+import { createKey } from "../auth/keys";
+import type { Database } from "../db";
+import { getDecisions } from "../runs/run-reads";
+import { smallRun, startedEvent, turnEvents } from "../testing/events";
+import { testDatabases } from "../testing/databases";
+import { ingestBatch } from "./ingest-batch";
+
+describe.each(testDatabases())("ingestion on $name", (kind) => {
+  let db: Database;
+  let projectId: string;
+  let runCounter = 0;
+  const nextRunId = () => `run-${kind.name}-${++runCounter}`;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    await createKey(db, "acme");
+    projectId = (await db.prisma.project.findUniqueOrThrow({ where: { name: "acme" } })).id;
+  }, 60_000);
+  afterAll(async () => db?.close());
+
+  const storedCount = (runId: string) => db.prisma.event.count({ where: { projectId, run: { runId } } });
+
+  it("stores a batch and treats an identical re-send as duplicate, changing nothing", async () => {
+    const runId = nextRunId();
+    const events = smallRun(runId, 3);
+    const first = await ingestBatch(db, projectId, events);
+    expect(first.summary).toEqual({ created: events.length, duplicate: 0, error: 0 });
+    expect(first.results.map((r) => r.id)).toEqual(events.map((e) => e.id));
+
+    // same content, other key order: still the same JSON value
+    const reordered = events.map((e) => Object.fromEntries(Object.entries(e).reverse()));
+    const again = await ingestBatch(db, projectId, reordered);
+    expect(again.summary).toEqual({ created: 0, duplicate: events.length, error: 0 });
+    expect(await storedCount(runId)).toBe(events.length);
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    expect(run).toMatchObject({ eventCount: events.length, maxTurn: 2, status: "completed", agent: "etf-agent" });
+  });
+
+  it("stores each event once when identical batches arrive concurrently", async () => {
+    const runId = nextRunId();
+    const events = smallRun(runId, 20);
+    const answers = await Promise.all([ingestBatch(db, projectId, events), ingestBatch(db, projectId, events), ingestBatch(db, projectId, events)]);
+    expect(await storedCount(runId)).toBe(events.length);
+    for (let i = 0; i < events.length; i++) {
+      const statuses = answers.map((a) => a.results[i].status).sort();
+      expect(statuses).toEqual(["created", "duplicate", "duplicate"]);
+    }
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    expect(run.eventCount).toBe(events.length);
+  });
+
+  it("answers a reused id with other content as a conflict and keeps the stored event", async () => {
+    const runId = nextRunId();
+    const [start, meter] = [startedEvent(runId), turnEvents(runId, 0, 5, 100)[0]];
+    await ingestBatch(db, projectId, [start, meter]);
+    const changed = { ...meter, body: { used: 99 } };
+    const answer = await ingestBatch(db, projectId, [changed]);
+    expect(answer.results[0]).toMatchObject({ id: meter.id, status: "error", error: { path: "id" } });
+    expect(answer.results[0].error!.message).toMatch(/conflict/);
+    const stored = await db.prisma.event.findFirstOrThrow({ where: { projectId, eventId: String(meter.id) } });
+    expect(stored.body).toEqual({ used: 5 });
+
+    // inside one batch too: the first wins, the second is a conflict, an exact repeat a duplicate
+    const t1 = turnEvents(runId, 1, 7, 100)[0];
+    const inBatch = await ingestBatch(db, projectId, [t1, { ...t1, body: { used: 8 } }, { ...t1 }]);
+    expect(inBatch.results.map((r) => r.status)).toEqual(["created", "error", "duplicate"]);
+  });
+
+  it("refuses a second run.started for a run, keeping the first", async () => {
+    const runId = nextRunId();
+    const first = startedEvent(runId);
+    await ingestBatch(db, projectId, [first]);
+    const answer = await ingestBatch(db, projectId, [startedEvent(runId, `${runId}-again`), { ...first }]);
+    expect(answer.results[0]).toMatchObject({ status: "error", error: { path: "type" } });
+    expect(answer.results[0].error!.message).toMatch(/already started/);
+    expect(answer.results[1].status).toBe("duplicate");
+    expect(await storedCount(runId)).toBe(1);
+  });
+
+  it("stores the valid events of a partly bad batch and names each problem", async () => {
+    const runId = nextRunId();
+    const [a, b, c] = turnEvents(runId, 0, 5, 100);
+    const answer = await ingestBatch(db, projectId, [
+      startedEvent(runId),
+      { ...a, turn: "three" },
+      b,
+      { ...c, type: "request.sent" },
+      "not an event",
+      { ...c, id: `${runId}-x`, body: { outcome: "ok", reminders: [{ key: "edits", stage: -2 }] } },
+    ]);
+    expect(answer.summary).toEqual({ created: 2, duplicate: 0, error: 4 });
+    expect(answer.results[1]).toEqual({ id: a.id, status: "error", error: { path: "turn", message: 'expected integer >= 0, got "three"' } });
+    expect(answer.results[3].error).toMatchObject({ path: "type" });
+    expect(answer.results[4]).toMatchObject({ id: null, status: "error", error: { path: "" } });
+    expect(answer.results[5].error).toMatchObject({ path: "body.reminders.0.stage" });
+    expect(await storedCount(runId)).toBe(2);
+  });
+
+  it("gives the same decisions for out-of-order arrival in any batch split as for in-order arrival", async () => {
+    const inOrder = nextRunId();
+    const events = smallRun(inOrder, 15);
+    await ingestBatch(db, projectId, events);
+
+    const shuffledRun = nextRunId();
+    const renamed = smallRun(shuffledRun, 15);
+    const shuffled = [...renamed].sort((x, y) => hash(String(x.id)) - hash(String(y.id)));
+    for (let i = 0; i < shuffled.length; i += 7) await ingestBatch(db, projectId, shuffled.slice(i, i + 7));
+    await ingestBatch(db, projectId, shuffled.slice(3, 11)); // a duplicate delivery on top
+
+    const a = await getDecisions(db, projectId, inOrder);
+    const b = await getDecisions(db, projectId, shuffledRun);
+    expect(b.turns).toEqual(a.turns);
+    expect(b.findings).toEqual(a.findings);
+    // and it is what the core says for the original events
+    expect(a).toEqual(rebuild(events.map((e) => ZEvent.parse(e))));
+  });
+
+  it("rebuilds the cached decisions when the run gets a new event", async () => {
+    const runId = nextRunId();
+    const events = smallRun(runId, 4);
+    await ingestBatch(db, projectId, events.slice(0, -1));
+    const before = await getDecisions(db, projectId, runId);
+    expect(before.turns).toHaveLength(4);
+    await ingestBatch(db, projectId, turnEvents(runId, 4, 30, 9000));
+    const after = await getDecisions(db, projectId, runId);
+    expect(after.turns).toHaveLength(5);
+    expect(after.turns[4].meters.requests?.stage).toBe(2);
+  });
+});
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}

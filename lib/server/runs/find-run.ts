@@ -1,0 +1,11 @@
+import type { Database } from "../db";
+import { DomainError } from "../errors";
+
+/** A project's run by the agent's runId; not found for other projects' runs too. */
+export async function findRun(db: Database, projectId: string, runId: string) {
+  const run = await db.prisma.run.findUnique({ where: { projectId_runId: { projectId, runId } } });
+  if (!run) throw new DomainError("not_found", `no run ${JSON.stringify(runId)} in this project`, "runId");
+  return run;
+}
+
+export type RunRow = Awaited<ReturnType<typeof findRun>>;

@@ -1,0 +1,74 @@
+import type { TCopy, TPolicy, TRunDecisions } from "../../contracts";
+import { rebuild, RunInputError, summarizeDecisions, type DecisionsSummary } from "../../core";
+import type { Database } from "../db";
+import type { Prisma } from "../db/generated/client";
+import type { RunRow } from "./find-run";
+import { loadRunEvents } from "./run-events";
+
+export interface CachedSummary extends DecisionsSummary {
+  policy: TPolicy;
+  copy: TCopy | null;
+}
+
+export type RunDecisionsResult =
+  | { ok: true; decisions: TRunDecisions; summary: CachedSummary }
+  | { ok: false; error: string };
+
+export type RunSummaryResult = { ok: true; summary: CachedSummary } | { ok: false; error: string };
+
+/**
+ * The run's decisions, rebuilt by the core from its stored events and cached. The cache holds for
+ * the event count it was built from: any new event of the run makes it stale.
+ */
+export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
+  const cached = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id } });
+  if (cached && cached.eventCount === run.eventCount) {
+    return { ok: true, decisions: cached.decisions as unknown as TRunDecisions, summary: cached.summary as unknown as CachedSummary };
+  }
+  return rebuildAndCache(db, run);
+}
+
+/** Cached summaries only (for lists): no decisions are read. Stale or missing entries are rebuilt. */
+export async function getRunSummaries(db: Database, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
+  const cached = await db.prisma.runDecisionsCache.findMany({
+    where: { runPk: { in: runs.map((r) => r.id) } },
+    select: { runPk: true, eventCount: true, summary: true },
+  });
+  const byRun = new Map(cached.map((c) => [c.runPk, c]));
+  const results = new Map<string, RunSummaryResult>();
+  for (const run of runs) {
+    const hit = byRun.get(run.id);
+    if (hit && hit.eventCount === run.eventCount) {
+      results.set(run.id, { ok: true, summary: hit.summary as unknown as CachedSummary });
+    } else {
+      results.set(run.id, await rebuildAndCache(db, run));
+    }
+  }
+  return results;
+}
+
+async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsResult> {
+  if (run.task === null) return { ok: false, error: "waiting for the run's run.started event" };
+  const events = await loadRunEvents(db, run);
+  let decisions: TRunDecisions;
+  try {
+    decisions = rebuild(events);
+  } catch (error) {
+    if (error instanceof RunInputError) return { ok: false, error: error.message };
+    throw error;
+  }
+  const started = events.find((e) => e.type === "run.started");
+  const summary: CachedSummary = {
+    ...summarizeDecisions(decisions),
+    policy: started?.type === "run.started" ? started.body.policy : {},
+    copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
+  };
+  const data = {
+    eventCount: events.length,
+    decisions: decisions as unknown as Prisma.InputJsonValue,
+    summary: summary as unknown as Prisma.InputJsonValue,
+    builtAt: new Date(),
+  };
+  await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+  return { ok: true, decisions, summary };
+}

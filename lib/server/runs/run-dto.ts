@@ -1,0 +1,43 @@
+import type { TRunListItem, TRunStatus, TRunSummary } from "../../contracts";
+import type { RunRow } from "./find-run";
+import type { RunSummaryResult } from "./run-decisions";
+
+const NO_REMINDERS = { delivered: 0, dropped: 0, failed: 0, uncertain: 0, pending: 0 };
+
+/** A run for lists: JSON-safe, each meter in its own unit, as the rebuilt decisions say. */
+export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListItem {
+  const summary = result.ok ? result.summary : null;
+  const meters = summary?.lastMeters;
+  return {
+    runId: run.runId,
+    task: run.task,
+    agent: run.agent,
+    model: run.model,
+    status: run.status as TRunStatus,
+    startedAt: run.startedAt?.toISOString() ?? null,
+    endedAt: run.endedAt?.toISOString() ?? null,
+    turns: run.maxTurn === null ? 0 : run.maxTurn + 1,
+    eventCount: run.eventCount,
+    requests: meters?.requests
+      ? { used: meters.requests.used, usable: meters.requests.usable, reserve: meters.requests.reserve, limit: meters.requests.limit }
+      : null,
+    time: meters?.time ? { elapsedMs: meters.time.elapsedMs, limitMs: meters.time.limitMs } : null,
+    reminders: summary?.reminders ?? NO_REMINDERS,
+    findings: summary?.findings ?? 0,
+    rebuildError: result.ok ? null : result.error,
+  };
+}
+
+/** A run's header: the list item plus its policy, copy, turn counts, last meters and findings by code. */
+export function toRunSummary(run: RunRow, result: RunSummaryResult): TRunSummary {
+  const summary = result.ok ? result.summary : null;
+  return {
+    ...toRunListItem(run, result),
+    policy: summary?.policy ?? null,
+    copy: summary?.copy ?? null,
+    rebuiltTurns: summary?.rebuiltTurns ?? 0,
+    skippedTurns: summary?.skippedTurns ?? 0,
+    lastMeters: summary?.lastMeters ?? null,
+    findingsByCode: summary?.findingsByCode ?? {},
+  };
+}

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { httpSink, type IngestSink } from "../../lib/client/ingest-sink";
+import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "../../lib/server/db";
+import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
+
+export interface TargetOptions {
+  url?: string;
+  key?: string;
+  project?: string;
+}
+
+export type Target =
+  | { kind: "http"; label: string; sink: IngestSink; close(): Promise<void> }
+  | { kind: "direct"; label: string; sink: IngestSink; db: Database; projectId: string; close(): Promise<void> };
+
+/** The demo key of the embedded database, kept beside its directory (local state, not in git). */
+export function demoKeyPath(): string {
+  return join(dirname(defaultDataDir()), "demo-key");
+}
+
+export function readDemoKey(): string | undefined {
+  const path = demoKeyPath();
+  return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined;
+}
+
+/**
+ * Where CLI tools send events. A running server is used over its API (so the embedded database is
+ * never opened twice): the one named by --url / CUESCOPE_URL, or the one holding the embedded
+ * directory. Otherwise the database is opened directly and events go to --project.
+ */
+export async function resolveTarget(options: TargetOptions): Promise<Target> {
+  let url = options.url ?? process.env.CUESCOPE_URL;
+  if (!url && !process.env.DATABASE_URL) url = readLiveHolder(defaultDataDir())?.url;
+  if (url) {
+    const key = options.key ?? process.env.CUESCOPE_API_KEY ?? readDemoKey();
+    if (!key) throw new Error(`sending to the server at ${url} needs an API key: pass --key or set CUESCOPE_API_KEY`);
+    return { kind: "http", label: `the Cuescope server at ${url}`, sink: httpSink(url, key), close: async () => {} };
+  }
+  const db = await openDatabase();
+  const name = options.project ?? "default";
+  const project = await db.prisma.project.upsert({ where: { name }, create: { name }, update: {} });
+  return {
+    kind: "direct",
+    label: `project "${name}" in ${db.label}`,
+    db,
+    projectId: project.id,
+    sink: (batch) => ingestBatch(db, project.id, batch),
+    close: () => db.close(),
+  };
+}

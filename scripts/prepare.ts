@@ -1,0 +1,40 @@
+/**
+ * Run by `npm start` before the server: applies pending migrations to the database the server
+ * will use and says which one it is. A new, empty embedded database gets the demo project, a demo
+ * key (printed, and kept in .cuescope/demo-key) and the demo runs. A DATABASE_URL database never
+ * gets demo data unless `npm run demo` is asked for it.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createKey } from "../lib/server/auth/keys";
+import { openDatabase } from "../lib/server/db";
+import { ingestBatch } from "../lib/server/ingest/ingest-batch";
+import { loadDemo } from "./lib/load-demo";
+import { demoKeyPath, readDemoKey } from "./lib/target";
+
+async function main(): Promise<void> {
+  const db = await openDatabase();
+  try {
+    console.error(`database: ${db.label} (migrations applied)`);
+    if (db.kind !== "pglite") return;
+    if ((await db.prisma.project.count()) === 0) {
+      const { secret } = await createKey(db, "demo", "demo key");
+      const path = demoKeyPath();
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${secret}\n`);
+      chmodSync(path, 0o600);
+      const project = await db.prisma.project.findUniqueOrThrow({ where: { name: "demo" } });
+      const { errors } = await loadDemo((batch) => ingestBatch(db, project.id, batch));
+      if (errors > 0) throw new Error(`${errors} demo events were rejected; the demo generator and the contracts disagree`);
+    }
+    const key = readDemoKey();
+    if (key) console.error(`demo API key (project "demo"): ${key}`);
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(`start: ${(error as Error).message}`);
+  process.exit(1);
+});
