@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { parseInstant, problemsFrom, ZEvent, type TEvent, type TIngestResponse, type TIngestResult } from "../../contracts";
 import { canonicalJson } from "../../core";
 import type { Database } from "../db";
@@ -45,21 +45,7 @@ export async function ingestBatch(db: Database, projectId: string, batch: readon
     await db.prisma.$transaction(async (tx) => {
       const runPks = await ensureRuns(tx, projectId, candidates);
       const accepted = await withoutSecondStarts(tx, runPks, candidates, results);
-      const created = await tx.event.createManyAndReturn({
-        data: accepted.map(({ event, hash }) => ({
-          projectId,
-          runPk: runPks.get(event.runId)!,
-          eventId: event.id,
-          type: event.type,
-          ts: event.ts,
-          at: new Date(parseInstant(event.ts)!.ms),
-          turn: event.turn ?? null,
-          body: event.body as Prisma.InputJsonValue,
-          contentHash: hash,
-        })),
-        skipDuplicates: true,
-        select: { eventId: true },
-      });
+      const created = await insertEvents(tx, projectId, runPks, accepted);
       const createdIds = new Set(created.map((row) => row.eventId));
       const others = accepted.filter((c) => !createdIds.has(c.event.id));
       const stored = others.length
@@ -87,18 +73,62 @@ type Tx = Prisma.TransactionClient;
 
 /** The run rows the events belong to, created on first sight (a run may start with any event). */
 async function ensureRuns(tx: Tx, projectId: string, candidates: readonly Candidate[]): Promise<Map<string, string>> {
-  const firstAt = new Map<string, Date>();
+  const firstAt = new Map<string, number>();
   for (const { event } of candidates) {
-    const at = new Date(parseInstant(event.ts)!.ms);
+    const at = parseInstant(event.ts)!.ms;
     const seen = firstAt.get(event.runId);
-    if (!seen || at < seen) firstAt.set(event.runId, at);
+    if (seen === undefined || at < seen) firstAt.set(event.runId, at);
   }
-  await tx.run.createMany({
-    data: [...firstAt].map(([runId, at]) => ({ projectId, runId, startedAt: at })),
-    skipDuplicates: true,
-  });
-  const rows = await tx.run.findMany({ where: { projectId, runId: { in: [...firstAt.keys()] } }, select: { id: true, runId: true } });
-  return new Map(rows.map((row) => [row.runId, row.id]));
+  const runIds = [...firstAt.keys()];
+  // One round trip each, whatever the number of runs; a concurrent creator of the same run wins
+  // harmlessly (ON CONFLICT DO NOTHING), and the SELECT then sees its row.
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "runs" ("id", "project_id", "run_id", "started_at")
+     SELECT i, $1, r, a::timestamptz FROM unnest($2::text[], $3::text[], $4::text[]) AS u(i, r, a)
+     ON CONFLICT ("project_id", "run_id") DO NOTHING`,
+    projectId,
+    runIds.map(() => randomUUID()),
+    runIds,
+    runIds.map((runId) => new Date(firstAt.get(runId)!).toISOString()),
+  );
+  const rows = await tx.$queryRawUnsafe<{ id: string; run_id: string }[]>(
+    `SELECT "id", "run_id" FROM "runs" WHERE "project_id" = $1 AND "run_id" = ANY($2::text[])`,
+    projectId,
+    runIds,
+  );
+  return new Map(rows.map((row) => [row.run_id, row.id]));
+}
+
+/**
+ * Inserts the events in one statement: arrays bound as nine parameters and unnested, so a batch of
+ * 500 costs one round trip. ON CONFLICT DO NOTHING leaves a stored event untouched; RETURNING
+ * names the ones this call created.
+ */
+async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, string>, accepted: readonly Candidate[]) {
+  if (accepted.length === 0) return [];
+  const columns = {
+    runPk: [] as string[], eventId: [] as string[], type: [] as string[], ts: [] as string[], at: [] as string[],
+    turn: [] as (number | null)[], body: [] as string[], hash: [] as string[],
+  };
+  for (const { event, hash } of accepted) {
+    columns.runPk.push(runPks.get(event.runId)!);
+    columns.eventId.push(event.id);
+    columns.type.push(event.type);
+    columns.ts.push(event.ts);
+    columns.at.push(new Date(parseInstant(event.ts)!.ms).toISOString());
+    columns.turn.push(event.turn ?? null);
+    columns.body.push(JSON.stringify(event.body));
+    columns.hash.push(hash);
+  }
+  return tx.$queryRawUnsafe<{ eventId: string }[]>(
+    `INSERT INTO "events" ("project_id", "run_pk", "event_id", "type", "ts", "at", "turn", "body", "content_hash")
+     SELECT $1, r, e, ty, ts, at::timestamptz, tu, b::jsonb, h
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[])
+         AS u(r, e, ty, ts, at, tu, b, h)
+     ON CONFLICT ("project_id", "event_id") DO NOTHING
+     RETURNING "event_id" AS "eventId"`,
+    projectId, columns.runPk, columns.eventId, columns.type, columns.ts, columns.at, columns.turn, columns.body, columns.hash,
+  );
 }
 
 /**
