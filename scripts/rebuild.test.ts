@@ -1,9 +1,10 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { generateEtfRun, toJsonl } from "../lib/demo/etf-run";
 
 const run = promisify(execFile);
 const root = join(__dirname, "..");
@@ -96,4 +97,15 @@ describe("npm run rebuild", () => {
     expect(stdout).toBe("");
     expect(stderr).toMatch(/^file: \(root\): cannot read .*ENOENT/);
   });
+
+  it("stops quietly when the reader closes the pipe early (| head)", async () => {
+    const file = tempFile([toJsonl(generateEtfRun({ turns: 300, seed: 3 }).events)]);
+    const child = spawn(tsx, [join(__dirname, "rebuild.ts"), file], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once("data", () => child.stdout.destroy()); // read the first chunk, then hang up like `head`
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
+  }, 30_000);
 });

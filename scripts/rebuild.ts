@@ -36,4 +36,10 @@ function main(argv: string[]): number {
   }
 }
 
+// A reader that stops early (`... | head`) closes the pipe: stop quietly instead of crashing on EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit();
+  throw error;
+});
+
 process.exitCode = main(process.argv.slice(2));

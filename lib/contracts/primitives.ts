@@ -40,6 +40,8 @@ export function zEnum<const T extends readonly [string, ...string[]]>(values: T)
  * or null when the text is not such a date-time.
  */
 export function parseInstant(text: string): { ms: number; sub: string } | null {
+  const common = parseCommonInstantMs(text);
+  if (common === common) return { ms: common, sub: "" }; // not NaN: the common form, already checked
   const m = RFC3339.exec(text);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac = "", zone] = m;
@@ -64,6 +66,72 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const DIGIT_0 = 0x30;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const DOT = 0x2e;
+const UPPER_T = 0x54;
+const UPPER_Z = 0x5a;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * Fast path of parseInstant for the form agents nearly always send, `YYYY-MM-DDTHH:MM:SS.sssZ`
+ * (exactly 24 characters, year 0100 or later): the instant in milliseconds, or NaN when the text
+ * is not exactly that form or not a valid date-time — parseInstant then lets the general parser
+ * decide. Reads digits without a regex and counts days arithmetically (proleptic Gregorian, as
+ * Date.UTC does from year 100 on; years 0–99 are left to the general parser, since Date.UTC maps
+ * them to 1900–1999). For every text it accepts, the result equals the general parser's.
+ */
+export function parseCommonInstantMs(text: string): number {
+  if (
+    text.length !== 24 ||
+    text.charCodeAt(4) !== DASH ||
+    text.charCodeAt(7) !== DASH ||
+    text.charCodeAt(10) !== UPPER_T ||
+    text.charCodeAt(13) !== COLON ||
+    text.charCodeAt(16) !== COLON ||
+    text.charCodeAt(19) !== DOT ||
+    text.charCodeAt(23) !== UPPER_Z
+  ) {
+    return NaN;
+  }
+  const year = digitsAt(text, 0, 4), month = digitsAt(text, 5, 2), day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2), minute = digitsAt(text, 14, 2), second = digitsAt(text, 17, 2);
+  const milli = digitsAt(text, 20, 3);
+  // digitsAt gives -1 for a non-digit, which every range check below rejects.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > gregorianDaysInMonth(year, month)) return NaN;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60 || milli < 0) return NaN;
+  // A leap second (60) counts as the next minute's first second, as Date.UTC counts it.
+  return daysSinceEpoch(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+}
+
+/** The decimal number written by `count` digits at `at`, or -1 if one of them is not a digit. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - DIGIT_0;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+function gregorianDaysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS_IN_MONTH[month - 1];
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date with year >= 1 (H. Hinnant's days_from_civil). */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export const ZTimestamp = z

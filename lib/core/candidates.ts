@@ -3,7 +3,8 @@ import { reviewCheckpoint } from "./checkpoint";
 import type { MeterFacts } from "./facts";
 import type { Rendered } from "./fit";
 import type { Ledger, LedgerKey } from "./ledger";
-import { fillTemplate, pickTemplate, reminderCost, type TResolvedCopy } from "./render";
+import { pickTemplate } from "./render";
+import type { ReminderRenderer } from "./reminder-renderer";
 import { outputRatio, percentOf, ratioOf, stageOf } from "./stages";
 
 export interface TurnInput {
@@ -11,7 +12,8 @@ export interface TurnInput {
   /** From the turn's last `request.final`: the final request's required bytes (R9). */
   requiredBytes: number;
   policy: TPolicy;
-  copy: TResolvedCopy;
+  /** The run's renderer (its copy, compiled templates and cached block states). */
+  renderer: ReminderRenderer;
   facts: MeterFacts;
 }
 
@@ -26,16 +28,13 @@ export interface TurnCandidates {
 /**
  * Measures every meter in its own unit and makes this turn's candidates (R2–R7), rendered from
  * copy (§5). Applies R5's "a meter that fell" rule to the ledger, whatever the turn's outcome.
+ * A candidate's placeholder values are computed only when the candidate is made.
  */
 export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates {
-  const { turn, requiredBytes, policy, copy, facts } = input;
+  const { turn, requiredBytes, policy, renderer, facts } = input;
+  const copy = renderer.copy;
   const meters: TTurnMeters = {};
   const candidates: Rendered[] = [];
-
-  const notice = (key: LedgerKey, stage: number, template: string, values: Record<string, number>) => {
-    if (stage < ledger[key]) ledger[key] = stage;
-    if (stage >= 1 && stage > ledger[key]) candidates.push(rendered(key, null, "notice", stage, template, values));
-  };
 
   if (policy.requests && facts.requestsUsed !== undefined) {
     const { limit, deliveryReserve: reserve, stages } = policy.requests;
@@ -44,9 +43,11 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(used, usable);
     const stage = stageOf(ratio, stages);
     meters.requests = { used, limit, reserve, usable, ratio: outputRatio(ratio), stage };
-    notice("requests", stage, pickTemplate(copy.requests, stage), {
-      used, limit, reserve, usable, remaining: Math.max(0, usable - used), percent: percentOf(used, usable), stage,
-    });
+    if (noticeDue(ledger, "requests", stage)) {
+      candidates.push(renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), {
+        used, limit, reserve, usable, remaining: Math.max(0, usable - used), percent: percentOf(used, usable), stage,
+      }));
+    }
   }
 
   if (policy.time && facts.elapsedMs !== undefined) {
@@ -55,10 +56,12 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(elapsedMs, limitMs);
     const stage = stageOf(ratio, stages);
     meters.time = { elapsedMs, limitMs, ratio: outputRatio(ratio), stage };
-    notice("time", stage, pickTemplate(copy.time, stage), {
-      elapsedMs, limitMs, elapsedMin: minutes(elapsedMs), limitMin: minutes(limitMs),
-      remainingMin: minutes(Math.max(0, limitMs - elapsedMs)), percent: percentOf(elapsedMs, limitMs), stage,
-    });
+    if (noticeDue(ledger, "time", stage)) {
+      candidates.push(renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), {
+        elapsedMs, limitMs, elapsedMin: minutes(elapsedMs), limitMin: minutes(limitMs),
+        remainingMin: minutes(Math.max(0, limitMs - elapsedMs)), percent: percentOf(elapsedMs, limitMs), stage,
+      }));
+    }
   }
 
   if (policy.context) {
@@ -66,52 +69,44 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(requiredBytes, capacityBytes);
     const stage = stageOf(ratio, stages);
     meters.context = { requiredBytes, capacityBytes, ratio: outputRatio(ratio), stage };
-    notice("context", stage, pickTemplate(copy.context, stage), {
-      requiredBytes, capacityBytes, freeBytes: capacityBytes - requiredBytes, percent: percentOf(requiredBytes, capacityBytes), stage,
-    });
+    if (noticeDue(ledger, "context", stage)) {
+      candidates.push(renderer.render("context", null, "notice", stage, pickTemplate(copy.context, stage), {
+        requiredBytes, capacityBytes, freeBytes: capacityBytes - requiredBytes, percent: percentOf(requiredBytes, capacityBytes), stage,
+      }));
+    }
   }
 
-  if (policy.edits && facts.blockIds.length > 0) {
+  if (policy.edits && facts.blockList.length > 0) {
     const { perBlockLimit, stages } = policy.edits;
     const blocks: TBlockMeter[] = [];
-    for (const blockId of facts.blockIds) {
-      const block = facts.blocks.get(blockId)!;
-      const used = block.used;
-      const limit = block.ownLimit ?? perBlockLimit;
+    for (const { blockId, used, ownLimit } of facts.blockList) {
+      const limit = ownLimit ?? perBlockLimit;
       const ratio = ratioOf(used, limit);
       const stage = stageOf(ratio, stages);
       blocks.push({ blockId, used, limit, ratio: outputRatio(ratio), stage });
       // R6: a standing constraint is repeated every turn while it holds, whatever was delivered before.
-      if (stage >= 1) {
-        const template = pickTemplate(copy.edits, stage, used >= limit);
-        candidates.push(rendered("edits", blockId, "state", stage, template, {
-          blockId, used, limit, remaining: Math.max(0, limit - used), percent: percentOf(used, limit), stage,
-        }));
-      }
+      if (stage >= 1) candidates.push(renderer.blockState(blockId, stage, used, limit));
     }
     meters.edits = blocks;
   }
 
   const checkpoint = reviewCheckpoint(policy.review, turn, facts.elapsedMs);
   if (checkpoint >= 1 && checkpoint > ledger.review) {
-    candidates.push(rendered("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), { checkpoint, turn }));
+    candidates.push(renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), { checkpoint, turn }));
   }
 
   return { meters, candidates, checkpoint };
 }
 
-function minutes(ms: number): number {
-  return Math.floor(ms / 60_000);
+/**
+ * R5 for a notice at stage `stage`: if the meter fell below the ledger, the ledger follows it down
+ * first; then a candidate is due iff stage >= 1 and it is above the ledger.
+ */
+function noticeDue(ledger: Ledger, key: LedgerKey, stage: number): boolean {
+  if (stage < ledger[key]) ledger[key] = stage;
+  return stage >= 1 && stage > ledger[key];
 }
 
-function rendered(
-  key: Rendered["key"],
-  subject: string | null,
-  kind: Rendered["kind"],
-  stage: number,
-  template: string,
-  values: Record<string, number | string>,
-): Rendered {
-  const text = fillTemplate(template, values);
-  return { key, subject, kind, stage, text, bytes: reminderCost(text) };
+function minutes(ms: number): number {
+  return Math.floor(ms / 60_000);
 }

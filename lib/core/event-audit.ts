@@ -18,15 +18,13 @@ export class EventAudit {
 
   /** `facts` must already hold the readings of the event's turn (R13: "the facts of the admission's turn"). */
   observe(event: TEvent, facts: MeterFacts, findings: TFinding[]): void {
-    const turn = event.type === "run.started" || event.type === "run.ended" ? null : event.turn;
-    const add = (code: TFinding["code"], detail: string) => findings.push({ code, turn, detail });
     switch (event.type) {
       case "request.submitted":
         if (event.body.countsAgainstBudget === false) {
-          add("FREE_REQUEST", `Request ${JSON.stringify(event.id)} did not count against the request budget (countsAgainstBudget: false).`);
+          add(findings, "FREE_REQUEST", event.turn, `Request ${JSON.stringify(event.id)} did not count against the request budget (countsAgainstBudget: false).`);
         }
         if (event.body.purpose === "reminder_resend") {
-          add("REMINDER_RESEND", `Request ${JSON.stringify(event.id)} was sent only to resend reminders (purpose: reminder_resend).`);
+          add(findings, "REMINDER_RESEND", event.turn, `Request ${JSON.stringify(event.id)} was sent only to resend reminders (purpose: reminder_resend).`);
         }
         break;
       case "reviewer.admission": {
@@ -35,7 +33,9 @@ export class EventAudit {
           const rule = admit(this.policy, facts.requestsUsed, this.dispatches.inProgress());
           if (rule.granted !== granted) {
             add(
+              findings,
               "ADMISSION_RULE_MISMATCH",
+              event.turn,
               `Admission of candidate ${JSON.stringify(candidateId)} was recorded as ${granted ? "granted" : "denied"}; the rule says ${rule.granted ? "granted" : `denied (${rule.reasons.join(", ")})`}.`,
             );
           }
@@ -46,10 +46,10 @@ export class EventAudit {
       case "reviewer.dispatched": {
         const { candidateId, dispatchId } = event.body;
         if (!this.admitted.has(candidateId)) {
-          add("DISPATCH_WITHOUT_ADMISSION", `Dispatch ${JSON.stringify(dispatchId)} ran candidate ${JSON.stringify(candidateId)}, which had no granted admission before it.`);
+          add(findings, "DISPATCH_WITHOUT_ADMISSION", event.turn, `Dispatch ${JSON.stringify(dispatchId)} ran candidate ${JSON.stringify(candidateId)}, which had no granted admission before it.`);
         }
         if (this.dispatches.inProgress(dispatchId)) {
-          add("CONCURRENT_DISPATCH", `Dispatch ${JSON.stringify(dispatchId)} started while another Reviewer dispatch was still in progress.`);
+          add(findings, "CONCURRENT_DISPATCH", event.turn, `Dispatch ${JSON.stringify(dispatchId)} started while another Reviewer dispatch was still in progress.`);
         }
         this.dispatches.dispatch(dispatchId);
         break;
@@ -60,18 +60,24 @@ export class EventAudit {
       case "reviewer.cancelled":
         if (CANCELLED_BY_DROP.has(event.body.reason)) {
           add(
+            findings,
             "CANDIDATE_CANCELLED_BY_DROP",
+            event.turn,
             `Candidate ${JSON.stringify(event.body.candidateId)} was cancelled because a reminder was not delivered (${event.body.reason}); a dropped reminder never cancels a Reviewer candidate.`,
           );
         }
         break;
       case "run.ended":
         if (event.body.reason === "edit_quota_exhausted") {
-          add("GLOBAL_STOP_ON_LOCAL_QUOTA", "The run was ended because a block's edit quota ran out; an exhausted block is a local limit, not a reason to stop.");
+          add(findings, "GLOBAL_STOP_ON_LOCAL_QUOTA", null, "The run was ended because a block's edit quota ran out; an exhausted block is a local limit, not a reason to stop.");
         }
         break;
       default:
         break;
     }
   }
+}
+
+function add(findings: TFinding[], code: TFinding["code"], turn: number | null, detail: string): void {
+  findings.push({ code, turn, detail });
 }

@@ -2,6 +2,7 @@ import type { TEvent } from "../contracts";
 import { compareCodePoints } from "./code-points";
 
 export interface BlockFacts {
+  readonly blockId: string;
   used: number;
   /** The block's own limit, once reported; it holds until another is reported. */
   ownLimit: number | undefined;
@@ -16,8 +17,8 @@ export class MeterFacts {
   requestsUsed: number | undefined;
   elapsedMs: number | undefined;
   readonly blocks = new Map<string, BlockFacts>();
-  /** Block ids in code-point order, kept sorted as blocks appear. */
-  readonly blockIds: string[] = [];
+  /** The same blocks in blockId code-point order, kept sorted as blocks appear. */
+  readonly blockList: BlockFacts[] = [];
 
   /** Takes the reading if the event is one; returns whether it was. */
   apply(event: TEvent): boolean {
@@ -35,8 +36,9 @@ export class MeterFacts {
           block.used = used;
           if (limit !== undefined) block.ownLimit = limit;
         } else {
-          this.blocks.set(blockId, { used, ownLimit: limit });
-          insertSorted(this.blockIds, blockId);
+          const added: BlockFacts = { blockId, used, ownLimit: limit };
+          this.blocks.set(blockId, added);
+          insertSorted(this.blockList, added);
         }
         return true;
       }
@@ -46,8 +48,8 @@ export class MeterFacts {
   }
 }
 
-function insertSorted(ids: string[], id: string): void {
-  let at = ids.length;
-  while (at > 0 && compareCodePoints(ids[at - 1], id) > 0) at--;
-  ids.splice(at, 0, id);
+function insertSorted(blocks: BlockFacts[], block: BlockFacts): void {
+  let at = blocks.length;
+  while (at > 0 && compareCodePoints(blocks[at - 1].blockId, block.blockId) > 0) at--;
+  blocks.splice(at, 0, block);
 }

@@ -1,4 +1,4 @@
-import type { TReminderDecision } from "../contracts";
+import type { TDeliveryStatus, TReminderDecision } from "../contracts";
 
 export interface Rendered {
   key: TReminderDecision["key"];
@@ -30,4 +30,28 @@ export function fitReminders(rendered: readonly Rendered[], freeBytes: number): 
     return { ...reminder, included: false, freeBytes: free };
   });
   return { fitted, freeAfter: free };
+}
+
+/**
+ * First fit (R8) straight into the turn's reminder decisions (R10), one fresh object per reminder:
+ * an included reminder takes `status` (from the turn's submission); a dropped one is `dropped`
+ * with reason `capacity` and the free bytes left when it was considered. The same decisions as
+ * fitting with `fitReminders` and then giving each reminder its status.
+ */
+export function fitDecisions(
+  rendered: readonly Rendered[],
+  freeBytes: number,
+  status: TDeliveryStatus,
+): { reminders: TReminderDecision[]; freeAfter: number } {
+  let free = freeBytes;
+  const reminders: TReminderDecision[] = [];
+  for (const { key, subject, kind, stage, text, bytes } of rendered) {
+    if (bytes <= free) {
+      free -= bytes;
+      reminders.push({ key, subject, kind, stage, text, bytes, status });
+    } else {
+      reminders.push({ key, subject, kind, stage, text, bytes, status: "dropped", dropReason: "capacity", freeBytes: free });
+    }
+  }
+  return { reminders, freeAfter: free };
 }

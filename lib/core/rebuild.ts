@@ -17,11 +17,12 @@ import { makeCandidates } from "./candidates";
 import { RunInputError } from "./errors";
 import { EventAudit } from "./event-audit";
 import { MeterFacts } from "./facts";
-import { fitReminders, type Fitted } from "./fit";
+import { fitDecisions } from "./fit";
 import { emptyLedger, type Ledger } from "./ledger";
+import { ReminderRenderer } from "./reminder-renderer";
 import { resolveCopy } from "./render";
 import { admit } from "./reviewer";
-import { inRunOrder } from "./run-order";
+import { runOrder } from "./run-order";
 
 export interface RebuildOptions {
   /** Replaces the run's own policy (what-if replay). */
@@ -36,7 +37,21 @@ const STATUS_OF_OUTCOME: Record<"ok" | "failed" | "uncertain", TDeliveryStatus> 
   uncertain: "uncertain",
 };
 
-const CODE_RANK = new Map<TFinding["code"], number>(FINDING_CODES.map((code, rank) => [code, rank]));
+/** A finding code's row in SPEC §7's table: the order findings take within a turn. */
+const CODE_RANK = Object.fromEntries(FINDING_CODES.map((code, rank) => [code, rank])) as Record<TFinding["code"], number>;
+
+/** What the rebuild carries from turn to turn. */
+interface RunState {
+  readonly policy: TPolicy;
+  readonly renderer: ReminderRenderer;
+  readonly facts: MeterFacts;
+  readonly ledger: Ledger;
+  readonly audit: EventAudit;
+  /** The checkpoint of the rebuild's own last Reviewer candidate (R13). */
+  lastReviewerCheckpoint: number;
+  /** The last rebuilt turn, for UNCERTAIN_RESENT. */
+  previous: RebuiltTurn | undefined;
+}
 
 /**
  * Rebuilds every turn's reminder decisions of one run from its events (SPEC §3, §6): the same
@@ -44,7 +59,7 @@ const CODE_RANK = new Map<TFinding["code"], number>(FINDING_CODES.map((code, ran
  * Pure: reads facts, returns advice and records.
  */
 export function rebuild(events: readonly TEvent[], options: RebuildOptions = {}): TRunDecisions {
-  const ordered = inRunOrder(events);
+  const ordered = runOrder(events);
   const started = ordered[0];
   if (started?.type !== "run.started") throw new RunInputError("the run has no run.started event");
   if (ordered[1]?.type === "run.started") {
@@ -52,97 +67,125 @@ export function rebuild(events: readonly TEvent[], options: RebuildOptions = {})
   }
 
   const policy = options.policy ?? started.body.policy;
-  const copy = resolveCopy(options.copy ?? started.body.copy);
-  const facts = new MeterFacts();
-  const ledger = emptyLedger();
-  const audit = new EventAudit(policy);
+  const state: RunState = {
+    policy,
+    renderer: new ReminderRenderer(resolveCopy(options.copy ?? started.body.copy)),
+    facts: new MeterFacts(),
+    ledger: emptyLedger(),
+    audit: new EventAudit(policy),
+    lastReviewerCheckpoint: 0,
+    previous: undefined,
+  };
   const turns: TTurnDecision[] = [];
   const findings: TFinding[] = [];
   const runLevel: TFinding[] = [];
-  let lastReviewerCheckpoint = 0;
-  let previous: RebuiltTurn | undefined;
+  const turnFindings: TFinding[] = []; // one turn's findings before they are put in table order; reused
 
   let i = 1;
   while (i < ordered.length) {
     const first = ordered[i];
     if (first.type === "run.started" || first.type === "run.ended") {
-      audit.observe(first, facts, runLevel);
+      state.audit.observe(first, state.facts, runLevel);
       i++;
       continue;
     }
-    const turn = first.turn;
-    let end = i;
-    while (end < ordered.length && turnOf(ordered[end]) === turn) end++;
+    let end = i + 1;
+    while (end < ordered.length && turnOf(ordered[end]) === first.turn) end++;
 
-    // R13: the rebuild's own admission looks at dispatches in progress at the start of the turn.
-    const reviewInProgress = audit.dispatches.inProgress();
-    let final: TEventOf<"request.final">["body"] | undefined;
-    let submission: TEventOf<"request.submitted">["body"] | undefined;
-    let lastCompaction: TEventOf<"context.compaction">["body"] | undefined;
-    const marked: TRecordedReminder[] = [];
-    for (let k = i; k < end; k++) {
-      const event = ordered[k];
-      if (facts.apply(event)) continue;
-      if (event.type === "request.final") final = event.body;
-      else if (event.type === "request.submitted") submission = event.body;
-      else if (event.type === "context.compaction") lastCompaction = event.body;
-      else if (event.type === "reminders.marked") marked.push(...event.body.reminders);
-    }
-
-    const turnFindings: TFinding[] = [];
-    if (final === undefined) {
-      // R14: skipped — no candidates, no ledger change, no Reviewer candidate, no request comparisons.
-      turnFindings.push({
-        code: "INCOMPLETE_TURN",
-        turn,
-        detail: "The turn has events but no request.final, so its request cannot be rebuilt; it is skipped.",
-      });
-    } else {
-      const { meters, candidates, checkpoint } = makeCandidates({ turn, requiredBytes: final.requiredBytes, policy, copy, facts }, ledger);
-      const capacityBytes = policy.context ? policy.context.capacityBytes : null;
-      const { fitted, freeAfter } = fitReminders(candidates, capacityBytes === null ? Infinity : capacityBytes - final.requiredBytes);
-      const status = submission ? STATUS_OF_OUTCOME[submission.outcome] : "pending";
-      const reminders = fitted.map((reminder) => toDecision(reminder, status));
-      recordDelivered(ledger, reminders);
-
-      let reviewer: TReviewerDecision | null = null;
-      if (policy.reviewer && checkpoint >= 1 && checkpoint > lastReviewerCheckpoint) {
-        lastReviewerCheckpoint = checkpoint;
-        reviewer = { candidate: { checkpoint }, admission: admit(policy, facts.requestsUsed, reviewInProgress) };
-      }
-
-      turns.push({
-        turn,
-        requiredBytes: final.requiredBytes,
-        capacityBytes,
-        freeBytesAfter: capacityBytes === null ? null : freeAfter,
-        meters,
-        reminders,
-        reviewer,
-      });
-
-      const rebuilt: RebuiltTurn = { turn, reminders, submission, marked, lastCompaction, contextStage: meters.context?.stage };
-      turnFindings.push(...compareWithAgent(rebuilt, policy));
-      if (previous) turnFindings.push(...uncertainResent(previous, rebuilt));
-      previous = rebuilt;
-    }
-
-    for (let k = i; k < end; k++) audit.observe(ordered[k], facts, turnFindings);
-    findings.push(...inTableOrder(turnFindings));
+    turnFindings.length = 0;
+    const decision = rebuildTurn(state, first.turn, ordered, i, end, turnFindings);
+    if (decision) turns.push(decision);
+    for (let k = i; k < end; k++) state.audit.observe(ordered[k], state.facts, turnFindings);
+    appendInTableOrder(findings, turnFindings);
     i = end;
   }
 
-  return { runId: started.runId, turns, findings: [...findings, ...inTableOrder(runLevel)] };
+  appendInTableOrder(findings, runLevel);
+  return { runId: started.runId, turns, findings };
+}
+
+/** What one turn's events say, besides meter readings. */
+interface TurnEvents {
+  final: TEventOf<"request.final">["body"] | undefined;
+  /** The last `request.submitted` in run order. */
+  submission: TEventOf<"request.submitted">["body"] | undefined;
+  lastCompaction: TEventOf<"context.compaction">["body"] | undefined;
+  marked: TRecordedReminder[];
+}
+
+/** Takes the meter readings of `ordered[from..to)` (one turn) into the facts and collects the rest. */
+function readTurn(facts: MeterFacts, ordered: readonly TEvent[], from: number, to: number): TurnEvents {
+  const read: TurnEvents = { final: undefined, submission: undefined, lastCompaction: undefined, marked: [] };
+  for (let k = from; k < to; k++) {
+    const event = ordered[k];
+    if (facts.apply(event)) continue;
+    if (event.type === "request.final") read.final = event.body;
+    else if (event.type === "request.submitted") read.submission = event.body;
+    else if (event.type === "context.compaction") read.lastCompaction = event.body;
+    else if (event.type === "reminders.marked") for (const entry of event.body.reminders) read.marked.push(entry);
+  }
+  return read;
+}
+
+/**
+ * Rebuilds one turn, the events `ordered[from..to)`, and adds its request findings to
+ * `turnFindings`. Returns null for a skipped turn (R14).
+ */
+function rebuildTurn(
+  state: RunState,
+  turn: number,
+  ordered: readonly TEvent[],
+  from: number,
+  to: number,
+  turnFindings: TFinding[],
+): TTurnDecision | null {
+  const { policy, facts, ledger } = state;
+  // R13: the rebuild's own admission looks at dispatches in progress at the start of the turn.
+  const reviewInProgress = state.audit.dispatches.inProgress();
+  const { final, submission, lastCompaction, marked } = readTurn(facts, ordered, from, to);
+
+  if (final === undefined) {
+    // R14: skipped — no candidates, no ledger change, no Reviewer candidate, no request comparisons.
+    turnFindings.push({
+      code: "INCOMPLETE_TURN",
+      turn,
+      detail: "The turn has events but no request.final, so its request cannot be rebuilt; it is skipped.",
+    });
+    return null;
+  }
+
+  const { requiredBytes } = final;
+  const { meters, candidates, checkpoint } = makeCandidates({ turn, requiredBytes, policy, renderer: state.renderer, facts }, ledger);
+  const capacityBytes = policy.context ? policy.context.capacityBytes : null;
+  const status = submission ? STATUS_OF_OUTCOME[submission.outcome] : "pending";
+  const free = capacityBytes === null ? Infinity : capacityBytes - requiredBytes;
+  const { reminders, freeAfter } = fitDecisions(candidates, free, status);
+  recordDelivered(ledger, reminders);
+
+  let reviewer: TReviewerDecision | null = null;
+  if (policy.reviewer && checkpoint >= 1 && checkpoint > state.lastReviewerCheckpoint) {
+    state.lastReviewerCheckpoint = checkpoint;
+    reviewer = { candidate: { checkpoint }, admission: admit(policy, facts.requestsUsed, reviewInProgress) };
+  }
+
+  const rebuilt: RebuiltTurn = { turn, reminders, submission, marked, lastCompaction, contextStage: meters.context?.stage };
+  compareWithAgent(rebuilt, policy, turnFindings);
+  if (state.previous) uncertainResent(state.previous, rebuilt, turnFindings);
+  state.previous = rebuilt;
+
+  return {
+    turn,
+    requiredBytes,
+    capacityBytes,
+    freeBytesAfter: capacityBytes === null ? null : freeAfter,
+    meters,
+    reminders,
+    reviewer,
+  };
 }
 
 function turnOf(event: TEvent): number | undefined {
   return event.type === "run.started" || event.type === "run.ended" ? undefined : event.turn;
-}
-
-function toDecision(reminder: Fitted, status: TDeliveryStatus): TReminderDecision {
-  const { key, subject, kind, stage, text, bytes } = reminder;
-  if (reminder.included) return { key, subject, kind, stage, text, bytes, status };
-  return { key, subject, kind, stage, text, bytes, status: "dropped", dropReason: "capacity", freeBytes: reminder.freeBytes };
 }
 
 /** R10: the ledger takes the stage of every delivered and uncertain notice and suggestion. */
@@ -153,10 +196,21 @@ function recordDelivered(ledger: Ledger, reminders: readonly TReminderDecision[]
   }
 }
 
-/** Within a turn, findings follow the order of SPEC §7's table (stable within a code). */
-function inTableOrder(findings: TFinding[]): TFinding[] {
+/** Appends one turn's findings in the order of SPEC §7's table (stable within a code). */
+function appendInTableOrder(target: TFinding[], findings: readonly TFinding[]): void {
+  // Usually there are none or they are already in order: no sort needed.
+  const sorted = inTableOrder(findings) ? findings : stableByCode(findings);
+  for (const finding of sorted) target.push(finding);
+}
+
+function inTableOrder(findings: readonly TFinding[]): boolean {
+  for (let k = 1; k < findings.length; k++) if (CODE_RANK[findings[k - 1].code] > CODE_RANK[findings[k].code]) return false;
+  return true;
+}
+
+function stableByCode(findings: readonly TFinding[]): TFinding[] {
   return findings
     .map((finding, at) => ({ finding, at }))
-    .sort((a, b) => CODE_RANK.get(a.finding.code)! - CODE_RANK.get(b.finding.code)! || a.at - b.at)
+    .sort((a, b) => CODE_RANK[a.finding.code] - CODE_RANK[b.finding.code] || a.at - b.at)
     .map(({ finding }) => finding);
 }

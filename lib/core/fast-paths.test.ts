@@ -1,0 +1,131 @@
+/**
+ * The rebuild's fast paths give exactly what the plain versions give: percentOf without BigInt,
+ * compiled templates, fitting straight into decisions, and run order without sorting.
+ */
+import { describe, expect, it } from "vitest";
+import type { TDeliveryStatus, TEvent } from "../contracts";
+import { fitDecisions, fitReminders, type Rendered } from "./fit";
+import { CompiledTemplate, fillTemplate } from "./render";
+import { inRunOrder, runOrder } from "./run-order";
+import { percentOf } from "./stages";
+
+/** floor(100 n / d) with BigInt only: percentOf before its fast path. */
+function referencePercent(numerator: number, denominator: number): number {
+  if (denominator <= 0) return 100;
+  const n = 100n * BigInt(numerator);
+  const d = BigInt(denominator);
+  const q = n / d;
+  return Number(n < 0n && n % d !== 0n ? q - 1n : q);
+}
+
+describe("percentOf fast path", () => {
+  const LIMIT = 2 ** 52;
+  it.each([
+    [0, 1],
+    [1, 3],
+    [2, 3],
+    [35, 36],
+    [36, 36],
+    [43, 36],
+    [-1, 3],
+    [-3, 3],
+    [-0, 7],
+    [1, 2 ** 52],
+    [Math.floor(2 ** 52 / 100) - 1, 3],
+    [Math.floor(LIMIT / 100), 2 ** 52 - 1],
+    [Math.floor(LIMIT / 100) + 1, 7], // 100 n just past 2^52: BigInt path
+    [Number.MAX_SAFE_INTEGER, 3],
+    [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    [Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER],
+    [-Number.MAX_SAFE_INTEGER, 9_007_199],
+    [45_035_996_273_704, 45_035_996_273_705],
+    [45_035_996_273_703, 4_503_599_627_370_497],
+    [5, 0],
+    [5, -2],
+  ])("percentOf(%d, %d) equals the BigInt result", (n, d) => {
+    expect(Object.is(percentOf(n, d), referencePercent(n, d))).toBe(true);
+  });
+
+  it("agrees with BigInt on many large and near-boundary values", () => {
+    let seed = 99;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let k = 0; k < 20_000; k++) {
+      const d = Math.max(1, Math.floor(next() ** 4 * 2 ** 53));
+      const n = Math.floor((next() * 2 - 0.5) * (next() < 0.5 ? d : 2 ** 45));
+      expect(percentOf(n, d), `${n} / ${d}`).toBe(referencePercent(n, d));
+    }
+  });
+});
+
+describe("compiled templates", () => {
+  const values = { used: 3, limit: 4, blockId: "b{1}😀", percent: -38, big: 2 ** 60, remaining: 0 };
+  it.each([
+    "",
+    "plain text",
+    "{used}/{limit}",
+    "{{used}}",
+    "{ used }",
+    "{used2} {}",
+    "{unknown} stays",
+    "{constructor} {toString} {valueOf}", // inherited names render as fillTemplate renders them
+    "Block {blockId}: {used} of {limit} ({percent}%) {big}",
+    "\ud800{blockId}\udc00",
+    "{used}{used}{remaining}",
+  ])("%j renders as fillTemplate renders it", (template) => {
+    expect(new CompiledTemplate(template).render(values)).toBe(fillTemplate(template, values));
+  });
+});
+
+describe("fitting straight into decisions", () => {
+  const rendered: Rendered[] = [
+    { key: "requests", subject: null, kind: "notice", stage: 2, text: "R2", bytes: 3 },
+    { key: "context", subject: null, kind: "notice", stage: 3, text: "C3 long", bytes: 8 },
+    { key: "edits", subject: "b1", kind: "state", stage: 1, text: "E1", bytes: 3 },
+    { key: "review", subject: null, kind: "suggestion", stage: 1, text: "Rv", bytes: 3 },
+  ];
+  it.each([
+    [Infinity, "delivered"],
+    [8, "uncertain"],
+    [6, "failed"],
+    [0, "pending"],
+    [-5, "delivered"],
+  ] as [number, TDeliveryStatus][])("free %d, status %s: the same decisions and JSON as fitReminders", (free, status) => {
+    const { fitted, freeAfter } = fitReminders(rendered, free);
+    const expected = fitted.map(({ included, freeBytes, ...r }) =>
+      included ? { ...r, status } : { ...r, status: "dropped", dropReason: "capacity", freeBytes },
+    );
+    const actual = fitDecisions(rendered, free, status);
+    expect(JSON.stringify(actual.reminders)).toBe(JSON.stringify(expected));
+    expect(actual.freeAfter).toBe(freeAfter);
+  });
+});
+
+describe("run order fast path", () => {
+  const event = (id: string, turn: number, ts: string): TEvent =>
+    ({ id, runId: "r", type: "meter.time", ts, turn, body: { elapsedMs: 0 } }) as TEvent;
+  const sorted = [
+    event("a", 0, "2026-11-29T10:00:00.000Z"),
+    event("b", 0, "2026-11-29T10:00:00.000Z"),
+    event("c", 0, "2026-11-29T10:00:00.0001Z"),
+    event("d", 1, "2026-11-29T09:00:00.000Z"),
+    event("e", 1, "2026-11-29T10:00:00.000+01:00"),
+  ];
+
+  it("returns an input already in run order as it is (inRunOrder copies it)", () => {
+    expect(runOrder(sorted)).toBe(sorted);
+    expect(inRunOrder(sorted)).not.toBe(sorted);
+    expect(inRunOrder(sorted)).toEqual(sorted);
+  });
+
+  it("sorts when one pair is out of order, with ids not ascending, and with repeats", () => {
+    const swapped = [sorted[0], sorted[2], sorted[1], sorted[3], sorted[4]];
+    expect(runOrder(swapped)).toEqual(sorted);
+    const renamed = sorted.map((e, i) => ({ ...e, id: `${9 - i}` }));
+    // Same turn and instant: the id decides ("8" before "9"; "5" before "6", 10:00+01:00 being 09:00Z).
+    expect(runOrder(renamed)).toEqual([renamed[1], renamed[0], renamed[2], renamed[4], renamed[3]]);
+    expect(runOrder([...sorted, sorted[1], { ...sorted[3] }])).toEqual(sorted);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Rendered } from "./fit";
+import { CompiledTemplate, pickTemplate, reminderCost, type TResolvedCopy } from "./render";
+import { percentOf } from "./stages";
+
+/** The last state reminder rendered for one block, with the facts it was rendered from. */
+interface BlockState {
+  template: string;
+  used: number;
+  limit: number;
+  rendered: Rendered;
+}
+
+/**
+ * Renders one run's reminders from its copy (SPEC §5, R8). Two caches keep a long run cheap, and
+ * neither changes a result: each template is compiled once, and a block's state reminder — which
+ * R6 repeats every turn — is rendered again only when the block's template, stage, `used` or
+ * `limit` changed (its text depends on nothing else). Rendered values are never mutated, so one
+ * may be handed out on many turns. One renderer serves one rebuild.
+ */
+export class ReminderRenderer {
+  private readonly compiled = new Map<string, CompiledTemplate>();
+  private readonly blockStates = new Map<string, BlockState>();
+
+  constructor(readonly copy: TResolvedCopy) {}
+
+  render(
+    key: Rendered["key"],
+    subject: string | null,
+    kind: Rendered["kind"],
+    stage: number,
+    template: string,
+    values: Readonly<Record<string, number | string>>,
+  ): Rendered {
+    let compiled = this.compiled.get(template);
+    if (compiled === undefined) {
+      compiled = new CompiledTemplate(template);
+      this.compiled.set(template, compiled);
+    }
+    const text = compiled.render(values);
+    return { key, subject, kind, stage, text, bytes: reminderCost(text) };
+  }
+
+  /** R6: the state reminder of a block at stage >= 1, `exhausted` when `used >= limit`. */
+  blockState(blockId: string, stage: number, used: number, limit: number): Rendered {
+    const template = pickTemplate(this.copy.edits, stage, used >= limit);
+    const last = this.blockStates.get(blockId);
+    if (last !== undefined && last.template === template && last.rendered.stage === stage && last.used === used && last.limit === limit) {
+      return last.rendered;
+    }
+    const rendered = this.render("edits", blockId, "state", stage, template, {
+      blockId, used, limit, remaining: Math.max(0, limit - used), percent: percentOf(used, limit), stage,
+    });
+    this.blockStates.set(blockId, { template, used, limit, rendered });
+    return rendered;
+  }
+}
