@@ -31,9 +31,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Milliseconds taken by `fn` (high resolution), after a full GC. */
+/**
+ * Milliseconds taken by `fn` (high resolution). No forced GC here: a full collection between
+ * repetitions throws away V8's optimized code for short-lived object shapes, so every repetition
+ * would measure cold code. Collect once before a series instead.
+ */
 export function timeMs(fn: () => void): number {
-  collectGarbage();
   const start = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - start) / 1e6;

@@ -8,7 +8,7 @@
 import { ZEvent, type TEvent } from "../../lib/contracts";
 import { rebuild } from "../../lib/core";
 import { generateEtfRun, toJsonl } from "../../lib/demo/etf-run";
-import { fmt, median, table, timeMs, verdict, type BenchContext, type BenchSection } from "./common";
+import { collectGarbage, fmt, median, table, timeMs, verdict, type BenchContext, type BenchSection } from "./common";
 
 export const RATIO_TARGET = 1.0;
 export const SCALING_TARGET = 2.2;
@@ -62,6 +62,7 @@ export function measureRebuild(ctx: BenchContext, turns: number, seed: number): 
 
   const parseTimes: number[] = [];
   const rebuildTimes: number[] = [];
+  collectGarbage();
   for (let r = 0; r < ctx.repeats; r++) {
     ctx.progress(`rebuild: ${turns} turns: repetition ${r + 1}/${ctx.repeats}`);
     parseTimes.push(timeMs(parseOnce));
