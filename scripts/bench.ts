@@ -6,9 +6,10 @@
  * new one (ingest, HTTP, ...) to SECTIONS below.
  */
 import type { BenchContext, BenchSection } from "./bench/common";
+import { ingestSection } from "./bench/ingest";
 import { rebuildSection } from "./bench/rebuild";
 
-const SECTIONS: BenchSection[] = [rebuildSection()];
+const SECTIONS: BenchSection[] = [rebuildSection(), ingestSection()];
 
 function parseArgs(argv: string[]): { only: string[] | null; repeats: number } {
   let only: string[] | null = null;
@@ -17,7 +18,7 @@ function parseArgs(argv: string[]): { only: string[] | null; repeats: number } {
     if (argv[i] === "--only") only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (argv[i] === "--repeats") repeats = Number(argv[++i]);
     else {
-      process.stderr.write(`bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild] [--repeats 7]\n`);
+      process.stderr.write(`bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild,ingest] [--repeats 7]\n`);
       process.exit(2);
     }
   }

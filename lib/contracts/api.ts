@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FINDING_CODES, ZTurnMeters } from "./decisions";
+import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
 
@@ -115,3 +115,21 @@ export type TRunSummary = z.infer<typeof ZRunSummary>;
 export type TReminderCounts = z.infer<typeof ZReminderCounts>;
 export type TEventsQuery = z.infer<typeof ZEventsQuery>;
 export type TEventsResponse = z.infer<typeof ZEventsResponse>;
+
+/** `GET /api/v1/runs/:runId/turns/:turn`: everything the turn inspector shows of one turn. */
+export const ZTurnDetail = z.object({
+  runId: z.string(),
+  turn: z.number(),
+  /** The rebuilt decision; null when the turn was skipped (INCOMPLETE_TURN) or has no events. */
+  decision: ZTurnDecision.nullable(),
+  exists: z.boolean(),
+  findings: z.array(ZFinding),
+  /** The turn's events in run order (validated as stored). */
+  events: z.array(z.record(z.string(), z.unknown())),
+  /** Neighbouring turns that exist, for ← → navigation. */
+  previousTurn: z.number().nullable(),
+  nextTurn: z.number().nullable(),
+});
+export type TTurnDetail = z.infer<typeof ZTurnDetail>;
+
+export const ZTurnParams = z.object({ turn: z.coerce.number().int().min(0) });

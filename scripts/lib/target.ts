@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readDemoKey } from "../../lib/server/auth/demo-key";
 import { httpSink, type IngestSink } from "../../lib/client/ingest-sink";
 import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "../../lib/server/db";
 import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
@@ -13,16 +12,6 @@ export interface TargetOptions {
 export type Target =
   | { kind: "http"; label: string; sink: IngestSink; close(): Promise<void> }
   | { kind: "direct"; label: string; sink: IngestSink; db: Database; projectId: string; close(): Promise<void> };
-
-/** The demo key of the embedded database, kept beside its directory (local state, not in git). */
-export function demoKeyPath(): string {
-  return join(dirname(defaultDataDir()), "demo-key");
-}
-
-export function readDemoKey(): string | undefined {
-  const path = demoKeyPath();
-  return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined;
-}
 
 /**
  * Where CLI tools send events. A running server is used over its API (so the embedded database is

@@ -35,7 +35,12 @@ function isUnavailable(error: unknown): boolean {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+/** A JSON answer from text that already is JSON (stored documents are sent without re-encoding). */
+export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });

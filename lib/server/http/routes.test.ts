@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions } from "../../contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions, ZTurnDetail } from "../../contracts";
 import { createKey, revokeKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
 import { endedEvent, smallRun, startedEvent } from "../testing/events";
 import { testDatabases } from "../testing/databases";
-import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute } from "./routes";
+import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute, turnDetailRoute } from "./routes";
 
 const BASE = "http://cuescope.test/api/v1";
 
@@ -153,6 +153,21 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(rest.nextCursor).toBeNull();
       const turn3 = ZEventsResponse.parse(await (await runEventsRoute(get(keyA, "/runs/list-2/events?turn=3"), params("list-2"))).json());
       expect(turn3.events.map((e) => e.event.type)).toEqual(["meter.requests", "request.final", "request.submitted"]);
+    });
+
+    it("serves one turn for the inspector, with its neighbours, and accepts the session cookie", async () => {
+      const cookie = new Request(`${BASE}/runs/list-2/turns/3`, { headers: { cookie: `other=1; cuescope_key=${encodeURIComponent(keyA)}` } });
+      const detail = ZTurnDetail.parse(await (await turnDetailRoute(cookie, { params: Promise.resolve({ runId: "list-2", turn: "3" }) })).json());
+      expect(detail).toMatchObject({ runId: "list-2", turn: 3, exists: true, previousTurn: 2, nextTurn: 4 });
+      expect(detail.decision?.meters.requests?.used).toBe(11);
+      expect(detail.events.map((e) => e.type)).toEqual(["meter.requests", "request.final", "request.submitted"]);
+
+      const last = ZTurnDetail.parse(await (await turnDetailRoute(get(keyA, "/runs/list-2/turns/9"), { params: Promise.resolve({ runId: "list-2", turn: "9" }) })).json());
+      expect(last).toMatchObject({ previousTurn: 8, nextTurn: null });
+      const missing = ZTurnDetail.parse(await (await turnDetailRoute(get(keyA, "/runs/list-2/turns/50"), { params: Promise.resolve({ runId: "list-2", turn: "50" }) })).json());
+      expect(missing).toMatchObject({ exists: false, decision: null, previousTurn: 9, nextTurn: null });
+      const bad = await turnDetailRoute(get(keyA, "/runs/list-2/turns/x"), { params: Promise.resolve({ runId: "list-2", turn: "x" }) });
+      expect(bad.status).toBe(400);
     });
 
     it("keeps projects apart: a key sees only its own runs", async () => {

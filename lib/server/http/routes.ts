@@ -1,10 +1,10 @@
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTurnParams, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
 import { DomainError } from "../errors";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { listRuns } from "../runs/list-runs";
-import { getDecisions, getRunSummary, listRunEvents } from "../runs/run-reads";
+import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "../runs/run-reads";
 import { apiRoute } from "./api-route";
-import { json } from "./errors-to-response";
+import { json, jsonText } from "./errors-to-response";
 import { parseWith, queryOf, readJsonBody } from "./request";
 
 type RunParams = { runId: string };
@@ -29,9 +29,17 @@ export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
 export const runSummaryRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getRunSummary(db, auth.projectId, params.runId));
 
 /** GET /api/v1/runs/:runId/decisions */
-export const runDecisionsRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getDecisions(db, auth.projectId, params.runId));
+export const runDecisionsRoute = apiRoute<RunParams>(async ({ params, db, auth }) =>
+  jsonText(200, await getDecisionsJson(db, auth.projectId, params.runId)),
+);
 
 /** GET /api/v1/runs/:runId/events */
 export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
   listRunEvents(db, auth.projectId, params.runId, parseWith(ZEventsQuery, queryOf(request), "query")),
 );
+
+/** GET /api/v1/runs/:runId/turns/:turn */
+export const turnDetailRoute = apiRoute<{ runId: string; turn: string }>(async ({ params, db, auth }) => {
+  const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
+  return getTurnDetail(db, auth.projectId, params.runId, turn);
+});

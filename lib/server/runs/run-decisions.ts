@@ -10,9 +10,8 @@ export interface CachedSummary extends DecisionsSummary {
   copy: TCopy | null;
 }
 
-export type RunDecisionsResult =
-  | { ok: true; decisions: TRunDecisions; summary: CachedSummary }
-  | { ok: false; error: string };
+/** The decisions as the JSON text that is stored and served (parse it only where it is read). */
+export type RunDecisionsResult = { ok: true; json: string; summary: CachedSummary } | { ok: false; error: string };
 
 export type RunSummaryResult = { ok: true; summary: CachedSummary } | { ok: false; error: string };
 
@@ -23,7 +22,7 @@ export type RunSummaryResult = { ok: true; summary: CachedSummary } | { ok: fals
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
   const cached = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id } });
   if (cached && cached.eventCount === run.eventCount) {
-    return { ok: true, decisions: cached.decisions as unknown as TRunDecisions, summary: cached.summary as unknown as CachedSummary };
+    return { ok: true, json: cached.decisions, summary: cached.summary as unknown as CachedSummary };
   }
   return rebuildAndCache(db, run);
 }
@@ -63,12 +62,13 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
     policy: started?.type === "run.started" ? started.body.policy : {},
     copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
   };
+  const json = JSON.stringify(decisions);
   const data = {
     eventCount: events.length,
-    decisions: decisions as unknown as Prisma.InputJsonValue,
+    decisions: json,
     summary: summary as unknown as Prisma.InputJsonValue,
     builtAt: new Date(),
   };
   await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
-  return { ok: true, decisions, summary };
+  return { ok: true, json, summary };
 }

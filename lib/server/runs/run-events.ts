@@ -16,12 +16,14 @@ export function toEvent(row: EventRow, runId: string): TEvent {
   return event as unknown as TEvent;
 }
 
-/** Every stored event of a run, in arrival order (the core puts them in run order). */
+/**
+ * Every stored event of a run, in arrival order (the core puts them in run order). Read with one
+ * raw query, bodies as JSON text: Prisma's per-row JSON decoding costs more than the rebuild.
+ */
 export async function loadRunEvents(db: Database, run: { id: string; runId: string }): Promise<TEvent[]> {
-  const rows = await db.prisma.event.findMany({
-    where: { runPk: run.id },
-    orderBy: { seq: "asc" },
-    select: { eventId: true, type: true, ts: true, turn: true, body: true },
-  });
-  return rows.map((row) => toEvent(row, run.runId));
+  const rows = await db.prisma.$queryRawUnsafe<{ eventId: string; type: string; ts: string; turn: number | null; body: string }[]>(
+    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events" WHERE "run_pk" = $1 ORDER BY "seq"`,
+    run.id,
+  );
+  return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
 }

@@ -1,4 +1,5 @@
-import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary } from "../../contracts";
+import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "../../contracts";
+import { inRunOrder } from "../../core";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
 import { findRun } from "./find-run";
@@ -12,12 +13,17 @@ export async function getRunSummary(db: Database, projectId: string, runId: stri
   return toRunSummary(run, await getRunDecisions(db, run));
 }
 
-/** `GET /api/v1/runs/:runId/decisions`: the core's RunDecisions, from the cache when fresh. */
-export async function getDecisions(db: Database, projectId: string, runId: string): Promise<TRunDecisions> {
+/** The core's RunDecisions as stored JSON text, from the cache when fresh (served as is). */
+export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<string> {
   const run = await findRun(db, projectId, runId);
   const result = await getRunDecisions(db, run);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  return result.decisions;
+  return result.json;
+}
+
+/** `GET /api/v1/runs/:runId/decisions`, parsed. */
+export async function getDecisions(db: Database, projectId: string, runId: string): Promise<TRunDecisions> {
+  return JSON.parse(await getDecisionsJson(db, projectId, runId)) as TRunDecisions;
 }
 
 /** `GET /api/v1/runs/:runId/events`: stored events in arrival order, paged by arrival sequence. */
@@ -41,4 +47,43 @@ export async function listRunEvents(db: Database, projectId: string, runId: stri
     })),
     nextCursor: rows.length > query.limit ? page.at(-1)!.seq.toString() : null,
   };
+}
+
+/** `GET /api/v1/runs/:runId/turns/:turn`: the rebuilt decision, findings and events of one turn. */
+export async function getTurnDetail(db: Database, projectId: string, runId: string, turn: number): Promise<TTurnDetail> {
+  const run = await findRun(db, projectId, runId);
+  const result = await getRunDecisions(db, run);
+  if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
+  const decisions = JSON.parse(result.json) as TRunDecisions;
+  const rows = await db.prisma.event.findMany({ where: { runPk: run.id, turn }, orderBy: { seq: "asc" } });
+  const existing = existingTurns(decisions);
+  const at = lowerBound(existing, turn);
+  return {
+    runId,
+    turn,
+    decision: decisions.turns.find((t) => t.turn === turn) ?? null,
+    exists: existing[at] === turn,
+    findings: decisions.findings.filter((f) => f.turn === turn),
+    events: inRunOrder(rows.filter((r) => r.type !== "run.started" && r.type !== "run.ended").map((r) => toEvent(r, run.runId))) as unknown as Record<string, unknown>[],
+    previousTurn: at > 0 ? existing[at - 1] : null,
+    nextTurn: existing[existing[at] === turn ? at + 1 : at] ?? null,
+  };
+}
+
+/** Turns that have events: the rebuilt ones and the skipped ones (INCOMPLETE_TURN), ascending. */
+function existingTurns(decisions: TRunDecisions): number[] {
+  const turns = new Set(decisions.turns.map((t) => t.turn));
+  for (const f of decisions.findings) if (f.code === "INCOMPLETE_TURN" && f.turn !== null) turns.add(f.turn);
+  return [...turns].sort((a, b) => a - b);
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
