@@ -6,3 +6,4 @@ export * from "./copy";
 export * from "./events";
 export * from "./decisions";
 export * from "./api";
+export * from "./timeline";

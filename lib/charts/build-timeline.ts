@@ -1,0 +1,229 @@
+import type {
+  TBlockPoint,
+  TCompaction,
+  TBlockSeries,
+  TEvent,
+  TFindingCode,
+  TFindingMarker,
+  TMeterPoint,
+  TPolicy,
+  TRunDecisions,
+  TRunTimeline,
+  TTimelineNotification,
+  TTurnDecision,
+} from "../contracts";
+import { compareCodePoints, inRunOrder } from "../core";
+import { msToMinutes, MS_PER_MINUTE } from "../format/time";
+import { thinSeries } from "./downsample";
+import { meterSeries, stageChanges } from "./meter-series";
+import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
+import { chainExtent, reviewerLane } from "./reviewer-lane";
+import { thresholdsFor } from "./thresholds";
+
+export interface BuildTimelineOptions {
+  /** Point budget of each meter series (each block's series too); 600 by default, at least 4. */
+  maxPoints?: number;
+  /** First turn of the window (inclusive); the run's first turn by default. */
+  fromTurn?: number;
+  /** Last turn of the window (inclusive); the run's last turn by default. */
+  toTurn?: number;
+  /** The policy the decisions were rebuilt with, when it is not the run's own (what-if replay). */
+  policy?: TPolicy;
+}
+
+export const DEFAULT_MAX_POINTS = 600;
+
+/**
+ * The run page's timeline from a run's rebuilt decisions and its events (pure, deterministic).
+ *
+ * Meter values come from the decisions (each meter in its own unit; stage thresholds from the
+ * policy — `options.policy`, else the run.started's — converted into that unit); compactions,
+ * Reviewer chains and notifications from the events; findings and skipped turns (INCOMPLETE_TURN)
+ * from the decisions. Only the meter series are thinned (see `downsample`: repeated readings are
+ * folded without loss, then min/max buckets beyond `maxPoints`); a series point is
+ * always kept on a turn with a finding, a stage change of that meter, one of that meter's
+ * reminders that was not simply delivered (dropped, failed, uncertain, pending), and for context a
+ * compaction. Reviewer items and notifications sit on their own lanes, which are complete, so a
+ * run with a checkpoint every 10 turns does not pin every 10th point of every chart.
+ */
+export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[], options: BuildTimelineOptions = {}): TRunTimeline {
+  const maxPoints = Math.max(4, Math.floor(options.maxPoints ?? DEFAULT_MAX_POINTS));
+  const from = options.fromTurn ?? 0;
+  const to = options.toTurn ?? Number.POSITIVE_INFINITY;
+  const inWindow = (turn: number) => turn >= from && turn <= to;
+
+  const ordered = inRunOrder(events);
+  const started = ordered.find((event) => event.type === "run.started");
+  const policy: TPolicy = options.policy ?? (started?.type === "run.started" ? started.body.policy : {});
+  const turns = decisions.turns.filter((t) => inWindow(t.turn));
+
+  const { findings, runFindings } = findingMarkers(decisions, inWindow);
+  const findingTurns = new Set(findings.map((f) => f.turn));
+  const marks = reminderMarkerTurns(turns);
+  const compactions: TCompaction[] = [];
+  const notifications: TTimelineNotification[] = [];
+  for (const event of ordered) {
+    if (event.type === "context.compaction" && inWindow(event.turn)) {
+      const { originalBytes, candidateBytes, outcome } = event.body;
+      compactions.push({ turn: event.turn, originalBytes, candidateBytes, outcome });
+    }
+    if (event.type === "user.notified" && inWindow(event.turn)) {
+      notifications.push({ turn: event.turn, channel: event.body.channel, message: event.body.message });
+    }
+  }
+  for (const { turn } of compactions) marks.context.add(turn);
+
+  let downsampled = false;
+  const thin = <P extends TMeterPoint>(points: P[], own: ReadonlySet<number>): P[] => {
+    const changes = stageChanges(points);
+    const thinned = thinSeries(points, maxPoints, (point, i) => changes.has(i) || own.has(point.turn) || findingTurns.has(point.turn));
+    if (thinned.lossy) downsampled = true;
+    return thinned.points;
+  };
+
+  const series = meterSeries(turns);
+  const requests = policy.requests;
+  const time = policy.time;
+  const context = policy.context;
+  const edits = policy.edits;
+  const usable = requests ? requests.limit - requests.deliveryReserve : 0;
+
+  const timeline: TRunTimeline = {
+    runId: decisions.runId,
+    runTurnRange: rangeOf(decisions.turns),
+    turnRange: rangeOf(turns),
+    rebuiltTurns: spansOf(turns.map((t) => t.turn)),
+    skippedTurns: [...new Set(findings.filter((f) => f.code === "INCOMPLETE_TURN").map((f) => f.turn))],
+    sourceTurns: turns.length,
+    maxPoints,
+    downsampled: false,
+    requests: requests
+      ? {
+          unit: "requests",
+          limit: requests.limit,
+          reserve: requests.deliveryReserve,
+          usable,
+          thresholds: thresholdsFor(requests.stages, usable),
+          points: thin(series.requests, marks.requests),
+        }
+      : null,
+    time: time
+      ? {
+          unit: "min",
+          limit: msToMinutes(time.limitMs),
+          thresholds: thresholdsFor(time.stages, time.limitMs / MS_PER_MINUTE),
+          points: thin(series.time, marks.time),
+        }
+      : null,
+    context: context
+      ? {
+          unit: "bytes",
+          capacity: context.capacityBytes,
+          thresholds: thresholdsFor(context.stages, context.capacityBytes),
+          points: thin(series.context, marks.context),
+          compactions,
+        }
+      : null,
+    edits: edits
+      ? {
+          unit: "edits",
+          perBlockLimit: edits.perBlockLimit,
+          stageRatios: [...edits.stages],
+          blocks: [...series.blocks.keys()].sort(compareCodePoints).map((blockId): TBlockSeries => {
+            const points = series.blocks.get(blockId)!;
+            const limit = points[points.length - 1].limit!;
+            const trimmed = points.map(({ turn, value, stage, limit: own }): TBlockPoint =>
+              own === limit ? { turn, value, stage } : { turn, value, stage, limit: own },
+            );
+            return { blockId, limit, thresholds: thresholdsFor(edits.stages, limit), points: thin(trimmed, marks.blocks.get(blockId) ?? new Set()) };
+          }),
+        }
+      : null,
+    reminders: reminderLanes(turns),
+    reviewer: windowedReviewerLane(policy, turns, ordered, inWindow, from, to, decisions),
+    notifications,
+    findings,
+    runFindings,
+  };
+  timeline.downsampled = downsampled;
+  return timeline;
+}
+
+/** Turns where a meter's reminder (an edits one: per block) was not simply delivered. */
+function reminderMarkerTurns(turns: readonly TTurnDecision[]) {
+  const marks = { requests: new Set<number>(), time: new Set<number>(), context: new Set<number>(), blocks: new Map<string, Set<number>>() };
+  for (const { turn, reminders } of turns) {
+    for (const reminder of reminders) {
+      if (!MARKER_STATUSES.has(reminder.status)) continue;
+      if (reminder.key === "edits") {
+        const subject = reminder.subject ?? "";
+        let set = marks.blocks.get(subject);
+        if (!set) marks.blocks.set(subject, (set = new Set()));
+        set.add(turn);
+      } else if (reminder.key !== "review") {
+        marks[reminder.key].add(turn);
+      }
+    }
+  }
+  return marks;
+}
+
+/** Findings of the window grouped per (turn, code), keeping the decisions' order; run-level ones apart. */
+function findingMarkers(decisions: TRunDecisions, inWindow: (turn: number) => boolean) {
+  const findings: TFindingMarker[] = [];
+  const runFindings: { code: TFindingCode; count: number }[] = [];
+  const index = new Map<string, { count: number }>();
+  for (const { code, turn } of decisions.findings) {
+    if (turn !== null && !inWindow(turn)) continue;
+    const id = `${turn}:${code}`;
+    const seen = index.get(id);
+    if (seen) {
+      seen.count++;
+      continue;
+    }
+    if (turn === null) {
+      const marker = { code, count: 1 };
+      runFindings.push(marker);
+      index.set(id, marker);
+    } else {
+      const marker = { turn, code, count: 1 };
+      findings.push(marker);
+      index.set(id, marker);
+    }
+  }
+  return { findings, runFindings };
+}
+
+function windowedReviewerLane(
+  policy: TPolicy,
+  turns: readonly TTurnDecision[],
+  ordered: readonly TEvent[],
+  inWindow: (turn: number) => boolean,
+  from: number,
+  to: number,
+  decisions: TRunDecisions,
+) {
+  const lane = reviewerLane(policy, turns, ordered);
+  const end = decisions.turns.at(-1)?.turn ?? 0;
+  lane.chains = lane.chains.filter((chain) => {
+    const [first, last] = chainExtent(chain, end);
+    return first <= to && last >= from;
+  });
+  lane.strayCompletions = lane.strayCompletions.filter((c) => inWindow(c.turn));
+  return lane;
+}
+
+function rangeOf(turns: readonly TTurnDecision[]): [number, number] | null {
+  return turns.length ? [turns[0].turn, turns[turns.length - 1].turn] : null;
+}
+
+/** Ascending turn numbers as inclusive runs of consecutive numbers. */
+export function spansOf(turns: readonly number[]): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const turn of turns) {
+    const last = spans[spans.length - 1];
+    if (last && turn === last[1] + 1) last[1] = turn;
+    else spans.push([turn, turn]);
+  }
+  return spans;
+}

@@ -1,0 +1,7 @@
+/** Pure chart preparers for the run page (ARCHITECTURE habit 8): units, thresholds, markers, downsampling. */
+export { buildTimeline, DEFAULT_MAX_POINTS, spansOf, type BuildTimelineOptions } from "./build-timeline";
+export { downsample, thinSeries, type SeriesPoint } from "./downsample";
+export { thresholdsFor } from "./thresholds";
+export { reminderLanes, expandReminders, MARKER_STATUSES } from "./reminder-lanes";
+export { reviewerLane, chainExtent } from "./reviewer-lane";
+export { meterSeries, stageChanges, type MeterSeries } from "./meter-series";

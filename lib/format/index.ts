@@ -1,0 +1,9 @@
+/** One formatter per unit (ARCHITECTURE habit 8); every one passes locale "en-US" explicitly. */
+export { formatNumber, type FormatOptions } from "./number";
+export { formatRequests } from "./requests";
+export { formatMinutes, formatMs, msToMinutes, MS_PER_MINUTE } from "./time";
+export { formatBytes } from "./bytes";
+export { formatEdits } from "./edits";
+export { formatPercent } from "./percent";
+export { formatTurn, formatTurnRange, formatTurnCount } from "./turn";
+export { UNIT_FORMATTERS, formatInUnit } from "./unit";
