@@ -133,3 +133,11 @@ export const ZTurnDetail = z.object({
 export type TTurnDetail = z.infer<typeof ZTurnDetail>;
 
 export const ZTurnParams = z.object({ turn: z.coerce.number().int().min(0) });
+
+/** Query of `GET /api/v1/runs/:runId/timeline`: an optional turn window and point budget. */
+export const ZTimelineQuery = z.object({
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+  maxPoints: z.coerce.number().int().min(4).max(5000).optional(),
+});
+export type TTimelineQuery = z.infer<typeof ZTimelineQuery>;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions, ZTurnDetail } from "../../contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
 import { createKey, revokeKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
 import { endedEvent, smallRun, startedEvent } from "../testing/events";
 import { testDatabases } from "../testing/databases";
-import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute, turnDetailRoute } from "./routes";
+import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "./routes";
 
 const BASE = "http://cuescope.test/api/v1";
 
@@ -167,6 +167,18 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       const missing = ZTurnDetail.parse(await (await turnDetailRoute(get(keyA, "/runs/list-2/turns/50"), { params: Promise.resolve({ runId: "list-2", turn: "50" }) })).json());
       expect(missing).toMatchObject({ exists: false, decision: null, previousTurn: 9, nextTurn: null });
       const bad = await turnDetailRoute(get(keyA, "/runs/list-2/turns/x"), { params: Promise.resolve({ runId: "list-2", turn: "x" }) });
+      expect(bad.status).toBe(400);
+    });
+
+    it("serves the run page's timeline, each meter in its own unit, for a window of turns", async () => {
+      const whole = ZRunTimeline.parse(await (await runTimelineRoute(get(keyA, "/runs/list-2/timeline"), params("list-2"))).json());
+      expect(whole.requests?.unit).toBe("requests");
+      expect(whole.context?.unit).toBe("bytes");
+      expect(whole.time).toBeNull(); // no time section in the policy
+      expect(whole.requests?.points.at(-1)).toMatchObject({ turn: 9, value: 29 });
+      const window = ZRunTimeline.parse(await (await runTimelineRoute(get(keyA, "/runs/list-2/timeline?from=2&to=4"), params("list-2"))).json());
+      expect(window.turnRange).toEqual([2, 4]);
+      const bad = await runTimelineRoute(get(keyA, "/runs/list-2/timeline?maxPoints=1"), params("list-2"));
       expect(bad.status).toBe(400);
     });
 

@@ -1,7 +1,8 @@
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTurnParams, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTimelineQuery, ZTurnParams, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
 import { DomainError } from "../errors";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { listRuns } from "../runs/list-runs";
+import { getRunTimeline } from "../runs/run-timeline";
 import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "../runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
@@ -43,3 +44,8 @@ export const turnDetailRoute = apiRoute<{ runId: string; turn: string }>(async (
   const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
   return getTurnDetail(db, auth.projectId, params.runId, turn);
 });
+
+/** GET /api/v1/runs/:runId/timeline */
+export const runTimelineRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
+  getRunTimeline(db, auth.projectId, params.runId, parseWith(ZTimelineQuery, queryOf(request), "query")),
+);

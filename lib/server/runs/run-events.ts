@@ -27,3 +27,26 @@ export async function loadRunEvents(db: Database, run: { id: string; runId: stri
   );
   return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
 }
+
+/** The event types the run page's lanes and markers read (compactions, Reviewer flow, notifications). */
+export const TIMELINE_EVENT_TYPES = [
+  "run.started",
+  "context.compaction",
+  "reviewer.candidate",
+  "reviewer.admission",
+  "reviewer.dispatched",
+  "reviewer.completed",
+  "reviewer.cancelled",
+  "user.notified",
+] as const;
+
+/** Only the run's events of the given types, in arrival order. */
+export async function loadRunEventsOfTypes(db: Database, run: { id: string; runId: string }, types: readonly string[]): Promise<TEvent[]> {
+  const rows = await db.prisma.$queryRawUnsafe<{ eventId: string; type: string; ts: string; turn: number | null; body: string }[]>(
+    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
+      WHERE "run_pk" = $1 AND "type" = ANY($2::text[]) ORDER BY "seq"`,
+    run.id,
+    [...types],
+  );
+  return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
+}

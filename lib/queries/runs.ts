@@ -1,0 +1,44 @@
+import { queryOptions } from "@tanstack/react-query";
+import { ZRunListResponse, ZRunSummary, ZRunTimeline, ZTurnDetail, type TRunListQuery, type TTimelineQuery } from "../contracts";
+import { apiGet, queryString } from "./api-fetch";
+
+/** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
+export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to" | "sort" | "cursor">>;
+
+/** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
+export const runKeys = {
+  all: ["runs"] as const,
+  list: (filters: RunFilters) => ["runs", "list", filters] as const,
+  run: (runId: string) => ["runs", "run", runId] as const,
+  summary: (runId: string) => ["runs", "run", runId, "summary"] as const,
+  turn: (runId: string, turn: number) => ["runs", "run", runId, "turn", turn] as const,
+};
+
+export function runsListQuery(filters: RunFilters) {
+  return queryOptions({
+    queryKey: runKeys.list(filters),
+    queryFn: ({ signal }) => apiGet(`/api/v1/runs${queryString(filters)}`, ZRunListResponse, signal),
+  });
+}
+
+export function runSummaryQuery(runId: string) {
+  return queryOptions({
+    queryKey: runKeys.summary(runId),
+    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}`, ZRunSummary, signal),
+  });
+}
+
+export function turnDetailQuery(runId: string, turn: number) {
+  return queryOptions({
+    queryKey: runKeys.turn(runId, turn),
+    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}/turns/${turn}`, ZTurnDetail, signal),
+  });
+}
+
+/** The run page's timeline: meter series, thresholds, reminder statuses, lanes and markers. */
+export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
+  return queryOptions({
+    queryKey: [...runKeys.run(runId), "timeline", window] as const,
+    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}/timeline${queryString(window)}`, ZRunTimeline, signal),
+  });
+}
