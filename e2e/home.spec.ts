@@ -45,8 +45,9 @@ test.describe("home page", () => {
 
     // Sections not built yet are shown as "soon", not as links.
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveCount(1);
-    await expect(nav.getByText("Runs")).toContainText("soon");
+    await expect(nav.getByRole("link")).toHaveCount(2);
+    await expect(nav.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs");
+    await expect(nav.getByText("Reviewer")).toContainText("soon");
 
     // Favicon is linked.
     await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon\.svg/);

@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { SignInForm } from "../../components/auth/sign-in-form";
+import { readDemoKey } from "../../lib/server/auth/demo-key";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const { next } = await searchParams;
+  return (
+    <section className="narrow">
+      <h1>Sign in to a project</h1>
+      <p className="lead">Cuescope shows the runs of one project at a time: the project of the API key you sign in with.</p>
+      <SignInForm next={next?.startsWith("/") ? next : "/runs"} demoAvailable={readDemoKey() !== undefined} />
+    </section>
+  );
+}

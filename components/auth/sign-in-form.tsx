@@ -1,0 +1,42 @@
+"use client";
+
+import { useActionState } from "react";
+import { signIn, signInToDemo, type SignInState } from "../../app/login/actions";
+
+const INITIAL: SignInState = { error: null };
+
+/** Paste a project key, or open the embedded demo project when the server has one. */
+export function SignInForm({ next, demoAvailable }: { next: string; demoAvailable: boolean }) {
+  const [keyState, keyAction, keyPending] = useActionState(signIn, INITIAL);
+  const [demoState, demoAction, demoPending] = useActionState(signInToDemo, INITIAL);
+  const error = keyState.error ?? demoState.error;
+  return (
+    <div className="sign-in">
+      {demoAvailable && (
+        <form action={demoAction} className="sign-in-demo">
+          <input type="hidden" name="next" value={next} />
+          <button type="submit" className="button button-primary" disabled={demoPending}>
+            {demoPending ? "Opening…" : "Open the demo project"}
+          </button>
+          <p className="muted">Demo runs of an ETF research agent, loaded by <code>npm start</code> into the embedded database.</p>
+        </form>
+      )}
+      <form action={keyAction} className="sign-in-key">
+        <input type="hidden" name="next" value={next} />
+        <label htmlFor="key">Project API key</label>
+        <input id="key" name="key" type="password" autoComplete="off" placeholder="cs_…" required />
+        <button type="submit" className="button" disabled={keyPending}>
+          {keyPending ? "Checking…" : "Sign in"}
+        </button>
+        <p className="muted">
+          Create one with <code>npm run keys -- create --project NAME</code>. A key sees only its own project.
+        </p>
+      </form>
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { signInToDemo } from "./support/sign-in";
+
+test.describe("signing in", () => {
+  test("a wrong key is refused with a reason; the demo key opens the runs", async ({ page }) => {
+    await page.goto("/runs");
+    await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
+    await page.getByLabel("Project API key").fill("cs_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toContainText("unknown API key");
+
+    await page.getByLabel("Project API key").fill(readFileSync(".cuescope/e2e/demo-key", "utf8").trim());
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/runs/);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("the demo button signs in and goes where the user was heading", async ({ page }) => {
+    await signInToDemo(page, "/runs?status=completed");
+    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  });
+});
