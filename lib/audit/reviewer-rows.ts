@@ -1,0 +1,151 @@
+import type { TDeliveryStatus, TDenialReason, TEvent, TFindingCode, TPolicy, TRunDecisions } from "../contracts";
+import { admit, DispatchTracker, inRunOrder, MeterFacts } from "../core";
+
+/** One Reviewer candidate as the audit shows it: what was recorded next to what the rules say. */
+export interface ReviewerRow {
+  /** The agent's candidate id; null for a candidate only the rebuild says was due. */
+  candidateId: string | null;
+  turn: number;
+  checkpoint: number | null;
+  source: "recorded" | "rebuilt" | "both";
+  /** The rebuild's own candidate and admission on this turn (R13). */
+  rebuilt: { checkpoint: number; granted: boolean; reasons: TDenialReason[] } | null;
+  /** The last admission the runtime recorded for this candidate. */
+  recorded: { granted: boolean; reasons: string[]; turn: number } | null;
+  /** R13 evaluated where the recorded admission stands (its turn's facts, dispatches in progress there). */
+  rule: { granted: boolean; reasons: TDenialReason[]; requestsLeft: number | null; minRequestsLeft: number; reviewInProgress: boolean } | null;
+  dispatches: { dispatchId: string; turn: number; completedTurn: number | null; verdict: string | null }[];
+  cancelled: { reason: string; turn: number } | null;
+  /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
+  suggestion: { stage: number; status: TDeliveryStatus } | null;
+  /** The Reviewer findings (SPEC §7) that belong to this candidate. */
+  findings: TFindingCode[];
+}
+
+const CANCELLED_BY_DROP = new Set(["reminder_dropped", "reminder_not_delivered"]);
+
+/**
+ * The Reviewer audit of one run: every candidate recorded by the agent and every candidate the
+ * rebuild says was due, with admissions, the rule's verdict, dispatches, completions,
+ * cancellations, the turn's review suggestion, and the violations. Pure; walks events in run order
+ * with the same facts and "in progress" notion as the rebuild (R13).
+ */
+export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions, policyOverride?: TPolicy): ReviewerRow[] {
+  const ordered = inRunOrder(events);
+  const started = ordered.find((e) => e.type === "run.started");
+  const policy = policyOverride ?? (started?.type === "run.started" ? started.body.policy : {});
+  const facts = new MeterFacts();
+  const dispatches = new DispatchTracker();
+  const admitted = new Set<string>();
+  const rows: ReviewerRow[] = [];
+  const byCandidate = new Map<string, ReviewerRow>();
+  const byDispatch = new Map<string, ReviewerRow["dispatches"][number]>();
+
+  const rowFor = (candidateId: string, turn: number): ReviewerRow => {
+    let row = byCandidate.get(candidateId);
+    if (!row) {
+      row = emptyRow(candidateId, turn, null, "recorded");
+      byCandidate.set(candidateId, row);
+      rows.push(row);
+    }
+    return row;
+  };
+
+  for (let i = 0; i < ordered.length; ) {
+    const turn = turnOf(ordered[i]);
+    let end = i;
+    while (end < ordered.length && turnOf(ordered[end]) === turn) end++;
+    for (let k = i; k < end; k++) facts.apply(ordered[k]); // "the facts of the turn"
+    for (let k = i; k < end; k++) {
+      const event = ordered[k];
+      switch (event.type) {
+        case "reviewer.candidate": {
+          const row = rowFor(event.body.candidateId, event.turn);
+          row.turn = event.turn;
+          row.checkpoint = event.body.checkpoint ?? row.checkpoint;
+          break;
+        }
+        case "reviewer.admission": {
+          const row = rowFor(event.body.candidateId, event.turn);
+          row.recorded = { granted: event.body.granted, reasons: event.body.reasons, turn: event.turn };
+          if (policy.reviewer) {
+            const reviewInProgress = dispatches.inProgress();
+            const verdict = admit(policy, facts.requestsUsed, reviewInProgress);
+            const usable = policy.requests ? policy.requests.limit - policy.requests.deliveryReserve : undefined;
+            row.rule = {
+              ...verdict,
+              requestsLeft: usable !== undefined && facts.requestsUsed !== undefined ? usable - facts.requestsUsed : null,
+              minRequestsLeft: policy.reviewer.minRequestsLeft,
+              reviewInProgress,
+            };
+            if (verdict.granted !== event.body.granted) row.findings.push("ADMISSION_RULE_MISMATCH");
+          }
+          if (event.body.granted) admitted.add(event.body.candidateId);
+          break;
+        }
+        case "reviewer.dispatched": {
+          const row = rowFor(event.body.candidateId, event.turn);
+          if (!admitted.has(event.body.candidateId)) row.findings.push("DISPATCH_WITHOUT_ADMISSION");
+          if (dispatches.inProgress(event.body.dispatchId)) row.findings.push("CONCURRENT_DISPATCH");
+          const dispatch = { dispatchId: event.body.dispatchId, turn: event.turn, completedTurn: null, verdict: null };
+          row.dispatches.push(dispatch);
+          byDispatch.set(event.body.dispatchId, dispatch);
+          dispatches.dispatch(event.body.dispatchId);
+          break;
+        }
+        case "reviewer.completed": {
+          dispatches.complete(event.body.dispatchId);
+          const dispatch = byDispatch.get(event.body.dispatchId);
+          if (dispatch && dispatch.completedTurn === null) {
+            dispatch.completedTurn = event.turn;
+            dispatch.verdict = event.body.verdict ?? null;
+          }
+          break;
+        }
+        case "reviewer.cancelled": {
+          const row = rowFor(event.body.candidateId, event.turn);
+          row.cancelled = { reason: event.body.reason, turn: event.turn };
+          if (CANCELLED_BY_DROP.has(event.body.reason)) row.findings.push("CANDIDATE_CANCELLED_BY_DROP");
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    i = end;
+  }
+
+  attachRebuilt(rows, decisions);
+  return rows.sort((a, b) => a.turn - b.turn || (a.candidateId ?? "").localeCompare(b.candidateId ?? ""));
+}
+
+/** Pairs each rebuilt candidate with a recorded one of the same turn (and checkpoint), or adds it. */
+function attachRebuilt(rows: ReviewerRow[], decisions: TRunDecisions): void {
+  for (const decision of decisions.turns) {
+    const review = decision.reminders.find((r) => r.key === "review");
+    const suggestion = review ? { stage: review.stage, status: review.status } : null;
+    for (const row of rows) if (row.turn === decision.turn && row.suggestion === null) row.suggestion = suggestion;
+    if (!decision.reviewer) continue;
+    const { checkpoint } = decision.reviewer.candidate;
+    const rebuilt = { checkpoint, ...decision.reviewer.admission };
+    const match = rows.find((r) => r.turn === decision.turn && r.rebuilt === null && (r.checkpoint === null || r.checkpoint === checkpoint));
+    if (match) {
+      match.rebuilt = rebuilt;
+      match.source = "both";
+      match.checkpoint ??= checkpoint;
+    } else {
+      const row = emptyRow(null, decision.turn, checkpoint, "rebuilt");
+      row.rebuilt = rebuilt;
+      row.suggestion = suggestion;
+      rows.push(row);
+    }
+  }
+}
+
+function emptyRow(candidateId: string | null, turn: number, checkpoint: number | null, source: ReviewerRow["source"]): ReviewerRow {
+  return { candidateId, turn, checkpoint, source, rebuilt: null, recorded: null, rule: null, dispatches: [], cancelled: null, suggestion: null, findings: [] };
+}
+
+function turnOf(event: TEvent): number | undefined {
+  return event.type === "run.started" || event.type === "run.ended" ? undefined : event.turn;
+}
