@@ -7,3 +7,4 @@ export * from "./events";
 export * from "./decisions";
 export * from "./api";
 export * from "./timeline";
+export * from "./reviewer";

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
+
+const ZFlagParam = z
+  .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
+  .transform((value) => value === "1" || value === "true");
+
+/** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
+export const ZReviewerCandidatesQuery = z.object({
+  agent: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  runId: z.string().min(1).optional(),
+  from: z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" }).optional(),
+  to: z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" }).optional(),
+  violations: ZFlagParam.optional(),
+  cursor: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** One Reviewer candidate of one run: recorded and rebuilt side by side (R12, R13). */
+export const ZReviewerCandidateRow = z.object({
+  runId: z.string(),
+  task: z.string().nullable(),
+  agent: z.string().nullable(),
+  model: z.string().nullable(),
+  candidateId: z.string().nullable(),
+  turn: z.number(),
+  checkpoint: z.number().nullable(),
+  source: z.enum(["recorded", "rebuilt", "both"]),
+  rebuilt: z.object({ checkpoint: z.number(), granted: z.boolean(), reasons: z.array(z.enum(DENIAL_REASONS)) }).nullable(),
+  recorded: z.object({ granted: z.boolean(), reasons: z.array(z.string()), turn: z.number() }).nullable(),
+  rule: z
+    .object({
+      granted: z.boolean(),
+      reasons: z.array(z.enum(DENIAL_REASONS)),
+      requestsLeft: z.number().nullable(),
+      minRequestsLeft: z.number(),
+      reviewInProgress: z.boolean(),
+    })
+    .nullable(),
+  dispatches: z.array(z.object({ dispatchId: z.string(), turn: z.number(), completedTurn: z.number().nullable(), verdict: z.string().nullable() })),
+  cancelled: z.object({ reason: z.string(), turn: z.number() }).nullable(),
+  suggestion: z.object({ stage: z.number(), status: z.enum(DELIVERY_STATUSES) }).nullable(),
+  findings: z.array(z.enum(FINDING_CODES)),
+});
+
+export const ZReviewerCandidatesResponse = z.object({ rows: z.array(ZReviewerCandidateRow), nextCursor: z.string().nullable() });
+
+export type TReviewerCandidatesQuery = z.infer<typeof ZReviewerCandidatesQuery>;
+export type TReviewerCandidateRow = z.infer<typeof ZReviewerCandidateRow>;
+export type TReviewerCandidatesResponse = z.infer<typeof ZReviewerCandidatesResponse>;

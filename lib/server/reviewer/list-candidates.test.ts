@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "../../contracts";
+import { generateEtfRun } from "../../demo/etf-run";
+import { createKey } from "../auth/keys";
+import { useDatabase, type Database } from "../db";
+import { reviewerCandidatesRoute } from "../http/reviewer-routes";
+import { ingestBatch } from "../ingest/ingest-batch";
+import { testDatabases } from "../testing/databases";
+
+const REVIEWER_CODES = new Set(["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"]);
+
+describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
+  let db: Database;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    useDatabase(db);
+    key = (await createKey(db, "leads")).secret;
+    otherKey = (await createKey(db, "others")).secret;
+    const projectId = (await db.prisma.project.findUniqueOrThrow({ where: { name: "leads" } })).id;
+    for (const [i, seed] of [21, 22].entries()) {
+      const runId = `audit-${seed}`;
+      const events = generateEtfRun({ runId, seed, turns: 300, anomalies: true, startTime: `2026-11-2${i + 1}T10:00:00.000Z` }).events;
+      for (let at = 0; at < events.length; at += 500) await ingestBatch(db, projectId, events.slice(at, at + 500).map((e) => ({ ...e, id: `${runId}:${e.id}` })));
+    }
+  }, 120_000);
+  afterAll(async () => db?.close());
+
+  const list = async (query: string, secret = key) => {
+    const response = await reviewerCandidatesRoute(new Request(`http://cuescope.test/api/v1/reviewer/candidates${query}`, { headers: { authorization: `Bearer ${secret}` } }));
+    return { status: response.status, body: await response.json() };
+  };
+
+  it("lists every candidate of every run, newest run first, the same across pages", async () => {
+    const all = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body);
+    expect(all.nextCursor).toBeNull();
+    expect(new Set(all.rows.map((r) => r.runId))).toEqual(new Set(["audit-22", "audit-21"]));
+    expect(all.rows[0].runId).toBe("audit-22");
+    expect(all.rows.some((r) => r.source === "both")).toBe(true);
+
+    const paged: TReviewerCandidateRow[] = [];
+    let cursor = "";
+    for (let page = 0; page < 100; page++) {
+      const { body } = await list(`?limit=7${cursor ? `&cursor=${cursor}` : ""}`);
+      const parsed = ZReviewerCandidatesResponse.parse(body);
+      paged.push(...parsed.rows);
+      if (!parsed.nextCursor) break;
+      cursor = parsed.nextCursor;
+    }
+    expect(paged).toEqual(all.rows);
+  });
+
+  it("filters to violations, each flagged with its Reviewer finding code", async () => {
+    const violations = ZReviewerCandidatesResponse.parse((await list("?violations=1&limit=500")).body);
+    expect(violations.rows.length).toBeGreaterThan(0);
+    for (const row of violations.rows) {
+      expect(row.findings.length).toBeGreaterThan(0);
+      for (const code of row.findings) expect(REVIEWER_CODES.has(code)).toBe(true);
+    }
+    const codes = new Set(violations.rows.flatMap((r) => r.findings));
+    expect(codes).toEqual(REVIEWER_CODES);
+  });
+
+  it("keeps projects apart and rejects bad parameters by name", async () => {
+    expect(ZReviewerCandidatesResponse.parse((await list("", otherKey)).body).rows).toEqual([]);
+    expect((await list("?violations=maybe")).body.error).toMatchObject({ path: "violations" });
+    expect((await list("?cursor=nope")).body.error).toMatchObject({ path: "cursor" });
+  });
+});
