@@ -49,3 +49,5 @@ export const ZReviewerCandidatesResponse = z.object({ rows: z.array(ZReviewerCan
 export type TReviewerCandidatesQuery = z.infer<typeof ZReviewerCandidatesQuery>;
 export type TReviewerCandidateRow = z.infer<typeof ZReviewerCandidateRow>;
 export type TReviewerCandidatesResponse = z.infer<typeof ZReviewerCandidatesResponse>;
+
+export const ZExportFormat = z.object({ format: z.enum(["csv", "json"], { error: "expected csv or json" }).default("csv") });

@@ -3,7 +3,8 @@ import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "../../c
 import { generateEtfRun } from "../../demo/etf-run";
 import { createKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
-import { reviewerCandidatesRoute } from "../http/reviewer-routes";
+import { reviewerCandidatesRoute, reviewerExportRoute } from "../http/reviewer-routes";
+import { REVIEWER_CSV_COLUMNS } from "../../audit/reviewer-csv";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { testDatabases } from "../testing/databases";
 
@@ -67,5 +68,22 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     expect(ZReviewerCandidatesResponse.parse((await list("", otherKey)).body).rows).toEqual([]);
     expect((await list("?violations=maybe")).body.error).toMatchObject({ path: "violations" });
     expect((await list("?cursor=nope")).body.error).toMatchObject({ path: "cursor" });
+  });
+
+  it("exports the filtered rows as streamed CSV and JSON, the same rows as the API", async () => {
+    const api = ZReviewerCandidatesResponse.parse((await list("?violations=true&limit=500")).body).rows;
+    const exportOf = (format: string) =>
+      reviewerExportRoute(new Request(`http://cuescope.test/api/v1/reviewer/candidates/export?format=${format}&violations=true`, { headers: { authorization: `Bearer ${key}` } }));
+    const csv = await exportOf("csv");
+    expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="reviewer-candidates-.*\.csv"/);
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe(REVIEWER_CSV_COLUMNS.join(","));
+    expect(lines).toHaveLength(api.length + 1);
+    expect(lines[1].startsWith(`${api[0].runId},`)).toBe(true);
+
+    const json = await exportOf("json");
+    expect(JSON.parse(await json.text())).toEqual(api);
+    expect((await exportOf("xml")).status).toBe(400);
   });
 });
