@@ -51,3 +51,13 @@ export type TReviewerCandidateRow = z.infer<typeof ZReviewerCandidateRow>;
 export type TReviewerCandidatesResponse = z.infer<typeof ZReviewerCandidatesResponse>;
 
 export const ZExportFormat = z.object({ format: z.enum(["csv", "json"], { error: "expected csv or json" }).default("csv") });
+
+/** `GET /api/v1/reviewer/funnel`: candidate → admission → dispatch → completion counts with exits. */
+export const ZReviewerFunnel = z.object({
+  candidates: z.object({ total: z.number(), recorded: z.number(), rebuiltDue: z.number(), recordedNotDue: z.number(), dueNotRecorded: z.number() }),
+  admissions: z.object({ recorded: z.number(), granted: z.number(), denied: z.number(), deniedByReason: z.record(z.string(), z.number()), againstRule: z.number() }),
+  dispatches: z.object({ total: z.number(), completed: z.number(), running: z.number() }),
+  cancelled: z.object({ total: z.number(), byReason: z.record(z.string(), z.number()) }),
+  violations: z.partialRecord(z.enum(FINDING_CODES), z.number()),
+});
+export type TReviewerFunnel = z.infer<typeof ZReviewerFunnel>;

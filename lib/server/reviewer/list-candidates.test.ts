@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "../../contracts";
+import { ZReviewerCandidatesResponse, ZReviewerFunnel, type TReviewerCandidateRow } from "../../contracts";
 import { generateEtfRun } from "../../demo/etf-run";
 import { createKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
-import { reviewerCandidatesRoute, reviewerExportRoute } from "../http/reviewer-routes";
+import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "../http/reviewer-routes";
 import { REVIEWER_CSV_COLUMNS } from "../../audit/reviewer-csv";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { testDatabases } from "../testing/databases";
@@ -85,5 +85,14 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     const json = await exportOf("json");
     expect(JSON.parse(await json.text())).toEqual(api);
     expect((await exportOf("xml")).status).toBe(400);
+  });
+
+  it("counts the funnel over every matching candidate", async () => {
+    const rows = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body).rows;
+    const response = await reviewerFunnelRoute(new Request("http://cuescope.test/api/v1/reviewer/funnel", { headers: { authorization: `Bearer ${key}` } }));
+    const funnel = ZReviewerFunnel.parse(await response.json());
+    expect(funnel.candidates.total).toBe(rows.length);
+    expect(funnel.dispatches.total).toBe(rows.reduce((n, r) => n + r.dispatches.length, 0));
+    expect(funnel.violations.DISPATCH_WITHOUT_ADMISSION).toBe(rows.filter((r) => r.findings.includes("DISPATCH_WITHOUT_ADMISSION")).length);
   });
 });

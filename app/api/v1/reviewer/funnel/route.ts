@@ -1,0 +1,5 @@
+import { reviewerFunnelRoute } from "../../../../../lib/server/http/reviewer-routes";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export const GET = reviewerFunnelRoute;
