@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { ZEvent, type TCopy } from "../contracts";
+import { rebuild } from "../core";
+import { generateEtfRun } from "../demo/etf-run";
+import { changedTurns } from "./changed-turns";
+import { keyStatsOf } from "./key-stats";
+import { wilsonInterval } from "./wilson";
+
+const events = generateEtfRun({ runId: "replayed", seed: 31, turns: 400 }).events.map((e) => ZEvent.parse(e));
+const started = events.find((e) => e.type === "run.started")!;
+
+describe("what-if replay", () => {
+  it("with the run's own copy and policy equals the stored rebuild exactly", () => {
+    const own = started.type === "run.started" ? started.body : undefined;
+    expect(rebuild(events, { copy: own?.copy, policy: own?.policy })).toEqual(rebuild(events));
+    expect(changedTurns(rebuild(events), rebuild(events))).toEqual([]);
+  });
+
+  it("longer copy on a tight run drops more and changes turns; shorter copy drops fewer", () => {
+    // Make the run tight: capacity just above its largest request, so a few hundred bytes are free at the peaks.
+    const policy = started.type === "run.started" ? started.body.policy : {};
+    const largest = Math.max(...events.flatMap((e) => (e.type === "request.final" ? [e.body.requiredBytes] : [])));
+    const tight = { ...policy, context: { capacityBytes: largest + 200, stages: [0.5, 0.7, 0.85, 0.95] } };
+    const rebuildWith = (copy?: TCopy) => rebuild(events, { policy: tight, copy });
+    const baseline = rebuildWith();
+    const long: TCopy = { context: { "*": `Context: ${"this request is very full, please choose material selectively; ".repeat(4)}{requiredBytes} of {capacityBytes} bytes.` } };
+    const short: TCopy = { context: { "*": "Ctx {percent}%" } };
+    const [before, longer, shorter] = [baseline, rebuildWith(long), rebuildWith(short)].map((d) => keyStatsOf([d]).find((s) => s.key === "context")!);
+    expect(before.candidates).toBeGreaterThan(0);
+    expect(longer.dropped).toBeGreaterThan(before.dropped);
+    expect(shorter.dropped).toBeLessThanOrEqual(before.dropped);
+    expect(shorter.bytesIncluded / Math.max(1, shorter.included)).toBeLessThan(before.bytesIncluded / Math.max(1, before.included));
+    const changes = changedTurns(baseline, rebuildWith(long));
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.flatMap((c) => c.changes).some((c) => /context: (delivered|uncertain|failed|pending) → dropped/.test(c))).toBe(true);
+  });
+
+  it("a different policy changes which stages fire", () => {
+    const policy = started.type === "run.started" ? started.body.policy : {};
+    const stricter = { ...policy, requests: policy.requests && { ...policy.requests, stages: [0.2, 0.4, 0.6, 0.8] } };
+    const a = keyStatsOf([rebuild(events)]).find((s) => s.key === "requests")!;
+    const b = keyStatsOf([rebuild(events, { policy: stricter })]).find((s) => s.key === "requests")!;
+    expect(b.candidates).toBeGreaterThan(a.candidates);
+  });
+});
+
+describe("Wilson interval", () => {
+  it.each([
+    [0, 0, null],
+    [5, 10, { low: 0.2366, high: 0.7634 }],
+    [0, 10, { low: 0, high: 0.2775 }],
+    [10, 10, { low: 0.7225, high: 1 }],
+  ])("%i of %i", (k, n, expected) => {
+    const interval = wilsonInterval(k, n);
+    if (expected === null) expect(interval).toBeNull();
+    else {
+      expect(interval!.low).toBeCloseTo(expected.low, 4);
+      expect(interval!.high).toBeCloseTo(expected.high, 4);
+    }
+  });
+});
