@@ -8,3 +8,4 @@ export * from "./decisions";
 export * from "./api";
 export * from "./timeline";
 export * from "./reviewer";
+export * from "./versions";

@@ -55,7 +55,14 @@ export async function revokeKey(db: Database, idOrPrefix: string): Promise<KeyIn
 }
 
 /** The project a bearer secret belongs to; unauthorized for a missing, unknown or revoked key. */
-export async function authenticate(db: Database, authorization: string | null): Promise<{ projectId: string; project: string }> {
+/** Who is calling: the project a key belongs to, and the key itself (to record who saved what). */
+export interface Caller {
+  projectId: string;
+  project: string;
+  key: { id: string; prefix: string; label: string | null };
+}
+
+export async function authenticate(db: Database, authorization: string | null): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");
   const key = await db.prisma.apiKey.findUnique({
@@ -63,7 +70,7 @@ export async function authenticate(db: Database, authorization: string | null): 
     include: { project: { select: { id: true, name: true } } },
   });
   if (!key || key.revokedAt) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");
-  return { projectId: key.project.id, project: key.project.name };
+  return { projectId: key.project.id, project: key.project.name, key: { id: key.id, prefix: key.prefix, label: key.label } };
 }
 
 function toInfo(

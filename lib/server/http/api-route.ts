@@ -1,4 +1,4 @@
-import { authenticate } from "../auth/keys";
+import { authenticate, type Caller } from "../auth/keys";
 import { keyFromRequest } from "../auth/request-key";
 import { getDb, type Database } from "../db";
 import { errorResponse, json } from "./errors-to-response";
@@ -7,7 +7,7 @@ export interface ApiContext<P> {
   request: Request;
   params: P;
   db: Database;
-  auth: { projectId: string; project: string };
+  auth: Caller;
 }
 
 /**

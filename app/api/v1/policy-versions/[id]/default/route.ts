@@ -1,0 +1,5 @@
+import { defaultPolicyVersionRoute } from "../../../../../../lib/server/http/version-routes";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export const POST = defaultPolicyVersionRoute;

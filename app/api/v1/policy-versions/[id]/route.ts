@@ -1,0 +1,5 @@
+import { getPolicyVersionRoute } from "../../../../../lib/server/http/version-routes";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export const GET = getPolicyVersionRoute;

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion } from "../../contracts";
+import { createKey } from "../auth/keys";
+import { useDatabase, type Database } from "../db";
+import {
+  createCopyVersionRoute,
+  createPolicyVersionRoute,
+  defaultCopyVersionRoute,
+  getCopyVersionRoute,
+  listCopyVersionsRoute,
+} from "../http/version-routes";
+import { testDatabases } from "../testing/databases";
+
+describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
+  let db: Database;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    useDatabase(db);
+    key = (await createKey(db, "product", "Maya (product)")).secret;
+    otherKey = (await createKey(db, "elsewhere")).secret;
+  }, 60_000);
+  afterAll(async () => db?.close());
+
+  const send = (route: (r: Request, c?: { params: Promise<{ id: string }> }) => Promise<Response>, body?: unknown, id?: string, secret = key) =>
+    route(
+      new Request("http://cuescope.test/api/v1/x", {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      id ? { params: Promise.resolve({ id }) } : undefined,
+    );
+
+  it("saves a copy version once, records who saved it, and lists and reads it back", async () => {
+    const response = await send(createCopyVersionRoute, { name: "v1 shorter context", note: "fits tight turns", copy: { context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" } } });
+    expect(response.status).toBe(201);
+    const saved = ZCopyVersion.parse(await response.json());
+    expect(saved).toMatchObject({ name: "v1 shorter context", savedBy: "Maya (product)", isDefault: false, parentId: null });
+
+    const child = ZCopyVersion.parse(await (await send(createCopyVersionRoute, { name: "v2", parentId: saved.id, copy: { context: { "*": "C {percent}%" } }, makeDefault: true })).json());
+    expect(child).toMatchObject({ parentId: saved.id, isDefault: true });
+
+    const list = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute)).json());
+    expect(list.versions.map((v) => [v.name, v.isDefault])).toEqual([["v2", true], ["v1 shorter context", false]]);
+    expect(ZCopyVersion.parse(await (await send(getCopyVersionRoute, undefined, saved.id)).json()).copy).toEqual({ context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" } });
+
+    const back = ZCopyVersion.parse(await (await send(defaultCopyVersionRoute, {}, saved.id)).json());
+    expect(back.isDefault).toBe(true);
+  });
+
+  it.each([
+    [{ name: "bad", copy: { context: { "*": "Ctx {bytes}" } } }, 400, "copy.context.*", /unknown placeholder \{bytes\}/],
+    [{ name: "v1 shorter context", copy: { context: { "*": "x" } } }, 409, "name", /already exists/],
+    [{ name: "orphan", parentId: "nope", copy: {} }, 400, "parentId", /does not exist/],
+    [{ name: "", copy: {} }, 400, "name", /needs a name/],
+  ])("refuses %j with %i naming %s", async (body, status, path, message) => {
+    const response = await send(createCopyVersionRoute, body);
+    expect(response.status).toBe(status);
+    const { error } = await response.json();
+    expect(error.path).toBe(path);
+    expect(error.message).toMatch(message);
+  });
+
+  it("validates policy versions: stages strictly ascending", async () => {
+    const bad = await send(createPolicyVersionRoute, { name: "p-bad", policy: { requests: { limit: 60, stages: [0.9, 0.5] } } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.path).toBe("policy.requests.stages.1");
+    const good = ZPolicyVersion.parse(await (await send(createPolicyVersionRoute, { name: "p1", policy: { requests: { limit: 60, stages: [0.5, 0.9] } } })).json());
+    expect(good.policy.requests).toEqual({ limit: 60, deliveryReserve: 0, stages: [0.5, 0.9] });
+  });
+
+  it("keeps projects apart", async () => {
+    const list = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute, undefined, undefined, otherKey)).json());
+    expect(list.versions).toEqual([]);
+    const mine = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute)).json()).versions[0];
+    expect((await send(getCopyVersionRoute, undefined, mine.id, otherKey)).status).toBe(404);
+  });
+});
