@@ -9,3 +9,4 @@ export * from "./api";
 export * from "./timeline";
 export * from "./reviewer";
 export * from "./versions";
+export * from "./replay";

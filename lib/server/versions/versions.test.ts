@@ -24,14 +24,15 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
   }, 60_000);
   afterAll(async () => db?.close());
 
-  const send = (route: (r: Request, c?: { params: Promise<{ id: string }> }) => Promise<Response>, body?: unknown, id?: string, secret = key) =>
+  /** Any of the routes: their context types differ, and each is given the one it expects. */
+  const send = (route: (request: Request, context?: never) => Promise<Response>, body?: unknown, id?: string, secret = key) =>
     route(
       new Request("http://cuescope.test/api/v1/x", {
         method: body === undefined ? "GET" : "POST",
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
-      id ? { params: Promise.resolve({ id }) } : undefined,
+      (id ? { params: Promise.resolve({ id }) } : undefined) as never,
     );
 
   it("saves a copy version once, records who saved it, and lists and reads it back", async () => {

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ZReminderKey } from "./reminders";
+import { ZRunListQuery } from "./api";
+
+/** Body of `POST /api/v1/replay`: which runs (the runs list's filters) and which versions to try. */
+export const ZReplayRequest = z
+  .object({
+    copyVersionId: z.string().min(1).optional(),
+    policyVersionId: z.string().min(1).optional(),
+    filters: ZRunListQuery.pick({ status: true, agent: true, model: true, q: true, from: true, to: true }).partial().default({}),
+    /** At most this many runs, newest first. */
+    maxRuns: z.number().int().min(1).max(5000).default(500),
+  })
+  .refine((r) => r.copyVersionId !== undefined || r.policyVersionId !== undefined, {
+    error: "choose a copy version, a policy version, or both",
+    path: ["copyVersionId"],
+  });
+
+const ZKeyStats = z.object({
+  key: ZReminderKey,
+  candidates: z.number(),
+  included: z.number(),
+  delivered: z.number(),
+  dropped: z.number(),
+  bytesIncluded: z.number(),
+  dropRate: z.number().nullable(),
+});
+
+export const ZReplayResult = z.object({
+  runs: z.number(),
+  turns: z.number(),
+  /** Per key, the runs' own copy and policy (baseline) next to the what-if. */
+  keys: z.array(z.object({ key: ZReminderKey, baseline: ZKeyStats, whatIf: ZKeyStats })),
+  /** Runs whose decisions changed, with their changed turns (at most 200 listed per run). */
+  changedRuns: z.array(
+    z.object({ runId: z.string(), changedTurns: z.number(), turns: z.array(z.object({ turn: z.number(), changes: z.array(z.string()) })) }),
+  ),
+  /**
+   * SPEC §8 on the recorded runs (their own copy): how often a delivered reminder was followed by
+   * the related model action — association, not effect — with a 95% Wilson interval.
+   */
+  followUp: z.array(
+    z.object({ key: ZReminderKey, delivered: z.number(), followed: z.number(), rate: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() }),
+  ),
+});
+
+export const ZReplayJob = z.object({
+  id: z.string(),
+  status: z.enum(["running", "done", "cancelled", "failed"]),
+  copyVersionId: z.string().nullable(),
+  policyVersionId: z.string().nullable(),
+  progress: z.object({ totalRuns: z.number(), doneRuns: z.number(), totalTurns: z.number(), doneTurns: z.number() }),
+  result: ZReplayResult.nullable(),
+  error: z.string().nullable(),
+  /** True when an earlier job with the same inputs answered (nothing was recomputed). */
+  reused: z.boolean(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+export type TReplayRequest = z.infer<typeof ZReplayRequest>;
+export type TReplayResult = z.infer<typeof ZReplayResult>;
+export type TReplayJob = z.infer<typeof ZReplayJob>;

@@ -1,0 +1,19 @@
+import { ZReplayRequest } from "../../contracts";
+import { cancelReplayJob, getReplayJob, startReplay } from "../replay/replay-jobs";
+import { apiRoute } from "./api-route";
+import { json } from "./errors-to-response";
+import { parseWith, readJsonBody } from "./request";
+
+type IdParams = { id: string };
+
+/** POST /api/v1/replay — 202 with the job (poll it), or 200 with a finished job of the same inputs. */
+export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
+  const { job } = await startReplay(db, auth, parseWith(ZReplayRequest, await readJsonBody(request, 64 * 1024), "body"));
+  return json(job.status === "running" ? 202 : 200, job);
+});
+
+/** GET /api/v1/replay/:id — progress, and the result once done. */
+export const replayJobRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getReplayJob(db, auth.projectId, params.id));
+
+/** POST /api/v1/replay/:id/cancel */
+export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth }) => cancelReplayJob(db, auth.projectId, params.id));

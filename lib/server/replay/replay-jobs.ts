@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "../../contracts";
+import type { Caller } from "../auth/keys";
+import type { Database } from "../db";
+import type { Prisma } from "../db/generated/client";
+import { DomainError } from "../errors";
+import { getCopyVersion, getPolicyVersion } from "../versions/versions";
+import { replayRuns } from "./replay-runs";
+
+type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["findFirst"]>>>;
+
+/**
+ * Starts a what-if replay (or answers with a finished one of the same inputs — same versions, same
+ * runs with the same events — so a second look is instant). The work goes on in this process;
+ * `done` settles when it ends (tests await it; the API polls the job).
+ */
+export async function startReplay(db: Database, caller: Caller, request: TReplayRequest): Promise<{ job: TReplayJob; done: Promise<void> }> {
+  const copy = request.copyVersionId ? (await getCopyVersion(db, caller.projectId, request.copyVersionId)).copy : undefined;
+  const policy = request.policyVersionId ? (await getPolicyVersion(db, caller.projectId, request.policyVersionId)).policy : undefined;
+  const runs = await db.prisma.run.findMany({ where: runWhere(caller.projectId, request.filters), orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: request.maxRuns });
+  if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
+
+  const inputKey = createHash("sha256")
+    .update(JSON.stringify({ c: request.copyVersionId ?? null, p: request.policyVersionId ?? null, runs: runs.map((r) => [r.id, r.eventCount]) }))
+    .digest("hex");
+  const earlier = await db.prisma.replayJob.findFirst({ where: { projectId: caller.projectId, inputKey, status: "done" }, orderBy: { createdAt: "desc" } });
+  if (earlier) return { job: toJob(earlier, true), done: Promise.resolve() };
+
+  const row = await db.prisma.replayJob.create({
+    data: {
+      projectId: caller.projectId,
+      copyVersionId: request.copyVersionId ?? null,
+      policyVersionId: request.policyVersionId ?? null,
+      filters: request.filters as Prisma.InputJsonValue,
+      inputKey,
+      totalRuns: runs.length,
+      totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
+    },
+  });
+  const done = work(db, row.id, runs, { copy, policy });
+  return { job: toJob(row, false), done };
+}
+
+async function work(db: Database, jobId: string, runs: Parameters<typeof replayRuns>[1], overrides: { copy?: TCopy; policy?: TPolicy }): Promise<void> {
+  try {
+    const result = await replayRuns(db, runs, overrides, async (progress) => {
+      const job = await db.prisma.replayJob.update({ where: { id: jobId }, data: { ...progress, updatedAt: new Date() } });
+      return !job.cancelRequested;
+    });
+    await db.prisma.replayJob.update({
+      where: { id: jobId },
+      data: result
+        ? { status: "done", result: result as unknown as Prisma.InputJsonValue, finishedAt: new Date() }
+        : { status: "cancelled", finishedAt: new Date() },
+    });
+  } catch (error) {
+    await db.prisma.replayJob
+      .update({ where: { id: jobId }, data: { status: "failed", error: (error as Error).message, finishedAt: new Date() } })
+      .catch(() => {});
+  }
+}
+
+export async function getReplayJob(db: Database, projectId: string, id: string): Promise<TReplayJob> {
+  const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
+  if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
+  return toJob(row, false);
+}
+
+/** Asks a running replay to stop after the run it is on. */
+export async function cancelReplayJob(db: Database, projectId: string, id: string): Promise<TReplayJob> {
+  const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
+  if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
+  if (row.status !== "running") return toJob(row, false);
+  return toJob(await db.prisma.replayJob.update({ where: { id }, data: { cancelRequested: true } }), false);
+}
+
+function runWhere(projectId: string, filters: TReplayRequest["filters"]): Prisma.RunWhereInput {
+  const where: Prisma.RunWhereInput = { projectId, task: { not: null } };
+  if (filters.status) where.status = filters.status;
+  if (filters.agent) where.agent = filters.agent;
+  if (filters.model) where.model = filters.model;
+  if (filters.q) where.task = { contains: filters.q, mode: "insensitive" };
+  if (filters.from || filters.to) {
+    where.startedAt = { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lt: new Date(filters.to) } : {}) };
+  }
+  return where;
+}
+
+function toJob(row: JobRow, reused: boolean): TReplayJob {
+  return {
+    id: row.id,
+    status: row.status as TReplayJob["status"],
+    copyVersionId: row.copyVersionId,
+    policyVersionId: row.policyVersionId,
+    progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
+    result: (row.result as TReplayResult | null) ?? null,
+    error: row.error,
+    reused,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
