@@ -4,6 +4,7 @@ import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
 import { DomainError } from "../errors";
+import { runFilterWhere } from "../runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "../versions/versions";
 import { replayRuns } from "./replay-runs";
 
@@ -17,7 +18,7 @@ type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["fi
 export async function startReplay(db: Database, caller: Caller, request: TReplayRequest): Promise<{ job: TReplayJob; done: Promise<void> }> {
   const copy = request.copyVersionId ? (await getCopyVersion(db, caller.projectId, request.copyVersionId)).copy : undefined;
   const policy = request.policyVersionId ? (await getPolicyVersion(db, caller.projectId, request.policyVersionId)).policy : undefined;
-  const runs = await db.prisma.run.findMany({ where: runWhere(caller.projectId, request.filters), orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: request.maxRuns });
+  const runs = await db.prisma.run.findMany({ where: runFilterWhere(caller.projectId, request.filters, { startedOnly: true }), orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: request.maxRuns });
   if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
 
   const inputKey = createHash("sha256")
@@ -72,18 +73,6 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
   if (row.status !== "running") return toJob(row, false);
   return toJob(await db.prisma.replayJob.update({ where: { id }, data: { cancelRequested: true } }), false);
-}
-
-function runWhere(projectId: string, filters: TReplayRequest["filters"]): Prisma.RunWhereInput {
-  const where: Prisma.RunWhereInput = { projectId, task: { not: null } };
-  if (filters.status) where.status = filters.status;
-  if (filters.agent) where.agent = filters.agent;
-  if (filters.model) where.model = filters.model;
-  if (filters.q) where.task = { contains: filters.q, mode: "insensitive" };
-  if (filters.from || filters.to) {
-    where.startedAt = { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lt: new Date(filters.to) } : {}) };
-  }
-  return where;
 }
 
 function toJob(row: JobRow, reused: boolean): TReplayJob {

@@ -5,6 +5,7 @@ import type { Prisma } from "../db/generated/client";
 import { DomainError } from "../errors";
 import { getRunDecisions } from "../runs/run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "../runs/run-events";
+import { runFilterWhere } from "../runs/run-filters";
 
 const RUNS_PER_READ = 20;
 
@@ -19,13 +20,7 @@ interface Cursor {
  * first and by turn within a run, each with the rule's verdict and its violations.
  */
 export async function listReviewerCandidates(db: Database, projectId: string, query: TReviewerCandidatesQuery): Promise<TReviewerCandidatesResponse> {
-  const where: Prisma.RunWhereInput = { projectId, task: { not: null } };
-  if (query.agent) where.agent = query.agent;
-  if (query.model) where.model = query.model;
-  if (query.runId) where.runId = query.runId;
-  if (query.from || query.to) {
-    where.startedAt = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
-  }
+  const where = runFilterWhere(projectId, query, { startedOnly: true });
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const orderBy: Prisma.RunOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];
   const rows: TReviewerCandidateRow[] = [];
