@@ -40,6 +40,10 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     expect(new Set(all.rows.map((r) => r.runId))).toEqual(new Set(["audit-22", "audit-21"]));
     expect(all.rows[0].runId).toBe("audit-22");
     expect(all.rows.some((r) => r.source === "both")).toBe(true);
+    // R13's budget condition is evaluated on the turn's requests reading, not on "no reading yet".
+    const judged = all.rows.filter((r) => r.rule !== null);
+    expect(judged.length).toBeGreaterThan(0);
+    for (const row of judged) expect(row.rule!.requestsLeft).toEqual(expect.any(Number));
 
     const paged: TReviewerCandidateRow[] = [];
     let cursor = "";

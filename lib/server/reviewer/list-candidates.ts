@@ -9,6 +9,13 @@ import { runFilterWhere } from "../runs/run-filters";
 
 const RUNS_PER_READ = 20;
 
+/**
+ * The events the Reviewer rows read: the timeline's, plus the requests readings, which are "the facts
+ * of the turn" R13's budget condition is evaluated on (without them every rule verdict would see
+ * no reading and take the budget as holding).
+ */
+const REVIEWER_EVENT_TYPES = [...TIMELINE_EVENT_TYPES, "meter.requests"] as const;
+
 interface Cursor {
   /** The run to continue in (runs go newest first), and how many of its rows were already given. */
   run: string;
@@ -41,7 +48,7 @@ export async function listReviewerCandidates(db: Database, projectId: string, qu
     for (const run of runs) {
       const result = await getRunDecisions(db, run);
       if (!result.ok) continue;
-      const events = await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
+      const events = await loadRunEventsOfTypes(db, run, REVIEWER_EVENT_TYPES);
       const mine = reviewerRows(events, JSON.parse(result.json) as TRunDecisions)
         .filter((row) => !query.violations || row.findings.length > 0)
         .map((row) => ({ runId: run.runId, task: run.task, agent: run.agent, model: run.model, ...row }));
