@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Audiences } from "../components/home/audiences";
 import { MetersTable } from "../components/home/meters-table";
 import { RebuildCli } from "../components/home/rebuild-cli";
@@ -19,6 +20,11 @@ export default function HomePage() {
         </p>
         <p className="note">
           A delivered reminder means the text was in the request — not that the model read or followed it.
+        </p>
+        <p>
+          <Link className="button" href="/runs">
+            Browse runs →
+          </Link>
         </p>
       </section>
 

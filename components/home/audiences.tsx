@@ -1,9 +1,11 @@
+import Link from "next/link";
 import { SoonBadge } from "../ui/soon-badge";
 
 const AUDIENCES = [
   {
     who: "Researchers reviewing agent runs",
     section: "Runs",
+    href: "/runs",
     does: [
       "each meter over the turns, in its own unit",
       "the stage every meter reached, turn by turn",
@@ -14,6 +16,7 @@ const AUDIENCES = [
   {
     who: "Team leads auditing Reviewer dispatches",
     section: "Reviewer",
+    href: "/reviewer",
     does: [
       "every Reviewer candidate and its admission decision",
       "the denial reasons: disabled, budget, review in progress",
@@ -24,6 +27,7 @@ const AUDIENCES = [
   {
     who: "Product people tuning reminder copy",
     section: "Copy",
+    href: null,
     does: [
       "versioned copy templates and thresholds",
       "what-if replay over recorded runs",
@@ -45,7 +49,13 @@ export function Audiences() {
             ))}
           </ul>
           <p className="card-foot">
-            {a.section} section <SoonBadge />
+            {a.href ? (
+              <Link href={a.href}>Open {a.section.toLowerCase()} →</Link>
+            ) : (
+              <>
+                {a.section} section <SoonBadge />
+              </>
+            )}
           </p>
         </li>
       ))}

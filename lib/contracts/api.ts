@@ -74,11 +74,21 @@ export const ZRunListItem = z.object({
   time: z.object({ elapsedMs: z.number(), limitMs: z.number() }).nullable(),
   reminders: ZReminderCounts,
   findings: z.number(),
+  /** The findings counted by code (SPEC §7): the list colours a run by its worst severity. */
+  findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
   /** Why the run's decisions could not be rebuilt (e.g. its run.started has not arrived yet). */
   rebuildError: z.string().nullable(),
 });
 
 export const ZRunListResponse = z.object({ runs: z.array(ZRunListItem), nextCursor: z.string().nullable() });
+
+/** `GET /api/v1/facets`: the values the runs list's filters can take in the key's project. */
+export const ZRunFacets = z.object({
+  agents: z.array(z.string()),
+  models: z.array(z.string()),
+  /** The statuses the project's runs have, in RUN_STATUSES order. */
+  statuses: z.array(ZRunStatus),
+});
 
 export const ZRunSummary = ZRunListItem.extend({
   policy: ZPolicy.nullable(),
@@ -86,7 +96,6 @@ export const ZRunSummary = ZRunListItem.extend({
   rebuiltTurns: z.number(),
   skippedTurns: z.number(),
   lastMeters: ZTurnMeters.nullable(),
-  findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
 });
 
 export const ZEventsQuery = z.object({
@@ -111,6 +120,8 @@ export type TRunStatus = z.infer<typeof ZRunStatus>;
 export type TRunListQuery = z.infer<typeof ZRunListQuery>;
 export type TRunListItem = z.infer<typeof ZRunListItem>;
 export type TRunListResponse = z.infer<typeof ZRunListResponse>;
+export type TRunFacets = z.infer<typeof ZRunFacets>;
+export type TRunSort = (typeof RUN_SORTS)[number];
 export type TRunSummary = z.infer<typeof ZRunSummary>;
 export type TReminderCounts = z.infer<typeof ZReminderCounts>;
 export type TEventsQuery = z.infer<typeof ZEventsQuery>;

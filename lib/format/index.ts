@@ -6,4 +6,6 @@ export { formatBytes } from "./bytes";
 export { formatEdits } from "./edits";
 export { formatPercent } from "./percent";
 export { formatTurn, formatTurnRange, formatTurnCount } from "./turn";
+export { formatInstant, formatRelative } from "./instant";
+export { formatRequestsUsage, formatTimeUsage, requestsUsageParts } from "./usage";
 export { UNIT_FORMATTERS, formatInUnit } from "./unit";

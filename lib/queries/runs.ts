@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZRunListResponse, ZRunSummary, ZRunTimeline, ZTurnDetail, type TRunListQuery, type TTimelineQuery } from "../contracts";
+import { ZRunFacets, ZRunListResponse, ZRunSummary, ZRunTimeline, ZTurnDetail, type TRunListQuery, type TTimelineQuery } from "../contracts";
 import { apiGet, queryString } from "./api-fetch";
 
 /** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
@@ -9,6 +9,7 @@ export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model
 export const runKeys = {
   all: ["runs"] as const,
   list: (filters: RunFilters) => ["runs", "list", filters] as const,
+  facets: () => ["runs", "facets"] as const,
   run: (runId: string) => ["runs", "run", runId] as const,
   summary: (runId: string) => ["runs", "run", runId, "summary"] as const,
   turn: (runId: string, turn: number) => ["runs", "run", runId, "turn", turn] as const,
@@ -18,6 +19,14 @@ export function runsListQuery(filters: RunFilters) {
   return queryOptions({
     queryKey: runKeys.list(filters),
     queryFn: ({ signal }) => apiGet(`/api/v1/runs${queryString(filters)}`, ZRunListResponse, signal),
+  });
+}
+
+/** The agents, models and statuses the runs list can be filtered by. */
+export function runFacetsQuery() {
+  return queryOptions({
+    queryKey: runKeys.facets(),
+    queryFn: ({ signal }) => apiGet("/api/v1/facets", ZRunFacets, signal),
   });
 }
 
@@ -39,6 +48,11 @@ export function turnDetailQuery(runId: string, turn: number) {
 export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
   return queryOptions({
     queryKey: [...runKeys.run(runId), "timeline", window] as const,
-    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}/timeline${queryString(window)}`, ZRunTimeline, signal),
+    queryFn: ({ signal }) => apiGet(timelineUrl(runId, window), ZRunTimeline, signal),
   });
+}
+
+/** The timeline's URL for a window (the page preloads exactly this URL for long runs). */
+export function timelineUrl(runId: string, window: TTimelineQuery = {}): string {
+  return `/api/v1/runs/${encodeURIComponent(runId)}/timeline${queryString(window)}`;
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunFacets, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
 import { createKey, revokeKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
 import { endedEvent, smallRun, startedEvent } from "../testing/events";
 import { testDatabases } from "../testing/databases";
-import { ingestRoute, listRunsRoute, runDecisionsRoute, runEventsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "./routes";
+import { ingestRoute, listRunsRoute, runDecisionsRoute, runFacetsRoute, runEventsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "./routes";
 
 const BASE = "http://cuescope.test/api/v1";
 
@@ -180,6 +180,40 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(window.turnRange).toEqual([2, 4]);
       const bad = await runTimelineRoute(get(keyA, "/runs/list-2/timeline?maxPoints=1"), params("list-2"));
       expect(bad.status).toBe(400);
+    });
+
+    it("counts each run's findings by code, summing to its findings", async () => {
+      const body = ZRunListResponse.parse(await (await listRunsRoute(get(keyA, "/runs?q=list"))).json());
+      for (const run of body.runs) {
+        expect(Object.values(run.findingsByCode).reduce((sum, n) => sum + n, 0)).toBe(run.findings);
+      }
+    });
+
+    it("serves the list's facets: the project's agents, models and statuses", async () => {
+      const keyC = (await createKey(db, "team-facets")).secret;
+      const empty = ZRunFacets.parse(await (await runFacetsRoute(get(keyC, "/facets"))).json());
+      expect(empty).toEqual({ agents: [], models: [], statuses: [] });
+
+      const started = (runId: string, agent: string, model: string) => startedEvent(runId, `${runId}-start`, { agent, model });
+      await ingestRoute(
+        post(keyC, {
+          batch: [
+            started("f-1", "zeta-agent", "m-small"),
+            endedEvent("f-1", "failed"),
+            started("f-2", "alpha-agent", "m-large"),
+            started("f-3", "alpha-agent", "m-small"),
+            endedEvent("f-3"),
+            // run.started has not arrived: no agent or model yet.
+            { id: "f-4-x", runId: "f-4", type: "meter.requests", ts: "2026-11-29T10:00:01.000Z", turn: 0, body: { used: 1 } },
+          ],
+        }),
+      );
+      const facets = ZRunFacets.parse(await (await runFacetsRoute(get(keyC, "/facets"))).json());
+      expect(facets).toEqual({ agents: ["alpha-agent", "zeta-agent"], models: ["m-large", "m-small"], statuses: ["live", "completed", "failed"] });
+
+      const ofB = ZRunFacets.parse(await (await runFacetsRoute(get(keyB, "/facets"))).json());
+      expect(ofB).toEqual({ agents: ["etf-agent"], models: ["m-large"], statuses: ["completed"] });
+      expect((await runFacetsRoute(new Request(`${BASE}/facets`))).status).toBe(401);
     });
 
     it("keeps projects apart: a key sees only its own runs", async () => {

@@ -2,6 +2,7 @@ import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTimelineQuery, ZTurnParams, ZEvents
 import { DomainError } from "../errors";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { listRuns } from "../runs/list-runs";
+import { getRunFacets } from "../runs/run-facets";
 import { getRunTimeline } from "../runs/run-timeline";
 import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "../runs/run-reads";
 import { apiRoute } from "./api-route";
@@ -25,6 +26,9 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
 export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
   listRuns(db, auth.projectId, parseWith(ZRunListQuery, queryOf(request), "query")),
 );
+
+/** GET /api/v1/facets — the agents, models and statuses the list can be filtered by. */
+export const runFacetsRoute = apiRoute(async ({ db, auth }) => getRunFacets(db, auth.projectId));
 
 /** GET /api/v1/runs/:runId */
 export const runSummaryRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getRunSummary(db, auth.projectId, params.runId));

@@ -24,6 +24,7 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     time: meters?.time ? { elapsedMs: meters.time.elapsedMs, limitMs: meters.time.limitMs } : null,
     reminders: summary?.reminders ?? NO_REMINDERS,
     findings: summary?.findings ?? 0,
+    findingsByCode: summary?.findingsByCode ?? {},
     rebuildError: result.ok ? null : result.error,
   };
 }
@@ -38,6 +39,5 @@ export function toRunSummary(run: RunRow, result: RunSummaryResult): TRunSummary
     rebuiltTurns: summary?.rebuiltTurns ?? 0,
     skippedTurns: summary?.skippedTurns ?? 0,
     lastMeters: summary?.lastMeters ?? null,
-    findingsByCode: summary?.findingsByCode ?? {},
   };
 }

@@ -1,0 +1,60 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
+import { RunsList } from "../../components/runs/runs-list";
+import { RunsUrlError } from "../../components/runs/runs-url-error";
+import { parseRunListUrl, runListHref } from "../../lib/queries/run-list-url";
+import { runFacetsQuery, runsListQuery } from "../../lib/queries/runs";
+import { readDemoKey } from "../../lib/server/auth/demo-key";
+import { requireSession, SESSION_COOKIE } from "../../lib/server/auth/session";
+import { getDb } from "../../lib/server/db";
+import { listRuns } from "../../lib/server/runs/list-runs";
+import { getRunFacets } from "../../lib/server/runs/run-facets";
+
+export const metadata: Metadata = { title: "Runs" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function RunsPage({ searchParams }: { searchParams: SearchParams }) {
+  const search = await searchParams;
+  const now = Date.now();
+  const parsed = parseRunListUrl(search, now);
+  const { projectId, project } = await requireSession(runListHref(parsed.view));
+  if (!parsed.ok) return <RunsUrlError problems={parsed.problems} view={parsed.view} />;
+
+  const db = await getDb();
+  const queryClient = new QueryClient();
+  // The same queryOptions as the client, answered by the services directly (no HTTP round trip).
+  await Promise.all([
+    queryClient.prefetchQuery({ ...runsListQuery(parsed.filters), queryFn: () => listRuns(db, projectId, { ...parsed.filters, sort: parsed.filters.sort ?? "-started", limit: 50 }) }),
+    queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
+  ]);
+
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <RunsList
+        project={project}
+        view={parsed.view}
+        filters={parsed.filters}
+        now={now}
+        ingest={{ url: `${await origin()}/api/v1/ingest`, key: await demoKeyOfSession() }}
+      />
+    </HydrationBoundary>
+  );
+}
+
+/** The demo key, only when the session is the demo project's (never shown to another project). */
+async function demoKeyOfSession(): Promise<string | null> {
+  const demo = readDemoKey();
+  const session = (await cookies()).get(SESSION_COOKIE)?.value;
+  return demo && session === demo ? demo : null;
+}
+
+/** This server's origin as the browser reached it, for the copy-paste curl example. */
+async function origin(): Promise<string> {
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
+  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
+  return `${proto}://${host}`;
+}

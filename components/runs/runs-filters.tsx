@@ -1,0 +1,155 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import { RUN_SORTS, type TRunFacets, type TRunSort, type TRunStatus } from "../../lib/contracts";
+import { formatInstant } from "../../lib/format";
+import { hasFilters, runListHref, SORT_LABELS, TIME_RANGES, type RunListView, type TimeRange } from "../../lib/queries/run-list-url";
+import styles from "./runs-filters.module.css";
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+type Props = {
+  view: RunListView;
+  facets: TRunFacets | undefined;
+  navigate: (changes: Partial<RunListView>, options?: { replace?: boolean }) => void;
+};
+
+/** The list's filter bar: every control reads and writes the URL. */
+export function RunsFilters({ view, facets, navigate }: Props) {
+  return (
+    <form className={styles.bar} role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
+      <SearchBox value={view.q ?? ""} onSearch={(q, replace) => navigate({ q: q || undefined }, { replace })} />
+      <FacetSelect
+        label="Status"
+        all="All statuses"
+        value={view.status}
+        options={facets?.statuses}
+        onChange={(status) => navigate({ status: status as TRunStatus | undefined })}
+      />
+      <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
+      <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
+      <RangeSelect view={view} onChange={(range) => navigate({ range })} />
+      <label className={styles.field}>
+        <span className={styles.label}>Sort</span>
+        <select className={styles.select} aria-label="Sort" value={view.sort} onChange={(e) => navigate({ sort: e.target.value as TRunSort })}>
+          {RUN_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {SORT_LABELS[sort]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {hasFilters(view) ? (
+        <Link className={styles.clear} href={runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined })} scroll={false}>
+          Clear filters
+        </Link>
+      ) : null}
+    </form>
+  );
+}
+
+/** Task search, sent to the URL after a pause in typing (or at once on Enter). */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string, replace: boolean) => void }) {
+  const [text, setText] = useState(value);
+  const sent = useRef(value);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The URL changed from elsewhere (clear filters, back button): show what it says.
+  useEffect(() => {
+    if (value !== sent.current) {
+      sent.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const send = (q: string, replace: boolean) => {
+    clearTimeout(timer.current);
+    const trimmed = q.trim();
+    if (trimmed === sent.current) return;
+    sent.current = trimmed;
+    onSearch(trimmed, replace);
+  };
+
+  return (
+    <label className={`${styles.field} ${styles.search}`}>
+      <span className="sr-only">Search tasks</span>
+      <span className={styles.searchIcon} aria-hidden="true">
+        ⌕
+      </span>
+      <input
+        type="search"
+        className={styles.input}
+        placeholder="Search task…"
+        value={text}
+        maxLength={200}
+        onChange={(e) => {
+          const next = e.target.value;
+          setText(next);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => send(next, true), SEARCH_DEBOUNCE_MS);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") send(text, false);
+        }}
+      />
+    </label>
+  );
+}
+
+type FacetSelectProps = {
+  label: string;
+  all: string;
+  value: string | undefined;
+  options: readonly string[] | undefined;
+  onChange: (value: string | undefined) => void;
+};
+
+function FacetSelect({ label, all, value, options, onChange }: FacetSelectProps) {
+  // The URL's value stays selectable even when no run has it (a shared link, a run since deleted).
+  const values = value && !options?.includes(value) ? [value, ...(options ?? [])] : (options ?? []);
+  return (
+    <label className={styles.field}>
+      <span className="sr-only">{label}</span>
+      <select className={styles.select} aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">{all}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function RangeSelect({ view, onChange }: { view: RunListView; onChange: (range: TimeRange | undefined) => void }) {
+  const custom = !view.range && (view.from || view.to);
+  const customLabel = custom
+    ? [view.from ? `from ${formatInstant(view.from)}` : null, view.to ? `to ${formatInstant(view.to)}` : null].filter(Boolean).join(" ")
+    : "";
+  return (
+    <label className={styles.field}>
+      <span className="sr-only">Started</span>
+      <select
+        className={styles.select}
+        aria-label="Started"
+        value={custom ? "custom" : (view.range ?? "")}
+        onChange={(e) => onChange((e.target.value || undefined) as TimeRange | undefined)}
+      >
+        <option value="">All time</option>
+        {(Object.keys(TIME_RANGES) as TimeRange[]).map((range) => (
+          <option key={range} value={range}>
+            {TIME_RANGES[range].label}
+          </option>
+        ))}
+        {custom ? (
+          <option value="custom" disabled>
+            {customLabel}
+          </option>
+        ) : null}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { problemsFrom, RUN_SORTS, ZRunListQuery, type TProblem, type TRunSort, type TRunStatus } from "../contracts";
+import type { RunFilters } from "./runs";
+
+/** The time range presets of the runs list: a sliding window that ends now. */
+export const TIME_RANGES = {
+  "24h": { label: "Last 24 hours", ms: 24 * 3_600_000 },
+  "7d": { label: "Last 7 days", ms: 7 * 24 * 3_600_000 },
+  "30d": { label: "Last 30 days", ms: 30 * 24 * 3_600_000 },
+} as const;
+export type TimeRange = keyof typeof TIME_RANGES;
+const ZTimeRange = z.enum(Object.keys(TIME_RANGES) as [TimeRange, ...TimeRange[]], {
+  error: `expected one of ${Object.keys(TIME_RANGES).join(", ")}`,
+});
+
+export const SORT_LABELS: Record<TRunSort, string> = {
+  "-started": "Newest first",
+  started: "Oldest first",
+  "-turns": "Most turns",
+  turns: "Fewest turns",
+};
+export const DEFAULT_SORT: TRunSort = "-started";
+
+/**
+ * What the runs page's URL says, as its controls show it. `range` is a preset that slides with the
+ * clock ("last 7 days" stays last 7 days when the link is opened tomorrow); `from`/`to` are fixed
+ * instants and are only kept when there is no preset.
+ */
+export interface RunListView {
+  q?: string;
+  status?: TRunStatus;
+  agent?: string;
+  model?: string;
+  range?: TimeRange;
+  from?: string;
+  to?: string;
+  sort: TRunSort;
+  cursor?: string;
+}
+
+export type ParsedRunListUrl =
+  | { ok: true; view: RunListView; filters: RunFilters }
+  | { ok: false; problems: TProblem[]; view: RunListView };
+
+/** The page's URL parameters, in the order they are written back. */
+const PARAMS = ["q", "status", "agent", "model", "range", "from", "to", "sort", "cursor"] as const;
+type Param = (typeof PARAMS)[number];
+
+type SearchInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function readParams(input: SearchInput): Partial<Record<Param, string>> {
+  const out: Partial<Record<Param, string>> = {};
+  for (const name of PARAMS) {
+    const raw = input instanceof URLSearchParams ? input.getAll(name) : input[name];
+    // A repeated parameter: the last value wins (as the API reads it). Blank means "not set".
+    const value = Array.isArray(raw) ? raw.at(-1) : raw;
+    if (value !== undefined && value.trim() !== "") out[name] = name === "q" ? value.trim() : value;
+  }
+  return out;
+}
+
+/** The start of a preset window ending at `now` (ms), floored to the minute so keys stay stable. */
+export function rangeStart(range: TimeRange, now: number): string {
+  const minute = Math.floor(now / 60_000) * 60_000;
+  return new Date(minute - TIME_RANGES[range].ms).toISOString();
+}
+
+/**
+ * Reads the runs page's URL with the list's contract (ZRunListQuery). A preset range becomes the
+ * API's `from`, computed from `now`. Bad values come back as problems naming the parameter.
+ */
+export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListUrl {
+  const params = readParams(input);
+  const problems: TProblem[] = [];
+  let range: TimeRange | undefined;
+  if (params.range !== undefined) {
+    const parsed = ZTimeRange.safeParse(params.range);
+    if (parsed.success) range = parsed.data;
+    else problems.push(...problemsFrom(parsed.error, ["range"]));
+  }
+  const query = ZRunListQuery.safeParse({
+    status: params.status,
+    agent: params.agent,
+    model: params.model,
+    q: params.q,
+    from: range ? rangeStart(range, now) : params.from,
+    to: range ? undefined : params.to,
+    sort: params.sort,
+    cursor: params.cursor,
+  });
+  if (!query.success) problems.push(...problemsFrom(query.error));
+
+  const sort = (RUN_SORTS as readonly string[]).includes(params.sort ?? "") ? (params.sort as TRunSort) : DEFAULT_SORT;
+  const view: RunListView = stripUndefined({
+    q: params.q,
+    status: params.status as TRunStatus | undefined,
+    agent: params.agent,
+    model: params.model,
+    range: range ?? (params.range as TimeRange | undefined),
+    from: range ? undefined : params.from,
+    to: range ? undefined : params.to,
+    sort,
+    cursor: params.cursor,
+  });
+  if (!query.success || problems.length > 0) return { ok: false, problems, view };
+
+  const { status, agent, model, q, from, to, cursor } = query.data;
+  const filters: RunFilters = stripUndefined({ status, agent, model, q, from, to, sort: query.data.sort, cursor });
+  return { ok: true, view, filters };
+}
+
+/**
+ * The runs page's URL for a view after some changes. Any change other than the cursor starts again
+ * at the first page; a default sort is left out, so the plain list is plain `/runs`.
+ */
+export function runListHref(view: RunListView, changes: Partial<RunListView> = {}): string {
+  const next = applyViewChanges(view, changes);
+  const search = new URLSearchParams();
+  for (const name of PARAMS) {
+    const value = next[name];
+    if (value === undefined || value === "") continue;
+    if (name === "sort" && value === DEFAULT_SORT) continue;
+    search.set(name, value);
+  }
+  const text = search.toString();
+  return text ? `/runs?${text}` : "/runs";
+}
+
+/** The view after some changes: any change other than the cursor goes back to the first page. */
+export function applyViewChanges(view: RunListView, changes: Partial<RunListView>): RunListView {
+  const next: RunListView = { ...view, ...changes };
+  if (!("cursor" in changes)) next.cursor = undefined;
+  if ("range" in changes) {
+    next.from = undefined;
+    next.to = undefined;
+  }
+  return next;
+}
+
+/** Whether the view narrows the list (a filter or a time window; sort and paging do not). */
+export function hasFilters(view: RunListView): boolean {
+  return Boolean(view.q || view.status || view.agent || view.model || view.range || view.from || view.to);
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
