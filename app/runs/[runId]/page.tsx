@@ -1,0 +1,80 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { RunExplorer } from "../../../components/run/run-explorer";
+import { timelineWindow } from "../../../components/run/view/turn-window";
+import { preload } from "react-dom";
+import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "../../../lib/queries/runs";
+import { requireSession } from "../../../lib/server/auth/session";
+import { getDb } from "../../../lib/server/db";
+import { DomainError } from "../../../lib/server/errors";
+import { getRunSummary, getTurnDetail } from "../../../lib/server/runs/run-reads";
+import { getRunTimeline } from "../../../lib/server/runs/run-timeline";
+
+export const dynamic = "force-dynamic";
+
+/** Runs up to this many turns get their timeline in the page itself (see below). */
+const EMBEDDED_TIMELINE_TURNS = 1000;
+
+type Props = {
+  params: Promise<{ runId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { runId } = await params;
+  return { title: `Run ${runId}` };
+}
+
+/**
+ * The run page: prefetches the header and the timeline of the URL's window (and the selected
+ * turn) with the queryOptions the client uses, calling the services directly; the client
+ * explorer hydrates from them and polls while the run is live.
+ */
+export default async function RunPage({ params, searchParams }: Props) {
+  const { runId } = await params;
+  const search = await searchParams;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) if (one(value) !== undefined) query.set(key, one(value)!);
+  const { projectId } = await requireSession(`/runs/${encodeURIComponent(runId)}${query.size ? `?${query}` : ""}`);
+
+  const db = await getDb();
+  const queryClient = new QueryClient();
+  try {
+    await queryClient.fetchQuery({ ...runSummaryQuery(runId), queryFn: () => getRunSummary(db, projectId, runId) });
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "not_found") notFound();
+    throw error;
+  }
+
+  const window = timelineWindow(query.get("from"), query.get("to"));
+  const prefetches: Promise<void>[] = [];
+  // A long run's timeline is fetched by the browser instead: embedded in the page it would be sent
+  // twice (HTML and hydration data) and hold back the first paint; fetched, it arrives gzipped in
+  // parallel with the page's scripts.
+  const summary = queryClient.getQueryData(runSummaryQuery(runId).queryKey);
+  const embedTimeline = (summary?.turns ?? 0) <= EMBEDDED_TIMELINE_TURNS;
+  if (embedTimeline) {
+    prefetches.push(queryClient.prefetchQuery({ ...runTimelineQuery(runId, window), queryFn: () => getRunTimeline(db, projectId, runId, window) }));
+  } else {
+    // Start the download with the page, not after hydration; the client's fetch of the same URL reuses it.
+    preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
+  }
+  // The findings view and the brush read the whole run's timeline: the same query when not zoomed.
+  if (embedTimeline && (window.from !== undefined || window.to !== undefined)) {
+    prefetches.push(queryClient.prefetchQuery({ ...runTimelineQuery(runId), queryFn: () => getRunTimeline(db, projectId, runId, {}) }));
+  }
+  const turn = one(search.turn);
+  if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
+    prefetches.push(queryClient.prefetchQuery({ ...turnDetailQuery(runId, Number(turn)), queryFn: () => getTurnDetail(db, projectId, runId, Number(turn)) }));
+  }
+  await Promise.all(prefetches);
+
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <RunExplorer runId={runId} />
+    </HydrationBoundary>
+  );
+}

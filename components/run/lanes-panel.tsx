@@ -1,0 +1,155 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { TRunTimeline } from "../../lib/contracts";
+import { findingInfo } from "../../lib/audit/finding-info";
+import { formatTurn } from "../../lib/format";
+import { PLOT_INSETS } from "./plot-insets";
+import { ReminderStrip } from "./reminder-strip";
+import { notificationMarks, reviewerLayout, type LaneGlyph, type LaneMark } from "./view/reviewer-layout";
+import { turnFraction } from "./view/turn-window";
+import type { AxisProps } from "./meter-panels";
+import styles from "./lanes.module.css";
+
+const ROW = 14;
+
+export const LANE_GLYPHS: Record<LaneGlyph, string> = {
+  candidate: "◇",
+  granted: "✓",
+  denied: "⊘",
+  dispatch: "▶",
+  done: "■",
+  cancelled: "⊗",
+  notification: "✉",
+};
+
+function Lane({ label, hint, rows, axis, children }: { label: string; hint: string; rows: number; axis: AxisProps; children: ReactNode }) {
+  const { selectedTurn, domain } = axis;
+  return (
+    <div className={styles.lane} style={{ height: rows * ROW + 6, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }} role="group" aria-label={`${label}: ${hint}`}>
+      <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint}>
+        {label}
+      </span>
+      <div className={styles.track}>
+        {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
+          <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
+        ) : null}
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function Marks({ marks, onSelectTurn }: { marks: readonly LaneMark[]; onSelectTurn: (turn: number) => void }) {
+  return marks.map((m) => (
+    <button
+      key={m.id}
+      type="button"
+      className={`${styles.mark} ${styles[m.glyph]}`}
+      style={{ left: `${m.x * 100}%`, top: 3 + m.row * ROW }}
+      title={m.title}
+      aria-label={m.title}
+      onClick={() => onSelectTurn(m.turn)}
+    >
+      {LANE_GLYPHS[m.glyph]}
+    </button>
+  ));
+}
+
+/**
+ * Below the meters, on the same turn axis, kept apart (R12): the review suggestion (a reminder to
+ * the model), the Reviewer lane (what the rules say; what was recorded: candidate → admission →
+ * dispatch → completion), user notifications, and the turns with findings.
+ */
+export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: AxisProps }) {
+  const { domain, onSelectTurn } = axis;
+  const layout = reviewerLayout(timeline.reviewer, domain);
+  const notifications = notificationMarks(timeline.notifications, domain);
+  const findings: LaneMark[] = [];
+  const byTurn = new Map<number, string[]>();
+  for (const f of timeline.findings) {
+    if (f.turn < domain.from || f.turn > domain.to) continue;
+    const list = byTurn.get(f.turn) ?? [];
+    list.push(`${findingInfo(f.code).title}${f.count > 1 ? ` ×${f.count}` : ""}`);
+    byTurn.set(f.turn, list);
+  }
+  for (const [turn, list] of byTurn) {
+    findings.push({ id: `f${turn}`, turn, x: turnFraction(turn, domain), row: 0, glyph: "notification", title: `${formatTurn(turn)} · findings: ${list.join(", ")}` });
+  }
+  const { counts } = layout;
+  const schedule = timeline.reviewer.schedule;
+  const admission = timeline.reviewer.admission;
+
+  return (
+    <section className={styles.panel} aria-labelledby="lanes-title">
+      <header className={styles.header}>
+        <h2 id="lanes-title">Review, Reviewer and notifications</h2>
+        <span className={styles.meta}>
+          separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification
+        </span>
+      </header>
+
+      <div className={styles.group}>
+        <h3 className={styles.groupTitle}>
+          Review suggestion <span className={styles.kind}>reminder to the model</span>
+          <span className={styles.groupMeta}>
+            {schedule ? `checkpoints every ${[schedule.everyTurns !== null ? `${schedule.everyTurns} turns` : null, schedule.afterMin !== null ? `${schedule.afterMin} min` : null].filter(Boolean).join(" / ")}` : "no review section"}
+          </span>
+        </h3>
+        <ReminderStrip label="review" items={timeline.reminders.review} stageRows={1} domain={domain} selectedTurn={axis.selectedTurn} onSelectTurn={onSelectTurn} />
+      </div>
+
+      <div className={styles.group}>
+        <h3 className={styles.groupTitle}>
+          Reviewer <span className={styles.kind}>candidate → admission → dispatch → completion</span>
+          <span className={styles.groupMeta}>
+            {admission
+              ? `rules: ${counts.rebuilt} candidates, ${counts.denied} denied · recorded: ${counts.chains} chains, ${counts.dispatches} dispatches${counts.running ? ` (${counts.running} running)` : ""}${counts.cancelled ? `, ${counts.cancelled} cancelled` : ""}`
+              : `no reviewer section · recorded: ${counts.chains} chains`}
+          </span>
+        </h3>
+        <Lane label="rules" hint="the rebuild's Reviewer candidates and R13's admission: ✓ granted, ⊘ denied (reasons in the tooltip)" rows={1} axis={axis}>
+          <Marks marks={layout.rebuilt} onSelectTurn={onSelectTurn} />
+        </Lane>
+        <Lane label="recorded" hint="what the agent and runtime recorded: ◇ candidate, ✓/⊘ admission, ▶ dispatch ━ running ■ completed, ⊗ cancelled" rows={layout.recorded.rows} axis={axis}>
+          {layout.recorded.spans.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              className={`${styles.span} ${s.open ? styles.open : ""}`}
+              style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
+              title={s.title}
+              aria-label={s.title}
+              onClick={() => onSelectTurn(s.turn)}
+            />
+          ))}
+          <Marks marks={layout.recorded.marks} onSelectTurn={onSelectTurn} />
+        </Lane>
+      </div>
+
+      <div className={styles.group}>
+        <h3 className={styles.groupTitle}>
+          User notifications <span className={styles.kind}>delivery flow to the user</span>
+          <span className={styles.groupMeta}>{notifications.length} in view</span>
+        </h3>
+        <Lane label="notified" hint="user.notified events: ✉ (channel and message in the tooltip)" rows={1} axis={axis}>
+          <Marks marks={notifications} onSelectTurn={onSelectTurn} />
+        </Lane>
+      </div>
+
+      <div className={styles.group}>
+        <h3 className={styles.groupTitle}>
+          Findings <span className={styles.kind}>audit, by turn</span>
+          <span className={styles.groupMeta}>{findings.length} turns in view</span>
+        </h3>
+        <Lane label="findings" hint="turns with audit findings: ⚑ (codes in the tooltip)" rows={1} axis={axis}>
+          {findings.map((m) => (
+            <button key={m.id} type="button" className={`${styles.mark} ${styles.finding}`} style={{ left: `${m.x * 100}%`, top: 3 }} title={m.title} aria-label={m.title} onClick={() => onSelectTurn(m.turn)}>
+              ⚑
+            </button>
+          ))}
+        </Lane>
+      </div>
+    </section>
+  );
+}

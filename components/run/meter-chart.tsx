@@ -1,0 +1,164 @@
+"use client";
+
+import { CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import type { TCompaction, TMeterPoint, TMeterUnit } from "../../lib/contracts";
+import { formatBytes, formatInUnit, formatTurn } from "../../lib/format";
+import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
+import { usePlotPointer } from "./plot-pointer";
+import { valueDomain, valueTicks } from "./view/turn-ticks";
+import type { TurnWindow } from "./view/turn-window";
+import styles from "./meter-chart.module.css";
+
+/** A horizontal line in the chart's unit: a limit (solid), the usable line, or a stage threshold (dotted). */
+export interface ValueLine {
+  value: number;
+  label: string;
+  kind: "limit" | "usable" | "threshold";
+}
+
+export interface MeterChartProps {
+  unit: TMeterUnit;
+  /** The value axis' caption: the unit in words ("requests", "min", "bytes", "edits"). */
+  axisLabel: string;
+  /** What the line is ("requests used", "bytes of the final request"). */
+  seriesName: string;
+  points: readonly TMeterPoint[];
+  lines: readonly ValueLine[];
+  compactions?: readonly TCompaction[];
+  domain: TurnWindow;
+  ticks: readonly number[];
+  height: number;
+  selectedTurn: number | null;
+  onSelectTurn: (turn: number) => void;
+  onZoom: (a: number, b: number) => void;
+  /** Draw the turn axis' labels (the last chart of a stack shows them; the others only share the grid). */
+  showTurnLabels?: boolean;
+  ariaLabel: string;
+}
+
+const LINE_STYLE: Record<ValueLine["kind"], { stroke: string; dash?: string; width: number }> = {
+  limit: { stroke: "var(--chart-limit)", width: 1.25 },
+  usable: { stroke: "var(--chart-limit)", dash: "6 3", width: 1.25 },
+  threshold: { stroke: "var(--chart-threshold)", dash: "2 3", width: 1 },
+};
+
+type CompactionPoint = TCompaction & { value: number };
+
+function Diamond({ cx, cy, filled }: { cx?: number; cy?: number; filled: boolean }) {
+  if (cx === undefined || cy === undefined) return null;
+  const r = 5;
+  return (
+    <path
+      d={`M${cx},${cy - r}L${cx + r},${cy}L${cx},${cy + r}L${cx - r},${cy}Z`}
+      fill={filled ? "var(--chart-compaction)" : "var(--surface)"}
+      stroke="var(--chart-compaction)"
+      strokeWidth={1.5}
+    />
+  );
+}
+
+/** One meter over the shared turn axis, in its own unit; draws only what the timeline gives it. */
+export function MeterChart(props: MeterChartProps) {
+  const { unit, axisLabel, seriesName, points, lines, compactions = [], domain, ticks, height, selectedTurn, onSelectTurn, onZoom, showTurnLabels = true, ariaLabel } = props;
+  const { drag, handlers } = usePlotPointer(domain, onSelectTurn, onZoom);
+  const yDomain = valueDomain(
+    [...points.map((p) => p.value), ...compactions.map((c) => c.candidateBytes)],
+    lines.map((l) => l.value),
+    0.12,
+  );
+  const adopted: CompactionPoint[] = compactions.filter((c) => c.outcome === "adopted").map((c) => ({ ...c, value: c.candidateBytes }));
+  const rolledBack: CompactionPoint[] = compactions.filter((c) => c.outcome === "rolled_back").map((c) => ({ ...c, value: c.candidateBytes }));
+  const yTicks = valueTicks(yDomain[1], height < 100 ? 2 : 4);
+  const tick = (v: number) => formatInUnit(unit, v, { compact: true });
+
+  const renderTooltip = ({ active, payload }: TooltipContentProps) => {
+    if (!active || !payload?.length) return null;
+    const item = payload[0].payload as TMeterPoint | CompactionPoint;
+    if ("candidateBytes" in item) {
+      return (
+        <div className={styles.tooltip}>
+          <strong>{formatTurn(item.turn)}</strong>
+          <span>
+            compaction {item.outcome === "adopted" ? "adopted" : "rolled back"}: candidate {formatBytes(item.candidateBytes)} (from {formatBytes(item.originalBytes)})
+          </span>
+        </div>
+      );
+    }
+    return (
+      <div className={styles.tooltip}>
+        <strong>{formatTurn(item.turn)}</strong>
+        <span>
+          {seriesName}: {formatInUnit(unit, item.value)}
+        </span>
+        <span className={styles.tooltipStage}>stage {item.stage}</span>
+      </div>
+    );
+  };
+
+  return (
+    <div className={styles.plot} style={{ height }} role="img" aria-label={ariaLabel} {...handlers}>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={points as TMeterPoint[]} margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }} syncId="run-turns" syncMethod="value">
+          <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+          <XAxis
+            dataKey="turn"
+            type="number"
+            domain={[domain.from, domain.to]}
+            ticks={ticks as number[]}
+            allowDataOverflow
+            tickFormatter={(t: number) => formatTurn(t, { compact: true })}
+            tick={showTurnLabels ? { fontSize: 11, fill: "var(--text-muted)" } : false}
+            height={showTurnLabels ? 20 : 2}
+            tickLine={false}
+            axisLine={{ stroke: "var(--border-strong)" }}
+          />
+          <YAxis
+            type="number"
+            domain={yDomain}
+            width={Y_AXIS_WIDTH}
+            ticks={yTicks}
+            interval={0}
+            tickFormatter={tick}
+            tick={{ fontSize: 11, fill: "var(--text-muted)" }}
+            tickLine={false}
+            axisLine={false}
+            label={{ value: axisLabel, angle: -90, position: "insideLeft", offset: 2, style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" } }}
+          />
+          {lines.map((line) => (
+            <ReferenceLine
+              key={`${line.kind}-${line.value}-${line.label}`}
+              y={line.value}
+              stroke={LINE_STYLE[line.kind].stroke}
+              strokeDasharray={LINE_STYLE[line.kind].dash}
+              strokeWidth={LINE_STYLE[line.kind].width}
+              ifOverflow="extendDomain"
+              label={
+                line.kind === "threshold"
+                  ? { value: line.label, position: "right", fontSize: 10, fill: "var(--text-faint)" }
+                  : { value: line.label, position: line.kind === "usable" ? "insideTopLeft" : "insideBottomLeft", fontSize: 10, fill: "var(--text-muted)" }
+              }
+            />
+          ))}
+          <Tooltip content={renderTooltip} isAnimationActive={false} cursor={{ stroke: "var(--border-strong)" }} />
+          <Line
+            dataKey="value"
+            name={seriesName}
+            type={unit === "edits" ? "stepAfter" : "linear"}
+            stroke="var(--chart-series)"
+            strokeWidth={1.6}
+            dot={points.length <= 2 ? { r: 2.5, fill: "var(--chart-series)", strokeWidth: 0 } : false}
+            isAnimationActive={false}
+          />
+          {adopted.length ? <Scatter name="compaction adopted" data={adopted} dataKey="value" shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled />} isAnimationActive={false} /> : null}
+          {rolledBack.length ? (
+            <Scatter name="compaction rolled back" data={rolledBack} dataKey="value" shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled={false} />} isAnimationActive={false} />
+          ) : null}
+          {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
+            <ReferenceLine x={selectedTurn} stroke="var(--chart-selected)" strokeWidth={1.5} />
+          ) : null}
+          {drag ? <ReferenceArea x1={Math.min(drag.a, drag.b)} x2={Math.max(drag.a, drag.b)} fill="var(--accent)" fillOpacity={0.12} /> : null}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { TurnInspector } from "../inspector/turn-inspector";
+import { runSummaryQuery, runTimelineQuery } from "../../lib/queries/runs";
+import { ChartLegend } from "./chart-legend";
+import { FindingsView } from "./findings-view";
+import { LanesPanel } from "./lanes-panel";
+import { MeterPanels, type AxisProps } from "./meter-panels";
+import { PanelError, PanelSkeleton } from "./panel-state";
+import { RunHeader } from "./run-header";
+import { TurnBrush } from "./turn-brush";
+import { useAfterFirstPaint } from "./use-after-first-paint";
+import { useRunView } from "./use-run-view";
+import { turnTicks } from "./view/turn-ticks";
+import { axisDomain, windowFromDrag } from "./view/turn-window";
+import styles from "./run.module.css";
+
+/** How often a live run's header and timeline are fetched again. */
+export const LIVE_POLL_MS = 5_000;
+
+/**
+ * The run page (client side): header, the four meter charts with their reminder strips, the
+ * Reviewer and notification lanes, the findings view, and the turn inspector of the selected turn.
+ * View state (turn, zoom window) lives in the URL; a live run is polled without losing it.
+ */
+export function RunExplorer({ runId }: { runId: string }) {
+  const view = useRunView();
+  // Marks the page interactive (the charts and handlers run after hydration); tests wait for it.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const summary = useQuery({ ...runSummaryQuery(runId), refetchInterval: (q) => (q.state.data?.status === "live" ? LIVE_POLL_MS : false) });
+  const live = summary.data?.status === "live";
+  const poll = live ? LIVE_POLL_MS : false;
+  const timeline = useQuery({ ...runTimelineQuery(runId, view.zoom), refetchInterval: poll, placeholderData: keepPreviousData });
+  // The whole run (brush backdrop, findings view): the same query as `timeline` when not zoomed.
+  const whole = useQuery({ ...runTimelineQuery(runId), refetchInterval: poll });
+
+  const extent = whole.data?.runTurnRange ?? timeline.data?.runTurnRange ?? null;
+  const secondary = useAfterFirstPaint(timeline.data !== undefined);
+  const zoomed = view.zoom.from !== undefined || view.zoom.to !== undefined;
+  const domain = axisDomain(extent, view.zoom);
+  const axis: AxisProps = {
+    domain,
+    ticks: turnTicks(domain.from, domain.to, 8),
+    selectedTurn: view.turn,
+    onSelectTurn: view.selectTurn,
+    onZoom: (a, b) => {
+      if (extent) view.setWindow(windowFromDrag(a, b, extent));
+    },
+  };
+  const overview = whole.data?.context?.points ?? whole.data?.requests?.points ?? [];
+
+  return (
+    <div className={styles.explorer} data-hydrated={hydrated ? "true" : undefined}>
+      {summary.data ? (
+        <RunHeader summary={summary.data} polling={live} />
+      ) : summary.isError ? (
+        <PanelError what="the run" error={summary.error} onRetry={() => summary.refetch()} />
+      ) : (
+        <PanelSkeleton label="the run" height={96} />
+      )}
+
+      <div className={`${styles.columns} ${view.turn !== null ? styles.withInspector : ""}`}>
+        <div className={styles.main}>
+          {timeline.data && extent ? (
+            <>
+              <TurnBrush
+                extent={extent}
+                domain={domain}
+                zoomed={zoomed}
+                overview={overview}
+                overviewLabel={whole.data?.context ? "bytes of the final request" : "requests used"}
+                fetching={timeline.isPlaceholderData}
+                downsampled={timeline.data.downsampled}
+                maxPoints={timeline.data.maxPoints}
+                onWindow={view.setWindow}
+              />
+              <ChartLegend />
+              <div className={timeline.isPlaceholderData ? styles.stale : undefined}>
+                <MeterPanels timeline={timeline.data} axis={axis} />
+              </div>
+              {secondary ? <LanesPanel timeline={timeline.data} axis={axis} /> : <PanelSkeleton label="the lanes" height={160} />}
+            </>
+          ) : timeline.isError ? (
+            <PanelError what="the timeline" error={timeline.error} onRetry={() => timeline.refetch()} />
+          ) : timeline.data ? (
+            <p className={styles.empty}>No turn of this run has been rebuilt yet: the charts appear once a turn has its request.final.</p>
+          ) : (
+            <>
+              <PanelSkeleton label="the turn brush" height={70} />
+              <PanelSkeleton label="the requests chart" height={190} />
+              <PanelSkeleton label="the time chart" height={170} />
+              <PanelSkeleton label="the context chart" height={200} />
+              <PanelSkeleton label="the edit quota charts" height={260} />
+            </>
+          )}
+
+          {whole.data && secondary ? (
+            <FindingsView timeline={whole.data} hrefForTurn={view.hrefForTurn} onSelectTurn={view.selectTurn} selectedTurn={view.turn} />
+          ) : whole.isError ? (
+            <PanelError what="the findings" error={whole.error} onRetry={() => whole.refetch()} />
+          ) : (
+            <PanelSkeleton label="the findings" height={120} />
+          )}
+        </div>
+
+        <aside className={styles.side} aria-label="Selected turn">
+          {view.turn !== null ? (
+            <div className={styles.inspector}>
+              <div className={styles.inspectorBar}>
+                <span>Turn inspector</span>
+                <button type="button" className={styles.close} onClick={view.clearTurn} aria-label="Close the turn inspector">
+                  ✕ close
+                </button>
+              </div>
+              <TurnInspector runId={runId} turn={view.turn} onNavigate={view.selectTurn} />
+            </div>
+          ) : (
+            <div className={styles.hint}>
+              <strong>No turn selected.</strong> Click a chart, a reminder mark, a lane or a finding&apos;s turn to inspect that turn: its meters, candidates and fitting,
+              and what the agent recorded.
+            </div>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

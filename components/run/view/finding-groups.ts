@@ -1,0 +1,40 @@
+import { FINDING_CODES, type TFindingCode, type TFindingMarker } from "../../../lib/contracts";
+import { findingInfo, SEVERITY_ORDER, type FindingInfo } from "../../../lib/audit/finding-info";
+
+export interface FindingGroup {
+  code: TFindingCode;
+  info: FindingInfo;
+  /** Findings of this code (a turn may hold several). */
+  count: number;
+  /** The turns that hold one, ascending, without repeats. */
+  turns: number[];
+  /** Run-level findings of this code (turn null). */
+  runLevel: number;
+}
+
+/**
+ * The findings view: findings grouped by code, violations first (then mismatches, notices), and
+ * within a severity in SPEC §7's order; each group counts its findings and lists its turns.
+ */
+export function groupFindings(findings: readonly TFindingMarker[], runFindings: readonly { code: TFindingCode; count: number }[]): FindingGroup[] {
+  const groups = new Map<TFindingCode, FindingGroup>();
+  const groupOf = (code: TFindingCode) => {
+    let group = groups.get(code);
+    if (!group) groups.set(code, (group = { code, info: findingInfo(code), count: 0, turns: [], runLevel: 0 }));
+    return group;
+  };
+  for (const { code, turn, count } of findings) {
+    const group = groupOf(code);
+    group.count += count;
+    group.turns.push(turn);
+  }
+  for (const { code, count } of runFindings) {
+    const group = groupOf(code);
+    group.count += count;
+    group.runLevel += count;
+  }
+  for (const group of groups.values()) group.turns = [...new Set(group.turns)].sort((a, b) => a - b);
+  return [...groups.values()].sort(
+    (a, b) => SEVERITY_ORDER.indexOf(a.info.severity) - SEVERITY_ORDER.indexOf(b.info.severity) || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code),
+  );
+}

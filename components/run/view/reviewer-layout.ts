@@ -1,0 +1,168 @@
+import type { TReviewerLane, TTimelineNotification } from "../../../lib/contracts";
+import { formatTurn, formatTurnRange } from "../../../lib/format";
+import { turnFraction, type TurnWindow } from "./turn-window";
+
+export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
+
+/** One mark of a lane at a turn, positioned as a fraction of the plot width. */
+export interface LaneMark {
+  id: string;
+  turn: number;
+  x: number;
+  row: number;
+  glyph: LaneGlyph;
+  title: string;
+}
+
+/** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */
+export interface LaneSpan {
+  id: string;
+  turn: number;
+  x1: number;
+  x2: number;
+  row: number;
+  open: boolean;
+  title: string;
+}
+
+export interface ReviewerLayout {
+  /** What the rules say (R13): the rebuild's candidates with their admission, one row. */
+  rebuilt: LaneMark[];
+  /** What was recorded: each chain on a row, packed so chains do not overlap. */
+  recorded: { marks: LaneMark[]; spans: LaneSpan[]; rows: number };
+  /** Counts for the lane's caption. */
+  counts: { rebuilt: number; denied: number; chains: number; dispatches: number; running: number; cancelled: number };
+}
+
+const DENIAL_WORDS: Record<string, string> = {
+  auto_review_disabled: "auto review disabled",
+  insufficient_budget: "too few requests left",
+  review_in_progress: "a review is in progress",
+};
+
+/** A denial reason in words ("insufficient_budget" → "too few requests left"); unknown recorded reasons are shown as sent. */
+export function denialWords(reason: string): string {
+  return DENIAL_WORDS[reason] ?? reason.replaceAll("_", " ");
+}
+
+/**
+ * Greedy interval packing: each interval (in turn order of its start) goes on the first row whose
+ * last interval ended more than `gap` turns before it; at most `maxRows` rows (then the row that
+ * frees first). Returns the row of each interval, in input order, and the number of rows used.
+ */
+export function packRows(intervals: readonly (readonly [number, number])[], gap: number, maxRows = 4): { rows: number[]; count: number } {
+  const order = intervals.map((_, i) => i).sort((a, b) => intervals[a][0] - intervals[b][0] || a - b);
+  const ends: number[] = [];
+  const rows = new Array<number>(intervals.length).fill(0);
+  for (const i of order) {
+    const [start, end] = intervals[i];
+    let row = ends.findIndex((e) => start > e + gap);
+    if (row === -1) {
+      if (ends.length < maxRows) row = ends.length;
+      else row = ends.indexOf(Math.min(...ends));
+    }
+    ends[row] = Math.max(ends[row] ?? Number.NEGATIVE_INFINITY, end);
+    rows[i] = row;
+  }
+  return { rows, count: Math.max(1, ends.length) };
+}
+
+/**
+ * The Reviewer lane for a window: rebuilt candidates (rules) on one row, recorded chains
+ * (candidate → admission → dispatch span → completion, or cancellation) packed on rows below.
+ * Kept apart from reminders and notifications (R12).
+ */
+export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): ReviewerLayout {
+  const x = (turn: number) => Math.min(1, Math.max(0, turnFraction(turn, domain)));
+  const inside = (turn: number) => turn >= domain.from && turn <= domain.to;
+
+  const rebuilt: LaneMark[] = lane.rebuilt.filter((r) => inside(r.turn)).map((r) => ({
+    id: `r${r.turn}`,
+    turn: r.turn,
+    x: x(r.turn),
+    row: 0,
+    glyph: r.granted ? "granted" : "denied",
+    title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
+      r.granted ? "granted" : `denied: ${r.reasons.map(denialWords).join(", ")}`
+    }`,
+  }));
+
+  const extents = lane.chains.map((chain): [number, number] => {
+    const turns: number[] = [];
+    if (chain.turn !== null) turns.push(chain.turn);
+    for (const a of chain.admissions) turns.push(a.turn);
+    for (const d of chain.dispatches) turns.push(d.turn, d.doneTurn ?? Math.max(domain.to, d.turn));
+    if (chain.cancelled) turns.push(chain.cancelled.turn);
+    return turns.length ? [Math.min(...turns), Math.max(...turns)] : [domain.from, domain.from];
+  });
+  const packed = packRows(extents, (domain.to - domain.from) * 0.012);
+  const marks: LaneMark[] = [];
+  const spans: LaneSpan[] = [];
+  let dispatches = 0;
+  let running = 0;
+  let cancelled = 0;
+  lane.chains.forEach((chain, c) => {
+    const row = packed.rows[c];
+    const name = `candidate ${chain.candidateId}`;
+    if (chain.turn !== null && inside(chain.turn)) {
+      marks.push({ id: `c${c}`, turn: chain.turn, x: x(chain.turn), row, glyph: "candidate", title: `${formatTurn(chain.turn)} · recorded: Reviewer ${name}${chain.checkpoint !== null ? `, checkpoint ${chain.checkpoint}` : ""}` });
+    }
+    chain.admissions.forEach((a, i) => {
+      if (!inside(a.turn)) return;
+      marks.push({
+        id: `c${c}a${i}`,
+        turn: a.turn,
+        x: x(a.turn),
+        row,
+        glyph: a.granted ? "granted" : "denied",
+        title: `${formatTurn(a.turn)} · recorded admission for ${name}: ${a.granted ? "granted" : `denied${a.reasons.length ? `: ${a.reasons.map(denialWords).join(", ")}` : ""}`}`,
+      });
+    });
+    chain.dispatches.forEach((d, i) => {
+      dispatches++;
+      const end = d.doneTurn ?? domain.to;
+      if (d.doneTurn === null) running++;
+      if (end < domain.from || d.turn > domain.to) return;
+      spans.push({
+        id: `c${c}s${i}`,
+        turn: d.turn,
+        x1: x(d.turn),
+        x2: x(end),
+        row,
+        open: d.doneTurn === null,
+        title: `${d.doneTurn === null ? `${formatTurn(d.turn)} onwards` : formatTurnRange(d.turn, d.doneTurn)} · dispatch ${d.dispatchId} of ${name} ${
+          d.doneTurn === null ? "still running" : `completed${d.verdict ? ` (${d.verdict})` : ""}`
+        }`,
+      });
+      if (inside(d.turn)) marks.push({ id: `c${c}d${i}`, turn: d.turn, x: x(d.turn), row, glyph: "dispatch", title: `${formatTurn(d.turn)} · dispatched ${d.dispatchId} for ${name}` });
+      if (d.doneTurn !== null && inside(d.doneTurn)) {
+        marks.push({ id: `c${c}f${i}`, turn: d.doneTurn, x: x(d.doneTurn), row, glyph: "done", title: `${formatTurn(d.doneTurn)} · dispatch ${d.dispatchId} completed${d.verdict ? `: ${d.verdict}` : ""}` });
+      }
+    });
+    if (chain.cancelled) {
+      cancelled++;
+      if (inside(chain.cancelled.turn)) {
+        marks.push({ id: `c${c}x`, turn: chain.cancelled.turn, x: x(chain.cancelled.turn), row, glyph: "cancelled", title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${denialWords(chain.cancelled.reason)}` });
+      }
+    }
+  });
+  return {
+    rebuilt,
+    recorded: { marks, spans, rows: packed.count },
+    counts: { rebuilt: lane.rebuilt.length, denied: lane.rebuilt.filter((r) => !r.granted).length, chains: lane.chains.length, dispatches, running, cancelled },
+  };
+}
+
+/** User notifications of the window as marks on their own lane (never merged with reminders, R12). */
+export function notificationMarks(items: readonly TTimelineNotification[], domain: TurnWindow): LaneMark[] {
+  return items
+    .filter((n) => n.turn >= domain.from && n.turn <= domain.to)
+    .map((n, i) => ({
+      id: `n${i}`,
+      turn: n.turn,
+      x: turnFraction(n.turn, domain),
+      row: 0,
+      glyph: "notification" as const,
+      title: `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`,
+    }));
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import type { TReviewerLane } from "../../../lib/contracts";
+import { groupFindings } from "./finding-groups";
+import { policySummary } from "./policy-summary";
+import { notificationMarks, packRows, reviewerLayout } from "./reviewer-layout";
+import { reminderTitle, stripMarks } from "./strip-layout";
+import { turnTicks, valueDomain, valueTicks } from "./turn-ticks";
+import {
+  axisDomain,
+  panWindow,
+  parseTurnParam,
+  parseWindowParams,
+  selectTurnParams,
+  turnAtFraction,
+  turnFraction,
+  windowFromDrag,
+  withViewParams,
+  zoomOut,
+} from "./turn-window";
+
+describe("turn window (URL ⇄ axis ⇄ brush)", () => {
+  it("reads ?turn and ?from/?to strictly", () => {
+    expect(parseTurnParam("12")).toBe(12);
+    expect(parseTurnParam("-1")).toBeNull();
+    expect(parseTurnParam("1.5")).toBeNull();
+    expect(parseTurnParam(null)).toBeNull();
+    expect(parseWindowParams("10", "50")).toEqual({ from: 10, to: 50 });
+    expect(parseWindowParams("50", "10")).toEqual({ from: 10, to: 50 });
+    expect(parseWindowParams("10", null)).toEqual({ from: 10 });
+    expect(parseWindowParams("x", "")).toBeNull();
+  });
+
+  it("clamps the zoom into the run's extent and widens a one-turn domain", () => {
+    expect(axisDomain([0, 419], null)).toEqual({ from: 0, to: 419 });
+    expect(axisDomain([0, 419], { from: 100, to: 5000 })).toEqual({ from: 100, to: 419 });
+    expect(axisDomain([0, 419], { to: 50 })).toEqual({ from: 0, to: 50 });
+    expect(axisDomain([7, 7], null)).toEqual({ from: 6, to: 8 });
+    expect(axisDomain(null, null)).toEqual({ from: 0, to: 1 });
+  });
+
+  it("maps turns to fractions of the plot and back", () => {
+    const domain = { from: 100, to: 300 };
+    expect(turnFraction(200, domain)).toBe(0.5);
+    expect(turnAtFraction(0.5, domain)).toBe(200);
+    expect(turnAtFraction(-1, domain)).toBe(100);
+    expect(turnAtFraction(2, domain)).toBe(300);
+  });
+
+  it("turns a drag into a window, either direction, at least 4 turns wide, null for the whole run", () => {
+    expect(windowFromDrag(300, 120, [0, 1999])).toEqual({ from: 120, to: 300 });
+    expect(windowFromDrag(50, 51, [0, 1999])).toEqual({ from: 49, to: 53 });
+    expect(windowFromDrag(0, 1, [0, 1999])).toEqual({ from: 0, to: 4 });
+    expect(windowFromDrag(1999, 1999, [0, 1999])).toEqual({ from: 1995, to: 1999 });
+    expect(windowFromDrag(-5, 5000, [0, 1999])).toBeNull();
+  });
+
+  it("zooms out and pans inside the run", () => {
+    expect(zoomOut({ from: 100, to: 200 }, [0, 1999])).toEqual({ from: 50, to: 250 });
+    expect(zoomOut({ from: 0, to: 1500 }, [0, 1999])).toBeNull();
+    expect(panWindow({ from: 100, to: 200 }, 1, [0, 1999])).toEqual({ from: 150, to: 250 });
+    expect(panWindow({ from: 10, to: 110 }, -1, [0, 1999])).toEqual({ from: 0, to: 100 });
+  });
+
+  it("writes the selection and the window into the search string, keeping the rest", () => {
+    expect(withViewParams("", { turn: 12 })).toBe("?turn=12");
+    expect(withViewParams("?turn=12&x=1", { window: { from: 5, to: 50 } })).toBe("?turn=12&x=1&from=5&to=50");
+    expect(withViewParams("?turn=12&from=5&to=50", { window: null, turn: null })).toBe("");
+  });
+
+  it("keeps the zoom when a selected turn is inside it, else leaves it", () => {
+    expect(selectTurnParams("?from=10&to=50", 20)).toBe("?from=10&to=50&turn=20");
+    expect(selectTurnParams("?from=10&to=50&turn=20", 300)).toBe("?turn=300");
+    expect(selectTurnParams("", 7)).toBe("?turn=7");
+  });
+});
+
+describe("axis ticks and value domains", () => {
+  it("chooses whole-turn ticks on a 1-2-5 step", () => {
+    expect(turnTicks(0, 419)).toEqual([0, 50, 100, 150, 200, 250, 300, 350, 400]);
+    expect(turnTicks(0, 1999)).toEqual([0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800]);
+    expect(turnTicks(103, 117)).toEqual([104, 106, 108, 110, 112, 114, 116]);
+    expect(turnTicks(0, 3)).toEqual([0, 1, 2, 3]);
+    expect(turnTicks(5, 5)).toEqual([5]);
+  });
+
+  it("puts value ticks on round numbers inside the domain", () => {
+    expect(valueTicks(2688)).toEqual([0, 1000, 2000]);
+    expect(valueTicks(4.2)).toEqual([0, 1, 2, 3, 4]);
+    expect(valueTicks(212_000)).toEqual([0, 50_000, 100_000, 150_000, 200_000]);
+    expect(valueTicks(4.48, 2)).toEqual([0, 2, 4]);
+    expect(valueTicks(752)).toEqual([0, 200, 400, 600]);
+    expect(valueTicks(31.8)).toEqual([0, 10, 20, 30]);
+    expect(valueTicks(0)).toEqual([0]);
+  });
+
+  it("keeps every reference line on the chart", () => {
+    expect(valueDomain([1, 2, 3], [54, 60], 0)).toEqual([0, 60]);
+    expect(valueDomain([250_000], [200_000], 0)).toEqual([0, 250_000]);
+    expect(valueDomain([], [])).toEqual([0, 1]);
+  });
+});
+
+describe("reminder strips", () => {
+  const domain = { from: 0, to: 100 };
+  it("places marks by turn and stage, problems drawn last, out-of-window left out", () => {
+    const marks = stripMarks(
+      [
+        { turn: 10, stage: 1, status: "dropped", bytes: 104, freeBytes: 15 },
+        { turn: 20, toTurn: 60, stage: 2, status: "delivered", bytes: 90 },
+        { turn: 200, stage: 3, status: "delivered", bytes: 90 },
+      ],
+      domain,
+      3,
+      "context",
+    );
+    expect(marks.map((m) => [m.turn, m.toTurn, m.row, m.status])).toEqual([
+      [20, 60, 1, "delivered"],
+      [10, 10, 2, "dropped"],
+    ]);
+    expect(marks[0].left).toBe(0.2);
+    expect(marks[0].right).toBe(0.6);
+  });
+
+  it("says what was needed and what was free for a dropped reminder", () => {
+    expect(reminderTitle("context", { turn: 812, stage: 3, status: "dropped", bytes: 104, freeBytes: 15 })).toBe(
+      "turn 812 · context reminder, stage 3 · dropped: needs 104 B, 15 B free",
+    );
+    expect(reminderTitle("edits", { turn: 5, toTurn: 9, subject: "b3", stage: 1, status: "delivered", bytes: 141 })).toBe(
+      "turns 5–9 · edits reminder (b3), stage 1 · delivered on each rebuilt turn (141 B)",
+    );
+  });
+});
+
+describe("Reviewer and notification lanes", () => {
+  it("packs overlapping intervals on separate rows", () => {
+    expect(packRows([[0, 10], [5, 20], [12, 30], [40, 41]], 0)).toEqual({ rows: [0, 1, 0, 0], count: 2 });
+    expect(packRows([[0, 10], [1, 10], [2, 10]], 0, 2).count).toBe(2);
+  });
+
+  it("keeps the rules' candidates apart from the recorded chains, with spans and denial reasons", () => {
+    const lane: TReviewerLane = {
+      schedule: { everyTurns: 10, afterMin: null },
+      admission: { autoReviewAllowed: true, minRequestsLeft: 8 },
+      rebuilt: [
+        { turn: 10, checkpoint: 1, granted: true, reasons: [] },
+        { turn: 20, checkpoint: 2, granted: false, reasons: ["insufficient_budget", "review_in_progress"] },
+      ],
+      chains: [
+        { candidateId: "c1", turn: 10, checkpoint: 1, admissions: [{ turn: 10, granted: true, reasons: [] }], dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 15 }] },
+        { candidateId: "c2", turn: 20, checkpoint: 2, admissions: [], dispatches: [{ dispatchId: "d2", turn: 21, doneTurn: null }], cancelled: undefined },
+      ],
+      strayCompletions: [],
+    };
+    const layout = reviewerLayout(lane, { from: 0, to: 100 });
+    expect(layout.rebuilt.map((m) => m.glyph)).toEqual(["granted", "denied"]);
+    expect(layout.rebuilt[1].title).toContain("denied: too few requests left, a review is in progress");
+    expect(layout.recorded.spans.map((s) => [s.x1, s.x2, s.open])).toEqual([
+      [0.11, 0.15, false],
+      [0.21, 1, true],
+    ]);
+    expect(layout.recorded.marks.map((m) => m.glyph)).toEqual(["candidate", "granted", "dispatch", "done", "candidate", "dispatch"]);
+    expect(layout.counts).toMatchObject({ rebuilt: 2, denied: 1, chains: 2, dispatches: 2, running: 1 });
+  });
+
+  it("places notifications of the window only", () => {
+    const marks = notificationMarks([{ turn: 5, channel: "email", message: "done" }, { turn: 500, channel: "email", message: "x" }], { from: 0, to: 10 });
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ x: 0.5, title: "turn 5 · user notified via email: done" });
+  });
+});
+
+describe("header policy summary", () => {
+  it("states each limit in its own unit, never combined", () => {
+    const parts = policySummary({
+      requests: { limit: 60, deliveryReserve: 6, stages: [0.5, 0.75, 0.9] },
+      time: { limitMs: 1_800_000, stages: [0.5, 0.75, 0.9] },
+      context: { capacityBytes: 200_000, stages: [0.7, 0.85, 0.95] },
+      edits: { perBlockLimit: 4, stages: [0.5, 1] },
+      review: { everyTurns: 10, afterMs: 600_000 },
+      reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
+    });
+    expect(parts.map((p) => p.text).join(" · ")).toBe(
+      "60 requests (6 reserved) · 30 min · 200,000 B · 4 edits/block · review every 10 turns / 10 min · Reviewer auto-review on, ≥ 8 requests left",
+    );
+    expect(parts[0].detail).toBe("requests: stages at 50% · 75% · 90% of 54 requests usable");
+  });
+
+  it("leaves out sections the policy lacks", () => {
+    expect(policySummary({ context: { capacityBytes: 10_000, stages: [0.7] } }).map((p) => p.text)).toEqual(["10,000 B"]);
+    expect(policySummary(null)).toEqual([]);
+  });
+});
+
+describe("findings view", () => {
+  it("groups by code, violations first, with counts and unique turns", () => {
+    const groups = groupFindings(
+      [
+        { turn: 3, code: "MISSING_REMINDER", count: 2 },
+        { turn: 9, code: "DISPATCH_WITHOUT_ADMISSION", count: 1 },
+        { turn: 1, code: "MISSING_REMINDER", count: 1 },
+        { turn: 4, code: "INCOMPLETE_TURN", count: 1 },
+      ],
+      [{ code: "GLOBAL_STOP_ON_LOCAL_QUOTA", count: 1 }],
+    );
+    expect(groups.map((g) => [g.code, g.count, g.turns, g.runLevel])).toEqual([
+      ["DISPATCH_WITHOUT_ADMISSION", 1, [9], 0],
+      ["GLOBAL_STOP_ON_LOCAL_QUOTA", 1, [], 1],
+      ["MISSING_REMINDER", 3, [1, 3], 0],
+      ["INCOMPLETE_TURN", 1, [4], 0],
+    ]);
+  });
+});

@@ -1,0 +1,150 @@
+import path from "node:path";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signInToDemo } from "./support/sign-in";
+
+const RUN = "etf-fees-voo-ivv-splg";
+const LIVE_RUN = "etf-sector-weights";
+
+function meterPanel(page: Page, title: string): Locator {
+  return page.getByRole("region", { name: new RegExp(`^${title}\\b`) });
+}
+
+/** The explorer has hydrated: charts are drawn and clicks and drags are handled. */
+async function interactive(page: Page) {
+  await expect(page.locator('[data-hydrated="true"]')).toBeAttached({ timeout: 15_000 });
+}
+
+/** Scrolls an element to the middle of the viewport (clear of the sticky site header). */
+async function centre(target: Locator) {
+  await target.evaluate((el) => el.scrollIntoView({ block: "center" }));
+}
+
+/** Clicks at a fraction of an element's width (its vertical middle). */
+async function clickAt(page: Page, target: Locator, fraction: number) {
+  const box = (await target.boundingBox())!;
+  await page.mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
+}
+
+test.describe("run page", () => {
+  test("header in units, four meter charts, legend, turn selection, findings links and zoom", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInToDemo(page, `/runs/${RUN}`);
+    await interactive(page);
+
+    // Header: task, who, status with a word, turns, and every limit in its own unit.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Compare fees and holdings of VOO, IVV and SPLG");
+    await expect(page.getByTestId("run-status")).toHaveText(/^. ?(completed|stopped|failed)$/);
+    await expect(page.getByText("420 turns", { exact: false }).first()).toBeVisible();
+    const limits = page.getByLabel("Policy limits");
+    await expect(limits).toContainText(/\d[\d,]* requests \(\d+ reserved\)/);
+    await expect(limits).toContainText(/ min/);
+    await expect(limits).toContainText("200,000 B");
+    await expect(limits).toContainText("4 edits/block");
+    await expect(limits).toContainText("review every 10 turns / 10 min");
+    await expect(limits).toContainText("Reviewer auto-review on, ≥ 8 requests left");
+
+    // Four charts, each with its unit in its title and on its value axis.
+    const charts: [string, string, string][] = [
+      ["Requests", "count", "requests"],
+      ["Time", "minutes", "min"],
+      ["Context", "bytes of the final request", "bytes"],
+      ["Edit quota", "edits, per block", "edits"],
+    ];
+    for (const [title, unit, axis] of charts) {
+      const panel = meterPanel(page, title);
+      await expect(panel.getByRole("heading", { level: 2 })).toContainText(unit);
+      await expect(panel.locator("svg.recharts-surface").first()).toBeVisible();
+      await expect(panel.locator(".recharts-label").filter({ hasText: new RegExp(`^${axis}$`) }).first()).toBeAttached();
+    }
+    await expect(meterPanel(page, "Edit quota").locator("svg.recharts-surface")).toHaveCount(5);
+
+    // The legend: every status by mark and word.
+    const legend = page.getByRole("list", { name: "Legend" });
+    for (const [status, mark] of Object.entries({ delivered: "●", dropped: "✕", failed: "▲", uncertain: "◆", pending: "○" })) {
+      await expect(legend).toContainText(mark);
+      await expect(legend).toContainText(status);
+    }
+    // Reminder marks say stage and status; a dropped one says bytes needed vs free.
+    await expect(page.getByRole("button", { name: /reminder( \([^)]*\))?, stage \d+ · dropped: needs [\d,]+ B, -?[\d,]+ B free/ }).first()).toBeAttached();
+
+    // Lanes: Reviewer and notifications, apart from the reminders.
+    await expect(page.getByRole("heading", { name: /^Reviewer/ })).toBeVisible();
+    await expect(page.getByRole("heading", { name: /^User notifications/ })).toBeVisible();
+
+    // Clicking a chart selects a turn: ?turn=N, and the inspector shows it.
+    const requestsPlot = meterPanel(page, "Requests").getByRole("img");
+    await centre(requestsPlot);
+    await clickAt(page, requestsPlot, 0.5);
+    await expect(page).toHaveURL(/[?&]turn=\d+/);
+    const picked = new URL(page.url()).searchParams.get("turn");
+    await expect(page.getByRole("complementary", { name: "Selected turn" }).getByLabel(`Turn ${picked}`)).toBeVisible();
+
+    // Findings view: grouped by code with the rule; a turn link lands on that turn.
+    const findings = page.getByRole("region", { name: /^Findings/ });
+    await expect(findings.getByRole("heading", { level: 2 })).toHaveText(/Findings \(\d+\)/);
+    const link = findings.getByRole("link").nth(1);
+    const linkTurn = (await link.textContent())!.replace(/,/g, "");
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`[?&]turn=${linkTurn}(&|$)`));
+    await expect(page.getByRole("complementary", { name: "Selected turn" }).getByLabel(`Turn ${linkTurn}`)).toBeVisible();
+
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: path.join(testInfo.project.outputDir, "run-page.png"), fullPage: true });
+
+    // Zoom: drag across the brush → ?from=&to= and the window is fetched.
+    const brush = page.getByTestId("turn-brush");
+    await centre(brush);
+    const box = (await brush.boundingBox())!;
+    const timeline = page.waitForResponse((r) => r.url().includes("/timeline?") && r.url().includes("from="));
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect(page).toHaveURL(/[?&]from=\d+&to=\d+/);
+    expect((await timeline).ok()).toBe(true);
+    await expect(page.getByTestId("turn-window")).toContainText(/showing turns [\d,]+–[\d,]+ of turns 0–419/);
+    await expect(meterPanel(page, "Context").locator("svg.recharts-surface")).toBeVisible();
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: path.join(testInfo.project.outputDir, "run-page-zoomed.png"), fullPage: true });
+
+    await page.getByRole("button", { name: "Whole run" }).click();
+    await expect(page).not.toHaveURL(/from=/);
+  });
+
+  test("a 2,000-turn run stays readable, and a drag across a chart zooms it", async ({ page }, testInfo) => {
+    await signInToDemo(page, "/runs/etf-holdings-overlap");
+    await interactive(page);
+    await expect(page.getByTestId("turn-window")).toContainText("thinned");
+    const plot = meterPanel(page, "Context").getByRole("img");
+    await centre(plot);
+    const box = (await plot.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect(page).toHaveURL(/[?&]from=\d+&to=\d+/);
+    await expect(page.getByTestId("turn-window")).toContainText("every turn drawn");
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: path.join(testInfo.project.outputDir, "run-page-2000.png"), fullPage: true });
+  });
+
+  test("a live run is polled every 5 s and keeps the selected turn", async ({ page }) => {
+    await signInToDemo(page, `/runs/${LIVE_RUN}?turn=12`);
+    await interactive(page);
+    await expect(page.getByTestId("run-status")).toHaveText(/live/);
+    const inspector = page.getByRole("complementary", { name: "Selected turn" });
+    await expect(inspector.getByLabel("Turn 12")).toBeVisible();
+    await page.waitForResponse((r) => r.url().includes(`/api/v1/runs/${LIVE_RUN}/timeline`), { timeout: 12_000 });
+    await page.waitForResponse((r) => r.url().endsWith(`/api/v1/runs/${LIVE_RUN}`), { timeout: 12_000 });
+    await expect(page).toHaveURL(/[?&]turn=12(&|$)/);
+    await expect(inspector.getByLabel("Turn 12")).toBeVisible();
+  });
+
+  test("an unknown run is a 404", async ({ page }) => {
+    await signInToDemo(page, `/runs/${RUN}`);
+    const response = await page.goto("/runs/no-such-run");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Run not found" })).toBeVisible();
+  });
+});
