@@ -1,0 +1,29 @@
+import type { TDenialReason, TReminderKey } from "../contracts";
+
+/** "requests", "edits · b1": a reminder's (key, subject) for people. */
+export function pairLabel(key: TReminderKey, subject: string | null | undefined): string {
+  return subject === null || subject === undefined ? key : `${key} · ${subject}`;
+}
+
+/** A reminder's stage for people: a review suggestion's stage is its checkpoint k (R7). */
+export function stageLabel(key: TReminderKey, stage: number): string {
+  return key === "review" ? `checkpoint ${stage}` : `stage ${stage}`;
+}
+
+/** R13's denial reasons, in plain words. */
+export const DENIAL_REASON_TEXT: Record<TDenialReason, string> = {
+  auto_review_disabled: "auto review is not allowed by the policy",
+  insufficient_budget: "too few requests left (usable − used < minRequestsLeft)",
+  review_in_progress: "a dispatch is still in progress",
+};
+
+/** A recorded denial reason: the known ones in plain words, others as sent. */
+export function denialReasonText(reason: string): string {
+  return (DENIAL_REASON_TEXT as Record<string, string>)[reason] ?? reason;
+}
+
+/** The clock part of an RFC 3339 time as sent ("22:44:03.998"), for dense event lists; the whole text otherwise. */
+export function shortTime(ts: string): string {
+  const m = /T(\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?)/.exec(ts);
+  return m ? m[1] : ts;
+}

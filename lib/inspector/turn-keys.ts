@@ -1,0 +1,31 @@
+/** What the ← → handler needs to know about a key press (a plain object, so it can be tested). */
+export interface KeyPress {
+  key: string;
+  altKey?: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  shiftKey?: boolean;
+  defaultPrevented?: boolean;
+  /** Tag name of the event target (e.g. "INPUT"), upper or lower case. */
+  targetTag?: string | null;
+  /** Whether the target is contenteditable. */
+  targetEditable?: boolean;
+  /** The target's role attribute, if any (a slider or a listbox keeps its arrow keys). */
+  targetRole?: string | null;
+}
+
+const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+const ARROW_ROLES = new Set(["slider", "listbox", "combobox", "menu", "menubar", "radiogroup", "tablist", "textbox", "spinbutton", "grid", "tree"]);
+
+/**
+ * The turn a key press asks for: ← the previous existing turn, → the next one; null when the key
+ * is not for the inspector (another key, a modifier held, already handled, or the person is typing
+ * or using arrow keys on a control of their own) or there is no such turn.
+ */
+export function turnForKey(press: KeyPress, previousTurn: number | null, nextTurn: number | null): number | null {
+  if (press.key !== "ArrowLeft" && press.key !== "ArrowRight") return null;
+  if (press.altKey || press.ctrlKey || press.metaKey || press.shiftKey || press.defaultPrevented) return null;
+  if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return null;
+  if (press.targetRole && ARROW_ROLES.has(press.targetRole)) return null;
+  return press.key === "ArrowLeft" ? previousTurn : nextTurn;
+}
