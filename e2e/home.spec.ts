@@ -45,16 +45,17 @@ test.describe("home page", () => {
 
     // Sections not built yet are shown as "soon", not as links.
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveCount(2);
+    await expect(nav.getByRole("link")).toHaveCount(3);
     await expect(nav.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs");
-    await expect(nav.getByText("Reviewer")).toContainText("soon");
+    await expect(nav.getByRole("link", { name: "Reviewer" })).toHaveAttribute("href", "/reviewer");
+    await expect(nav.getByText("Copy")).toContainText("soon");
 
     // Favicon is linked.
     await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon\.svg/);
   });
 
   test("unknown pages show not-found, and the nav leads home", async ({ page }, testInfo) => {
-    const response = await page.goto("/runs/does-not-exist");
+    const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
 

@@ -6,7 +6,7 @@ import { SoonBadge } from "../ui/soon-badge";
 import { BrandMark } from "./brand-mark";
 
 /** Sections that exist in the product plan but are not built yet: shown, never linked. */
-const UPCOMING_SECTIONS = ["Reviewer", "Copy"] as const;
+const UPCOMING_SECTIONS = ["Copy"] as const;
 
 export async function SiteHeader() {
   const signedIn = (await cookies()).has(SESSION_COOKIE);
@@ -21,6 +21,11 @@ export async function SiteHeader() {
           <li>
             <Link href="/runs" className="nav-item">
               Runs
+            </Link>
+          </li>
+          <li>
+            <Link href="/reviewer" className="nav-item">
+              Reviewer
             </Link>
           </li>
           {UPCOMING_SECTIONS.map((name) => (

@@ -1,0 +1,141 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { formatNumber } from "../../lib/format";
+import { reviewerCandidatesQuery, reviewerFunnelQuery } from "../../lib/queries/reviewer";
+import { CLEARED, hasReviewerFilters, reviewerHref, type ReviewerFilters, type ReviewerView } from "../../lib/queries/reviewer-url";
+import { runFacetsQuery } from "../../lib/queries/runs";
+import { ReviewerEmpty } from "./reviewer-empty";
+import { ReviewerFilterBar } from "./reviewer-filters";
+import { ReviewerFunnelPanel } from "./reviewer-funnel";
+import { FunnelSkeleton, TableSkeleton } from "./reviewer-skeleton";
+import { ReviewerTable } from "./reviewer-table";
+import styles from "./reviewer.module.css";
+import { useReviewerNavigation } from "./use-reviewer-navigation";
+
+type Props = {
+  project: string;
+  /** The URL as the controls show it, and the API filters it stands for (parsed on the server). */
+  view: ReviewerView;
+  filters: ReviewerFilters;
+};
+
+/** The Reviewer audit: filters, the funnel across the selected runs, and one row per candidate. */
+export function ReviewerAudit({ project, view: serverView, filters }: Props) {
+  const { view, navigate, pending } = useReviewerNavigation(serverView);
+  const facets = useQuery(runFacetsQuery());
+  const funnel = useQuery(reviewerFunnelQuery(filters));
+  const page = useQuery(reviewerCandidatesQuery(filters));
+  const rows = page.data?.rows;
+  const total = funnel.data?.candidates.total;
+  const firstHref = reviewerHref(view, { cursor: undefined });
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <div className={styles.heading}>
+          <h1 className={styles.title}>Reviewer audit</h1>
+          <span className={styles.meta}>
+            project <strong>{project}</strong>
+            {total !== undefined ? (
+              <>
+                {" · "}
+                {formatNumber(total)} {total === 1 ? "candidate" : "candidates"}
+                {view.violations ? " with violations" : ""}
+              </>
+            ) : null}
+          </span>
+        </div>
+        <div className={styles.activity} aria-live="polite">
+          {pending ? (
+            <span className={styles.updating}>
+              <span className={styles.spinner} aria-hidden="true" /> Updating…
+            </span>
+          ) : null}
+        </div>
+      </header>
+      <p className={styles.intro}>
+        Every Reviewer candidate with its recorded admission next to what rule R13 says on that turn&apos;s facts, its dispatches and
+        completions. The turn&apos;s review reminder is shown beside it, on its own: a reminder is advice to the model — a dropped one
+        never cancels a candidate, a delivered one is never an admission (R12).
+      </p>
+
+      <ReviewerFilterBar view={view} filters={filters} facets={facets.data} navigate={navigate} runTask={rows?.[0]?.task ?? null} />
+
+      {funnel.isError ? (
+        <LoadError title="The funnel could not be loaded" message={funnel.error.message} onRetry={() => void funnel.refetch()} />
+      ) : funnel.data ? (
+        <ReviewerFunnelPanel funnel={funnel.data} view={view} dimmed={pending} />
+      ) : (
+        <FunnelSkeleton />
+      )}
+
+      {page.isError ? (
+        <LoadError
+          title="The candidates could not be loaded"
+          message={page.error.message}
+          onRetry={() => void page.refetch()}
+          firstHref={view.cursor ? firstHref : undefined}
+        />
+      ) : rows === undefined ? (
+        <TableSkeleton />
+      ) : rows.length === 0 ? (
+        <ReviewerEmpty
+          project={project}
+          filtered={hasReviewerFilters(view) || Boolean(view.cursor)}
+          violationsOnly={Boolean(view.violations)}
+          clearHref={reviewerHref(view, CLEARED)}
+          allCandidatesHref={reviewerHref(view, { violations: undefined })}
+        />
+      ) : (
+        <section className={styles.panel} aria-labelledby="candidates-title">
+          <header className={styles.panelHeader}>
+            <h2 id="candidates-title" className={styles.panelTitle}>
+              Candidates
+            </h2>
+            <span className={styles.panelMeta}>one row per Reviewer candidate · newest run first, then by turn</span>
+          </header>
+          <ReviewerTable rows={rows} view={view} dimmed={pending} />
+          <nav className={styles.pager} aria-label="Pages">
+            <span className={styles.pagerInfo}>
+              {view.cursor ? "A later page" : "First page"}: {formatNumber(rows.length)} {rows.length === 1 ? "candidate" : "candidates"}
+              {total !== undefined ? ` of ${formatNumber(total)}` : ""}
+            </span>
+            {view.cursor ? (
+              <Link className="button button-quiet" href={firstHref} scroll={false}>
+                ← First page
+              </Link>
+            ) : null}
+            {page.data?.nextCursor ? (
+              <Link className="button button-quiet" href={reviewerHref(view, { cursor: page.data.nextCursor })} scroll={false}>
+                Next page →
+              </Link>
+            ) : (
+              <span className={styles.pagerEnd}>End of list</span>
+            )}
+          </nav>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function LoadError({ title, message, onRetry, firstHref }: { title: string; message: string; onRetry: () => void; firstHref?: string }) {
+  return (
+    <div role="alert" className={styles.alert}>
+      <h2 className={styles.alertTitle}>{title}</h2>
+      <p className={styles.alertText}>{message}</p>
+      <p className={styles.alertActions}>
+        <button type="button" className="button button-quiet" onClick={onRetry}>
+          Try again
+        </button>
+        {firstHref ? (
+          <Link className="button button-quiet" href={firstHref}>
+            First page
+          </Link>
+        ) : null}
+      </p>
+    </div>
+  );
+}

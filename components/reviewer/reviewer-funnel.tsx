@@ -1,0 +1,145 @@
+import Link from "next/link";
+import { FINDING_INFO } from "../../lib/audit/finding-info";
+import { prepareReviewerFunnel, type FunnelPart } from "../../lib/charts/reviewer-funnel";
+import type { TFindingCode, TReviewerFunnel } from "../../lib/contracts";
+import { formatNumber } from "../../lib/format";
+import { reviewerHref, type ReviewerView } from "../../lib/queries/reviewer-url";
+import { FindingCode } from "./finding-code";
+import styles from "./reviewer-funnel.module.css";
+
+/** The Reviewer finding codes (SPEC §7), always listed, so a zero reads as "none", not "unknown". */
+export const REVIEWER_CODES: readonly TFindingCode[] = [
+  "DISPATCH_WITHOUT_ADMISSION",
+  "CONCURRENT_DISPATCH",
+  "ADMISSION_RULE_MISMATCH",
+  "CANDIDATE_CANCELLED_BY_DROP",
+];
+
+type Props = { funnel: TReviewerFunnel; view: ReviewerView; dimmed: boolean };
+
+/** Candidate → admission → dispatch → completion across the selected runs, with the violations by code. */
+export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
+  const chart = prepareReviewerFunnel(funnel);
+  const violationsHref = reviewerHref(view, { violations: true });
+  const codes = [...REVIEWER_CODES, ...(Object.keys(funnel.violations) as TFindingCode[]).filter((c) => !REVIEWER_CODES.includes(c))];
+
+  return (
+    <div className={`${styles.grid} ${dimmed ? styles.dimmed : ""}`}>
+      <section className={styles.panel} aria-labelledby="funnel-title">
+        <header className={styles.header}>
+          <h2 id="funnel-title" className={styles.title}>
+            Funnel
+          </h2>
+          <span className={styles.meta}>
+            count of candidates and dispatches across the selected runs
+            {view.violations ? " · only candidates with violations" : ""}
+          </span>
+        </header>
+        <ol className={styles.stages}>
+          {chart.stages.map((stage) => (
+            <li key={stage.key} className={styles.stage} aria-label={`${stage.label}: ${formatNumber(stage.count)}`}>
+              <span className={styles.stageLabel}>{stage.label}</span>
+              <span className={styles.stageCount}>
+                {stage.key === "candidates" && view.violations ? (
+                  <Link href={reviewerHref(view, { violations: undefined })} title="Show every candidate, not only violations" scroll={false}>
+                    {formatNumber(stage.count)}
+                  </Link>
+                ) : (
+                  formatNumber(stage.count)
+                )}
+              </span>
+              <span className={styles.bar} aria-hidden="true">
+                <span className={styles.barFill} style={{ width: `${Math.max(stage.count > 0 ? 1 : 0, stage.share * 100)}%` }} />
+              </span>
+              <ul className={styles.parts}>
+                {stage.parts.map((part) => (
+                  <Part key={part.label} part={part} violationsHref={violationsHref} />
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+        <div className={styles.cancelled}>
+          <span className={styles.cancelledLabel}>Cancelled</span>
+          <span className={styles.cancelledCount}>{formatNumber(chart.cancelled.total)}</span>
+          {chart.cancelled.parts.length ? (
+            <ul className={styles.cancelledParts}>
+              {chart.cancelled.parts.map((part) => (
+                <Part key={part.label} part={part} violationsHref={violationsHref} />
+              ))}
+            </ul>
+          ) : (
+            <span className={styles.none}>none</span>
+          )}
+        </div>
+      </section>
+
+      <section className={styles.panel} aria-labelledby="violations-title">
+        <header className={styles.header}>
+          <h2 id="violations-title" className={styles.title}>
+            Violations by code
+          </h2>
+          {chart.violations > 0 && !view.violations ? (
+            <Link className={styles.meta} href={violationsHref} scroll={false}>
+              show only violations →
+            </Link>
+          ) : (
+            <span className={styles.meta}>{formatNumber(chart.violations)} in all</span>
+          )}
+        </header>
+        <ul className={styles.codes}>
+          {codes.map((code) => {
+            const count = funnel.violations[code] ?? 0;
+            const info = FINDING_INFO[code];
+            return (
+              <li key={code} className={`${styles.code} ${count === 0 ? styles.codeNone : ""}`}>
+                <span className={styles.codeCount}>
+                  {count > 0 && !view.violations ? (
+                    <Link href={violationsHref} scroll={false} title={`Show only violations`}>
+                      {formatNumber(count)}
+                    </Link>
+                  ) : (
+                    formatNumber(count)
+                  )}
+                </span>
+                <span className={styles.codeText}>
+                  <FindingCode code={code} quiet={count === 0} />
+                  <span className={styles.codeRule}>
+                    {info.rule} <span className={styles.ref}>({info.ref})</span>
+                  </span>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function Part({ part, violationsHref }: { part: FunnelPart; violationsHref: string }) {
+  const violation = part.kind === "violation";
+  const title = part.code ? `${part.code} — ${FINDING_INFO[part.code].title}: ${FINDING_INFO[part.code].rule}` : undefined;
+  const classes = [styles.part, part.nested ? styles.nested : "", violation ? styles.violation : "", part.count === 0 ? styles.zero : ""].join(" ");
+  return (
+    <li className={classes} title={title}>
+      <span className={styles.partLabel}>
+        {violation ? (
+          <span className={styles.warn} aria-hidden="true">
+            ⚠{" "}
+          </span>
+        ) : null}
+        {part.label}
+      </span>
+      <span className={styles.partCount}>
+        {violation && part.count > 0 ? (
+          <Link href={violationsHref} scroll={false} aria-label={`${part.label}: ${formatNumber(part.count)} — show only violations`}>
+            {formatNumber(part.count)}
+          </Link>
+        ) : (
+          formatNumber(part.count)
+        )}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,104 @@
+import { DENIAL_REASONS, type TFindingCode, type TReviewerFunnel } from "../contracts";
+
+/** One count that leaves or qualifies a funnel stage, e.g. "denied: review in progress 27". */
+export interface FunnelPart {
+  label: string;
+  count: number;
+  /** exit: leaves the funnel here; info: a breakdown; violation: a rule was broken (SPEC §7). */
+  kind: "exit" | "info" | "violation";
+  /** The finding code behind a violation count. */
+  code?: TFindingCode;
+  /** Indented under the part before it (a reason of a denial). */
+  nested?: boolean;
+}
+
+/** One stage of the Reviewer funnel, drawn as a labelled bar of `share` of the widest stage. */
+export interface FunnelStage {
+  key: "candidates" | "admitted" | "dispatched" | "completed";
+  label: string;
+  count: number;
+  /** count / the largest stage count, in [0, 1] (0 when every stage is empty). */
+  share: number;
+  parts: FunnelPart[];
+}
+
+export interface FunnelChart {
+  stages: FunnelStage[];
+  /** Cancelled candidates, by reason; reasons that blame a reminder are violations (R12). */
+  cancelled: { total: number; parts: FunnelPart[] };
+  /** Total violations across codes. */
+  violations: number;
+}
+
+const DROP_REASONS = new Set(["reminder_dropped", "reminder_not_delivered"]);
+const words = (text: string) => text.replace(/_/g, " ");
+
+/**
+ * Prepares the funnel for drawing: candidate → admission granted → dispatched → completed, each with
+ * what left or qualified it. Pure; the component only draws bars and labels.
+ */
+export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
+  const { candidates, admissions, dispatches, cancelled, violations } = funnel;
+  const v = (code: TFindingCode) => violations[code] ?? 0;
+
+  const denialOrder = [...DENIAL_REASONS, ...Object.keys(admissions.deniedByReason).filter((r) => !(DENIAL_REASONS as readonly string[]).includes(r)).sort()];
+  const deniedParts: FunnelPart[] = denialOrder
+    .filter((reason) => (admissions.deniedByReason[reason] ?? 0) > 0)
+    .map((reason) => ({ label: words(reason), count: admissions.deniedByReason[reason], kind: "exit", nested: true }));
+
+  const raw: Omit<FunnelStage, "share">[] = [
+    {
+      key: "candidates",
+      label: "Candidates",
+      count: candidates.total,
+      parts: [
+        { label: "recorded by the agent", count: candidates.recorded, kind: "info" },
+        { label: "due by the rule (rebuild)", count: candidates.rebuiltDue, kind: "info" },
+        { label: "recorded but not due", count: candidates.recordedNotDue, kind: "exit" },
+        { label: "due but not recorded", count: candidates.dueNotRecorded, kind: "exit" },
+      ],
+    },
+    {
+      key: "admitted",
+      label: "Admission granted",
+      count: admissions.granted,
+      parts: [
+        { label: "denied", count: admissions.denied, kind: "exit" },
+        ...deniedParts,
+        { label: "no admission recorded", count: Math.max(0, candidates.total - admissions.recorded), kind: "exit" },
+        { label: "against the rule", count: admissions.againstRule, kind: "violation", code: "ADMISSION_RULE_MISMATCH" },
+      ],
+    },
+    {
+      key: "dispatched",
+      label: "Dispatched",
+      count: dispatches.total,
+      parts: [
+        { label: "without admission", count: v("DISPATCH_WITHOUT_ADMISSION"), kind: "violation", code: "DISPATCH_WITHOUT_ADMISSION" },
+        { label: "while another ran", count: v("CONCURRENT_DISPATCH"), kind: "violation", code: "CONCURRENT_DISPATCH" },
+      ],
+    },
+    {
+      key: "completed",
+      label: "Completed",
+      count: dispatches.completed,
+      parts: [{ label: "still running", count: dispatches.running, kind: "info" }],
+    },
+  ];
+  const widest = Math.max(0, ...raw.map((s) => s.count));
+  const stages = raw.map((stage) => ({ ...stage, share: widest === 0 ? 0 : stage.count / widest }));
+
+  const cancelledParts: FunnelPart[] = Object.entries(cancelled.byReason)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([reason, count]) =>
+      DROP_REASONS.has(reason)
+        ? { label: words(reason), count, kind: "violation", code: "CANDIDATE_CANCELLED_BY_DROP" }
+        : { label: words(reason), count, kind: "exit" },
+    );
+
+  return {
+    stages,
+    cancelled: { total: cancelled.total, parts: cancelledParts },
+    violations: Object.values(violations).reduce((sum, n) => sum + (n ?? 0), 0),
+  };
+}

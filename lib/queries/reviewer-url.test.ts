@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { parseReviewerUrl, reviewerApiSearch, reviewerExportHref, reviewerHref, runTurnHref, hasReviewerFilters } from "./reviewer-url";
+
+const NOW = Date.parse("2026-11-29T10:00:42.500Z");
+
+describe("Reviewer URL ⇄ filters", () => {
+  it("reads the plain page as no filters", () => {
+    expect(parseReviewerUrl({}, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+    expect(reviewerHref({})).toBe("/reviewer");
+  });
+
+  it("turns a range preset into `from` (floored to the minute) and `run` into runId", () => {
+    const parsed = parseReviewerUrl(new URLSearchParams("agent=etf-agent&model=m-large&run=r-17&range=24h&violations=1"), NOW);
+    expect(parsed).toEqual({
+      ok: true,
+      view: { agent: "etf-agent", model: "m-large", run: "r-17", range: "24h", violations: true },
+      filters: { agent: "etf-agent", model: "m-large", runId: "r-17", from: "2026-11-28T10:00:00.000Z", violations: true },
+    });
+  });
+
+  it("round-trips a view through its URL", () => {
+    const view = { agent: "a b", range: "7d" as const, violations: true, cursor: "abc" };
+    const href = reviewerHref(view, { cursor: "abc" });
+    expect(href).toBe("/reviewer?agent=a+b&range=7d&violations=1&cursor=abc");
+    const parsed = parseReviewerUrl(new URLSearchParams(href.split("?")[1]), NOW);
+    expect(parsed.view).toEqual(view);
+  });
+
+  it("goes back to the first page on any change but the cursor; a range replaces fixed instants", () => {
+    const view = { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z", cursor: "c1" };
+    expect(reviewerHref(view, { violations: true })).toBe("/reviewer?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z&violations=1");
+    expect(reviewerHref(view, { range: "30d" })).toBe("/reviewer?range=30d");
+    expect(reviewerHref({ violations: true, cursor: "c1" }, { violations: false })).toBe("/reviewer");
+    expect(reviewerHref({ agent: "x" }, { cursor: "c2" })).toBe("/reviewer?agent=x&cursor=c2");
+  });
+
+  it("accepts true/false for the flag, as the API does, and writes it back as 1", () => {
+    expect(parseReviewerUrl({ violations: "true" }, NOW)).toMatchObject({ ok: true, view: { violations: true }, filters: { violations: true } });
+    expect(parseReviewerUrl({ violations: "0" }, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+  });
+
+  it("names the URL's bad parameters instead of failing", () => {
+    const parsed = parseReviewerUrl({ range: "1y", violations: "maybe", from: "yesterday", run: [""] }, NOW);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.problems.map((p) => p.path).sort()).toEqual(["from", "range", "violations"]);
+    expect(parsed.problems.find((p) => p.path === "range")?.message).toContain("24h, 7d, 30d");
+    expect(parsed.view.range).toBe("1y");
+  });
+
+  it("knows when the view narrows the audit", () => {
+    expect(hasReviewerFilters({ cursor: "c" })).toBe(false);
+    expect(hasReviewerFilters({ violations: true })).toBe(true);
+  });
+
+  it("builds API and export URLs with the same filters (no cursor in an export)", () => {
+    const filters = { agent: "etf", runId: "r 17", violations: true, cursor: "c9", from: "2026-11-28T10:00:00.000Z" };
+    expect(reviewerApiSearch(filters, { limit: 50 })).toBe("?agent=etf&cursor=c9&from=2026-11-28T10%3A00%3A00.000Z&limit=50&runId=r+17&violations=1");
+    expect(reviewerExportHref(filters, "csv")).toBe(
+      "/api/v1/reviewer/candidates/export?agent=etf&format=csv&from=2026-11-28T10%3A00%3A00.000Z&runId=r+17&violations=1",
+    );
+    expect(reviewerExportHref({}, "json")).toBe("/api/v1/reviewer/candidates/export?format=json");
+  });
+
+  it("links a row to its run page at its turn", () => {
+    expect(runTurnHref("etf fees/1", 40)).toBe("/runs/etf%20fees%2F1?turn=40");
+  });
+});

@@ -1,0 +1,180 @@
+import { z } from "zod";
+import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "../contracts";
+import { queryString } from "./api-fetch";
+
+/** Time range presets of the Reviewer audit: a sliding window of run starts that ends now. */
+export const REVIEWER_RANGES = {
+  "24h": { label: "Last 24 hours", ms: 24 * 3_600_000 },
+  "7d": { label: "Last 7 days", ms: 7 * 24 * 3_600_000 },
+  "30d": { label: "Last 30 days", ms: 30 * 24 * 3_600_000 },
+} as const;
+export type ReviewerRange = keyof typeof REVIEWER_RANGES;
+const RANGE_NAMES = Object.keys(REVIEWER_RANGES) as [ReviewerRange, ...ReviewerRange[]];
+const ZRange = z.enum(RANGE_NAMES, { error: `expected one of ${RANGE_NAMES.join(", ")}` });
+
+/** Candidates per page of the audit table. */
+export const REVIEWER_PAGE_SIZE = 50;
+
+/**
+ * What the Reviewer page's URL says, as its controls show it. `range` slides with the clock;
+ * `from`/`to` are fixed instants, kept only without a preset. `run` narrows to one run.
+ */
+export interface ReviewerView {
+  agent?: string;
+  model?: string;
+  run?: string;
+  range?: ReviewerRange;
+  from?: string;
+  to?: string;
+  violations?: boolean;
+  cursor?: string;
+}
+
+/** The API filters a view stands for (what the candidates, funnel and export endpoints read). */
+export interface ReviewerFilters {
+  agent?: string;
+  model?: string;
+  runId?: string;
+  from?: string;
+  to?: string;
+  violations?: boolean;
+  cursor?: string;
+}
+
+export type ParsedReviewerUrl =
+  | { ok: true; view: ReviewerView; filters: ReviewerFilters }
+  | { ok: false; problems: TProblem[]; view: ReviewerView };
+
+/** The page's URL parameters, in the order they are written back. */
+const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "cursor"] as const;
+type Param = (typeof PARAMS)[number];
+type SearchInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function readParams(input: SearchInput): Partial<Record<Param, string>> {
+  const out: Partial<Record<Param, string>> = {};
+  for (const name of PARAMS) {
+    const raw = input instanceof URLSearchParams ? input.getAll(name) : input[name];
+    // A repeated parameter: the last value wins (as the API reads it). Blank means "not set".
+    const value = Array.isArray(raw) ? raw.at(-1) : raw;
+    if (value !== undefined && value.trim() !== "") out[name] = value.trim();
+  }
+  return out;
+}
+
+/** The start of a preset window ending at `now` (ms), floored to the minute so query keys stay stable. */
+export function reviewerRangeStart(range: ReviewerRange, now: number): string {
+  const minute = Math.floor(now / 60_000) * 60_000;
+  return new Date(minute - REVIEWER_RANGES[range].ms).toISOString();
+}
+
+/**
+ * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset
+ * range becomes `from`, computed from `now`; `run` becomes `runId`. Bad values come back as
+ * problems naming the URL parameter, so the page can say which and why.
+ */
+export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewerUrl {
+  const params = readParams(input);
+  const problems: TProblem[] = [];
+  let range: ReviewerRange | undefined;
+  if (params.range !== undefined) {
+    const parsed = ZRange.safeParse(params.range);
+    if (parsed.success) range = parsed.data;
+    else problems.push(...problemsFrom(parsed.error, ["range"]));
+  }
+  const query = ZReviewerCandidatesQuery.safeParse({
+    agent: params.agent,
+    model: params.model,
+    runId: params.run,
+    from: range ? reviewerRangeStart(range, now) : params.from,
+    to: range ? undefined : params.to,
+    violations: params.violations,
+    cursor: params.cursor,
+  });
+  if (!query.success) {
+    // Name the URL's parameter, not the API's.
+    problems.push(...problemsFrom(query.error).map((p) => (p.path === "runId" ? { ...p, path: "run" } : p)));
+  }
+
+  const flag = params.violations === "1" || params.violations === "true";
+  const view: ReviewerView = stripUndefined({
+    agent: params.agent,
+    model: params.model,
+    run: params.run,
+    range: range ?? (params.range as ReviewerRange | undefined),
+    from: range ? undefined : params.from,
+    to: range ? undefined : params.to,
+    violations: flag || undefined,
+    cursor: params.cursor,
+  });
+  if (!query.success || problems.length > 0) return { ok: false, problems, view };
+
+  const { agent, model, runId, from, to, violations, cursor } = query.data;
+  return { ok: true, view, filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, cursor }) };
+}
+
+/** The view after some changes: any change other than the cursor goes back to the first page. */
+export function applyReviewerChanges(view: ReviewerView, changes: Partial<ReviewerView>): ReviewerView {
+  const next: ReviewerView = { ...view, ...changes };
+  if (!("cursor" in changes)) next.cursor = undefined;
+  if ("range" in changes) {
+    next.from = undefined;
+    next.to = undefined;
+  }
+  if (!next.violations) next.violations = undefined;
+  return stripUndefined(next);
+}
+
+/** The Reviewer page's URL for a view after some changes; the plain audit is plain `/reviewer`. */
+export function reviewerHref(view: ReviewerView, changes: Partial<ReviewerView> = {}): string {
+  const next = applyReviewerChanges(view, changes);
+  const search = new URLSearchParams();
+  for (const name of PARAMS) {
+    const value = next[name];
+    if (value === undefined || value === "" || value === false) continue;
+    search.set(name, value === true ? "1" : value);
+  }
+  const text = search.toString();
+  return text ? `/reviewer?${text}` : "/reviewer";
+}
+
+/** Whether the view narrows the audit (a filter or a time window; paging does not). */
+export function hasReviewerFilters(view: ReviewerView): boolean {
+  return Boolean(view.agent || view.model || view.run || view.range || view.from || view.to || view.violations);
+}
+
+/** The view with every filter cleared (the audit of all runs). */
+export const CLEARED: Partial<ReviewerView> = {
+  agent: undefined,
+  model: undefined,
+  run: undefined,
+  range: undefined,
+  violations: undefined,
+};
+
+/** The API's query string for filters (a flag is written as `1`, the way the contract reads it). */
+export function reviewerApiSearch(filters: ReviewerFilters, extra: Record<string, string | number | undefined> = {}): string {
+  return queryString({
+    agent: filters.agent,
+    model: filters.model,
+    runId: filters.runId,
+    from: filters.from,
+    to: filters.to,
+    violations: filters.violations ? "1" : undefined,
+    cursor: filters.cursor,
+    ...extra,
+  });
+}
+
+/** The download link of the audit with these filters: every matching candidate, not one page. */
+export function reviewerExportHref(filters: ReviewerFilters, format: "csv" | "json"): string {
+  return `/api/v1/reviewer/candidates/export${reviewerApiSearch({ ...filters, cursor: undefined }, { format })}`;
+}
+
+/** The run page at a turn: where a candidate's row leads. */
+export function runTurnHref(runId: string, turn: number): string {
+  return `/runs/${encodeURIComponent(runId)}?turn=${turn}`;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

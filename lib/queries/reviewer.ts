@@ -1,0 +1,29 @@
+import { queryOptions } from "@tanstack/react-query";
+import { ZReviewerCandidatesResponse, ZReviewerFunnel } from "../contracts";
+import { apiGet } from "./api-fetch";
+import { REVIEWER_PAGE_SIZE, reviewerApiSearch, type ReviewerFilters } from "./reviewer-url";
+
+/** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
+export const reviewerKeys = {
+  all: ["reviewer"] as const,
+  candidates: (filters: ReviewerFilters) => ["reviewer", "candidates", filters] as const,
+  funnel: (filters: Omit<ReviewerFilters, "cursor">) => ["reviewer", "funnel", filters] as const,
+};
+
+/** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows) with these filters. */
+export function reviewerCandidatesQuery(filters: ReviewerFilters) {
+  return queryOptions({
+    queryKey: reviewerKeys.candidates(filters),
+    queryFn: ({ signal }) =>
+      apiGet(`/api/v1/reviewer/candidates${reviewerApiSearch(filters, { limit: REVIEWER_PAGE_SIZE })}`, ZReviewerCandidatesResponse, signal),
+  });
+}
+
+/** The funnel over every candidate that matches the filters (the cursor plays no part). */
+export function reviewerFunnelQuery(filters: ReviewerFilters) {
+  const { cursor: _cursor, ...rest } = filters;
+  return queryOptions({
+    queryKey: reviewerKeys.funnel(rest),
+    queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/funnel${reviewerApiSearch(rest)}`, ZReviewerFunnel, signal),
+  });
+}

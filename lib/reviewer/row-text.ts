@@ -1,0 +1,94 @@
+import type { TDenialReason, TReviewerCandidateRow } from "../contracts";
+import { formatNumber } from "../format";
+
+/** R13's denial reasons in a few plain words. */
+export const DENIAL_LABELS: Record<TDenialReason, string> = {
+  auto_review_disabled: "auto review disabled",
+  insufficient_budget: "insufficient budget",
+  review_in_progress: "review in progress",
+};
+
+/** Cancellation reasons that say a reminder's fate cancelled the candidate (R12 forbids it). */
+export const CANCELLED_BY_DROP_REASONS: readonly string[] = ["reminder_dropped", "reminder_not_delivered"];
+
+/** A wire word (`admission_denied`, `gaps_found`, a denial reason) as plain text. */
+export function plainWord(word: string): string {
+  return (DENIAL_LABELS as Record<string, string>)[word] ?? word.replace(/_/g, " ");
+}
+
+export interface AdmissionText {
+  /** granted / denied / none: the word shown, backed by a mark. */
+  outcome: "granted" | "denied" | "none";
+  /** One short line per reason or fact, e.g. "requests left 6 < 8". */
+  details: string[];
+}
+
+/** What the runtime recorded for the candidate's admission. */
+export function recordedAdmission(row: TReviewerCandidateRow): AdmissionText {
+  if (!row.recorded) return { outcome: "none", details: ["no admission recorded"] };
+  if (row.recorded.granted) return { outcome: "granted", details: [] };
+  return { outcome: "denied", details: row.recorded.reasons.length ? row.recorded.reasons.map(plainWord) : ["no reason given"] };
+}
+
+export interface RuleText extends AdmissionText {
+  /**
+   * rule: R13 where the recorded admission stands (its turn's facts, dispatches in progress there);
+   * rebuild: the rebuild's own admission at the start of the turn (no admission was recorded).
+   */
+  basis: "rule" | "rebuild" | "none";
+}
+
+/** What R13 says on that turn's facts, in the words an auditor checks: "requests left 6 < 8". */
+export function ruleAdmission(row: TReviewerCandidateRow): RuleText {
+  const { rule } = row;
+  if (rule) {
+    const budget =
+      rule.requestsLeft === null
+        ? "requests meter off or not read yet"
+        : `requests left ${formatNumber(rule.requestsLeft)} ${rule.requestsLeft >= rule.minRequestsLeft ? "≥" : "<"} ${formatNumber(rule.minRequestsLeft)}`;
+    if (rule.granted) return { basis: "rule", outcome: "granted", details: [budget, "no review in progress"] };
+    const details = rule.reasons.map((reason) =>
+      reason === "insufficient_budget" ? budget : reason === "review_in_progress" ? "review in progress" : DENIAL_LABELS[reason],
+    );
+    return { basis: "rule", outcome: "denied", details };
+  }
+  if (row.rebuilt) {
+    const { granted, reasons } = row.rebuilt;
+    return { basis: "rebuild", outcome: granted ? "granted" : "denied", details: reasons.map((r) => DENIAL_LABELS[r]) };
+  }
+  return { basis: "none", outcome: "none", details: ["no reviewer rule in the policy"] };
+}
+
+/** The recorded admission and the rule disagree (the row then carries ADMISSION_RULE_MISMATCH). */
+export function admissionDisagrees(row: TReviewerCandidateRow): boolean {
+  return row.recorded !== null && row.rule !== null && row.recorded.granted !== row.rule.granted;
+}
+
+/** Where the row came from, for people: both, only the agent's record, only the rebuild. */
+export function sourceText(source: TReviewerCandidateRow["source"]): string {
+  return source === "both" ? "recorded and due" : source === "recorded" ? "recorded, not due by the rule" : "due by the rule, not recorded";
+}
+
+/** What in this row made the finding, in one plain line (the code's rule says why it is wrong). */
+export function findingEvidence(row: TReviewerCandidateRow, code: string): string {
+  const candidate = row.candidateId ? `candidate ${row.candidateId}` : "the candidate";
+  const ids = row.dispatches.map((d) => d.dispatchId).join(", ");
+  switch (code) {
+    case "ADMISSION_RULE_MISMATCH": {
+      const recorded = recordedAdmission(row);
+      const rule = ruleAdmission(row);
+      const said = (t: AdmissionText) => (t.details.length ? `${t.outcome} (${t.details.join(", ")})` : t.outcome);
+      return `Recorded ${said(recorded)}; R13 on turn ${row.recorded?.turn ?? row.turn}'s facts says ${said(rule)}.`;
+    }
+    case "DISPATCH_WITHOUT_ADMISSION":
+      return row.recorded
+        ? `Dispatched (${ids}) after a denied admission of ${candidate}.`
+        : `Dispatched (${ids}) with no admission recorded for ${candidate}${row.suggestion?.status === "delivered" ? "; the review suggestion was delivered, which is not an admission" : ""}.`;
+    case "CONCURRENT_DISPATCH":
+      return `Dispatches ${ids} of ${candidate} overlap: one started before the other completed.`;
+    case "CANDIDATE_CANCELLED_BY_DROP":
+      return `Cancelled at turn ${row.cancelled?.turn ?? row.turn} with reason “${plainWord(row.cancelled?.reason ?? "")}”${row.suggestion ? `; the turn's review suggestion was ${row.suggestion.status}` : ""}.`;
+    default:
+      return "";
+  }
+}
