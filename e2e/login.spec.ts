@@ -8,7 +8,7 @@ test.describe("signing in", () => {
     await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
     await page.getByLabel("Project API key").fill("cs_wrong");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toContainText("unknown API key");
+    await expect(page.getByRole("alert").filter({ hasText: "not accepted" })).toContainText("unknown API key");
 
     await page.getByLabel("Project API key").fill(readFileSync(".cuescope/e2e/demo-key", "utf8").trim());
     await page.getByRole("button", { name: "Sign in" }).click();
