@@ -1,16 +1,9 @@
-import { z } from "zod";
 import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "../contracts";
 import { queryString } from "./api-fetch";
+import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
-/** Time range presets of the Reviewer audit: a sliding window of run starts that ends now. */
-export const REVIEWER_RANGES = {
-  "24h": { label: "Last 24 hours", ms: 24 * 3_600_000 },
-  "7d": { label: "Last 7 days", ms: 7 * 24 * 3_600_000 },
-  "30d": { label: "Last 30 days", ms: 30 * 24 * 3_600_000 },
-} as const;
-export type ReviewerRange = keyof typeof REVIEWER_RANGES;
-const RANGE_NAMES = Object.keys(REVIEWER_RANGES) as [ReviewerRange, ...ReviewerRange[]];
-const ZRange = z.enum(RANGE_NAMES, { error: `expected one of ${RANGE_NAMES.join(", ")}` });
+/** Time range presets of the Reviewer audit: the same sliding windows as the runs list. */
+export { TIME_RANGES as REVIEWER_RANGES, rangeStart as reviewerRangeStart, type TimeRange as ReviewerRange } from "./url-params";
 
 /** Candidates per page of the audit table. */
 export const REVIEWER_PAGE_SIZE = 50;
@@ -23,7 +16,7 @@ export interface ReviewerView {
   agent?: string;
   model?: string;
   run?: string;
-  range?: ReviewerRange;
+  range?: TimeRange;
   from?: string;
   to?: string;
   violations?: boolean;
@@ -48,24 +41,6 @@ export type ParsedReviewerUrl =
 /** The page's URL parameters, in the order they are written back. */
 const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "cursor"] as const;
 type Param = (typeof PARAMS)[number];
-type SearchInput = URLSearchParams | Record<string, string | string[] | undefined>;
-
-function readParams(input: SearchInput): Partial<Record<Param, string>> {
-  const out: Partial<Record<Param, string>> = {};
-  for (const name of PARAMS) {
-    const raw = input instanceof URLSearchParams ? input.getAll(name) : input[name];
-    // A repeated parameter: the last value wins (as the API reads it). Blank means "not set".
-    const value = Array.isArray(raw) ? raw.at(-1) : raw;
-    if (value !== undefined && value.trim() !== "") out[name] = value.trim();
-  }
-  return out;
-}
-
-/** The start of a preset window ending at `now` (ms), floored to the minute so query keys stay stable. */
-export function reviewerRangeStart(range: ReviewerRange, now: number): string {
-  const minute = Math.floor(now / 60_000) * 60_000;
-  return new Date(minute - REVIEWER_RANGES[range].ms).toISOString();
-}
 
 /**
  * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset
@@ -73,19 +48,13 @@ export function reviewerRangeStart(range: ReviewerRange, now: number): string {
  * problems naming the URL parameter, so the page can say which and why.
  */
 export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewerUrl {
-  const params = readParams(input);
-  const problems: TProblem[] = [];
-  let range: ReviewerRange | undefined;
-  if (params.range !== undefined) {
-    const parsed = ZRange.safeParse(params.range);
-    if (parsed.success) range = parsed.data;
-    else problems.push(...problemsFrom(parsed.error, ["range"]));
-  }
+  const params = readParams(input, PARAMS);
+  const { range, problems } = readTimeRange(params.range);
   const query = ZReviewerCandidatesQuery.safeParse({
     agent: params.agent,
     model: params.model,
     runId: params.run,
-    from: range ? reviewerRangeStart(range, now) : params.from,
+    from: range ? rangeStart(range, now) : params.from,
     to: range ? undefined : params.to,
     violations: params.violations,
     cursor: params.cursor,
@@ -100,7 +69,7 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     agent: params.agent,
     model: params.model,
     run: params.run,
-    range: range ?? (params.range as ReviewerRange | undefined),
+    range: range ?? (params.range as TimeRange | undefined),
     from: range ? undefined : params.from,
     to: range ? undefined : params.to,
     violations: flag || undefined,
@@ -175,6 +144,3 @@ export function runTurnHref(runId: string, turn: number): string {
   return `/runs/${encodeURIComponent(runId)}?turn=${turn}`;
 }
 
-function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

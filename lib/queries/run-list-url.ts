@@ -1,17 +1,8 @@
-import { z } from "zod";
 import { problemsFrom, RUN_SORTS, ZRunListQuery, type TProblem, type TRunSort, type TRunStatus } from "../contracts";
-import type { RunFilters } from "./runs";
+import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
-/** The time range presets of the runs list: a sliding window that ends now. */
-export const TIME_RANGES = {
-  "24h": { label: "Last 24 hours", ms: 24 * 3_600_000 },
-  "7d": { label: "Last 7 days", ms: 7 * 24 * 3_600_000 },
-  "30d": { label: "Last 30 days", ms: 30 * 24 * 3_600_000 },
-} as const;
-export type TimeRange = keyof typeof TIME_RANGES;
-const ZTimeRange = z.enum(Object.keys(TIME_RANGES) as [TimeRange, ...TimeRange[]], {
-  error: `expected one of ${Object.keys(TIME_RANGES).join(", ")}`,
-});
+export { TIME_RANGES, rangeStart, type TimeRange } from "./url-params";
+import type { RunFilters } from "./runs";
 
 export const SORT_LABELS: Record<TRunSort, string> = {
   "-started": "Newest first",
@@ -46,38 +37,14 @@ export type ParsedRunListUrl =
 const PARAMS = ["q", "status", "agent", "model", "range", "from", "to", "sort", "cursor"] as const;
 type Param = (typeof PARAMS)[number];
 
-type SearchInput = URLSearchParams | Record<string, string | string[] | undefined>;
-
-function readParams(input: SearchInput): Partial<Record<Param, string>> {
-  const out: Partial<Record<Param, string>> = {};
-  for (const name of PARAMS) {
-    const raw = input instanceof URLSearchParams ? input.getAll(name) : input[name];
-    // A repeated parameter: the last value wins (as the API reads it). Blank means "not set".
-    const value = Array.isArray(raw) ? raw.at(-1) : raw;
-    if (value !== undefined && value.trim() !== "") out[name] = name === "q" ? value.trim() : value;
-  }
-  return out;
-}
-
-/** The start of a preset window ending at `now` (ms), floored to the minute so keys stay stable. */
-export function rangeStart(range: TimeRange, now: number): string {
-  const minute = Math.floor(now / 60_000) * 60_000;
-  return new Date(minute - TIME_RANGES[range].ms).toISOString();
-}
 
 /**
  * Reads the runs page's URL with the list's contract (ZRunListQuery). A preset range becomes the
  * API's `from`, computed from `now`. Bad values come back as problems naming the parameter.
  */
 export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListUrl {
-  const params = readParams(input);
-  const problems: TProblem[] = [];
-  let range: TimeRange | undefined;
-  if (params.range !== undefined) {
-    const parsed = ZTimeRange.safeParse(params.range);
-    if (parsed.success) range = parsed.data;
-    else problems.push(...problemsFrom(parsed.error, ["range"]));
-  }
+  const params = readParams(input, PARAMS, (name) => name === "q");
+  const { range, problems } = readTimeRange(params.range);
   const query = ZRunListQuery.safeParse({
     status: params.status,
     agent: params.agent,
@@ -142,6 +109,3 @@ export function hasFilters(view: RunListView): boolean {
   return Boolean(view.q || view.status || view.agent || view.model || view.range || view.from || view.to);
 }
 
-function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
