@@ -2,17 +2,15 @@
 
 import Link from "next/link";
 import type { TRunFacets } from "../../lib/contracts";
-import { formatInstant } from "../../lib/format";
 import {
   CLEARED,
   hasReviewerFilters,
-  REVIEWER_RANGES,
   reviewerExportHref,
   reviewerHref,
   type ReviewerFilters,
-  type ReviewerRange,
   type ReviewerView,
 } from "../../lib/queries/reviewer-url";
+import { FacetSelect, RangeSelect } from "../filters/filter-selects";
 import styles from "./reviewer-filters.module.css";
 
 type Props = {
@@ -36,7 +34,7 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
         </label>
         <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
         <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
-        <RangeSelect view={view} onChange={(range) => navigate({ range })} />
+        <RangeSelect label="Runs started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
         {view.run ? (
           <span className={styles.chip} title={runTask ?? undefined}>
             <span className={styles.chipLabel}>run</span>
@@ -64,61 +62,5 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
         </a>
       </div>
     </div>
-  );
-}
-
-type FacetSelectProps = {
-  label: string;
-  all: string;
-  value: string | undefined;
-  options: readonly string[] | undefined;
-  onChange: (value: string | undefined) => void;
-};
-
-function FacetSelect({ label, all, value, options, onChange }: FacetSelectProps) {
-  // The URL's value stays selectable even when no run has it (a shared link).
-  const values = value && !options?.includes(value) ? [value, ...(options ?? [])] : (options ?? []);
-  return (
-    <label className={styles.field}>
-      <span className="sr-only">{label}</span>
-      <select className={styles.select} aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
-        <option value="">{all}</option>
-        {values.map((v) => (
-          <option key={v} value={v}>
-            {v}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function RangeSelect({ view, onChange }: { view: ReviewerView; onChange: (range: ReviewerRange | undefined) => void }) {
-  const custom = !view.range && (view.from || view.to);
-  const customLabel = custom
-    ? [view.from ? `from ${formatInstant(view.from)}` : null, view.to ? `to ${formatInstant(view.to)}` : null].filter(Boolean).join(" ")
-    : "";
-  return (
-    <label className={styles.field}>
-      <span className="sr-only">Runs started</span>
-      <select
-        className={styles.select}
-        aria-label="Runs started"
-        value={custom ? "custom" : (view.range ?? "")}
-        onChange={(e) => onChange((e.target.value || undefined) as ReviewerRange | undefined)}
-      >
-        <option value="">All time</option>
-        {(Object.keys(REVIEWER_RANGES) as ReviewerRange[]).map((range) => (
-          <option key={range} value={range}>
-            {REVIEWER_RANGES[range].label}
-          </option>
-        ))}
-        {custom ? (
-          <option value="custom" disabled>
-            {customLabel}
-          </option>
-        ) : null}
-      </select>
-    </label>
   );
 }

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { RUN_SORTS, type TRunFacets, type TRunSort, type TRunStatus } from "../../lib/contracts";
-import { formatInstant } from "../../lib/format";
-import { hasFilters, runListHref, SORT_LABELS, TIME_RANGES, type RunListView, type TimeRange } from "../../lib/queries/run-list-url";
+import { hasFilters, runListHref, SORT_LABELS, type RunListView } from "../../lib/queries/run-list-url";
+import { FacetSelect, RangeSelect } from "../filters/filter-selects";
 import styles from "./runs-filters.module.css";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -29,7 +29,7 @@ export function RunsFilters({ view, facets, navigate }: Props) {
       />
       <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
       <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
-      <RangeSelect view={view} onChange={(range) => navigate({ range })} />
+      <RangeSelect label="Started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
       <label className={styles.field}>
         <span className={styles.label}>Sort</span>
         <select className={styles.select} aria-label="Sort" value={view.sort} onChange={(e) => navigate({ sort: e.target.value as TRunSort })}>
@@ -94,62 +94,6 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string, r
           if (e.key === "Enter") send(text, false);
         }}
       />
-    </label>
-  );
-}
-
-type FacetSelectProps = {
-  label: string;
-  all: string;
-  value: string | undefined;
-  options: readonly string[] | undefined;
-  onChange: (value: string | undefined) => void;
-};
-
-function FacetSelect({ label, all, value, options, onChange }: FacetSelectProps) {
-  // The URL's value stays selectable even when no run has it (a shared link, a run since deleted).
-  const values = value && !options?.includes(value) ? [value, ...(options ?? [])] : (options ?? []);
-  return (
-    <label className={styles.field}>
-      <span className="sr-only">{label}</span>
-      <select className={styles.select} aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
-        <option value="">{all}</option>
-        {values.map((v) => (
-          <option key={v} value={v}>
-            {v}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function RangeSelect({ view, onChange }: { view: RunListView; onChange: (range: TimeRange | undefined) => void }) {
-  const custom = !view.range && (view.from || view.to);
-  const customLabel = custom
-    ? [view.from ? `from ${formatInstant(view.from)}` : null, view.to ? `to ${formatInstant(view.to)}` : null].filter(Boolean).join(" ")
-    : "";
-  return (
-    <label className={styles.field}>
-      <span className="sr-only">Started</span>
-      <select
-        className={styles.select}
-        aria-label="Started"
-        value={custom ? "custom" : (view.range ?? "")}
-        onChange={(e) => onChange((e.target.value || undefined) as TimeRange | undefined)}
-      >
-        <option value="">All time</option>
-        {(Object.keys(TIME_RANGES) as TimeRange[]).map((range) => (
-          <option key={range} value={range}>
-            {TIME_RANGES[range].label}
-          </option>
-        ))}
-        {custom ? (
-          <option value="custom" disabled>
-            {customLabel}
-          </option>
-        ) : null}
-      </select>
     </label>
   );
 }

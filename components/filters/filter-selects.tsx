@@ -1,0 +1,65 @@
+"use client";
+
+import { formatInstant } from "../../lib/format";
+import { TIME_RANGES, type TimeRange } from "../../lib/queries/url-params";
+import styles from "./filter-select.module.css";
+
+/** A filter over the values a facet takes (agents, models); "all" clears it. */
+export function FacetSelect({ label, all, value, options, onChange }: {
+  label: string;
+  all: string;
+  value: string | undefined;
+  options: readonly string[] | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  // The URL's value stays selectable even when no run has it (a shared link, a run since deleted).
+  const values = value && !options?.includes(value) ? [value, ...(options ?? [])] : (options ?? []);
+  return (
+    <label className={styles.field}>
+      <span className="sr-only">{label}</span>
+      <select className={styles.select} aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">{all}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A preset time range (sliding window); fixed from/to from a shared link show as a custom entry. */
+export function RangeSelect({ label, range, from, to, onChange }: {
+  label: string;
+  range: TimeRange | undefined;
+  from: string | undefined;
+  to: string | undefined;
+  onChange: (range: TimeRange | undefined) => void;
+}) {
+  const custom = !range && (from || to);
+  const customLabel = custom ? [from ? `from ${formatInstant(from)}` : null, to ? `to ${formatInstant(to)}` : null].filter(Boolean).join(" ") : "";
+  return (
+    <label className={styles.field}>
+      <span className="sr-only">{label}</span>
+      <select
+        className={styles.select}
+        aria-label={label}
+        value={custom ? "custom" : (range ?? "")}
+        onChange={(e) => onChange((e.target.value || undefined) as TimeRange | undefined)}
+      >
+        <option value="">All time</option>
+        {(Object.keys(TIME_RANGES) as TimeRange[]).map((preset) => (
+          <option key={preset} value={preset}>
+            {TIME_RANGES[preset].label}
+          </option>
+        ))}
+        {custom ? (
+          <option value="custom" disabled>
+            {customLabel}
+          </option>
+        ) : null}
+      </select>
+    </label>
+  );
+}
