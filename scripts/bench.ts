@@ -9,8 +9,9 @@ import type { BenchContext, BenchSection } from "./bench/common";
 import { ingestSection } from "./bench/ingest";
 import { pageSection } from "./bench/page";
 import { rebuildSection } from "./bench/rebuild";
+import { replaySection } from "./bench/replay";
 
-const SECTIONS: BenchSection[] = [rebuildSection(), ingestSection(), pageSection()];
+const SECTIONS: BenchSection[] = [rebuildSection(), replaySection(), ingestSection(), pageSection()];
 
 function parseArgs(argv: string[]): { only: string[] | null; repeats: number } {
   let only: string[] | null = null;
@@ -19,7 +20,7 @@ function parseArgs(argv: string[]): { only: string[] | null; repeats: number } {
     if (argv[i] === "--only") only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (argv[i] === "--repeats") repeats = Number(argv[++i]);
     else {
-      process.stderr.write(`bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild,ingest,page] [--repeats 7]\n`);
+      process.stderr.write(`bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild,replay,ingest,page] [--repeats 7]\n`);
       process.exit(2);
     }
   }
