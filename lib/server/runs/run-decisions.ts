@@ -1,6 +1,7 @@
 import type { TCopy, TPolicy, TRunDecisions } from "../../contracts";
 import { rebuild, RunInputError, summarizeDecisions, type DecisionsSummary } from "../../core";
 import type { Database } from "../db";
+import { Lru } from "../lru";
 import type { Prisma } from "../db/generated/client";
 import type { RunRow } from "./find-run";
 import { loadRunEvents } from "./run-events";
@@ -71,4 +72,21 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
   };
   await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
   return { ok: true, json, summary };
+}
+
+const parsed = new Lru<TRunDecisions>(8);
+
+/**
+ * The run's decisions as objects, kept per run version for the readers that walk them (turn
+ * inspector, timeline, Reviewer audit, replay). Read-only: callers must not change them.
+ */
+export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<{ ok: true; decisions: TRunDecisions } | { ok: false; error: string }> {
+  const key = `${run.id}:${run.eventCount}`;
+  const hit = parsed.get(key);
+  if (hit) return { ok: true, decisions: hit };
+  const result = await getRunDecisions(db, run);
+  if (!result.ok) return result;
+  const decisions = JSON.parse(result.json) as TRunDecisions;
+  parsed.set(key, decisions);
+  return { ok: true, decisions };
 }

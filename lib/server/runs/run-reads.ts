@@ -3,7 +3,7 @@ import { inRunOrder } from "../../core";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
 import { findRun } from "./find-run";
-import { getRunDecisions } from "./run-decisions";
+import { getParsedRunDecisions, getRunDecisions } from "./run-decisions";
 import { toRunSummary } from "./run-dto";
 import { toEvent } from "./run-events";
 
@@ -52,9 +52,9 @@ export async function listRunEvents(db: Database, projectId: string, runId: stri
 /** `GET /api/v1/runs/:runId/turns/:turn`: the rebuilt decision, findings and events of one turn. */
 export async function getTurnDetail(db: Database, projectId: string, runId: string, turn: number): Promise<TTurnDetail> {
   const run = await findRun(db, projectId, runId);
-  const result = await getRunDecisions(db, run);
+  const result = await getParsedRunDecisions(db, run);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  const decisions = JSON.parse(result.json) as TRunDecisions;
+  const { decisions } = result;
   const rows = await db.prisma.event.findMany({ where: { runPk: run.id, turn }, orderBy: { seq: "asc" } });
   const existing = existingTurns(decisions);
   const at = lowerBound(existing, turn);

@@ -1,9 +1,10 @@
-import type { TRunDecisions, TRunTimeline, TTimelineQuery } from "../../contracts";
+import type { TRunTimeline, TTimelineQuery } from "../../contracts";
 import { buildTimeline } from "../../charts";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
-import { findRun } from "./find-run";
-import { getRunDecisions } from "./run-decisions";
+import { Lru } from "../lru";
+import { findRun, type RunRow } from "./find-run";
+import { getParsedRunDecisions } from "./run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
 
 /**
@@ -13,9 +14,22 @@ import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
  */
 export async function getRunTimeline(db: Database, projectId: string, runId: string, query: TTimelineQuery): Promise<TRunTimeline> {
   const run = await findRun(db, projectId, runId);
-  const result = await getRunDecisions(db, run);
+  // Built timelines are kept per run version (its event count) and window: a live run's page polls
+  // the same window, and a long run's timeline costs far more to build than to send.
+  const key = `${run.id}:${run.eventCount}:${query.from ?? ""}:${query.to ?? ""}:${query.maxPoints ?? ""}`;
+  const built = recent.get(key);
+  if (built) return built;
+  const timeline = await buildRunTimeline(db, run, query);
+  recent.set(key, timeline);
+  return timeline;
+}
+
+const recent = new Lru<TRunTimeline>(16);
+
+async function buildRunTimeline(db: Database, run: RunRow, query: TTimelineQuery): Promise<TRunTimeline> {
+  const result = await getParsedRunDecisions(db, run);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  const decisions = JSON.parse(result.json) as TRunDecisions;
+  const { decisions } = result;
   const events = await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
   return buildTimeline(decisions, events, { maxPoints: query.maxPoints, fromTurn: query.from, toTurn: query.to });
 }
