@@ -1,9 +1,9 @@
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse, TRunDecisions } from "../../contracts";
+import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "../../contracts";
 import { reviewerRows } from "../../audit/reviewer-rows";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
 import { DomainError } from "../errors";
-import { getRunDecisions } from "../runs/run-decisions";
+import { getParsedRunDecisions } from "../runs/run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "../runs/run-events";
 import { runFilterWhere } from "../runs/run-filters";
 
@@ -46,10 +46,10 @@ export async function listReviewerCandidates(db: Database, projectId: string, qu
       take: RUNS_PER_READ,
     });
     for (const run of runs) {
-      const result = await getRunDecisions(db, run);
+      const result = await getParsedRunDecisions(db, run);
       if (!result.ok) continue;
       const events = await loadRunEventsOfTypes(db, run, REVIEWER_EVENT_TYPES);
-      const mine = reviewerRows(events, JSON.parse(result.json) as TRunDecisions)
+      const mine = reviewerRows(events, result.decisions)
         .filter((row) => !query.violations || row.findings.length > 0)
         .map((row) => ({ runId: run.runId, task: run.task, agent: run.agent, model: run.model, ...row }));
       const remaining = mine.slice(skip);

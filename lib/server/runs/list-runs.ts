@@ -4,6 +4,7 @@ import type { Prisma } from "../db/generated/client";
 import { DomainError } from "../errors";
 import { getRunSummaries } from "./run-decisions";
 import { toRunListItem } from "./run-dto";
+import { runFilterWhere } from "./run-filters";
 
 interface Cursor {
   /** The sort column's value of the last row: an ISO instant or a turn count. */
@@ -13,14 +14,7 @@ interface Cursor {
 
 /** A project's runs, filtered and sorted as the URL says, in pages with an opaque keyset cursor. */
 export async function listRuns(db: Database, projectId: string, query: TRunListQuery): Promise<TRunListResponse> {
-  const where: Prisma.RunWhereInput = { projectId };
-  if (query.status) where.status = query.status;
-  if (query.agent) where.agent = query.agent;
-  if (query.model) where.model = query.model;
-  if (query.q) where.task = { contains: query.q, mode: "insensitive" };
-  if (query.from || query.to) {
-    where.startedAt = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
-  }
+  const where = runFilterWhere(projectId, query);
 
   const byTurns = query.sort.endsWith("turns");
   const direction: Prisma.SortOrder = query.sort.startsWith("-") ? "desc" : "asc";

@@ -21,9 +21,18 @@ export function toEvent(row: EventRow, runId: string): TEvent {
  * raw query, bodies as JSON text: Prisma's per-row JSON decoding costs more than the rebuild.
  */
 export async function loadRunEvents(db: Database, run: { id: string; runId: string }): Promise<TEvent[]> {
-  const rows = await db.prisma.$queryRawUnsafe<{ eventId: string; type: string; ts: string; turn: number | null; body: string }[]>(
-    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events" WHERE "run_pk" = $1 ORDER BY "seq"`,
+  return queryEvents(db, run, "", []);
+}
+
+type RawEventRow = { eventId: string; type: string; ts: string; turn: number | null; body: string };
+
+/** One raw query over a run's events (optionally narrowed by `condition` on $2…), bodies parsed from text. */
+async function queryEvents(db: Database, run: { id: string; runId: string }, condition: string, params: unknown[]): Promise<TEvent[]> {
+  const rows = await db.prisma.$queryRawUnsafe<RawEventRow[]>(
+    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
+      WHERE "run_pk" = $1${condition} ORDER BY "seq"`,
     run.id,
+    ...params,
   );
   return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
 }
@@ -42,11 +51,5 @@ export const TIMELINE_EVENT_TYPES = [
 
 /** Only the run's events of the given types, in arrival order. */
 export async function loadRunEventsOfTypes(db: Database, run: { id: string; runId: string }, types: readonly string[]): Promise<TEvent[]> {
-  const rows = await db.prisma.$queryRawUnsafe<{ eventId: string; type: string; ts: string; turn: number | null; body: string }[]>(
-    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
-      WHERE "run_pk" = $1 AND "type" = ANY($2::text[]) ORDER BY "seq"`,
-    run.id,
-    [...types],
-  );
-  return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
+  return queryEvents(db, run, ` AND "type" = ANY($2::text[])`, [[...types]]);
 }
