@@ -5,7 +5,8 @@ import type { Rendered } from "./fit";
 import type { Ledger, LedgerKey } from "./ledger";
 import { pickTemplate } from "./render";
 import type { ReminderRenderer } from "./reminder-renderer";
-import { outputRatio, percentOf, ratioOf, stageOf } from "./stages";
+import { outputRatio, ratioOf, stageOf } from "./stages";
+import { contextValues, requestsValues, reviewValues, timeValues } from "./template-values";
 
 export interface TurnInput {
   turn: number;
@@ -44,9 +45,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.requests = { used, limit, reserve, usable, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "requests", stage)) {
-      candidates.push(renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), {
-        used, limit, reserve, usable, remaining: Math.max(0, usable - used), percent: percentOf(used, usable), stage,
-      }));
+      candidates.push(renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), requestsValues(used, limit, reserve, stage)));
     }
   }
 
@@ -57,10 +56,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.time = { elapsedMs, limitMs, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "time", stage)) {
-      candidates.push(renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), {
-        elapsedMs, limitMs, elapsedMin: minutes(elapsedMs), limitMin: minutes(limitMs),
-        remainingMin: minutes(Math.max(0, limitMs - elapsedMs)), percent: percentOf(elapsedMs, limitMs), stage,
-      }));
+      candidates.push(renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), timeValues(elapsedMs, limitMs, stage)));
     }
   }
 
@@ -70,9 +66,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.context = { requiredBytes, capacityBytes, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "context", stage)) {
-      candidates.push(renderer.render("context", null, "notice", stage, pickTemplate(copy.context, stage), {
-        requiredBytes, capacityBytes, freeBytes: capacityBytes - requiredBytes, percent: percentOf(requiredBytes, capacityBytes), stage,
-      }));
+      candidates.push(renderer.render("context", null, "notice", stage, pickTemplate(copy.context, stage), contextValues(requiredBytes, capacityBytes, stage)));
     }
   }
 
@@ -92,7 +86,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
 
   const checkpoint = reviewCheckpoint(policy.review, turn, facts.elapsedMs);
   if (checkpoint >= 1 && checkpoint > ledger.review) {
-    candidates.push(renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), { checkpoint, turn }));
+    candidates.push(renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), reviewValues(checkpoint, turn)));
   }
 
   return { meters, candidates, checkpoint };
@@ -107,6 +101,3 @@ function noticeDue(ledger: Ledger, key: LedgerKey, stage: number): boolean {
   return stage >= 1 && stage > ledger[key];
 }
 
-function minutes(ms: number): number {
-  return Math.floor(ms / 60_000);
-}

@@ -17,3 +17,4 @@ export { canonicalJson, sameJson } from "./canonical";
 export { RunInputError } from "./errors";
 export { readEventLines, formatLineProblem, type LineProblem, type EventLines } from "./event-lines";
 export { summarizeDecisions, type DecisionsSummary } from "./summary";
+export { requestsValues, timeValues, contextValues, editsValues, reviewValues, type TemplateValues } from "./template-values";

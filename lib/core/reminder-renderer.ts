@@ -1,6 +1,6 @@
 import type { Rendered } from "./fit";
 import { CompiledTemplate, pickTemplate, reminderCost, type TResolvedCopy } from "./render";
-import { percentOf } from "./stages";
+import { editsValues } from "./template-values";
 
 /** The last state reminder rendered for one block, with the facts it was rendered from. */
 interface BlockState {
@@ -47,9 +47,7 @@ export class ReminderRenderer {
     if (last !== undefined && last.template === template && last.rendered.stage === stage && last.used === used && last.limit === limit) {
       return last.rendered;
     }
-    const rendered = this.render("edits", blockId, "state", stage, template, {
-      blockId, used, limit, remaining: Math.max(0, limit - used), percent: percentOf(used, limit), stage,
-    });
+    const rendered = this.render("edits", blockId, "state", stage, template, editsValues(blockId, used, limit, stage));
     this.blockStates.set(blockId, { template, used, limit, rendered });
     return rendered;
   }

@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { ZEvent, type TRunDecisions } from "../contracts";
+import { DEFAULT_COPY, rebuild } from "../core";
+import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../core/spec/builders";
+import { generateEtfRun } from "../demo/etf-run";
+import { diffCopies, diffWords } from "./diff";
+import { previewTemplate, refitTurn } from "./preview";
+import { draftFrom, pickedTemplateName, templateNames, type CopyDraft } from "./templates";
+import { copyProblems, problemsAt } from "./validate";
+
+const teachPolicy = { requests: REQ, context: CTX, edits: EDITS, review: { everyTurns: 10 }, reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 } };
+const teaching = json(
+  rebuild(
+    run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(9, (t) => t.requests(17).final(5000).ok([]))
+      .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+      .turn(11, (t) => t.requests(29).final(8000).ok([])).events(),
+  ),
+);
+const turn10 = turnOf(teaching, 10);
+const teachDraft = draftFrom(TEACH_COPY);
+
+describe("draft copies", () => {
+  it("start from the default copy for keys the copy does not name, key by key", () => {
+    const draft = draftFrom({ context: { "*": "C" } });
+    expect(draft.context).toEqual({ "*": "C" });
+    expect(draft.edits).toEqual(DEFAULT_COPY.edits);
+    expect(draftFrom(null)).toEqual(draftFrom(DEFAULT_COPY));
+  });
+
+  it.each([
+    [{ "*": "a", "10": "b", "2": "c", exhausted: "d" }, ["*", "2", "10", "exhausted"]],
+    [{ "3": "x", "*": "y" }, ["*", "3"]],
+  ])("orders template names %#", (templates, names) => {
+    expect(templateNames(templates)).toEqual(names);
+  });
+
+  it.each([
+    [{ "*": "a" }, 2, false, "*"],
+    [{ "*": "a", "2": "b" }, 2, false, "2"],
+    [{ "*": "a", "2": "b" }, 3, false, "*"],
+    [{ "*": "a", "2": "b", exhausted: "c" }, 2, true, "exhausted"],
+    [{ "*": "a", "2": "b" }, 2, true, "2"],
+  ])("lookup picks the SPEC §5 template %#", (templates, stage, exhausted, name) => {
+    expect(pickedTemplateName(templates, stage, exhausted)).toBe(name);
+  });
+});
+
+describe("validation next to the template", () => {
+  it.each<[string, (d: CopyDraft) => void, string, string | null, RegExp]>([
+    ["unknown placeholder", (d) => (d.context["*"] = "{bytes} used"), "context", "*", /unknown placeholder \{bytes\}.*"context"/],
+    ["placeholder of another key", (d) => (d.review["*"] = "turn {turn}, {used}"), "review", "*", /unknown placeholder \{used\}/],
+    ["missing *", (d) => delete (d.time as Record<string, string>)["*"], "time", "*", /needs a "\*" template/],
+    ["exhausted outside edits", (d) => (d.requests.exhausted = "x"), "requests", "exhausted", /only for key "edits"/],
+    ["leading zero stage", (d) => (d.requests["02"] = "x"), "requests", "02", /unknown template name "02"/],
+  ])("%s", (_name, edit, key, template, message) => {
+    const draft = draftFrom(null);
+    edit(draft);
+    const problems = copyProblems(draft);
+    expect(problemsAt(problems, key, template)).toEqual([expect.stringMatching(message)]);
+    expect(problems).toHaveLength(1);
+  });
+
+  it("accepts the default copy and braces that are not placeholders", () => {
+    const draft = draftFrom(null);
+    draft.context["*"] = "{ not one } {also-not} {requiredBytes}";
+    expect(copyProblems(draft)).toEqual([]);
+  });
+});
+
+describe("template preview on a recorded turn", () => {
+  it("renders each key with the rebuild's own values and cost (SPEC §9 turn 10, 38 free bytes)", () => {
+    const rows = (["requests", "context", "edits", "review"] as const).map((key) => previewTemplate(key, "*", teachDraft[key], turn10, teachPolicy));
+    expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual([
+      ["requests", "R2: 28/36 requests", 19, 2, true, 38, true],
+      ["context", "C3: 9962/10000 bytes", 21, 3, true, 38, true],
+      ["edits", "E1 b1: 2/4 edits", 17, 1, true, 38, true],
+      ["review", "Review checkpoint 1", 20, 1, true, 38, true],
+    ]);
+  });
+
+  it("says why a template cannot be shown, and marks templates lookup would not pick", () => {
+    const time = previewTemplate("time", "*", teachDraft.time, turn10, teachPolicy);
+    expect(time.unavailable).toBe("the run's policy has no time meter");
+    const stage1 = previewTemplate("requests", "1", { ...teachDraft.requests, "1": "first {used}" }, turn10, teachPolicy);
+    expect([stage1.text, stage1.inUse]).toEqual(["first 28", false]);
+    const exhausted = previewTemplate("edits", "exhausted", { ...teachDraft.edits, exhausted: "{blockId} is out" }, turn10, teachPolicy);
+    expect([exhausted.text, exhausted.inUse, exhausted.subject]).toEqual(["b1 is out", false, "b1"]);
+  });
+
+  it("a longer text costs more and stops fitting in the turn's free bytes", () => {
+    const long = previewTemplate("context", "*", { "*": "Context: {requiredBytes} of {capacityBytes} bytes, choose carefully" }, turn10, teachPolicy);
+    expect(long.bytes).toBe(Buffer.byteLength(long.text) + 1);
+    expect(long.fits).toBe(false);
+  });
+});
+
+describe("refitting a turn with a draft", () => {
+  it("with the turn's own copy reproduces the rebuild's reminders exactly", () => {
+    const refit = refitTurn(turn10, teachDraft);
+    expect(refit.reminders.map((r) => [r.key, r.text, r.bytes, r.included, r.freeBytes])).toEqual(
+      turn10.reminders.map((r) => [r.key, r.text, r.bytes, r.status !== "dropped", r.freeBytes]),
+    );
+    expect([refit.included, refit.baselineIncluded, refit.bytes, refit.baselineBytes]).toEqual([2, 2, 36, 36]);
+  });
+
+  it("a shorter requests text lets the context notice fit (first fit, R8)", () => {
+    const draft = draftFrom(TEACH_COPY);
+    draft.requests = { "*": "R{stage}" };
+    const refit = refitTurn(turn10, draft);
+    expect(refit.reminders.map((r) => [r.key, r.bytes, r.included])).toEqual([
+      ["requests", 3, true],
+      ["context", 21, true],
+      ["edits", 17, false],
+      ["review", 20, false],
+    ]);
+    expect(refit.reminders[2].freeBytes).toBe(14);
+  });
+
+  it("reproduces every turn of a generated run with the run's own copy (all keys, exhausted blocks, drops)", () => {
+    const events = generateEtfRun({ runId: "preview", seed: 7, turns: 300 }).events.map((e) => ZEvent.parse(e));
+    const started = events.find((e) => e.type === "run.started");
+    const decisions: TRunDecisions = rebuild(events);
+    const draft = draftFrom(started?.type === "run.started" ? started.body.copy : undefined);
+    const keys = new Set<string>();
+    let dropped = 0;
+    for (const turn of decisions.turns) {
+      const refit = refitTurn(turn, draft);
+      expect(refit.reminders.map((r) => [r.text, r.bytes, r.included])).toEqual(turn.reminders.map((r) => [r.text, r.bytes, r.status !== "dropped"]));
+      turn.reminders.forEach((r) => keys.add(r.key));
+      dropped += turn.reminders.filter((r) => r.status === "dropped").length;
+    }
+    expect([...keys].sort()).toEqual(["context", "edits", "requests", "review", "time"]);
+    expect(dropped).toBeGreaterThan(0);
+  });
+});
+
+describe("diff against the parent version", () => {
+  it("lists added, removed and changed templates by key and template order", () => {
+    const draft = draftFrom(null);
+    draft.context["*"] = "Context: {percent}% full.";
+    draft.requests["2"] = "Half the requests are gone.";
+    delete (draft.edits as Record<string, string>).exhausted;
+    expect(diffCopies(DEFAULT_COPY, draft).map((c) => [c.key, c.name, c.change])).toEqual([
+      ["requests", "2", "added"],
+      ["context", "*", "changed"],
+      ["edits", "exhausted", "removed"],
+    ]);
+    expect(diffCopies(DEFAULT_COPY, draftFrom(null))).toEqual([]);
+  });
+
+  it.each([
+    ["a b c", "a b c", [["same", "a b c"]]],
+    ["a b c", "a x c", [["same", "a "], ["removed", "b "], ["added", "x "], ["same", "c"]]],
+    ["", "new words", [["added", "new words"]]],
+    ["Context: this request is {requiredBytes} bytes", "Context: {requiredBytes} bytes", [["same", "Context: "], ["removed", "this request is "], ["same", "{requiredBytes} bytes"]]],
+  ])("word diff %#", (before, after, ops) => {
+    const diff = diffWords(before, after);
+    expect(diff.map((o) => [o.op, o.text])).toEqual(ops);
+    expect(diff.filter((o) => o.op !== "added").map((o) => o.text).join("")).toBe(before);
+    expect(diff.filter((o) => o.op !== "removed").map((o) => o.text).join("")).toBe(after);
+  });
+});

@@ -1,0 +1,33 @@
+import { REMINDER_KEYS, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
+import { resolveCopy, type TResolvedCopy } from "../core";
+
+/** A copy being edited: every key, each with its templates (name → text). */
+export type CopyDraft = Record<TReminderKey, TTemplates>;
+
+/** A full, editable copy: the given copy over the default, key by key (SPEC §5). */
+export function draftFrom(copy: TCopy | TResolvedCopy | null | undefined): CopyDraft {
+  const resolved = resolveCopy(copy ?? undefined);
+  return Object.fromEntries(REMINDER_KEYS.map((key) => [key, { ...resolved[key] }])) as CopyDraft;
+}
+
+/** Template names in reading order: `*`, then stage numbers ascending, then `exhausted`, then anything else. */
+export function templateNames(templates: Readonly<TTemplates>): string[] {
+  const rank = (name: string) => (name === "*" ? 0 : /^\d+$/.test(name) ? 1 : name === "exhausted" ? 2 : 3);
+  return Object.keys(templates).sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The name of the template that lookup picks (SPEC §5): for `edits` of an exhausted block the
+ * `exhausted` template if there is one; else the template for the exact stage; else `*`.
+ */
+export function pickedTemplateName(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
+  if (exhausted && templates.exhausted !== undefined) return "exhausted";
+  return templates[String(stage)] !== undefined ? String(stage) : "*";
+}
+
+/** How a template name reads to people: `*` is "any stage". */
+export function templateLabel(key: TReminderKey, name: string): string {
+  if (name === "*") return key === "review" ? "any checkpoint" : "any stage";
+  if (name === "exhausted") return "exhausted block";
+  return key === "review" ? `checkpoint ${name}` : `stage ${name}`;
+}
