@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZReminderKey } from "./reminders";
 import { ZRunListQuery } from "./api";
+import { ZFinding, ZTurnDecision } from "./decisions";
 
 /** Body of `POST /api/v1/replay`: which runs (the runs list's filters) and which versions to try. */
 export const ZReplayRequest = z
@@ -26,6 +27,27 @@ const ZKeyStats = z.object({
   dropRate: z.number().nullable(),
 });
 
+/** The copy a group of recorded runs was rendered with. */
+export const ZFollowUpCopy = z.object({
+  /** First 10 hex digits of the sha256 of the resolved copy's canonical JSON. */
+  fingerprint: z.string(),
+  /** A saved copy version's name (the newest with this copy), "Default copy", or "Run's own copy · <fingerprint>". */
+  label: z.string(),
+  copyVersionId: z.string().nullable(),
+  runs: z.number(),
+});
+
+export const ZFollowUpKey = z.object({
+  key: ZReminderKey,
+  delivered: z.number(),
+  followed: z.number(),
+  rate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+});
+
+export const ZFollowUpGroup = z.object({ copy: ZFollowUpCopy, keys: z.array(ZFollowUpKey) });
+
 export const ZReplayResult = z.object({
   runs: z.number(),
   turns: z.number(),
@@ -36,12 +58,12 @@ export const ZReplayResult = z.object({
     z.object({ runId: z.string(), changedTurns: z.number(), turns: z.array(z.object({ turn: z.number(), changes: z.array(z.string()) })) }),
   ),
   /**
-   * SPEC §8 on the recorded runs (their own copy): how often a delivered reminder was followed by
-   * the related model action — association, not effect — with a 95% Wilson interval.
+   * SPEC §8 on the recorded runs, per copy they were rendered with (their own copy over the
+   * default, key by key) and per key: how often a delivered reminder was followed by the related
+   * model action — association, not effect — with a 95% Wilson interval. Groups by runs, most
+   * first, then by label; keys always all five, in presentation order.
    */
-  followUp: z.array(
-    z.object({ key: ZReminderKey, delivered: z.number(), followed: z.number(), rate: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() }),
-  ),
+  followUp: z.array(ZFollowUpGroup),
 });
 
 export const ZReplayJob = z.object({
@@ -58,6 +80,28 @@ export const ZReplayJob = z.object({
   finishedAt: z.string().nullable(),
 });
 
+/** `GET /api/v1/replay/:id/runs/:runId/turns/:turn`: one turn of a run, its own decision next to the what-if. */
+export const ZReplayTurn = z.object({
+  jobId: z.string(),
+  runId: z.string(),
+  turn: z.number(),
+  copyVersionId: z.string().nullable(),
+  policyVersionId: z.string().nullable(),
+  /** The run's stored decision (its own copy and policy); null when that rebuild has no such turn. */
+  baseline: ZTurnDecision.nullable(),
+  /** The rebuild with the job's copy and/or policy. */
+  whatIf: ZTurnDecision.nullable(),
+  /** What differs in this turn (as in the job's changed turns); empty when nothing does. */
+  changes: z.array(z.string()),
+  baselineFindings: z.array(ZFinding),
+  whatIfFindings: z.array(ZFinding),
+  /** The run's nearest changed turns before and after this one (for ← → navigation). */
+  previousChanged: z.number().nullable(),
+  nextChanged: z.number().nullable(),
+});
+
 export type TReplayRequest = z.infer<typeof ZReplayRequest>;
 export type TReplayResult = z.infer<typeof ZReplayResult>;
 export type TReplayJob = z.infer<typeof ZReplayJob>;
+export type TFollowUpGroup = z.infer<typeof ZFollowUpGroup>;
+export type TReplayTurn = z.infer<typeof ZReplayTurn>;

@@ -1,5 +1,6 @@
-import { ZReplayRequest } from "../../contracts";
+import { ZReplayRequest, ZTurnParams } from "../../contracts";
 import { cancelReplayJob, getReplayJob, startReplay } from "../replay/replay-jobs";
+import { getReplayTurn } from "../replay/replay-turn";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { parseWith, readJsonBody } from "./request";
@@ -17,3 +18,9 @@ export const replayJobRoute = apiRoute<IdParams>(async ({ params, db, auth }) =>
 
 /** POST /api/v1/replay/:id/cancel */
 export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth }) => cancelReplayJob(db, auth.projectId, params.id));
+
+/** GET /api/v1/replay/:id/runs/:runId/turns/:turn — one turn, the run's own decision next to the what-if. */
+export const replayTurnRoute = apiRoute<{ id: string; runId: string; turn: string }>(async ({ params, db, auth }) => {
+  const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
+  return getReplayTurn(db, auth.projectId, params.id, params.runId, turn);
+});

@@ -1,29 +1,46 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TRunDecisions } from "../../contracts";
-import { rebuild } from "../../core";
+import { REMINDER_KEYS, ZEvent, ZReplayJob, ZReplayTurn, type TCopy, type TRunDecisions } from "../../contracts";
+import { followUp, rebuild } from "../../core";
 import { generateEtfRun } from "../../demo/etf-run";
+import { changedTurns } from "../../replay/changed-turns";
+import { resolvedCopyJson } from "../../replay/follow-up-groups";
 import { authenticate, createKey, type Caller } from "../auth/keys";
-import type { Database } from "../db";
+import { useDatabase, type Database } from "../db";
+import type { Prisma } from "../db/generated/client";
+import { replayJobRoute, replayTurnRoute, startReplayRoute } from "../http/replay-routes";
 import { ingestBatch } from "../ingest/ingest-batch";
+import { findRun } from "../runs/find-run";
 import { getDecisions } from "../runs/run-reads";
 import { testDatabases } from "../testing/databases";
-import { createCopyVersion, createPolicyVersion, getCopyVersion } from "../versions/versions";
+import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion } from "../versions/versions";
 import { keyStatsOf } from "../../replay/key-stats";
 import { loadRunEvents } from "../runs/run-events";
-import { cancelReplayJob, getReplayJob, startReplay } from "./replay-jobs";
+import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, startReplay } from "./replay-jobs";
+import { copyFingerprint } from "./replay-runs";
+import { getReplayTurn } from "./replay-turn";
 
 const RUNS = ["replay-a", "replay-b", "replay-c"];
+const BASE = "http://cuescope.test/api/v1";
+
+const get = (secret: string, path: string) => new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+const post = (secret: string, path: string, body: unknown) =>
+  new Request(`${BASE}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+const turnParams = (id: string, runId: string, turn: number | string) => ({ params: Promise.resolve({ id, runId, turn: String(turn) }) });
 
 describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
   let db: Database;
   let caller: Caller;
+  let secret: string;
   let ownCopyId: string;
   let longCopyId: string;
   let tightPolicyId: string;
 
   beforeAll(async () => {
     db = await kind.open();
-    caller = await authenticate(db, `Bearer ${(await createKey(db, "tuning", "Product")).secret}`);
+    useDatabase(db);
+    secret = (await createKey(db, "tuning", "Product")).secret;
+    caller = await authenticate(db, `Bearer ${secret}`);
     const policy = { context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] }, edits: { perBlockLimit: 4, stages: [0.5, 1] }, review: { everyTurns: 10 } };
     for (const [i, runId] of RUNS.entries()) {
       const events = generateEtfRun({ runId, seed: 40 + i, turns: 150, policy }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
@@ -60,8 +77,10 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(context.whatIf.dropped).toBeGreaterThan(context.baseline.dropped);
     expect(result.changedRuns.length).toBeGreaterThan(0);
     expect(result.changedRuns[0].turns[0].changes.length).toBeGreaterThan(0);
-    expect(result.followUp.map((f) => f.key)).toEqual(["requests", "time", "context", "edits", "review"]);
-    const review = result.followUp.find((f) => f.key === "review")!;
+    // The recorded runs have no copy of their own: the default, which the saved "own (default copy)" is too.
+    expect(result.followUp.map((g) => g.copy)).toEqual([{ fingerprint: copyFingerprint(resolvedCopyJson(undefined)), label: "own (default copy)", copyVersionId: ownCopyId, runs: 3 }]);
+    expect(result.followUp[0].keys.map((f) => f.key)).toEqual(["requests", "time", "context", "edits", "review"]);
+    const review = result.followUp[0].keys.find((f) => f.key === "review")!;
     if (review.delivered > 0) expect(review.low!).toBeLessThanOrEqual(review.rate!);
 
     const again = await startReplay(db, caller, request);
@@ -85,5 +104,138 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(["cancelled", "done"]).toContain((await getReplayJob(db, caller.projectId, job.id)).status);
     await expect(startReplay(db, caller, { copyVersionId: "nope", filters: {}, maxRuns: 10 })).rejects.toMatchObject({ kind: "not_found" });
     await expect(startReplay(db, caller, { copyVersionId: longCopyId, filters: { agent: "nobody" }, maxRuns: 10 })).rejects.toMatchObject({ kind: "invalid", path: "filters" });
+  });
+
+  it("shows one turn of a replayed run: its own decision next to the what-if, what changed, and the changed turns either side", async () => {
+    const { job, done } = await startReplay(db, caller, { copyVersionId: longCopyId, policyVersionId: tightPolicyId, filters: {}, maxRuns: 10 });
+    await done;
+    const result = (await getReplayJob(db, caller.projectId, job.id)).result!;
+    const { runId } = result.changedRuns[0];
+
+    // What the core says for the same run and versions, independently of the endpoint.
+    const run = await findRun(db, caller.projectId, runId);
+    const events = await loadRunEvents(db, run);
+    const own = (await getDecisions(db, caller.projectId, runId)) as TRunDecisions;
+    const [long, tight] = [await getCopyVersion(db, caller.projectId, longCopyId), await getPolicyVersion(db, caller.projectId, tightPolicyId)];
+    const whatIf = rebuild(events, { copy: long.copy, policy: tight.policy });
+    const changed = changedTurns(own, whatIf);
+    const at = changed.findIndex((c) => c.changes.some((change) => /^context: (delivered|uncertain|failed|pending) → dropped$/.test(change)));
+    expect(at).toBeGreaterThan(0);
+    const { turn, changes } = changed[at];
+
+    const response = await replayTurnRoute(get(secret, `/replay/${job.id}/runs/${runId}/turns/${turn}`), turnParams(job.id, runId, turn));
+    expect(response.status).toBe(200);
+    const side = ZReplayTurn.parse(await response.json());
+    expect(side).toMatchObject({ jobId: job.id, runId, turn, copyVersionId: longCopyId, policyVersionId: tightPolicyId, changes });
+    expect(side.previousChanged).toBe(changed[at - 1].turn);
+    expect(side.nextChanged).toBe(changed[at + 1]?.turn ?? null);
+    expect(side.baseline).toEqual(own.turns.find((t) => t.turn === turn));
+    expect(side.whatIf).toEqual(whatIf.turns.find((t) => t.turn === turn));
+    expect(side.baseline!.reminders.find((r) => r.key === "context")!.status).not.toBe("dropped");
+    expect(side.whatIf!.reminders.find((r) => r.key === "context")).toMatchObject({ status: "dropped", dropReason: "capacity" });
+    expect(side.baselineFindings).toEqual(own.findings.filter((f) => f.turn === turn));
+    expect(side.whatIfFindings).toEqual(whatIf.findings.filter((f) => f.turn === turn));
+
+    // An unchanged turn: the same reminders both sides (the tighter policy still moves the meters), no changes, the changed turns around it.
+    const changedSet = new Set(changed.map((c) => c.turn));
+    const still = own.turns.find((t) => t.turn > changed[0].turn && !changedSet.has(t.turn))!;
+    const same = await getReplayTurn(db, caller.projectId, job.id, runId, still.turn);
+    expect(same.changes).toEqual([]);
+    expect(same.whatIf!.reminders).toEqual(same.baseline!.reminders);
+    expect(same.previousChanged).toBe(changed.filter((c) => c.turn < still.turn).at(-1)!.turn);
+    expect(same.nextChanged).toBe(changed.find((c) => c.turn > still.turn)?.turn ?? null);
+    const first = await getReplayTurn(db, caller.projectId, job.id, runId, changed[0].turn);
+    expect(first.previousChanged).toBeNull();
+  });
+
+  it("answers 404 naming what is missing: the replay, the run, the turn; 400 for a turn that is not a number", async () => {
+    const { job, done } = await startReplay(db, caller, { copyVersionId: longCopyId, filters: {}, maxRuns: 10 });
+    await done;
+    const cases: [string, string, string, number, string | undefined][] = [
+      ["nope", "replay-a", "3", 404, "id"],
+      [job.id, "nobody", "3", 404, "runId"],
+      [job.id, "replay-a", "100000", 404, "turn"],
+      [job.id, "replay-a", "x", 400, undefined],
+    ];
+    for (const [id, runId, turn, status, path] of cases) {
+      const response = await replayTurnRoute(get(secret, `/replay/${id}/runs/${runId}/turns/${turn}`), turnParams(id, runId, turn));
+      expect(response.status, `${id} ${runId} ${turn}`).toBe(status);
+      if (path) expect((await response.json()).error.path).toBe(path);
+    }
+    const stranger = (await createKey(db, "elsewhere")).secret;
+    expect((await replayTurnRoute(get(stranger, "/x"), turnParams(job.id, "replay-a", 3))).status).toBe(404);
+    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 100000)).rejects.toMatchObject({ kind: "not_found", path: "turn" });
+  });
+
+  it("groups follow-up by the copy the runs were rendered with, named after saved versions", async () => {
+    const other = (await createKey(db, "copywriting", "Copy")).secret;
+    const writer = await authenticate(db, `Bearer ${other}`);
+    const short: TCopy = { context: { "*": "Ctx {percent}% of {capacityBytes} B" } };
+    const own: TCopy = { review: { "*": "Checkpoint {checkpoint} at turn {turn}: check the objectives." } };
+    const policy = { requests: { limit: 120, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] }, context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] }, review: { everyTurns: 10 } };
+    const runs: [string, TCopy | undefined][] = [["fu-plain", undefined], ["fu-short-1", short], ["fu-short-2", short], ["fu-own", own]];
+    const recorded = new Map<string, ReturnType<typeof generateEtfRun>["events"]>();
+    for (const [i, [runId, copy]] of runs.entries()) {
+      const events = generateEtfRun({ runId, seed: 70 + i, turns: 60, policy, copy }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+      recorded.set(runId, events);
+      await ingestBatch(db, writer.projectId, events);
+    }
+    const saved = await createCopyVersion(db, writer, { name: "short context", copy: short });
+    const tryOut = await createPolicyVersion(db, writer, { name: "try", policy });
+
+    const started = await startReplayRoute(post(other, "/replay", { policyVersionId: tryOut.id }));
+    expect(started.status).toBe(202);
+    const { id } = ZReplayJob.parse(await started.json());
+    let job = ZReplayJob.parse(await (await replayJobRoute(get(other, `/replay/${id}`), { params: Promise.resolve({ id }) })).json());
+    for (let i = 0; job.status === "running" && i < 600; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = ZReplayJob.parse(await (await replayJobRoute(get(other, `/replay/${id}`), { params: Promise.resolve({ id }) })).json());
+    }
+    expect(job.status).toBe("done");
+    const groups = job.result!.followUp;
+    const ownPrint = copyFingerprint(resolvedCopyJson(own));
+    expect(ownPrint).toMatch(/^[0-9a-f]{10}$/);
+    expect(groups.map((g) => g.copy)).toEqual([
+      { fingerprint: copyFingerprint(resolvedCopyJson(short)), label: "short context", copyVersionId: saved.id, runs: 2 },
+      { fingerprint: copyFingerprint(resolvedCopyJson(undefined)), label: "Default copy", copyVersionId: null, runs: 1 },
+      { fingerprint: ownPrint, label: `Run's own copy · ${ownPrint}`, copyVersionId: null, runs: 1 },
+    ]);
+    // Each group's counts are the core's §8 follow-up of its runs, summed.
+    const core = (runId: string) => {
+      const events = recorded.get(runId)!.map((e) => ZEvent.parse(e));
+      return followUp(rebuild(events), events).byKey;
+    };
+    const sum = (...runIds: string[]) =>
+      REMINDER_KEYS.map((key) => {
+        const stats = runIds.map((r) => core(r).find((s) => s.key === key)!);
+        return { key, delivered: stats.reduce((n, s) => n + s.delivered, 0), followed: stats.reduce((n, s) => n + s.followed, 0) };
+      });
+    const counts = (i: number) => groups[i].keys.map(({ key, delivered, followed }) => ({ key, delivered, followed }));
+    expect(counts(0)).toEqual(sum("fu-short-1", "fu-short-2"));
+    expect(counts(1)).toEqual(sum("fu-plain"));
+    expect(counts(2)).toEqual(sum("fu-own"));
+    expect(groups.flatMap((g) => g.keys).some((k) => k.delivered > 0)).toBe(true);
+  });
+
+  it("reads a result stored in the older format as none, and never reuses it", async () => {
+    const runs = await db.prisma.run.findMany({ where: { projectId: caller.projectId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: 10 });
+    const oldKey = createHash("sha256").update(JSON.stringify({ c: longCopyId, p: null, runs: runs.map((r) => [r.id, r.eventCount]) })).digest("hex");
+    const oldResult = {
+      runs: 3,
+      turns: 450,
+      keys: [],
+      changedRuns: [],
+      followUp: REMINDER_KEYS.map((key) => ({ key, delivered: 1, followed: 0, rate: 0, low: 0, high: 0.79 })),
+    };
+    const row = await db.prisma.replayJob.create({
+      data: { projectId: caller.projectId, copyVersionId: longCopyId, filters: {}, inputKey: oldKey, status: "done", result: oldResult as Prisma.InputJsonValue, finishedAt: new Date() },
+    });
+    const old = await getReplayJob(db, caller.projectId, row.id);
+    expect(old).toMatchObject({ id: row.id, status: "done", result: null, error: OLD_RESULT_FORMAT });
+    expect(ZReplayJob.parse((await (await replayJobRoute(get(secret, `/replay/${row.id}`), { params: Promise.resolve({ id: row.id }) })).json())).result).toBeNull();
+
+    const again = await startReplay(db, caller, { copyVersionId: longCopyId, filters: {}, maxRuns: 10 });
+    expect(again.job.id).not.toBe(row.id);
+    await again.done;
   });
 });

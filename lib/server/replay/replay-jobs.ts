@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "../../contracts";
+import { ZReplayResult, type TCopy, type TPolicy, type TReplayJob, type TReplayRequest, type TReplayResult } from "../../contracts";
 import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
@@ -9,6 +9,12 @@ import { getCopyVersion, getPolicyVersion } from "../versions/versions";
 import { replayRuns } from "./replay-runs";
 
 type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["findFirst"]>>>;
+
+/**
+ * The format of the stored result, part of the inputs' key so a finished job of an older format
+ * is never handed back as the answer (2: follow-up per copy and key).
+ */
+const RESULT_FORMAT = 2;
 
 /**
  * Starts a what-if replay (or answers with a finished one of the same inputs — same versions, same
@@ -22,7 +28,7 @@ export async function startReplay(db: Database, caller: Caller, request: TReplay
   if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
 
   const inputKey = createHash("sha256")
-    .update(JSON.stringify({ c: request.copyVersionId ?? null, p: request.policyVersionId ?? null, runs: runs.map((r) => [r.id, r.eventCount]) }))
+    .update(JSON.stringify({ v: RESULT_FORMAT, c: request.copyVersionId ?? null, p: request.policyVersionId ?? null, runs: runs.map((r) => [r.id, r.eventCount]) }))
     .digest("hex");
   const earlier = await db.prisma.replayJob.findFirst({ where: { projectId: caller.projectId, inputKey, status: "done" }, orderBy: { createdAt: "desc" } });
   if (earlier) return { job: toJob(earlier, true), done: Promise.resolve() };
@@ -38,13 +44,13 @@ export async function startReplay(db: Database, caller: Caller, request: TReplay
       totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
     },
   });
-  const done = work(db, row.id, runs, { copy, policy });
+  const done = work(db, caller.projectId, row.id, runs, { copy, policy });
   return { job: toJob(row, false), done };
 }
 
-async function work(db: Database, jobId: string, runs: Parameters<typeof replayRuns>[1], overrides: { copy?: TCopy; policy?: TPolicy }): Promise<void> {
+async function work(db: Database, projectId: string, jobId: string, runs: Parameters<typeof replayRuns>[2], overrides: { copy?: TCopy; policy?: TPolicy }): Promise<void> {
   try {
-    const result = await replayRuns(db, runs, overrides, async (progress) => {
+    const result = await replayRuns(db, projectId, runs, overrides, async (progress) => {
       const job = await db.prisma.replayJob.update({ where: { id: jobId }, data: { ...progress, updatedAt: new Date() } });
       return !job.cancelRequested;
     });
@@ -75,17 +81,31 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   return toJob(await db.prisma.replayJob.update({ where: { id }, data: { cancelRequested: true } }), false);
 }
 
+export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";
+
 function toJob(row: JobRow, reused: boolean): TReplayJob {
+  const { result, error } = storedResult(row);
   return {
     id: row.id,
     status: row.status as TReplayJob["status"],
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
     progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
-    result: (row.result as TReplayResult | null) ?? null,
-    error: row.error,
+    result,
+    error,
     reused,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The stored result when it is of the current format. An older one (follow-up per key only,
+ * before RESULT_FORMAT 2) reads as no result, with the status kept and an error saying so.
+ * Only the part whose shape changed is checked, so polling a large result stays cheap.
+ */
+function storedResult(row: JobRow): { result: TReplayResult | null; error: string | null } {
+  const result = (row.result as TReplayResult | null) ?? null;
+  if (result === null || ZReplayResult.shape.followUp.safeParse(result.followUp).success) return { result, error: row.error };
+  return { result: null, error: row.error ?? OLD_RESULT_FORMAT };
 }

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult, type TRunDecisions } from "../../contracts";
 import { followUp, rebuild } from "../../core";
 import { changedTurns } from "../../replay/changed-turns";
+import { followUpGroups, type RunFollowUp, type SavedCopy } from "../../replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "../../replay/key-stats";
-import { wilsonInterval } from "../../replay/wilson";
 import type { Database } from "../db";
 import { getRunDecisions } from "../runs/run-decisions";
 import { loadRunEvents } from "../runs/run-events";
@@ -17,18 +18,20 @@ export interface ReplayProgress {
 
 /**
  * Rebuilds each run with the what-if copy/policy and compares it with its own decisions: per-key
- * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs.
+ * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs
+ * per copy they were rendered with (named after the project's saved copy versions).
  * `onRun` reports progress after every run and may answer false to stop (cancellation).
  */
 export async function replayRuns(
   db: Database,
+  projectId: string,
   runs: readonly RunRow[],
   overrides: { copy?: TCopy; policy?: TPolicy },
   onRun: (progress: ReplayProgress) => Promise<boolean>,
 ): Promise<TReplayResult | null> {
   let baseline = REMINDER_KEYS.map(emptyKeyStats);
   let whatIf = REMINDER_KEYS.map(emptyKeyStats);
-  const follow = new Map(REMINDER_KEYS.map((key) => [key, { delivered: 0, followed: 0 }]));
+  const follow: RunFollowUp[] = [];
   const changedRuns: TReplayResult["changedRuns"] = [];
   const progress: ReplayProgress = { doneRuns: 0, doneTurns: 0 };
 
@@ -42,11 +45,8 @@ export async function replayRuns(
       whatIf = addKeyStats(whatIf, after);
       const changed = changedTurns(before, after);
       if (changed.length) changedRuns.push({ runId: run.runId, changedTurns: changed.length, turns: changed.slice(0, CHANGED_TURNS_LISTED) });
-      for (const stat of followUp(before, events).byKey) {
-        const total = follow.get(stat.key)!;
-        total.delivered += stat.delivered;
-        total.followed += stat.followed;
-      }
+      const started = events.find((e) => e.type === "run.started");
+      follow.push({ copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey });
     }
     progress.doneRuns++;
     progress.doneTurns += run.maxTurn === null ? 0 : run.maxTurn + 1;
@@ -58,10 +58,16 @@ export async function replayRuns(
     turns: progress.doneTurns,
     keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })),
     changedRuns,
-    followUp: REMINDER_KEYS.map((key) => {
-      const { delivered, followed } = follow.get(key)!;
-      const interval = wilsonInterval(followed, delivered);
-      return { key, delivered, followed, rate: delivered ? followed / delivered : null, low: interval?.low ?? null, high: interval?.high ?? null };
-    }),
+    followUp: followUpGroups(follow, await savedCopies(db, projectId), copyFingerprint),
   };
+}
+
+/** A resolved copy's short id: the first 10 hex digits of the sha256 of its canonical JSON. */
+export function copyFingerprint(resolvedJson: string): string {
+  return createHash("sha256").update(resolvedJson).digest("hex").slice(0, 10);
+}
+
+async function savedCopies(db: Database, projectId: string): Promise<SavedCopy[]> {
+  const rows = await db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } });
+  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), copy: row.copy as TCopy }));
 }

@@ -1,3 +1,0 @@
-export function SoonBadge() {
-  return <span className="badge badge-soon">soon</span>;
-}

@@ -1,0 +1,84 @@
+import type { TReplayTurn, TRunDecisions } from "../../contracts";
+import { rebuild } from "../../core";
+import { changedTurns, type ChangedTurn } from "../../replay/changed-turns";
+import type { Database } from "../db";
+import { DomainError } from "../errors";
+import { Lru } from "../lru";
+import { findRun } from "../runs/find-run";
+import { getParsedRunDecisions } from "../runs/run-decisions";
+import { loadRunEvents } from "../runs/run-events";
+import { getCopyVersion, getPolicyVersion } from "../versions/versions";
+
+interface ReplayedRun {
+  baseline: TRunDecisions;
+  whatIf: TRunDecisions;
+  changed: ChangedTurn[];
+}
+
+/**
+ * One run rebuilt with one job's versions, per run version (its event count): clicking through
+ * the turns of a run rebuilds it once. Read-only: callers must not change what they get.
+ */
+const replayed = new Lru<ReplayedRun>(6);
+
+/**
+ * `GET /api/v1/replay/:id/runs/:runId/turns/:turn`: one turn of a run with its own copy and
+ * policy (the stored decisions) next to the job's what-if, what differs, and the run's nearest
+ * changed turns either side. Any job status will do: the versions it names never change.
+ */
+export async function getReplayTurn(db: Database, projectId: string, jobId: string, runId: string, turn: number): Promise<TReplayTurn> {
+  const job = await db.prisma.replayJob.findFirst({ where: { id: jobId, projectId } });
+  if (!job) throw new DomainError("not_found", `no replay ${JSON.stringify(jobId)} in this project`, "id");
+  const run = await findRun(db, projectId, runId);
+
+  const key = `${job.id}:${run.id}:${run.eventCount}`;
+  let replay = replayed.get(key);
+  if (!replay) {
+    const own = await getParsedRunDecisions(db, run);
+    if (!own.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${own.error}`);
+    const [copy, policy, events] = await Promise.all([
+      job.copyVersionId ? getCopyVersion(db, projectId, job.copyVersionId).then((v) => v.copy) : undefined,
+      job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
+      loadRunEvents(db, run),
+    ]);
+    const whatIf = rebuild(events, { copy, policy });
+    replay = { baseline: own.decisions, whatIf, changed: changedTurns(own.decisions, whatIf) };
+    replayed.set(key, replay);
+  }
+
+  const { baseline, whatIf, changed } = replay;
+  const baselineTurn = baseline.turns.find((t) => t.turn === turn) ?? null;
+  const whatIfTurn = whatIf.turns.find((t) => t.turn === turn) ?? null;
+  const baselineFindings = baseline.findings.filter((f) => f.turn === turn);
+  const whatIfFindings = whatIf.findings.filter((f) => f.turn === turn);
+  if (!baselineTurn && !whatIfTurn && baselineFindings.length === 0 && whatIfFindings.length === 0) {
+    throw new DomainError("not_found", `no turn ${turn} in run ${JSON.stringify(runId)}, with its own or the replay's copy and policy`, "turn");
+  }
+
+  let previousChanged: number | null = null;
+  let nextChanged: number | null = null;
+  let changes: string[] = [];
+  for (const c of changed) {
+    if (c.turn < turn) previousChanged = c.turn;
+    else if (c.turn === turn) changes = c.changes;
+    else {
+      nextChanged = c.turn;
+      break;
+    }
+  }
+
+  return {
+    jobId: job.id,
+    runId: run.runId,
+    turn,
+    copyVersionId: job.copyVersionId,
+    policyVersionId: job.policyVersionId,
+    baseline: baselineTurn,
+    whatIf: whatIfTurn,
+    changes,
+    baselineFindings,
+    whatIfFindings,
+    previousChanged,
+    nextChanged,
+  };
+}
