@@ -3,12 +3,15 @@ import { ZReminderKey } from "./reminders";
 import { ZRunListQuery } from "./api";
 import { ZFinding, ZTurnDecision } from "./decisions";
 
+/** Which runs a replay covers: the runs list's filters. */
+export const ZReplayFilters = ZRunListQuery.pick({ status: true, agent: true, model: true, q: true, from: true, to: true }).partial();
+
 /** Body of `POST /api/v1/replay`: which runs (the runs list's filters) and which versions to try. */
 export const ZReplayRequest = z
   .object({
     copyVersionId: z.string().min(1).optional(),
     policyVersionId: z.string().min(1).optional(),
-    filters: ZRunListQuery.pick({ status: true, agent: true, model: true, q: true, from: true, to: true }).partial().default({}),
+    filters: ZReplayFilters.default({}),
     /** At most this many runs, newest first. */
     maxRuns: z.number().int().min(1).max(5000).default(500),
   })
@@ -71,6 +74,8 @@ export const ZReplayJob = z.object({
   status: z.enum(["running", "done", "cancelled", "failed"]),
   copyVersionId: z.string().nullable(),
   policyVersionId: z.string().nullable(),
+  /** The runs list's filters the runs were chosen by. */
+  filters: ZReplayFilters,
   progress: z.object({ totalRuns: z.number(), doneRuns: z.number(), totalTurns: z.number(), doneTurns: z.number() }),
   result: ZReplayResult.nullable(),
   error: z.string().nullable(),

@@ -101,7 +101,10 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const { job, done } = await startReplay(db, caller, { policyVersionId: tightPolicyId, filters: { status: "completed" }, maxRuns: 10 });
     await cancelReplayJob(db, caller.projectId, job.id);
     await done;
-    expect(["cancelled", "done"]).toContain((await getReplayJob(db, caller.projectId, job.id)).status);
+    const stopped = await getReplayJob(db, caller.projectId, job.id);
+    expect(["cancelled", "done"]).toContain(stopped.status);
+    // The job keeps the filters its runs were chosen by (the page preselects them to run it again).
+    expect(stopped.filters).toEqual({ status: "completed" });
     await expect(startReplay(db, caller, { copyVersionId: "nope", filters: {}, maxRuns: 10 })).rejects.toMatchObject({ kind: "not_found" });
     await expect(startReplay(db, caller, { copyVersionId: longCopyId, filters: { agent: "nobody" }, maxRuns: 10 })).rejects.toMatchObject({ kind: "invalid", path: "filters" });
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ZReplayResult, type TCopy, type TPolicy, type TReplayJob, type TReplayRequest, type TReplayResult } from "../../contracts";
+import { ZReplayFilters, ZReplayResult, type TCopy, type TPolicy, type TReplayJob, type TReplayRequest, type TReplayResult } from "../../contracts";
 import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
@@ -90,6 +90,7 @@ function toJob(row: JobRow, reused: boolean): TReplayJob {
     status: row.status as TReplayJob["status"],
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
+    filters: ZReplayFilters.catch({}).parse(row.filters ?? {}),
     progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
     result,
     error,
