@@ -43,12 +43,12 @@ test.describe("home page", () => {
     await expect(page.getByRole("heading", { name: "Rebuild a run from the command line" })).toBeVisible();
     await expect(page.getByText("npm run --silent rebuild -- path/to/run.jsonl")).toBeVisible();
 
-    // Sections not built yet are shown as "soon", not as links.
+    // Every section is a link in the main navigation.
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveCount(3);
+    await expect(nav.getByRole("link")).toHaveCount(4);
     await expect(nav.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs");
     await expect(nav.getByRole("link", { name: "Reviewer" })).toHaveAttribute("href", "/reviewer");
-    await expect(nav.getByText("Copy")).toContainText("soon");
+    await expect(nav.getByRole("link", { name: "Copy" })).toHaveAttribute("href", "/copy");
 
     // Favicon is linked.
     await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon\.svg/);

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { SoonBadge } from "../ui/soon-badge";
 
 const AUDIENCES = [
   {
@@ -27,7 +26,7 @@ const AUDIENCES = [
   {
     who: "Product people tuning reminder copy",
     section: "Copy",
-    href: null,
+    href: "/copy",
     does: [
       "versioned copy templates and thresholds",
       "what-if replay over recorded runs",
@@ -49,13 +48,7 @@ export function Audiences() {
             ))}
           </ul>
           <p className="card-foot">
-            {a.href ? (
-              <Link href={a.href}>Open {a.section.toLowerCase()} →</Link>
-            ) : (
-              <>
-                {a.section} section <SoonBadge />
-              </>
-            )}
+            <Link href={a.href}>Open {a.section.toLowerCase()} →</Link>
           </p>
         </li>
       ))}

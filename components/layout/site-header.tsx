@@ -2,11 +2,13 @@ import Link from "next/link";
 import { cookies } from "next/headers";
 import { signOut } from "../../app/login/actions";
 import { SESSION_COOKIE } from "../../lib/server/auth/request-key";
-import { SoonBadge } from "../ui/soon-badge";
 import { BrandMark } from "./brand-mark";
 
-/** Sections that exist in the product plan but are not built yet: shown, never linked. */
-const UPCOMING_SECTIONS = ["Copy"] as const;
+const SECTIONS = [
+  { name: "Runs", href: "/runs" },
+  { name: "Reviewer", href: "/reviewer" },
+  { name: "Copy", href: "/copy" },
+] as const;
 
 export async function SiteHeader() {
   const signedIn = (await cookies()).has(SESSION_COOKIE);
@@ -18,22 +20,11 @@ export async function SiteHeader() {
           <span>Cuescope</span>
         </Link>
         <ul className="nav-list">
-          <li>
-            <Link href="/runs" className="nav-item">
-              Runs
-            </Link>
-          </li>
-          <li>
-            <Link href="/reviewer" className="nav-item">
-              Reviewer
-            </Link>
-          </li>
-          {UPCOMING_SECTIONS.map((name) => (
+          {SECTIONS.map(({ name, href }) => (
             <li key={name}>
-              <span className="nav-item nav-item-soon" aria-disabled="true" title={`${name}: coming soon`}>
+              <Link href={href} className="nav-item">
                 {name}
-                <SoonBadge />
-              </span>
+              </Link>
             </li>
           ))}
         </ul>
