@@ -5,6 +5,7 @@ import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../core/spe
 import { generateEtfRun } from "../demo/etf-run";
 import { diffCopies, diffWords } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
+import { previewTurns } from "./preview-turns";
 import { draftFrom, pickedTemplateName, templateNames, type CopyDraft } from "./templates";
 import { copyProblems, problemsAt } from "./validate";
 
@@ -159,5 +160,18 @@ describe("diff against the parent version", () => {
     expect(diff.map((o) => [o.op, o.text])).toEqual(ops);
     expect(diff.filter((o) => o.op !== "added").map((o) => o.text).join("")).toBe(before);
     expect(diff.filter((o) => o.op !== "removed").map((o) => o.text).join("")).toBe(after);
+  });
+});
+
+describe("turns worth previewing", () => {
+  const marker = (turn: number, status: "delivered" | "dropped", toTurn?: number) => ({ turn, toTurn, stage: 1, status, bytes: 10 });
+  const none = { requests: [], time: [], context: [], edits: [], review: [] };
+  it.each([
+    ["no reminders", none, [], [], null],
+    ["a context drop wins over an earlier drop", { ...none, requests: [marker(2, "dropped")], context: [marker(5, "dropped")] }, [2, 5], [2, 5], 5],
+    ["any drop", { ...none, edits: [marker(1, "delivered"), marker(4, "dropped", 6)] }, [4, 5, 6], [1, 4, 5, 6], 4],
+    ["only deliveries", { ...none, review: [marker(9, "delivered")] }, [], [9], 9],
+  ])("%s", (_name, reminders, dropTurns, reminderTurns, suggested) => {
+    expect(previewTurns({ reminders })).toEqual({ dropTurns, reminderTurns, suggested });
   });
 });

@@ -1,6 +1,9 @@
 import { REMINDER_KEYS, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
 import { resolveCopy, type TResolvedCopy } from "../core";
 
+/** The copy editor's `?from=` value for SPEC's default copy (no `from` means the project default). */
+export const SPEC_COPY_PARAM = "spec";
+
 /** A copy being edited: every key, each with its templates (name → text). */
 export type CopyDraft = Record<TReminderKey, TTemplates>;
 
@@ -30,4 +33,15 @@ export function templateLabel(key: TReminderKey, name: string): string {
   if (name === "*") return key === "review" ? "any checkpoint" : "any stage";
   if (name === "exhausted") return "exhausted block";
   return key === "review" ? `checkpoint ${name}` : `stage ${name}`;
+}
+
+/** The draft with one template's text set (added when it was not there). */
+export function withTemplate(draft: CopyDraft, key: TReminderKey, name: string, text: string): CopyDraft {
+  return { ...draft, [key]: { ...draft[key], [name]: text } };
+}
+
+/** The draft without one template. */
+export function withoutTemplate(draft: CopyDraft, key: TReminderKey, name: string): CopyDraft {
+  const { [name]: _removed, ...rest } = draft[key];
+  return { ...draft, [key]: rest };
 }

@@ -6,6 +6,8 @@ export class ApiRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The field the server named, e.g. `copy.context.*` (when it named one). */
+    readonly path?: string,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -15,10 +17,26 @@ export class ApiRequestError extends Error {
 /** GETs a same-origin API path (the session cookie authenticates) and parses it with its contract. */
 export async function apiGet<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
   const response = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" }, signal });
+  return readAnswer(path, response, schema);
+}
+
+/** POSTs JSON to a same-origin API path and parses the answer with its contract. */
+export async function apiPost<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+  return readAnswer(path, response, schema);
+}
+
+async function readAnswer<S extends z.ZodType>(path: string, response: Response, schema: S): Promise<z.output<S>> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const parsed = ZApiError.safeParse(body);
-    throw new ApiRequestError(parsed.success ? parsed.data.error.message : `${path} answered ${response.status}`, response.status);
+    if (parsed.success) throw new ApiRequestError(parsed.data.error.message, response.status, parsed.data.error.path);
+    throw new ApiRequestError(`${path} answered ${response.status}`, response.status);
   }
   return schema.parse(body);
 }

@@ -1,0 +1,129 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { REMINDER_KEYS, type TCopyVersion } from "../../lib/contracts";
+import { DEFAULT_COPY } from "../../lib/core";
+import { diffCopies } from "../../lib/copy/diff";
+import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
+import { copyProblems } from "../../lib/copy/validate";
+import { copyVersionsQuery } from "../../lib/queries/copy";
+import { Panel } from "../ui/panel";
+import { CopyDiff } from "./copy-diff";
+import styles from "./copy.module.css";
+import { KeyTemplates } from "./key-templates";
+import { PreviewTurnPanel } from "./preview-turn-panel";
+import { SaveVersionForm } from "./save-version-form";
+import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
+import { VersionList } from "./version-list";
+
+type Props = {
+  project: string;
+  /** The version the editor starts from (null: SPEC's default copy). */
+  initialBaseId: string | null;
+  initialPreview: PreviewTarget;
+};
+
+/**
+ * The copy editor: every template of every key, checked by the copy contract as it is typed,
+ * rendered live on a recorded turn (text, bytes, fit), compared with the version it came from,
+ * and saved as a new immutable version.
+ */
+export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props) {
+  const versions = useQuery(copyVersionsQuery());
+  const list = versions.data?.versions ?? [];
+  const [baseId, setBaseId] = useState(initialBaseId);
+  const base = baseId === null ? null : (list.find((v) => v.id === baseId) ?? null);
+  const baseCopy = useMemo(() => draftFrom(base?.copy ?? DEFAULT_COPY), [base]);
+  const [draft, setDraft] = useState<CopyDraft>(baseCopy);
+  const preview = usePreviewTurn(initialPreview);
+
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    // `from=spec` names SPEC's default copy explicitly (no `from` means the project default).
+    url.searchParams.set("from", baseId ?? SPEC_COPY_PARAM);
+    if (url.href !== window.location.href) window.history.replaceState(null, "", url);
+  }, [baseId]);
+
+  const editFrom = (id: string | null) => {
+    setBaseId(id);
+    setDraft(draftFrom(id === null ? DEFAULT_COPY : list.find((v) => v.id === id)?.copy));
+  };
+  const onSaved = (version: TCopyVersion) => {
+    setBaseId(version.id);
+    setDraft(draftFrom(version.copy));
+  };
+
+  const problems = useMemo(() => copyProblems(draft), [draft]);
+  const changes = useMemo(() => diffCopies(baseCopy, draft), [baseCopy, draft]);
+  const parentName = base ? `“${base.name}”` : "the SPEC default copy";
+  const blocked = problems.length
+    ? `Fix ${problems.length === 1 ? "the problem" : `the ${problems.length} problems`} above first.`
+    : changes.length === 0
+      ? `Nothing changed from ${parentName}.`
+      : null;
+  const decision = preview.detail.data?.decision ?? null;
+  const policy = preview.summary.data?.policy ?? null;
+
+  if (baseId !== null && versions.isSuccess && !base) {
+    return (
+      <div className={styles.page}>
+        <p className="form-error">No copy version {JSON.stringify(baseId)} in {project}.</p>
+        <button type="button" className="button" onClick={() => editFrom(null)}>
+          Start from the SPEC default copy
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.pageHead}>
+        <div>
+          <p className="eyebrow">{project}</p>
+          <h1>Reminder copy</h1>
+          <p className="muted">
+            Editing from {parentName}. Saved versions never change; saving makes a new one. Preview is rendered with the rebuild&apos;s own code on a recorded turn.
+          </p>
+        </div>
+        <Link className="button button-quiet" href={baseId ? `/copy/replay?copy=${encodeURIComponent(baseId)}` : "/copy/replay"}>
+          What-if replay →
+        </Link>
+      </header>
+
+      <div className={styles.columns}>
+        <Panel id="templates" title="Templates" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
+          {REMINDER_KEYS.map((key) => (
+            <KeyTemplates
+              key={key}
+              reminderKey={key}
+              templates={draft[key]}
+              baseTemplates={baseCopy[key]}
+              turn={decision}
+              policy={policy}
+              problems={problems}
+              onChange={(name, text) => setDraft((d) => withTemplate(d, key, name, text))}
+              onAdd={(name) => setDraft((d) => withTemplate(d, key, name, d[key]["*"] ?? ""))}
+              onRemove={(name) => setDraft((d) => withoutTemplate(d, key, name))}
+            />
+          ))}
+        </Panel>
+
+        <div className={styles.side}>
+          <PreviewTurnPanel preview={preview} draft={draft} />
+          <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "SPEC default"}`}>
+            <CopyDiff changes={changes} parentName={parentName} />
+          </Panel>
+          <Panel id="save" title="Save as new version">
+            <SaveVersionForm draft={draft} parentId={baseId} blocked={blocked} onSaved={onSaved} />
+          </Panel>
+        </div>
+      </div>
+
+      <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
+        {versions.isError ? <p className="form-error">{versions.error.message}</p> : <VersionList versions={list} baseId={baseId} onEditFrom={editFrom} />}
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useState } from "react";
+import { PLACEHOLDERS, REMINDER_KIND, type TPolicy, type TReminderKey, type TTemplates, type TTurnDecision } from "../../lib/contracts";
+import { templateNames } from "../../lib/copy/templates";
+import { problemsAt, type CopyProblem } from "../../lib/copy/validate";
+import styles from "./copy.module.css";
+import { TemplateRow } from "./template-row";
+
+type Props = {
+  reminderKey: TReminderKey;
+  templates: Readonly<TTemplates>;
+  baseTemplates: Readonly<TTemplates>;
+  turn: TTurnDecision | null;
+  policy: TPolicy | null;
+  problems: readonly CopyProblem[];
+  onChange: (name: string, text: string) => void;
+  onAdd: (name: string) => void;
+  onRemove: (name: string) => void;
+};
+
+const KEY_TITLES: Record<TReminderKey, string> = {
+  requests: "Requests",
+  time: "Time",
+  context: "Context",
+  edits: "Edits",
+  review: "Review",
+};
+
+/** One key's templates (`*`, stage templates, `exhausted` for edits), its placeholders and a way to add a stage. */
+export function KeyTemplates({ reminderKey, templates, baseTemplates, turn, policy, problems, onChange, onAdd, onRemove }: Props) {
+  const [stage, setStage] = useState("");
+  const keyProblems = problemsAt(problems, reminderKey, null);
+  const names = templateNames(templates);
+  // A missing `*` still gets a row, so its problem shows where the user can fix it.
+  if (!names.includes("*")) names.unshift("*");
+  const stageTaken = stage !== "" && templates[stage] !== undefined;
+  return (
+    <section className={styles.keySection} aria-labelledby={`key-${reminderKey}`}>
+      <header className={styles.keyHead}>
+        <h3 id={`key-${reminderKey}`}>
+          {KEY_TITLES[reminderKey]} <span className={styles.kind}>{REMINDER_KIND[reminderKey]}</span>
+        </h3>
+        <p className={styles.placeholders}>
+          Placeholders:{" "}
+          {PLACEHOLDERS[reminderKey].map((p) => (
+            <code key={p}>{`{${p}}`}</code>
+          ))}
+        </p>
+      </header>
+      {keyProblems.length ? (
+        <ul className={styles.problems} role="alert">
+          {keyProblems.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      ) : null}
+      {names.map((name) => (
+        <TemplateRow
+          key={name}
+          reminderKey={reminderKey}
+          name={name}
+          templates={templates}
+          baseTemplates={baseTemplates}
+          turn={turn}
+          policy={policy}
+          problems={problemsAt(problems, reminderKey, name)}
+          onChange={(text) => onChange(name, text)}
+          onRemove={name === "*" ? null : () => onRemove(name)}
+        />
+      ))}
+      <form
+        className={styles.addTemplate}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!stage || stageTaken) return;
+          onAdd(stage);
+          setStage("");
+        }}
+      >
+        <label>
+          {reminderKey === "review" ? "Checkpoint" : "Stage"}
+          <input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={stage}
+            aria-label={`New ${reminderKey} ${reminderKey === "review" ? "checkpoint" : "stage"} template`}
+            onChange={(e) => setStage(e.target.value.replace(/^0+/, ""))}
+          />
+        </label>
+        <button type="submit" className="button button-quiet" disabled={!stage || stageTaken}>
+          Add {reminderKey === "review" ? "checkpoint" : "stage"} template
+        </button>
+        {reminderKey === "edits" && templates.exhausted === undefined ? (
+          <button type="button" className="button button-quiet" onClick={() => onAdd("exhausted")}>
+            Add exhausted-block template
+          </button>
+        ) : null}
+        {stageTaken ? <span className="muted">That template exists.</span> : null}
+      </form>
+    </section>
+  );
+}

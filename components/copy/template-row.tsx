@@ -1,0 +1,88 @@
+"use client";
+
+import { useId } from "react";
+import type { TPolicy, TReminderKey, TTemplates, TTurnDecision } from "../../lib/contracts";
+import { previewTemplate, type TemplatePreview } from "../../lib/copy/preview";
+import { templateLabel } from "../../lib/copy/templates";
+import { formatBytes } from "../../lib/format";
+import styles from "./copy.module.css";
+
+type Props = {
+  reminderKey: TReminderKey;
+  name: string;
+  templates: Readonly<TTemplates>;
+  /** The parent version's templates of this key (for the byte difference). */
+  baseTemplates: Readonly<TTemplates>;
+  turn: TTurnDecision | null;
+  policy: TPolicy | null;
+  problems: string[];
+  onChange: (text: string) => void;
+  onRemove: (() => void) | null;
+};
+
+/** One template: its text, the contract's problems right under it, and its live preview on the chosen turn. */
+export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn, policy, problems, onChange, onRemove }: Props) {
+  const id = useId();
+  const label = `${reminderKey} · ${templateLabel(reminderKey, name)}`;
+  const preview = turn ? previewTemplate(reminderKey, name, templates, turn, policy) : null;
+  const base = turn && baseTemplates[name] !== undefined ? previewTemplate(reminderKey, name, baseTemplates, turn, policy) : null;
+  return (
+    <div className={styles.templateRow} data-template={`${reminderKey}.${name}`}>
+      <div className={styles.templateHead}>
+        <label htmlFor={`${id}-text`} className={styles.templateName}>
+          {templateLabel(reminderKey, name)}
+          <code className={styles.templateKey}>{name}</code>
+        </label>
+        {onRemove ? (
+          <button type="button" className={styles.linkButton} onClick={onRemove} aria-label={`Remove template ${label}`}>
+            Remove
+          </button>
+        ) : null}
+      </div>
+      <textarea
+        id={`${id}-text`}
+        className={problems.length ? `${styles.templateText} ${styles.invalid}` : styles.templateText}
+        aria-label={`Template ${label}`}
+        aria-invalid={problems.length > 0}
+        aria-describedby={problems.length ? `${id}-problems` : `${id}-preview`}
+        value={templates[name] ?? ""}
+        rows={2}
+        spellCheck
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {problems.length ? (
+        <ul id={`${id}-problems`} className={styles.problems} role="alert">
+          {problems.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div id={`${id}-preview`}>{preview ? <PreviewLine preview={preview} base={base} /> : <p className="muted">Choose a turn to preview.</p>}</div>
+    </div>
+  );
+}
+
+function PreviewLine({ preview, base }: { preview: TemplatePreview; base: TemplatePreview | null }) {
+  if (preview.unavailable) return <p className={styles.previewUnavailable}>Not shown on this turn: {preview.unavailable}.</p>;
+  const delta = base && !base.unavailable ? preview.bytes - base.bytes : null;
+  return (
+    <div className={styles.preview} aria-label="Preview">
+      <p className={styles.previewText}>{preview.text}</p>
+      <p className={styles.previewFacts}>
+        <span data-testid="template-bytes">{formatBytes(preview.bytes)}</span>
+        {delta ? <span className={delta > 0 ? styles.more : styles.fewer}>{delta > 0 ? `+${formatBytes(delta)}` : `−${formatBytes(-delta)}`} vs parent</span> : null}
+        {preview.freeBytes === null ? (
+          <span className={styles.fits}>no byte limit on this run</span>
+        ) : preview.fits ? (
+          <span className={styles.fits}>fits in {formatBytes(preview.freeBytes)} free</span>
+        ) : (
+          <span className={styles.noFit}>✕ would not fit: {formatBytes(preview.freeBytes)} free</span>
+        )}
+        {preview.subject ? <span>block {preview.subject}</span> : null}
+        <span>
+          {preview.inUse ? "● picked" : "○ not picked"} at {preview.key === "review" ? "checkpoint" : "stage"} {preview.stage}
+        </span>
+      </p>
+    </div>
+  );
+}
