@@ -86,11 +86,11 @@ function StepRow({ step, waterfall }: { step: FitStep; waterfall: Waterfall }) {
  * order, the free bytes left after each, and where drops happened. Bars are drawn on the free
  * region (the dashed line is where the free bytes end); numbers are exact bytes.
  */
-export function FittingWaterfall({ decision }: { decision: TTurnDecision }) {
+export function FittingWaterfall({ decision, id = "inspector-fitting", title = "Fitting" }: { decision: TTurnDecision; id?: string; title?: string }) {
   const waterfall = fittingWaterfall(decision);
   const { steps, freeStart, freeEnd, includedBytes, droppedCount, limitInScale, capacityBytes } = waterfall;
   return (
-    <InspectorSection id="inspector-fitting" title="Fitting" meta="R8 · first fit, in bytes">
+    <InspectorSection id={id} title={title} meta="R8 · first fit, in bytes">
       <div className={styles.waterfall}>
         <RequestBar waterfall={waterfall} />
         {steps.length === 0 ? (

@@ -1,0 +1,61 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { ReplayWorkbench } from "../../../components/replay/replay-workbench";
+import { ZRunStatus } from "../../../lib/contracts";
+import { copyVersionsQuery, policyVersionsQuery } from "../../../lib/queries/copy";
+import { replayJobQuery } from "../../../lib/queries/replay";
+import { runFacetsQuery } from "../../../lib/queries/runs";
+import { readParams, readTimeRange } from "../../../lib/queries/url-params";
+import { requireSession } from "../../../lib/server/auth/session";
+import { getDb } from "../../../lib/server/db";
+import { getReplayJob } from "../../../lib/server/replay/replay-jobs";
+import { getRunFacets } from "../../../lib/server/runs/run-facets";
+import { listCopyVersions, listPolicyVersions } from "../../../lib/server/versions/versions";
+
+export const metadata: Metadata = { title: "What-if replay" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const PARAMS = ["copy", "policy", "job", "status", "agent", "model", "q", "range"] as const;
+
+/**
+ * What-if replay. `?copy=&policy=` preselect versions (the copy editor links here), the runs
+ * list's filter parameters preselect runs, and `?job=` shows a replay (kept results come back at once).
+ */
+export default async function ReplayPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = readParams(await searchParams, PARAMS);
+  const query = new URLSearchParams(params as Record<string, string>);
+  const { projectId, project } = await requireSession(`/copy/replay${query.size ? `?${query}` : ""}`);
+
+  const db = await getDb();
+  const queryClient = new QueryClient();
+  await Promise.all([
+    queryClient.prefetchQuery({ ...copyVersionsQuery(), queryFn: async () => ({ versions: await listCopyVersions(db, projectId) }) }),
+    queryClient.prefetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) }),
+    queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
+    // An unknown job is not prefetched: the client asks and shows the API's error.
+    params.job ? queryClient.prefetchQuery({ ...replayJobQuery(params.job), queryFn: () => getReplayJob(db, projectId, params.job!) }) : null,
+  ]);
+
+  const status = ZRunStatus.safeParse(params.status);
+  // A shown replay preselects its own versions, so running it again is one click.
+  const job = params.job ? queryClient.getQueryData(replayJobQuery(params.job).queryKey) : undefined;
+  const initial = {
+    copyVersionId: params.copy ?? job?.copyVersionId ?? undefined,
+    policyVersionId: params.policy ?? job?.policyVersionId ?? undefined,
+    status: status.success ? status.data : job?.filters.status,
+    agent: params.agent ?? job?.filters.agent,
+    model: params.model ?? job?.filters.model,
+    q: params.q ?? job?.filters.q,
+    range: readTimeRange(params.range).range,
+    from: params.range ? undefined : job?.filters.from,
+    to: params.range ? undefined : job?.filters.to,
+    maxRuns: 500,
+  };
+
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <ReplayWorkbench project={project} initial={initial} initialJobId={params.job ?? null} />
+    </HydrationBoundary>
+  );
+}

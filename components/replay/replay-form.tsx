@@ -1,0 +1,124 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "../../lib/contracts";
+import { runFacetsQuery } from "../../lib/queries/runs";
+import { rangeStart, type TimeRange } from "../../lib/queries/url-params";
+import { FacetSelect, RangeSelect } from "../filters/filter-selects";
+import styles from "./replay.module.css";
+
+export interface ReplayChoice {
+  copyVersionId?: string;
+  policyVersionId?: string;
+  status?: TRunStatus;
+  agent?: string;
+  model?: string;
+  q?: string;
+  range?: TimeRange;
+  /** A fixed window (from a shown replay) when there is no preset range. */
+  from?: string;
+  to?: string;
+  maxRuns: number;
+}
+
+/** The API request for a choice; a preset range becomes a `from` instant now. */
+export function replayRequest(choice: ReplayChoice, now: number): Partial<TReplayRequest> {
+  const { copyVersionId, policyVersionId, status, agent, model, q, range, from, to, maxRuns } = choice;
+  const window = range ? { from: rangeStart(range, now), to: undefined } : { from, to };
+  const filters = Object.fromEntries(
+    Object.entries({ status, agent, model, q: q?.trim() || undefined, ...window }).filter(([, v]) => v !== undefined),
+  );
+  return { copyVersionId, policyVersionId, filters, maxRuns };
+}
+
+type Props = {
+  initial: ReplayChoice;
+  copyVersions: readonly TCopyVersion[];
+  policyVersions: readonly TPolicyVersion[];
+  busy: boolean;
+  error: string | null;
+  onStart: (choice: ReplayChoice) => void;
+};
+
+/** Which runs (the runs list's filters) and which copy and/or policy version to replay them with. */
+export function ReplayForm({ initial, copyVersions, policyVersions, busy, error, onStart }: Props) {
+  const facets = useQuery(runFacetsQuery());
+  const [choice, setChoice] = useState<ReplayChoice>(initial);
+  const set = (changes: Partial<ReplayChoice>) => setChoice((c) => ({ ...c, ...changes }));
+  const nothingChosen = !choice.copyVersionId && !choice.policyVersionId;
+
+  return (
+    <form
+      className={styles.form}
+      aria-label="Replay settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!nothingChosen) onStart(choice);
+      }}
+    >
+      <fieldset className={styles.fieldset}>
+        <legend>Try</legend>
+        <label className={styles.field}>
+          Copy version
+          <select aria-label="Copy version" value={choice.copyVersionId ?? ""} onChange={(e) => set({ copyVersionId: e.target.value || undefined })}>
+            <option value="">Each run&apos;s own copy</option>
+            {copyVersions.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name}
+                {v.isDefault ? " (default)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.field}>
+          Policy version
+          <select aria-label="Policy version" value={choice.policyVersionId ?? ""} onChange={(e) => set({ policyVersionId: e.target.value || undefined })}>
+            <option value="">Each run&apos;s own policy</option>
+            {policyVersions.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name}
+                {v.isDefault ? " (default)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+      <fieldset className={styles.fieldset}>
+        <legend>On runs</legend>
+        <label className={styles.field}>
+          <span className="sr-only">Task contains</span>
+          <input type="search" placeholder="Task contains…" aria-label="Task contains" value={choice.q ?? ""} onChange={(e) => set({ q: e.target.value })} />
+        </label>
+        <FacetSelect label="Status" all="All statuses" value={choice.status} options={facets.data?.statuses} onChange={(status) => set({ status: status as TRunStatus | undefined })} />
+        <FacetSelect label="Agent" all="All agents" value={choice.agent} options={facets.data?.agents} onChange={(agent) => set({ agent })} />
+        <FacetSelect label="Model" all="All models" value={choice.model} options={facets.data?.models} onChange={(model) => set({ model })} />
+        <RangeSelect label="Started" range={choice.range} from={choice.from} to={choice.to} onChange={(range) => set({ range, from: undefined, to: undefined })} />
+        <label className={styles.field}>
+          at most
+          <input
+            type="number"
+            min={1}
+            max={5000}
+            aria-label="At most this many runs"
+            className={styles.maxRuns}
+            value={choice.maxRuns}
+            onChange={(e) => set({ maxRuns: Math.min(5000, Math.max(1, Number(e.target.value) || 1)) })}
+          />
+          runs, newest first
+        </label>
+      </fieldset>
+      <div className={styles.actions}>
+        <button type="submit" className="button" disabled={busy || nothingChosen}>
+          {busy ? "Replaying…" : "Replay"}
+        </button>
+        {nothingChosen ? <span className="muted">Choose a copy version, a policy version, or both.</span> : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,40 @@
+import { queryOptions } from "@tanstack/react-query";
+import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "../contracts";
+import { apiGet, apiPost } from "./api-fetch";
+
+/** How often a running replay is asked for its progress. */
+const POLL_MS = 400;
+
+export const replayKeys = {
+  all: ["replay"] as const,
+  job: (id: string) => ["replay", "job", id] as const,
+  turn: (id: string, runId: string, turn: number) => ["replay", "job", id, "turn", runId, turn] as const,
+};
+
+/** A replay job: polled while it runs, then kept (a finished result never changes). */
+export function replayJobQuery(id: string) {
+  return queryOptions({
+    queryKey: replayKeys.job(id),
+    queryFn: ({ signal }) => apiGet(`/api/v1/replay/${encodeURIComponent(id)}`, ZReplayJob, signal),
+    refetchInterval: (query) => (query.state.data?.status === "running" ? POLL_MS : false),
+    staleTime: (query) => (query.state.data && query.state.data.status !== "running" ? Infinity : 0),
+  });
+}
+
+/** One turn of a run, baseline next to the replay's what-if. */
+export function replayTurnQuery(id: string, runId: string, turn: number) {
+  return queryOptions({
+    queryKey: replayKeys.turn(id, runId, turn),
+    queryFn: ({ signal }) =>
+      apiGet(`/api/v1/replay/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/turns/${turn}`, ZReplayTurn, signal),
+    staleTime: Infinity,
+  });
+}
+
+export function startReplay(request: Partial<TReplayRequest>): Promise<TReplayJob> {
+  return apiPost("/api/v1/replay", request, ZReplayJob);
+}
+
+export function cancelReplay(id: string): Promise<TReplayJob> {
+  return apiPost(`/api/v1/replay/${encodeURIComponent(id)}/cancel`, {}, ZReplayJob);
+}
