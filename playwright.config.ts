@@ -1,7 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = 3100;
-const baseURL = `http://127.0.0.1:${PORT}`;
+/** Set to test a server you started yourself (e.g. `next dev`) instead of the production one below. */
+const externalServer = process.env.E2E_BASE_URL;
+const baseURL = externalServer ?? `http://127.0.0.1:${PORT}`;
 const isCI = Boolean(process.env.CI);
 /** Where the e2e server keeps its embedded database and demo key (local state, not in git). */
 export const E2E_DIR = ".cuescope/e2e";
@@ -45,13 +47,15 @@ export default defineConfig({
   ],
   // The real start path (`scripts/start.sh`: migrations, demo data, then `next start`) on a fresh
   // embedded database of its own, whatever DATABASE_URL says: the pages are tested on demo data.
-  webServer: {
-    command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
-    url: `${baseURL}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
-  },
+  webServer: externalServer
+    ? undefined
+    : {
+        command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
+        url: `${baseURL}/api/v1/health`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
+      },
 });

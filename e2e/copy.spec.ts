@@ -1,0 +1,147 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signInToDemo } from "./support/sign-in";
+
+/** The demo run whose reminders are dropped at capacity on the tightest turns (context and edits). */
+const TIGHT_RUN = "etf-holdings-overlap";
+
+const bytesOf = async (locator: Locator) => Number((await locator.innerText()).replace(/[^\d]/g, ""));
+const templateRow = (page: Page, template: string) => page.locator(`[data-template="${template}"]`);
+/** "2 → 0 (−2)" → [2, 0] */
+const beforeAfter = async (cell: Locator) => {
+  const [before, after] = (await cell.innerText()).split("→").map((part) => Number(part.trim().split(" ")[0].replace(/,/g, "")));
+  return [before, after];
+};
+
+test.describe("Copy editor and what-if replay", () => {
+  test.beforeEach(async ({ page }) => {
+    // The first visit rebuilds demo runs on the server (the largest has 2,000 turns).
+    test.setTimeout(120_000);
+    // From SPEC's default copy, whatever the project default is (the second test sets one).
+    await signInToDemo(page, "/copy?from=spec");
+    await expect(page.getByRole("heading", { level: 1, name: "Reminder copy" })).toBeVisible({ timeout: 90_000 });
+  });
+
+  test("a shorter context notice: preview, save, replay over the demo runs, open a changed turn", async ({ page }, testInfo) => {
+    // Preview on the tight run: choosing it jumps to its first turn with a dropped context notice.
+    await page.getByRole("combobox", { name: "Preview run" }).selectOption(TIGHT_RUN);
+    const target = () => new URL(page.url()).searchParams;
+    await expect.poll(() => `${target().get("run")} ${target().has("turn")}`).toBe(`${TIGHT_RUN} true`);
+    const turn = Number(target().get("turn"));
+    expect(turn).toBeGreaterThan(0);
+    await expect(page.getByRole("spinbutton", { name: "Preview turn number" })).toHaveValue(String(turn));
+    const preview = page.getByRole("region", { name: "Preview turn" });
+    const free = await bytesOf(preview.getByTestId("free-bytes"));
+    await expect(preview.getByTestId("draft-context")).toContainText("dropped");
+
+    const context = templateRow(page, "context.*");
+    const before = await bytesOf(context.getByTestId("template-bytes"));
+    expect(before).toBeGreaterThan(free);
+    await expect(context).toContainText("would not fit");
+
+    // A placeholder of another key is named right under the template, and saving waits for a fix.
+    const text = page.getByRole("textbox", { name: "Template context · any stage" });
+    await text.fill("Context: {bytes} bytes");
+    await expect(context.getByRole("alert")).toContainText("unknown placeholder {bytes}");
+    await expect(text).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByRole("button", { name: "Save as new version" })).toBeDisabled();
+
+    // The shorter notice: its byte cost drops below the turn's free bytes and the refit includes it.
+    await text.fill("Context {percent}% full.");
+    await expect(context.getByRole("alert")).toHaveCount(0);
+    await expect(context.getByTestId("template-bytes")).not.toHaveText(`${before} B`);
+    const after = await bytesOf(context.getByTestId("template-bytes"));
+    expect(after).toBe(Buffer.byteLength(await context.locator("p").first().innerText()) + 1);
+    expect(after).toBeLessThanOrEqual(free);
+    await expect(context).toContainText(`fits in ${free} B free`);
+    await expect(preview.getByTestId("draft-context")).toContainText("fits");
+
+    // The diff against the parent shows the change word by word.
+    const changes = page.getByRole("list", { name: "Changes from the SPEC default copy" });
+    await expect(changes.locator('li[data-change="changed"]')).toHaveCount(1);
+    await expect(changes.locator("ins")).toContainText("Context");
+    await expect(changes.locator("del").first()).toBeVisible();
+
+    // Save it as a new version.
+    const name = `Short context ${testInfo.retry}-${Date.now() % 100000}`;
+    const save = page.getByRole("form", { name: "Save as a new version" });
+    await save.getByLabel("Name").fill(name);
+    await save.getByLabel("Note").fill("Say only how full the request is.");
+    await save.getByRole("button", { name: "Save as new version" }).click();
+    await expect(save.getByRole("status")).toContainText(`Saved “${name}”`);
+    const versions = page.getByRole("table", { name: "Copy versions" });
+    await expect(versions.locator(`tr[data-version="${name}"]`)).toContainText("Editing");
+    await expect(page.getByText(`No changes from “${name}” yet.`)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("copy-editor.png"), fullPage: true });
+
+    // Replay it over the demo runs.
+    await save.getByRole("link", { name: "Replay it over recorded runs →" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "What-if replay" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("combobox", { name: "Copy version" })).toHaveValue(/.+/);
+    await page.getByRole("button", { name: "Replay" }).click();
+    const summary = page.getByRole("region", { name: `Replay with copy “${name}”` }).getByRole("status");
+    await expect(summary).toContainText("turns rebuilt", { timeout: 60_000 });
+    await expect(page).toHaveURL(/job=/);
+
+    // Fewer context notices are dropped; the changed turns are listed.
+    const [droppedBefore, droppedAfter] = await beforeAfter(page.getByTestId("dropped-context"));
+    expect(droppedBefore).toBeGreaterThan(0);
+    expect(droppedAfter).toBeLessThan(droppedBefore);
+    const [deliveredBefore, deliveredAfter] = await beforeAfter(page.getByTestId("delivered-context"));
+    expect(deliveredAfter).toBeGreaterThan(deliveredBefore);
+    expect(Number(await page.getByTestId("changed-turns").innerText())).toBeGreaterThan(0);
+    await expect(page.getByRole("figure", { name: /Dropped reminders \(capacity\) per key/ })).toBeVisible();
+
+    // Follow-up is shown beside it, as association.
+    const followUp = page.getByRole("region", { name: "Follow-up after delivery" });
+    await expect(followUp).toContainText("Association, not effect.");
+    await expect(followUp.getByRole("table").first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("replay.png"), fullPage: true });
+
+    // Open the changed turn we previewed: baseline dropped the context notice, the what-if delivers it.
+    await page.getByRole("list", { name: `Changed turns of ${TIGHT_RUN}` }).getByRole("link", { name: new RegExp(`^Turn ${turn}:`) }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("region", { name: "What changed" })).toContainText("context");
+    const baseline = page.getByRole("list", { name: "Baseline reminders" });
+    const whatIf = page.getByRole("list", { name: "What-if reminders" });
+    await expect(baseline.locator('li[data-key="context"]')).toHaveAttribute("data-status", "dropped");
+    await expect(whatIf.locator('li[data-key="context"]')).not.toHaveAttribute("data-status", "dropped");
+    await expect(whatIf.locator('li[data-key="context"]')).toContainText("full.");
+    await page.screenshot({ path: testInfo.outputPath("replay-turn.png"), fullPage: true });
+
+    // Back to the replay: the same inputs again are answered from the kept result.
+    await page.getByRole("link", { name: "What-if replay" }).click();
+    await expect(summary).toContainText("turns rebuilt");
+    await page.getByRole("button", { name: "Replay" }).click();
+    await expect(summary).toContainText("this is that result, kept");
+  });
+
+  test("versions: make one the project default, and the editor starts from it", async ({ page }) => {
+    const name = `Default test ${Date.now() % 100000}`;
+    const review = `Checkpoint {checkpoint}: review now (${name}).`;
+    await page.getByRole("textbox", { name: "Template review · any checkpoint" }).fill(review);
+    const save = page.getByRole("form", { name: "Save as a new version" });
+    await save.getByLabel("Name").fill(name);
+    await save.getByRole("button", { name: "Save as new version" }).click();
+    await expect(save.getByRole("status")).toContainText(`Saved “${name}”`);
+
+    const row = page.getByRole("table", { name: "Copy versions" }).locator(`tr[data-version="${name}"]`);
+    await row.getByRole("button", { name: "Make default" }).click();
+    await expect(row).toContainText("project default");
+
+    // A fresh visit edits from the project default, and editing from the SPEC copy is one click away.
+    await page.goto("/copy");
+    await expect(page.getByText(`Editing from “${name}”.`)).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
+    await page.getByRole("table", { name: "Copy versions" }).getByRole("row", { name: /SPEC default copy/ }).getByRole("button", { name: "Edit from this" }).click();
+    await expect(page.getByText("Editing from the SPEC default copy.")).toBeVisible();
+    await expect(page).toHaveURL(/from=spec/);
+
+    // Adding a stage template starts from `*`; removing it again leaves no change.
+    await page.getByRole("spinbutton", { name: "New requests stage template" }).fill("3");
+    await page.getByRole("button", { name: "Add stage template" }).first().click();
+    await expect(page.getByRole("textbox", { name: "Template requests · stage 3" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Changes from the SPEC default copy" })).toContainText("added");
+    await page.getByRole("button", { name: "Remove template requests · stage 3" }).click();
+    await expect(page.getByText("No changes from the SPEC default copy yet.")).toBeVisible();
+  });
+});
