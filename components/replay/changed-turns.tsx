@@ -1,4 +1,7 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
 import type { TReplayResult } from "../../lib/contracts";
 import { formatNumber } from "../../lib/format";
 import styles from "./replay.module.css";
@@ -8,31 +11,55 @@ export function replayTurnHref(jobId: string, runId: string, turn: number): stri
   return `/copy/replay/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(runId)}/turns/${turn}`;
 }
 
-/** Runs whose decisions changed and their changed turns, each opening the baseline vs what-if view. */
+/**
+ * Runs whose decisions changed and their changed turns, each opening the baseline vs what-if view.
+ * By default only turns where a reminder's fate changed (delivered, dropped, appeared, another
+ * stage) are listed; text-only changes are one switch away.
+ */
 export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResult["changedRuns"] }) {
+  const anyFate = runs.some((r) => r.fateChangedTurns > 0);
+  const [fateOnly, setFateOnly] = useState(anyFate);
   if (runs.length === 0) return <p className="muted">No turn&apos;s decisions changed: the what-if gives every run exactly its recorded decisions.</p>;
+  const shown = runs.filter((r) => !fateOnly || r.fateChangedTurns > 0);
+
   return (
-    <ul className={styles.changedRuns}>
-      {runs.map((run) => (
-        <li key={run.runId}>
-          <p className={styles.changedRunHead}>
-            <Link href={`/runs/${encodeURIComponent(run.runId)}`}>{run.runId}</Link>{" "}
-            <span className="muted">
-              {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}
-              {run.turns.length < run.changedTurns ? ` (first ${formatNumber(run.turns.length)} listed)` : ""}
-            </span>
-          </p>
-          <ul className={styles.turnChips} aria-label={`Changed turns of ${run.runId}`}>
-            {run.turns.map((t) => (
-              <li key={t.turn}>
-                <Link href={replayTurnHref(jobId, run.runId, t.turn)} title={t.changes.join("\n")} aria-label={`Turn ${t.turn}: ${t.changes.join("; ")}`}>
-                  {t.turn}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </li>
-      ))}
-    </ul>
+    <>
+      <label className={styles.toggle}>
+        <input type="checkbox" checked={fateOnly} onChange={(e) => setFateOnly(e.target.checked)} />
+        Only turns where a reminder was delivered, dropped or staged differently (not only reworded)
+      </label>
+      {shown.length === 0 ? <p className="muted">Every changed turn only has new wording: no reminder was delivered or dropped differently.</p> : null}
+      <ul className={styles.changedRuns}>
+        {shown.map((run) => {
+          const turns = fateOnly ? run.turns.filter((t) => t.fate) : run.turns;
+          const total = fateOnly ? run.fateChangedTurns : run.changedTurns;
+          return (
+            <li key={run.runId}>
+              <p className={styles.changedRunHead}>
+                <Link href={`/runs/${encodeURIComponent(run.runId)}`}>{run.runId}</Link>{" "}
+                <span className="muted">
+                  {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}, {formatNumber(run.fateChangedTurns)} with a different outcome
+                  {turns.length < total ? ` (first ${formatNumber(turns.length)} listed)` : ""}
+                </span>
+              </p>
+              <ul className={styles.turnChips} aria-label={`Changed turns of ${run.runId}`}>
+                {turns.map((t) => (
+                  <li key={t.turn}>
+                    <Link
+                      href={replayTurnHref(jobId, run.runId, t.turn)}
+                      className={t.fate ? styles.fateChip : undefined}
+                      title={t.changes.join("\n")}
+                      aria-label={`Turn ${t.turn}: ${t.changes.join("; ")}`}
+                    >
+                      {t.turn}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

@@ -105,6 +105,7 @@ function JobView({ job, names, cancelling, onCancel }: { job: TReplayJob; names:
     .join(" and ");
   const result = job.result;
   const changedTurns = result?.changedRuns.reduce((sum, r) => sum + r.changedTurns, 0) ?? 0;
+  const fateTurns = result?.changedRuns.reduce((sum, r) => sum + r.fateChangedTurns, 0) ?? 0;
 
   return (
     <>
@@ -122,7 +123,8 @@ function JobView({ job, names, cancelling, onCancel }: { job: TReplayJob; names:
         ) : (
           <p className={styles.summary} role="status">
             <strong>{formatNumber(result.runs)}</strong> runs · <strong>{formatNumber(result.turns)}</strong> turns rebuilt ·{" "}
-            <strong data-testid="changed-turns">{formatNumber(changedTurns)}</strong> turns changed in {formatNumber(result.changedRuns.length)} runs
+            <strong data-testid="changed-turns">{formatNumber(changedTurns)}</strong> turns changed in {formatNumber(result.changedRuns.length)} runs, of which{" "}
+            <strong data-testid="fate-turns">{formatNumber(fateTurns)}</strong> with a reminder delivered, dropped or staged differently
             {job.reused ? <span className="muted"> · the same inputs were replayed before: this is that result, kept</span> : null}
           </p>
         )}

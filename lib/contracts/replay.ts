@@ -58,7 +58,14 @@ export const ZReplayResult = z.object({
   keys: z.array(z.object({ key: ZReminderKey, baseline: ZKeyStats, whatIf: ZKeyStats })),
   /** Runs whose decisions changed, with their changed turns (at most 200 listed per run). */
   changedRuns: z.array(
-    z.object({ runId: z.string(), changedTurns: z.number(), turns: z.array(z.object({ turn: z.number(), changes: z.array(z.string()) })) }),
+    z.object({
+      runId: z.string(),
+      changedTurns: z.number(),
+      /** Changed turns where a reminder appeared, disappeared, or changed status or stage (not only its text). */
+      fateChangedTurns: z.number(),
+      /** At most 200, in turn order, fate changes first. */
+      turns: z.array(z.object({ turn: z.number(), changes: z.array(z.string()), fate: z.boolean() })),
+    }),
   ),
   /**
    * SPEC §8 on the recorded runs, per copy they were rendered with (their own copy over the

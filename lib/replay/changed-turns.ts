@@ -4,6 +4,11 @@ export interface ChangedTurn {
   turn: number;
   /** What differs, for people: e.g. "context: delivered → dropped", "review: text". */
   changes: string[];
+  /**
+   * Whether a reminder's fate changed — it appeared, disappeared, or changed status or stage —
+   * rather than only its text (and so its bytes).
+   */
+  fate: boolean;
 }
 
 /**
@@ -17,18 +22,34 @@ export function changedTurns(baseline: TRunDecisions, whatIf: TRunDecisions): Ch
   const turns = new Set([...baseline.turns.map((t) => t.turn), ...other.keys()]);
   const before = new Map(baseline.turns.map((t) => [t.turn, t]));
   for (const turn of [...turns].sort((a, b) => a - b)) {
-    const changes = diffTurn(before.get(turn), other.get(turn));
-    if (changes.length) changed.push({ turn, changes });
+    const { changes, fate } = diffTurn(before.get(turn), other.get(turn));
+    if (changes.length) changed.push({ turn, changes, fate });
   }
   return changed;
 }
 
-function diffTurn(a: TTurnDecision | undefined, b: TTurnDecision | undefined): string[] {
+/**
+ * Up to `limit` changed turns to list, in turn order, those where a reminder's fate changed first:
+ * they answer "which turns would have delivered or dropped differently".
+ */
+export function turnsToList(changed: readonly ChangedTurn[], limit: number): ChangedTurn[] {
+  if (changed.length <= limit) return [...changed];
+  const fate = changed.filter((c) => c.fate);
+  const chosen = new Set(fate.slice(0, limit));
+  for (const c of changed) {
+    if (chosen.size >= limit) break;
+    chosen.add(c);
+  }
+  return changed.filter((c) => chosen.has(c));
+}
+
+function diffTurn(a: TTurnDecision | undefined, b: TTurnDecision | undefined): { changes: string[]; fate: boolean } {
   const label = (r: { key: string; subject: string | null }) => (r.subject === null ? r.key : `${r.key} ${r.subject}`);
   const index = (t: TTurnDecision | undefined) => new Map((t?.reminders ?? []).map((r) => [label(r), r]));
   const left = index(a);
   const right = index(b);
   const changes: string[] = [];
+  let fate = false;
   for (const name of new Set([...left.keys(), ...right.keys()])) {
     const x = left.get(name);
     const y = right.get(name);
@@ -39,6 +60,7 @@ function diffTurn(a: TTurnDecision | undefined, b: TTurnDecision | undefined): s
       if (x.stage !== y.stage) changes.push(`${name}: stage ${x.stage} → ${y.stage}`);
       if (x.text !== y.text) changes.push(`${name}: text (${x.bytes} → ${y.bytes} B)`);
     }
+    if (!x || !y || x.status !== y.status || x.stage !== y.stage) fate = true;
   }
-  return changes;
+  return { changes, fate };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ZEvent, type TCopy } from "../contracts";
 import { rebuild } from "../core";
 import { generateEtfRun } from "../demo/etf-run";
-import { changedTurns } from "./changed-turns";
+import { changedTurns, turnsToList, type ChangedTurn } from "./changed-turns";
+import type { TReminderDecision, TRunDecisions } from "../contracts";
 import { keyStatsOf } from "./key-stats";
 import { wilsonInterval } from "./wilson";
 
@@ -41,6 +42,36 @@ describe("what-if replay", () => {
     const a = keyStatsOf([rebuild(events)]).find((s) => s.key === "requests")!;
     const b = keyStatsOf([rebuild(events, { policy: stricter })]).find((s) => s.key === "requests")!;
     expect(b.candidates).toBeGreaterThan(a.candidates);
+  });
+});
+
+describe("changed turns", () => {
+  const reminder = (key: TReminderDecision["key"], status: TReminderDecision["status"], text = "t", stage = 1): TReminderDecision => ({
+    key, subject: null, kind: key === "review" ? "suggestion" : "notice", stage, text, bytes: text.length + 1, status,
+  });
+  const decisions = (...turns: TReminderDecision[][]): TRunDecisions => ({
+    runId: "r",
+    turns: turns.map((reminders, turn) => ({ turn, requiredBytes: 0, capacityBytes: null, freeBytesAfter: null, meters: {}, reminders, reviewer: null })),
+    findings: [],
+  });
+
+  it.each<[string, TReminderDecision[], TReminderDecision[], string[], boolean]>([
+    ["same", [reminder("time", "delivered")], [reminder("time", "delivered")], [], false],
+    ["text only", [reminder("context", "delivered", "long text")], [reminder("context", "delivered", "short")], ["context: text (10 → 6 B)"], false],
+    ["dropped → delivered", [reminder("context", "dropped", "long text")], [reminder("context", "delivered", "short")], ["context: dropped → delivered", "context: text (10 → 6 B)"], true],
+    ["stage", [reminder("requests", "delivered", "t", 1)], [reminder("requests", "delivered", "t", 2)], ["requests: stage 1 → 2"], true],
+    ["new", [], [reminder("review", "delivered")], ["review: new (delivered)"], true],
+    ["gone", [reminder("review", "dropped")], [], ["review: gone (was dropped)"], true],
+  ])("%s", (_name, before, after, changes, fate) => {
+    const changed = changedTurns(decisions(before), decisions(after));
+    expect(changed).toEqual(changes.length ? [{ turn: 0, changes, fate }] : []);
+  });
+
+  it("lists fate changes first when there are more changed turns than can be listed, in turn order", () => {
+    const changed: ChangedTurn[] = [0, 1, 2, 3, 4, 5].map((turn) => ({ turn, changes: ["x"], fate: turn === 1 || turn === 4 }));
+    expect(turnsToList(changed, 3).map((c) => c.turn)).toEqual([0, 1, 4]);
+    expect(turnsToList(changed, 1).map((c) => c.turn)).toEqual([1]);
+    expect(turnsToList(changed, 10)).toEqual(changed);
   });
 });
 

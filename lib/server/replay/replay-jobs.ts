@@ -12,9 +12,10 @@ type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["fi
 
 /**
  * The format of the stored result, part of the inputs' key so a finished job of an older format
- * is never handed back as the answer (2: follow-up per copy and key).
+ * is never handed back as the answer (2: follow-up per copy and key; 3: changed turns say whether
+ * a reminder's fate changed).
  */
-const RESULT_FORMAT = 2;
+const RESULT_FORMAT = 3;
 
 /**
  * Starts a what-if replay (or answers with a finished one of the same inputs — same versions, same
@@ -101,12 +102,15 @@ function toJob(row: JobRow, reused: boolean): TReplayJob {
 }
 
 /**
- * The stored result when it is of the current format. An older one (follow-up per key only,
- * before RESULT_FORMAT 2) reads as no result, with the status kept and an error saying so.
+ * The stored result when it is of the current format. An older one (follow-up per key only, or
+ * changed turns without `fate`) reads as no result, with the status kept and an error saying so.
  * Only the part whose shape changed is checked, so polling a large result stays cheap.
  */
 function storedResult(row: JobRow): { result: TReplayResult | null; error: string | null } {
   const result = (row.result as TReplayResult | null) ?? null;
-  if (result === null || ZReplayResult.shape.followUp.safeParse(result.followUp).success) return { result, error: row.error };
+  const current =
+    result === null ||
+    (ZReplayResult.shape.followUp.safeParse(result.followUp).success && ZReplayResult.shape.changedRuns.safeParse(result.changedRuns?.slice(0, 1)).success);
+  if (current) return { result, error: row.error };
   return { result: null, error: row.error ?? OLD_RESULT_FORMAT };
 }

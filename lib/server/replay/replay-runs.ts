@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult, type TRunDecisions } from "../../contracts";
 import { followUp, rebuild } from "../../core";
-import { changedTurns } from "../../replay/changed-turns";
+import { changedTurns, turnsToList } from "../../replay/changed-turns";
 import { followUpGroups, type RunFollowUp, type SavedCopy } from "../../replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "../../replay/key-stats";
 import type { Database } from "../db";
@@ -44,7 +44,10 @@ export async function replayRuns(
       baseline = addKeyStats(baseline, before);
       whatIf = addKeyStats(whatIf, after);
       const changed = changedTurns(before, after);
-      if (changed.length) changedRuns.push({ runId: run.runId, changedTurns: changed.length, turns: changed.slice(0, CHANGED_TURNS_LISTED) });
+      if (changed.length) {
+        const fateChangedTurns = changed.filter((c) => c.fate).length;
+        changedRuns.push({ runId: run.runId, changedTurns: changed.length, fateChangedTurns, turns: turnsToList(changed, CHANGED_TURNS_LISTED) });
+      }
       const started = events.find((e) => e.type === "run.started");
       follow.push({ copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey });
     }
