@@ -134,7 +134,8 @@ test.describe("Copy editor and what-if replay", () => {
     await page.goto("/copy");
     await expect(page.getByText(`Editing from “${name}”.`)).toBeVisible();
     await expect(page.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
-    await page.getByRole("table", { name: "Copy versions" }).getByRole("row", { name: /SPEC default copy/ }).getByRole("button", { name: "Edit from this" }).click();
+    const specRow = page.getByRole("table", { name: "Copy versions" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^SPEC default copy/ }) });
+    await specRow.getByRole("button", { name: "Edit from this" }).click();
     await expect(page.getByText("Editing from the SPEC default copy.")).toBeVisible();
     await expect(page).toHaveURL(/from=spec/);
 

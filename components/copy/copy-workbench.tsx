@@ -1,22 +1,22 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { REMINDER_KEYS, type TCopyVersion } from "../../lib/contracts";
 import { DEFAULT_COPY } from "../../lib/core";
 import { diffCopies } from "../../lib/copy/diff";
 import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
 import { copyProblems } from "../../lib/copy/validate";
-import { copyVersionsQuery } from "../../lib/queries/copy";
+import { copyVersionsQuery, saveCopyVersion, versionKeys } from "../../lib/queries/copy";
 import { Panel } from "../ui/panel";
+import { TuningTabs } from "../ui/section-tabs";
 import { CopyDiff } from "./copy-diff";
 import styles from "./copy.module.css";
 import { KeyTemplates } from "./key-templates";
 import { PreviewTurnPanel } from "./preview-turn-panel";
-import { SaveVersionForm } from "./save-version-form";
+import { SaveVersionForm } from "../versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
-import { VersionList } from "./version-list";
+import { VersionList } from "../versions/version-list";
 
 type Props = {
   project: string;
@@ -31,6 +31,7 @@ type Props = {
  * and saved as a new immutable version.
  */
 export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props) {
+  const queryClient = useQueryClient();
   const versions = useQuery(copyVersionsQuery());
   const list = versions.data?.versions ?? [];
   const [baseId, setBaseId] = useState(initialBaseId);
@@ -87,10 +88,8 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
             Editing from {parentName}. Saved versions never change; saving makes a new one. Preview is rendered with the rebuild&apos;s own code on a recorded turn.
           </p>
         </div>
-        <Link className="button button-quiet" href={baseId ? `/copy/replay?copy=${encodeURIComponent(baseId)}` : "/copy/replay"}>
-          What-if replay →
-        </Link>
       </header>
+      <TuningTabs current="/copy" />
 
       <div className={styles.columns}>
         <Panel id="templates" title="Templates" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
@@ -116,13 +115,29 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
             <CopyDiff changes={changes} parentName={parentName} />
           </Panel>
           <Panel id="save" title="Save as new version">
-            <SaveVersionForm draft={draft} parentId={baseId} blocked={blocked} onSaved={onSaved} />
+            <SaveVersionForm
+              save={async (meta) => {
+                const saved = await saveCopyVersion({ ...meta, parentId: baseId ?? undefined, copy: draft });
+                await queryClient.invalidateQueries({ queryKey: versionKeys.copy() });
+                return saved;
+              }}
+              replayHref={(v) => `/copy/replay?copy=${encodeURIComponent(v.id)}`}
+              blocked={blocked}
+              placeholder="e.g. Shorter context notice"
+              onSaved={onSaved}
+            />
           </Panel>
         </div>
       </div>
 
       <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
-        {versions.isError ? <p className="form-error">{versions.error.message}</p> : <VersionList versions={list} baseId={baseId} onEditFrom={editFrom} />}
+        {versions.isError ? <p className="form-error">{versions.error.message}</p> : <VersionList
+            kind="copy"
+            versions={list}
+            baseId={baseId}
+            builtIn={{ label: "SPEC default copy", note: "What runs without copy get (SPEC §5)." }}
+            onEditFrom={editFrom}
+          />}
       </Panel>
     </div>
   );

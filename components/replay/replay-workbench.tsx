@@ -8,6 +8,7 @@ import { formatInstant, formatNumber } from "../../lib/format";
 import { copyVersionsQuery, policyVersionsQuery } from "../../lib/queries/copy";
 import { cancelReplay, replayJobQuery, replayKeys, startReplay } from "../../lib/queries/replay";
 import { Panel } from "../ui/panel";
+import { TuningTabs } from "../ui/section-tabs";
 import { ChangedTurns } from "./changed-turns";
 import { FollowUpPanel } from "./follow-up-panel";
 import { KeyStatsChart } from "./key-stats-chart";
@@ -62,10 +63,8 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
             Rebuilds recorded runs with another copy or policy — exactly, without calling any model — and compares them with what was recorded.
           </p>
         </div>
-        <Link className="button button-quiet" href="/copy">
-          ← Copy editor
-        </Link>
       </header>
+      <TuningTabs current="/copy/replay" />
 
       <Panel id="replay-settings" title="Replay">
         <ReplayForm
