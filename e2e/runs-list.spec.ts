@@ -86,6 +86,13 @@ test.describe("runs list", () => {
     await expect(bodyRows(page).filter({ hasText: LIVE_TASK })).toHaveCount(1);
     await expectOnlyLive();
 
+    // The what-if replay of exactly these runs is one click away, with the same filters.
+    await page.getByRole("link", { name: "What-if replay of these runs →" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "What-if replay" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("form", { name: "Replay settings" }).getByRole("combobox", { name: "Status" })).toHaveValue("live");
+    await page.goBack();
+    await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("live");
+
     await page.getByRole("link", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(/\/runs$/);
     await expect(bodyRows(page)).toHaveCount(total);

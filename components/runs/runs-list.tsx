@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatNumber } from "../../lib/format";
-import { hasFilters, runListHref, type RunListView } from "../../lib/queries/run-list-url";
+import { hasFilters, replayHref, runListHref, type RunListView } from "../../lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "../../lib/queries/runs";
 import { RunsEmpty, type IngestTarget } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
@@ -53,6 +53,8 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
                 {view.cursor || list.data?.nextCursor ? " on this page" : ""}
               </>
             ) : null}
+            {" · "}
+            <Link href={replayHref(view)}>What-if replay of these runs →</Link>
           </span>
         </div>
         <div className={styles.activity} aria-live="polite">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasFilters, parseRunListUrl, rangeStart, runListHref } from "./run-list-url";
+import { hasFilters, parseRunListUrl, rangeStart, replayHref, runListHref } from "./run-list-url";
 
 const NOW = Date.parse("2026-11-29T12:00:42.500Z");
 
@@ -70,6 +70,17 @@ describe("runListHref", () => {
 
   it("replaces fixed instants when a preset is chosen", () => {
     expect(runListHref({ sort: "-started", from: "2026-11-01T00:00:00Z" }, { range: "7d" })).toBe("/runs?range=7d");
+  });
+});
+
+describe("replayHref", () => {
+  it.each([
+    [{ sort: "-started" as const }, "/copy/replay"],
+    [{ status: "completed" as const, agent: "a b", sort: "turns" as const, cursor: "12" }, "/copy/replay?status=completed&agent=a+b"],
+    [{ range: "7d" as const, q: "voo", sort: "-started" as const }, "/copy/replay?q=voo&range=7d"],
+    [{ from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z", sort: "-started" as const }, "/copy/replay?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z"],
+  ])("carries the filters, never sort or paging %#", (view, href) => {
+    expect(replayHref(view)).toBe(href);
   });
 });
 

@@ -93,6 +93,17 @@ export function runListHref(view: RunListView, changes: Partial<RunListView> = {
   return text ? `/runs?${text}` : "/runs";
 }
 
+/** The what-if replay preselecting the runs this view lists (its filters; sort and paging play no part). */
+export function replayHref(view: RunListView): string {
+  const search = new URLSearchParams();
+  for (const name of ["status", "agent", "model", "q", "range", "from", "to"] as const) {
+    const value = view[name];
+    if (value !== undefined && value !== "") search.set(name, value);
+  }
+  const text = search.toString();
+  return text ? `/copy/replay?${text}` : "/copy/replay";
+}
+
 /** The view after some changes: any change other than the cursor goes back to the first page. */
 export function applyViewChanges(view: RunListView, changes: Partial<RunListView>): RunListView {
   const next: RunListView = { ...view, ...changes };

@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "What-if replay" };
 export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-const PARAMS = ["copy", "policy", "job", "status", "agent", "model", "q", "range"] as const;
+const PARAMS = ["copy", "policy", "job", "status", "agent", "model", "q", "range", "from", "to"] as const;
 
 /**
  * What-if replay. `?copy=&policy=` preselect versions (the copy editor links here), the runs
@@ -48,8 +48,8 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
     model: params.model ?? job?.filters.model,
     q: params.q ?? job?.filters.q,
     range: readTimeRange(params.range).range,
-    from: params.range ? undefined : job?.filters.from,
-    to: params.range ? undefined : job?.filters.to,
+    from: params.range ? undefined : (params.from ?? job?.filters.from),
+    to: params.range ? undefined : (params.to ?? job?.filters.to),
     maxRuns: 500,
   };
 
