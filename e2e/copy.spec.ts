@@ -110,6 +110,15 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(whatIf.locator('li[data-key="context"]')).toContainText("full.");
     await page.screenshot({ path: testInfo.outputPath("replay-turn.png"), fullPage: true });
 
+    // → steps to the run's next changed turn, ← back.
+    const nav = page.getByRole("navigation", { name: "Changed turns" });
+    const next = await nav.getByRole("link", { name: /changed turn \d+ →/ }).textContent();
+    const nextTurn = Number(next!.match(/\d+/)![0]);
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${nextTurn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+
     // Back to the replay: the same inputs again are answered from the kept result.
     await page.getByRole("link", { name: "What-if replay" }).click();
     await expect(summary).toContainText("turns rebuilt");

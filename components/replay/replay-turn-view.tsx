@@ -2,11 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import type { TFinding, TTurnDecision } from "../../lib/contracts";
 import { formatBytes } from "../../lib/format";
 import { copyVersionsQuery, policyVersionsQuery } from "../../lib/queries/copy";
 import { replayTurnQuery } from "../../lib/queries/replay";
 import { FittingWaterfall } from "../inspector/fitting-waterfall";
+import { useTurnKeys } from "../inspector/use-turn-keys";
 import { Panel } from "../ui/panel";
 import { StatusMark } from "../ui/status-mark";
 import { replayTurnHref } from "./changed-turns";
@@ -18,6 +20,9 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
   const copyVersions = useQuery(copyVersionsQuery());
   const policyVersions = useQuery(policyVersionsQuery());
   const back = `/copy/replay?job=${encodeURIComponent(jobId)}`;
+  const router = useRouter();
+  // ← → step through the run's changed turns, as in the turn inspector.
+  useTurnKeys(view.data?.previousChanged ?? null, view.data?.nextChanged ?? null, (next) => router.push(replayTurnHref(jobId, runId, next)));
 
   if (view.isError) {
     return (
@@ -51,7 +56,7 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
             Turn {turn}: baseline vs {what}
           </h1>
         </div>
-        <nav className={styles.nav} aria-label="Changed turns">
+        <nav className={styles.nav} aria-label="Changed turns" title="← → also step through the changed turns">
           {previousChanged !== null ? <Link href={replayTurnHref(jobId, runId, previousChanged)}>← changed turn {previousChanged}</Link> : <span className="muted">first changed turn</span>}
           {nextChanged !== null ? <Link href={replayTurnHref(jobId, runId, nextChanged)}>changed turn {nextChanged} →</Link> : <span className="muted">last changed turn</span>}
         </nav>
