@@ -12,7 +12,7 @@ export function CopyDiff({ changes, parentName }: { changes: readonly TemplateCh
           <p className={styles.diffHead}>
             <strong>{c.key}</strong> · {templateLabel(c.key, c.name)} <span className={styles.changeTag}>{c.change}</span>
           </p>
-          <p className={styles.diffText}>
+          <p className={`${styles.diffText} diff`}>
             {c.words.map((w, i) =>
               w.op === "same" ? (
                 <span key={i}>{w.text}</span>

@@ -1,17 +1,16 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { REMINDER_KEYS, type TCopyVersion } from "../../lib/contracts";
 import { DEFAULT_COPY } from "../../lib/core";
 import { diffCopies } from "../../lib/copy/diff";
 import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
 import { copyProblems } from "../../lib/copy/validate";
-import { copyVersionsQuery, saveCopyVersion, versionKeys } from "../../lib/queries/copy";
+import { copyVersionsQuery, saveCopyVersion } from "../../lib/queries/copy";
 import { Panel } from "../ui/panel";
-import { TuningTabs } from "../ui/section-tabs";
+import { EditorColumns, TuningPage } from "../ui/tuning-page";
 import { CopyDiff } from "./copy-diff";
-import styles from "./copy.module.css";
 import { KeyTemplates } from "./key-templates";
 import { PreviewTurnPanel } from "./preview-turn-panel";
 import { SaveVersionForm } from "../versions/save-version-form";
@@ -31,7 +30,6 @@ type Props = {
  * and saved as a new immutable version.
  */
 export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props) {
-  const queryClient = useQueryClient();
   const versions = useQuery(copyVersionsQuery());
   const list = versions.data?.versions ?? [];
   const [baseId, setBaseId] = useState(initialBaseId);
@@ -67,78 +65,73 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
   const decision = preview.detail.data?.decision ?? null;
   const policy = preview.summary.data?.policy ?? null;
 
+  const lead = <>Editing from {parentName}. Saved versions never change; saving makes a new one. Previews use the rebuild&apos;s own rendering on a recorded turn.</>;
   if (baseId !== null && versions.isSuccess && !base) {
     return (
-      <div className={styles.page}>
+      <TuningPage project={project} title="Reminder copy" lead="" current="/copy">
         <p className="form-error">No copy version {JSON.stringify(baseId)} in {project}.</p>
-        <button type="button" className="button" onClick={() => editFrom(null)}>
-          Start from the SPEC default copy
-        </button>
-      </div>
+        <p>
+          <button type="button" className="button" onClick={() => editFrom(null)}>
+            Start from the SPEC default copy
+          </button>
+        </p>
+      </TuningPage>
     );
   }
 
   return (
-    <div className={styles.page}>
-      <header className={styles.pageHead}>
-        <div>
-          <p className="eyebrow">{project}</p>
-          <h1>Reminder copy</h1>
-          <p className="muted">
-            Editing from {parentName}. Saved versions never change; saving makes a new one. Preview is rendered with the rebuild&apos;s own code on a recorded turn.
-          </p>
-        </div>
-      </header>
-      <TuningTabs current="/copy" />
-
-      <div className={styles.columns}>
-        <Panel id="templates" title="Templates" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
-          {REMINDER_KEYS.map((key) => (
-            <KeyTemplates
-              key={key}
-              reminderKey={key}
-              templates={draft[key]}
-              baseTemplates={baseCopy[key]}
-              turn={decision}
-              policy={policy}
-              problems={problems}
-              onChange={(name, text) => setDraft((d) => withTemplate(d, key, name, text))}
-              onAdd={(name) => setDraft((d) => withTemplate(d, key, name, d[key]["*"] ?? ""))}
-              onRemove={(name) => setDraft((d) => withoutTemplate(d, key, name))}
-            />
-          ))}
-        </Panel>
-
-        <div className={styles.side}>
-          <PreviewTurnPanel preview={preview} draft={draft} />
-          <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "SPEC default"}`}>
-            <CopyDiff changes={changes} parentName={parentName} />
+    <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
+      <EditorColumns
+        editor={
+          <Panel id="templates" title="Templates" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
+            {REMINDER_KEYS.map((key) => (
+              <KeyTemplates
+                key={key}
+                reminderKey={key}
+                templates={draft[key]}
+                baseTemplates={baseCopy[key]}
+                turn={decision}
+                policy={policy}
+                problems={problems}
+                onChange={(name, text) => setDraft((d) => withTemplate(d, key, name, text))}
+                onAdd={(name) => setDraft((d) => withTemplate(d, key, name, d[key]["*"] ?? ""))}
+                onRemove={(name) => setDraft((d) => withoutTemplate(d, key, name))}
+              />
+            ))}
           </Panel>
-          <Panel id="save" title="Save as new version">
-            <SaveVersionForm
-              save={async (meta) => {
-                const saved = await saveCopyVersion({ ...meta, parentId: baseId ?? undefined, copy: draft });
-                await queryClient.invalidateQueries({ queryKey: versionKeys.copy() });
-                return saved;
-              }}
-              replayHref={(v) => `/copy/replay?copy=${encodeURIComponent(v.id)}`}
-              blocked={blocked}
-              placeholder="e.g. Shorter context notice"
-              onSaved={onSaved}
-            />
-          </Panel>
-        </div>
-      </div>
+        }
+        side={
+          <>
+            <PreviewTurnPanel preview={preview} draft={draft} />
+            <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "SPEC default"}`}>
+              <CopyDiff changes={changes} parentName={parentName} />
+            </Panel>
+            <Panel id="save" title="Save as new version">
+              <SaveVersionForm
+                kind="copy"
+                save={(meta) => saveCopyVersion({ ...meta, parentId: baseId ?? undefined, copy: draft })}
+                blocked={blocked}
+                placeholder="e.g. Shorter context notice"
+                onSaved={onSaved}
+              />
+            </Panel>
+          </>
+        }
+      />
 
       <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
-        {versions.isError ? <p className="form-error">{versions.error.message}</p> : <VersionList
+        {versions.isError ? (
+          <p className="form-error">{versions.error.message}</p>
+        ) : (
+          <VersionList
             kind="copy"
             versions={list}
             baseId={baseId}
             builtIn={{ label: "SPEC default copy", note: "What runs without copy get (SPEC §5)." }}
             onEditFrom={editFrom}
-          />}
+          />
+        )}
       </Panel>
-    </div>
+    </TuningPage>
   );
 }

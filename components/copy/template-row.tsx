@@ -34,7 +34,7 @@ export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn,
           <code className={styles.templateKey}>{name}</code>
         </label>
         {onRemove ? (
-          <button type="button" className={styles.linkButton} onClick={onRemove} aria-label={`Remove template ${label}`}>
+          <button type="button" className="link-button" onClick={onRemove} aria-label={`Remove template ${label}`}>
             Remove
           </button>
         ) : null}

@@ -4,10 +4,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { TPolicy, TPolicyVersion } from "../../lib/contracts";
 import { diffPolicies, POLICY_SECTION_NAMES, policyDraftFrom, policyFromDraft, type PolicyDraft } from "../../lib/copy/policy-draft";
-import { policyVersionsQuery, savePolicyVersion, versionKeys } from "../../lib/queries/copy";
+import { policyVersionsQuery, savePolicyVersion } from "../../lib/queries/copy";
 import { runsListQuery, runSummaryQuery } from "../../lib/queries/runs";
 import { Panel } from "../ui/panel";
-import { TuningTabs } from "../ui/section-tabs";
+import { EditorColumns, TuningPage } from "../ui/tuning-page";
 import { SaveVersionForm } from "../versions/save-version-form";
 import { VersionList } from "../versions/version-list";
 import styles from "./policy.module.css";
@@ -24,7 +24,6 @@ type Props = { project: string; initialBase: PolicyBase };
  * meter's own unit, compared with the policy it came from, and saved as a new immutable version.
  */
 export function PolicyWorkbench({ project, initialBase }: Props) {
-  const queryClient = useQueryClient();
   const versions = useQuery(policyVersionsQuery());
   const list = versions.data?.versions ?? [];
   const [base, setBase] = useState<PolicyBase>(initialBase);
@@ -62,68 +61,75 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
   };
 
   return (
-    <div className={styles.page}>
-      <header className={styles.pageHead}>
-        <p className="eyebrow">{project}</p>
-        <h1>Reminder policy</h1>
-        <p className="muted">
-          Editing from {baseName}. Thresholds decide which stages fire; limits and capacity are the facts&apos; denominators. Saved versions never change;
-          try one with the what-if replay.
-        </p>
-      </header>
-      <TuningTabs current="/copy/policy" />
-
-      <div className={styles.columns}>
-        <Panel id="policy" title="Sections" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
-          {POLICY_SECTION_NAMES.map((section) => (
-            <PolicySectionEditor
-              key={section}
-              section={section}
-              draft={draft[section]}
-              problems={problems}
-              onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
-              onChange={(field, value) => setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))}
-            />
-          ))}
-        </Panel>
-        <div className={styles.side}>
-          <Panel id="policy-changes" title="Changes" meta={`vs ${baseName}`}>
-            {changes.length === 0 ? (
-              <p className="muted">{problems.length ? "Fix the problems to see the changes." : `No changes from ${baseName} yet.`}</p>
-            ) : (
-              <ul className={styles.changes} aria-label={`Changes from ${baseName}`}>
-                {changes.map((c) => (
-                  <li key={c.path}>
-                    <code>{c.path}</code>: <del>{c.before}</del> → <ins>{c.after}</ins>
-                  </li>
-                ))}
-              </ul>
-            )}
+    <TuningPage
+      project={project}
+      title="Reminder policy"
+      current="/copy/policy"
+      lead={
+        <>
+          Editing from {baseName}. Thresholds decide which stages fire; limits and capacity are the facts&apos; denominators. Saved versions never change; try
+          one with the what-if replay.
+        </>
+      }
+    >
+      <EditorColumns
+        editor={
+          <Panel id="policy" title="Sections" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
+            {POLICY_SECTION_NAMES.map((section) => (
+              <PolicySectionEditor
+                key={section}
+                section={section}
+                draft={draft[section]}
+                problems={problems}
+                onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
+                onChange={(field, value) => setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))}
+              />
+            ))}
           </Panel>
-          <Panel id="save" title="Save as new version">
-            <SaveVersionForm
-              save={async (meta) => {
-                const saved = await savePolicyVersion({ ...meta, parentId: baseVersion?.id, policy: policy! });
-                await queryClient.invalidateQueries({ queryKey: versionKeys.policy() });
-                return saved;
-              }}
-              replayHref={(v) => `/copy/replay?policy=${encodeURIComponent(v.id)}`}
-              blocked={blocked}
-              placeholder="e.g. Earlier context notice"
-              onSaved={onSaved}
-            />
-          </Panel>
-        </div>
-      </div>
+        }
+        side={
+          <>
+            <Panel id="policy-changes" title="Changes" meta={`vs ${baseName}`}>
+              {changes.length === 0 ? (
+                <p className="muted">{problems.length ? "Fix the problems to see the changes." : `No changes from ${baseName} yet.`}</p>
+              ) : (
+                <ul className={`${styles.changes} diff`} aria-label={`Changes from ${baseName}`}>
+                  {changes.map((c) => (
+                    <li key={c.path}>
+                      <code>{c.path}</code>: <del>{c.before}</del> → <ins>{c.after}</ins>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Panel>
+            <Panel id="save" title="Save as new version">
+              <SaveVersionForm
+                kind="policy"
+                save={(meta) => savePolicyVersion({ ...meta, parentId: baseVersion?.id, policy: policy! })}
+                blocked={blocked}
+                placeholder="e.g. Earlier context notice"
+                onSaved={onSaved}
+              />
+            </Panel>
+          </>
+        }
+      />
 
       <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
-        {versions.isError ? <p className="form-error">{versions.error.message}</p> : <VersionList kind="policy" versions={list} baseId={baseVersion?.id ?? null} onEditFrom={editFrom} />}
-        <RunPolicyPicker currentRunId={base && "runId" in base ? base.runId : null} onPick={(runId, picked) => {
-          setBase({ runId, policy: picked });
-          setDraft(policyDraftFrom(picked));
-        }} />
+        {versions.isError ? (
+          <p className="form-error">{versions.error.message}</p>
+        ) : (
+          <VersionList kind="policy" versions={list} baseId={baseVersion?.id ?? null} onEditFrom={editFrom} />
+        )}
+        <RunPolicyPicker
+          currentRunId={base && "runId" in base ? base.runId : null}
+          onPick={(runId, picked) => {
+            setBase({ runId, policy: picked });
+            setDraft(policyDraftFrom(picked));
+          }}
+        />
       </Panel>
-    </div>
+    </TuningPage>
   );
 }
 

@@ -59,30 +59,14 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
     >
       <fieldset className={styles.fieldset}>
         <legend>Try</legend>
-        <label className={styles.field}>
-          Copy version
-          <select aria-label="Copy version" value={choice.copyVersionId ?? ""} onChange={(e) => set({ copyVersionId: e.target.value || undefined })}>
-            <option value="">Each run&apos;s own copy</option>
-            {copyVersions.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name}
-                {v.isDefault ? " (default)" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={styles.field}>
-          Policy version
-          <select aria-label="Policy version" value={choice.policyVersionId ?? ""} onChange={(e) => set({ policyVersionId: e.target.value || undefined })}>
-            <option value="">Each run&apos;s own policy</option>
-            {policyVersions.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name}
-                {v.isDefault ? " (default)" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionSelect label="Copy version" own="Each run's own copy" versions={copyVersions} value={choice.copyVersionId} onChange={(copyVersionId) => set({ copyVersionId })} />
+        <VersionSelect
+          label="Policy version"
+          own="Each run's own policy"
+          versions={policyVersions}
+          value={choice.policyVersionId}
+          onChange={(policyVersionId) => set({ policyVersionId })}
+        />
       </fieldset>
       <fieldset className={styles.fieldset}>
         <legend>On runs</legend>
@@ -120,5 +104,29 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** A saved version to try, or none (each run keeps its own). */
+function VersionSelect({ label, own, versions, value, onChange }: {
+  label: string;
+  own: string;
+  versions: readonly { id: string; name: string; isDefault: boolean }[];
+  value: string | undefined;
+  onChange: (id: string | undefined) => void;
+}) {
+  return (
+    <label className={styles.field}>
+      {label}
+      <select aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">{own}</option>
+        {versions.map((v) => (
+          <option key={v.id} value={v.id}>
+            {v.name}
+            {v.isDefault ? " (default)" : ""}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -8,7 +8,7 @@ import { formatInstant, formatNumber } from "../../lib/format";
 import { copyVersionsQuery, policyVersionsQuery } from "../../lib/queries/copy";
 import { cancelReplay, replayJobQuery, replayKeys, startReplay } from "../../lib/queries/replay";
 import { Panel } from "../ui/panel";
-import { TuningTabs } from "../ui/section-tabs";
+import { TuningPage } from "../ui/tuning-page";
 import { ChangedTurns } from "./changed-turns";
 import { FollowUpPanel } from "./follow-up-panel";
 import { KeyStatsChart } from "./key-stats-chart";
@@ -54,17 +54,12 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
   const current = job.data;
 
   return (
-    <div className={styles.page}>
-      <header className={styles.pageHead}>
-        <div>
-          <p className="eyebrow">{project}</p>
-          <h1>What-if replay</h1>
-          <p className="muted">
-            Rebuilds recorded runs with another copy or policy — exactly, without calling any model — and compares them with what was recorded.
-          </p>
-        </div>
-      </header>
-      <TuningTabs current="/copy/replay" />
+    <TuningPage
+      project={project}
+      title="What-if replay"
+      current="/copy/replay"
+      lead="Rebuilds recorded runs with another copy or policy — exactly, without calling any model — and compares them with what was recorded."
+    >
 
       <Panel id="replay-settings" title="Replay">
         <ReplayForm
@@ -91,7 +86,7 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
       ) : (
         <JobView job={current} names={names} cancelling={cancel.isPending} onCancel={() => cancel.mutate(current.id)} />
       )}
-    </div>
+    </TuningPage>
   );
 }
 

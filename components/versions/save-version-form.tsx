@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { versionKeys } from "../../lib/queries/copy";
 import styles from "./versions.module.css";
 
 export interface VersionMeta {
@@ -12,10 +13,9 @@ export interface VersionMeta {
 }
 
 type Props<V extends { id: string; name: string }> = {
+  kind: "copy" | "policy";
   /** Sends the draft with this name and note; answers the saved version. */
   save: (meta: VersionMeta) => Promise<V>;
-  /** Where to replay a saved version. */
-  replayHref: (version: V) => string;
   /** Why saving is not possible now (problems in the draft, nothing changed), or null. */
   blocked: string | null;
   placeholder: string;
@@ -23,13 +23,15 @@ type Props<V extends { id: string; name: string }> = {
 };
 
 /** Saves a draft as a new, immutable version (saved versions are never edited). */
-export function SaveVersionForm<V extends { id: string; name: string }>({ save, replayHref, blocked, placeholder, onSaved }: Props<V>) {
+export function SaveVersionForm<V extends { id: string; name: string }>({ kind, save, blocked, placeholder, onSaved }: Props<V>) {
+  const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [note, setNote] = useState("");
   const [makeDefault, setMakeDefault] = useState(false);
   const mutation = useMutation({
     mutationFn: () => save({ name, note: note || undefined, makeDefault }),
-    onSuccess: (version) => {
+    onSuccess: async (version) => {
+      await queryClient.invalidateQueries({ queryKey: kind === "copy" ? versionKeys.copy() : versionKeys.policy() });
       setName("");
       setNote("");
       setMakeDefault(false);
@@ -71,7 +73,7 @@ export function SaveVersionForm<V extends { id: string; name: string }>({ save, 
       ) : null}
       {mutation.isSuccess ? (
         <p className={styles.saved} role="status">
-          Saved “{mutation.data.name}”. <Link href={replayHref(mutation.data)}>Replay it over recorded runs →</Link>
+          Saved “{mutation.data.name}”. <Link href={`/copy/replay?${kind}=${encodeURIComponent(mutation.data.id)}`}>Replay it over recorded runs →</Link>
         </p>
       ) : null}
     </form>

@@ -59,7 +59,7 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
               <td />
               <td className="muted">{builtIn.note}</td>
               <td className={styles.rowActions}>
-                <button type="button" className={styles.linkButton} onClick={() => onEditFrom(null)} disabled={baseId === null}>
+                <button type="button" className="link-button" onClick={() => onEditFrom(null)} disabled={baseId === null}>
                   {baseId === null ? "Editing" : "Edit from this"}
                 </button>
               </td>
@@ -83,11 +83,11 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
               <td className="muted">{v.parentId ? (names.get(v.parentId) ?? "an earlier version") : (builtIn?.label ?? "a run's policy")}</td>
               <td>{v.note ?? ""}</td>
               <td className={styles.rowActions}>
-                <button type="button" className={styles.linkButton} onClick={() => onEditFrom(v.id)} disabled={baseId === v.id}>
+                <button type="button" className="link-button" onClick={() => onEditFrom(v.id)} disabled={baseId === v.id}>
                   {baseId === v.id ? "Editing" : "Edit from this"}
                 </button>
                 {v.isDefault ? null : (
-                  <button type="button" className={styles.linkButton} onClick={() => makeDefault.mutate(v.id)} disabled={makeDefault.isPending}>
+                  <button type="button" className="link-button" onClick={() => makeDefault.mutate(v.id)} disabled={makeDefault.isPending}>
                     Make default
                   </button>
                 )}
