@@ -4,7 +4,12 @@ import { signInToDemo } from "./support/sign-in";
 /** The demo run whose reminders are dropped at capacity on the tightest turns (context and edits). */
 const TIGHT_RUN = "etf-holdings-overlap";
 
-const bytesOf = async (locator: Locator) => Number((await locator.innerText()).replace(/[^\d]/g, ""));
+/** "1,234 B" → 1234, "-56 B" → -56 */
+const bytesOf = async (locator: Locator) => Number((await locator.innerText()).replace(/[^\d-]/g, ""));
+/** As the page writes bytes (en-US grouping). */
+const bytesText = (n: number) => `${n.toLocaleString("en-US")} B`;
+/** A name no earlier run of the specs has used (the e2e database may be reused with E2E_BASE_URL). */
+const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 const templateRow = (page: Page, template: string) => page.locator(`[data-template="${template}"]`);
 /** "2 → 0 (−2)" → [2, 0] */
 const beforeAfter = async (cell: Locator) => {
@@ -48,11 +53,11 @@ test.describe("Copy editor and what-if replay", () => {
     // The shorter notice: its byte cost drops below the turn's free bytes and the refit includes it.
     await text.fill("Context {percent}% full.");
     await expect(context.getByRole("alert")).toHaveCount(0);
-    await expect(context.getByTestId("template-bytes")).not.toHaveText(`${before} B`);
+    await expect(context.getByTestId("template-bytes")).not.toHaveText(bytesText(before));
     const after = await bytesOf(context.getByTestId("template-bytes"));
-    expect(after).toBe(Buffer.byteLength(await context.locator("p").first().innerText()) + 1);
+    expect(after).toBe(Buffer.byteLength(await context.getByTestId("template-text").innerText()) + 1);
     expect(after).toBeLessThanOrEqual(free);
-    await expect(context).toContainText(`fits in ${free} B free`);
+    await expect(context).toContainText(`fits in ${bytesText(free)} free`);
     await expect(preview.getByTestId("draft-context")).toContainText("fits");
 
     // The diff against the parent shows the change word by word.
@@ -62,7 +67,7 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(changes.locator("del").first()).toBeVisible();
 
     // Save it as a new version.
-    const name = `Short context ${testInfo.retry}-${Date.now() % 100000}`;
+    const name = unique("Short context");
     const save = page.getByRole("form", { name: "Save as a new version" });
     await save.getByLabel("Name").fill(name);
     await save.getByLabel("Note").fill("Say only how full the request is.");
@@ -127,7 +132,7 @@ test.describe("Copy editor and what-if replay", () => {
   });
 
   test("versions: make one the project default, and the editor starts from it", async ({ page }) => {
-    const name = `Default test ${Date.now() % 100000}`;
+    const name = unique("Review now");
     const review = `Checkpoint {checkpoint}: review now (${name}).`;
     await page.getByRole("textbox", { name: "Template review · any checkpoint" }).fill(review);
     const save = page.getByRole("form", { name: "Save as a new version" });
@@ -150,7 +155,7 @@ test.describe("Copy editor and what-if replay", () => {
 
     // Adding a stage template starts from `*`; removing it again leaves no change.
     await page.getByRole("spinbutton", { name: "New requests stage template" }).fill("3");
-    await page.getByRole("button", { name: "Add stage template" }).first().click();
+    await page.getByRole("button", { name: "Add requests stage template" }).click();
     await expect(page.getByRole("textbox", { name: "Template requests · stage 3" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Changes from the SPEC default copy" })).toContainText("added");
     await page.getByRole("button", { name: "Remove template requests · stage 3" }).click();

@@ -42,7 +42,7 @@ test.describe("Policy editor", () => {
     await page.getByRole("checkbox", { name: "Time section on" }).check();
     await expect(changes.locator("li")).toHaveCount(1);
 
-    const name = `Earlier context ${Date.now() % 100000}`;
+    const name = `Earlier context ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
     const save = page.getByRole("form", { name: "Save as a new version" });
     await save.getByLabel("Name").fill(name);
     await save.getByRole("button", { name: "Save as new version" }).click();

@@ -57,7 +57,8 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <CopyWorkbench project={project} initialBaseId={baseId} initialPreview={{ runId, turn }} />
+      {/* Keyed on the URL: following a link to this page (the Copy tab) starts it afresh. */}
+      <CopyWorkbench key={query.toString()} project={project} initialBaseId={baseId} initialPreview={{ runId, turn }} />
     </HydrationBoundary>
   );
 }

@@ -90,11 +90,11 @@ export function KeyTemplates({ reminderKey, templates, baseTemplates, turn, poli
             onChange={(e) => setStage(e.target.value.replace(/^0+/, ""))}
           />
         </label>
-        <button type="submit" className="button button-quiet" disabled={!stage || stageTaken}>
+        <button type="submit" className="button button-quiet" disabled={!stage || stageTaken} aria-label={`Add ${reminderKey} ${reminderKey === "review" ? "checkpoint" : "stage"} template`}>
           Add {reminderKey === "review" ? "checkpoint" : "stage"} template
         </button>
         {reminderKey === "edits" && templates.exhausted === undefined ? (
-          <button type="button" className="button button-quiet" onClick={() => onAdd("exhausted")}>
+          <button type="button" className="button button-quiet" onClick={() => onAdd("exhausted")} aria-label="Add edits exhausted-block template">
             Add exhausted-block template
           </button>
         ) : null}

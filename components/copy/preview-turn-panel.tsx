@@ -58,6 +58,17 @@ export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState
 
       {runId === null ? (
         <p className="muted">No recorded runs yet: send telemetry or run <code>npm run demo</code> to preview copy on real turns.</p>
+      ) : preview.summary.isError ? (
+        <p className="form-error">{preview.summary.error.message}</p>
+      ) : turn === null ? (
+        preview.timeline.isPending ? (
+          <p className="muted">Finding a turn with reminders…</p>
+        ) : (
+          <p className="muted">
+            {preview.timeline.isError ? `The run's turns could not be read (${preview.timeline.error.message}).` : "No reminder was due in this run."} Enter a
+            turn number to preview on.
+          </p>
+        )
       ) : detail.isPending ? (
         <p className="muted">Loading turn {turn ?? "…"}…</p>
       ) : detail.isError ? (

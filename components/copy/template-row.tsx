@@ -66,8 +66,10 @@ function PreviewLine({ preview, base }: { preview: TemplatePreview; base: Templa
   if (preview.unavailable) return <p className={styles.previewUnavailable}>Not shown on this turn: {preview.unavailable}.</p>;
   const delta = base && !base.unavailable ? preview.bytes - base.bytes : null;
   return (
-    <div className={styles.preview} aria-label="Preview">
-      <p className={styles.previewText}>{preview.text}</p>
+    <div className={styles.preview}>
+      <p className={styles.previewText} data-testid="template-text">
+        {preview.text}
+      </p>
       <p className={styles.previewFacts}>
         <span data-testid="template-bytes">{formatBytes(preview.bytes)}</span>
         {delta ? <span className={delta > 0 ? styles.more : styles.fewer}>{delta > 0 ? `+${formatBytes(delta)}` : `−${formatBytes(-delta)}`} vs parent</span> : null}

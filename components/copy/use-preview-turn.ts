@@ -37,7 +37,7 @@ export function usePreviewTurn(initial: PreviewTarget) {
   const chooseRun = useCallback((next: string | null) => setTarget({ runId: next, turn: null }), []);
   const chooseTurn = useCallback((next: number) => setTarget((t) => ({ ...t, turn: Math.max(0, next) })), []);
 
-  return { runId, turn: effectiveTurn, summary, detail, choices, chooseRun, chooseTurn };
+  return { runId, turn: effectiveTurn, summary, timeline, detail, choices, chooseRun, chooseTurn };
 }
 
 export type PreviewTurnState = ReturnType<typeof usePreviewTurn>;

@@ -97,7 +97,7 @@ export function FittingWaterfall({ decision, id = "inspector-fitting", title = "
           <p className={styles.empty}>Nothing to fit.</p>
         ) : (
           <>
-            <ol className={styles.steps} aria-label="Fitting steps">
+            <ol className={styles.steps} aria-label={`${title} steps`}>
               <li className={styles.stepStart}>
                 <span className={styles.stepLabel}>start</span>
                 <span className={styles.scaleNote}>

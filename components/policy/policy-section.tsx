@@ -24,7 +24,7 @@ type Props = {
 /** One policy section: on or off, its fields with their units, each field's problems under it. */
 export function PolicySectionEditor({ section, draft, problems, onToggle, onChange }: Props) {
   const { title, about } = TITLES[section];
-  const sectionProblems = problems.filter((p) => p.path === section);
+  const sectionProblems = [...new Set(problems.filter((p) => p.path === section).map((p) => p.message))];
   return (
     <fieldset className={styles.section} data-section={section}>
       <legend>
@@ -34,16 +34,16 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
         </label>
         <span className={styles.about}>{draft.on ? about : "off: this meter (or rule) is switched off"}</span>
       </legend>
-      {sectionProblems.map((p) => (
-        <p key={p.message} className={styles.problem} role="alert">
-          {p.message}
+      {sectionProblems.map((message) => (
+        <p key={message} className={styles.problem} role="alert">
+          {message}
         </p>
       ))}
       {draft.on ? (
         <div className={styles.fields}>
           {POLICY_SECTIONS[section].map((spec) => {
             const path = `${section}.${spec.field}`;
-            const messages = problems.filter((p) => p.path === path).map((p) => p.message);
+            const messages = [...new Set(problems.filter((p) => p.path === path).map((p) => p.message))];
             const value = draft.values[spec.field] ?? "";
             const label = `${title} ${spec.label.toLowerCase()}${spec.field === "afterMs" ? " (time)" : ""}`;
             return (

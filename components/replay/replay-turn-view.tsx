@@ -105,7 +105,7 @@ function Side({ title, note, decision, findings, id }: { title: string; note: st
               </li>
             ))}
           </ol>
-          <FittingWaterfall decision={decision} id={`${id}-fitting`} title="Fitting" />
+          <FittingWaterfall decision={decision} id={`${id}-fitting`} title={`${title} fitting`} />
           {findings.length ? (
             <ul className={styles.findings} aria-label={`${title} findings`}>
               {findings.map((f, i) => (

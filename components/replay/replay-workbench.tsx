@@ -32,9 +32,11 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
   const job = useQuery({ ...replayJobQuery(jobId ?? ""), enabled: jobId !== null });
 
   useEffect(() => {
+    // A shown replay is the URL's whole state: its own versions and filters preselect the form on reload.
+    if (!jobId) return;
     const url = new URL(window.location.href);
-    if (jobId) url.searchParams.set("job", jobId);
-    else url.searchParams.delete("job");
+    url.search = "";
+    url.searchParams.set("job", jobId);
     if (url.href !== window.location.href) window.history.replaceState(null, "", url);
   }, [jobId]);
 
@@ -84,7 +86,7 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
       ) : !current ? (
         <p className="muted">Loading replay…</p>
       ) : (
-        <JobView job={current} names={names} cancelling={cancel.isPending} onCancel={() => cancel.mutate(current.id)} />
+        <JobView key={current.id} job={current} names={names} cancelling={cancel.isPending} onCancel={() => cancel.mutate(current.id)} />
       )}
     </TuningPage>
   );

@@ -1,3 +1,5 @@
+"use client";
+
 import Link from "next/link";
 import type { ReactNode } from "react";
 import styles from "./tuning-page.module.css";
@@ -27,7 +29,14 @@ export function TuningPage({ project, title, lead, current, children }: {
       </header>
       <nav aria-label="Tuning" className={styles.tabs}>
         {TUNING.map(({ href, label }) => (
-          <Link key={href} href={href} className={styles.tab} aria-current={href === current ? "page" : undefined}>
+          <Link
+            key={href}
+            href={href}
+            className={styles.tab}
+            aria-current={href === current ? "page" : undefined}
+            // The current tab is where you are: following it would only drop this page's state.
+            onClick={(e) => href === current && e.preventDefault()}
+          >
             {label}
           </Link>
         ))}

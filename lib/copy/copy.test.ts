@@ -62,6 +62,12 @@ describe("validation next to the template", () => {
     expect(problems).toHaveLength(1);
   });
 
+  it("names a problem once even when the template repeats it", () => {
+    const draft = draftFrom(null);
+    draft.context["*"] = "{bytes} and {bytes}";
+    expect(problemsAt(copyProblems(draft), "context", "*")).toEqual([expect.stringMatching(/unknown placeholder \{bytes\}/)]);
+  });
+
   it("accepts the default copy and braces that are not placeholders", () => {
     const draft = draftFrom(null);
     draft.context["*"] = "{ not one } {also-not} {requiredBytes}";
@@ -87,6 +93,19 @@ describe("template preview on a recorded turn", () => {
     expect([stage1.text, stage1.inUse]).toEqual(["first 28", false]);
     const exhausted = previewTemplate("edits", "exhausted", { ...teachDraft.edits, exhausted: "{blockId} is out" }, turn10, teachPolicy);
     expect([exhausted.text, exhausted.inUse, exhausted.subject]).toEqual(["b1 is out", false, "b1"]);
+  });
+
+  it.each<[string, Parameters<typeof previewTemplate>[4], string | null, number | null]>([
+    ["every 10 turns: turn 11 is at checkpoint 1", { review: { everyTurns: 10 } }, null, 1],
+    ["every 4 turns: turn 11 is at checkpoint 2", { review: { everyTurns: 4 } }, null, 2],
+    ["time-based without a time meter: not guessed", { review: { everyTurns: 10, afterMs: 60_000 } }, "depends on the clock reading", null],
+    ["no review section", {}, "no review checkpoints", null],
+    ["policy not loaded", null, "not loaded yet", null],
+  ])("review checkpoint of a turn without a review reminder: %s", (_name, policy, unavailable, stage) => {
+    const turn11 = { ...turnOf(teaching, 11), reminders: [], reviewer: null };
+    const preview = previewTemplate("review", "*", teachDraft.review, turn11, policy);
+    if (unavailable) expect(preview.unavailable).toContain(unavailable);
+    else expect([preview.unavailable, preview.stage, preview.text]).toEqual([null, stage, `Review checkpoint ${stage}`]);
   });
 
   it("a longer text costs more and stops fitting in the turn's free bytes", () => {

@@ -155,10 +155,16 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
     }
     case "review": {
       if (policy && !policy.review) return { ok: false, reason: "the run's policy has no review checkpoints" };
-      const k =
-        turn.reminders.find((r) => r.key === "review")?.stage ??
-        turn.reviewer?.candidate.checkpoint ??
-        reviewCheckpoint(policy?.review, turn.turn, meters.time?.elapsedMs);
+      // The checkpoint k the turn recorded (its suggestion, or its Reviewer candidate), else R7 again —
+      // which needs the clock reading when `afterMs` is set, and the decision carries it only with a time meter.
+      let k = turn.reminders.find((r) => r.key === "review")?.stage ?? turn.reviewer?.candidate.checkpoint;
+      if (k === undefined) {
+        if (!policy) return { ok: false, reason: "the run's policy is not loaded yet" };
+        if (policy.review?.afterMs !== undefined && !meters.time) {
+          return { ok: false, reason: "this turn's checkpoint depends on the clock reading, which its decision does not carry (no time meter)" };
+        }
+        k = reviewCheckpoint(policy.review, turn.turn, meters.time?.elapsedMs);
+      }
       return { ok: true, values: reviewValues(k, turn.turn), stage: k, exhausted: false, subject: null };
     }
   }

@@ -24,5 +24,6 @@ export function copyProblems(draft: CopyDraft): CopyProblem[] {
 
 /** The problems of one template (or, with template null, of the key as a whole). */
 export function problemsAt(problems: readonly CopyProblem[], key: string, template: string | null): string[] {
-  return problems.filter((p) => p.key === key && p.template === template).map((p) => p.message);
+  // One line per distinct problem (a template naming the same unknown placeholder twice has it once).
+  return [...new Set(problems.filter((p) => p.key === key && p.template === template).map((p) => p.message))];
 }

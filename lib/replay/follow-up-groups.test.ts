@@ -28,7 +28,7 @@ describe("follow-up per copy", () => {
       [version("v1", "short", SHORT, "2026-11-01T00:00:00.000Z"), version("v3", "short again", SHORT, "2026-11-03T00:00:00.000Z"), version("v2", "short 2", SHORT, "2026-11-02T00:00:00.000Z")],
       [["short again", "v3", 1]],
     ],
-    ["a saved version equal to the default names the default's runs", [run(undefined)], [version("v0", "baseline copy", {})], [["baseline copy", "v0", 1]]],
+    ["the default keeps its name, noting a saved version equal to it", [run(undefined)], [version("v0", "baseline copy", {})], [["Default copy (saved as “baseline copy”)", "v0", 1]]],
     ["a copy no version has is the run's own", [run(LONG)], [version("v1", "short", SHORT)], [[`Run's own copy · ${fp(LONG)}`, null, 1]]],
     [
       "groups by runs, most first, then by label",

@@ -27,8 +27,8 @@ export function resolvedCopyJson(copy: TCopy | null | undefined): string {
 
 /**
  * SPEC §8 follow-up per copy and per key: the runs grouped by the copy their decisions were
- * rendered with, each group named by a saved version with that copy (the newest), else "Default
- * copy" when it is the default, else "Run's own copy · <fingerprint>". `fingerprint` maps the
+ * rendered with: "Default copy" for the default (noting a saved version equal to it), else the
+ * newest saved version with that copy, else "Run's own copy · <fingerprint>". `fingerprint` maps the
  * resolved copy's canonical JSON to a short stable id (the server uses a sha256 prefix). Groups
  * by runs, most first, then by label; every group lists all five keys.
  */
@@ -67,7 +67,9 @@ export function followUpGroups(
     .map(([id, group]): TFollowUpGroup => {
       const print = fingerprint(id);
       const version = newestSaved.get(id);
-      const label = version ? version.name : id === defaultJson ? DEFAULT_COPY_LABEL : `Run's own copy · ${print}`;
+      // The default copy keeps its name (a saved version equal to it is mentioned, not put in its place).
+      const label =
+        id === defaultJson ? (version ? `${DEFAULT_COPY_LABEL} (saved as “${version.name}”)` : DEFAULT_COPY_LABEL) : version ? version.name : `Run's own copy · ${print}`;
       return {
         copy: { fingerprint: print, label, copyVersionId: version?.id ?? null, runs: group.runs },
         keys: REMINDER_KEYS.map((key) => {

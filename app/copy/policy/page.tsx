@@ -38,7 +38,8 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <PolicyWorkbench project={project} initialBase={base} />
+      {/* Keyed on the URL: following a link to this page (the Policy tab) starts it afresh. */}
+      <PolicyWorkbench key={query.toString()} project={project} initialBase={base} />
     </HydrationBoundary>
   );
 }

@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import type { ReplayChoice } from "../../../components/replay/replay-form";
 import { ReplayWorkbench } from "../../../components/replay/replay-workbench";
 import { ZRunStatus } from "../../../lib/contracts";
 import { copyVersionsQuery, policyVersionsQuery } from "../../../lib/queries/copy";
@@ -38,24 +39,27 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
   ]);
 
   const status = ZRunStatus.safeParse(params.status);
-  // A shown replay preselects its own versions, so running it again is one click.
+  // A shown replay preselects its own versions and filters, so running it again is one click.
   const job = params.job ? queryClient.getQueryData(replayJobQuery(params.job).queryKey) : undefined;
-  const initial = {
-    copyVersionId: params.copy ?? job?.copyVersionId ?? undefined,
-    policyVersionId: params.policy ?? job?.policyVersionId ?? undefined,
-    status: status.success ? status.data : job?.filters.status,
-    agent: params.agent ?? job?.filters.agent,
-    model: params.model ?? job?.filters.model,
-    q: params.q ?? job?.filters.q,
-    range: readTimeRange(params.range).range,
-    from: params.range ? undefined : (params.from ?? job?.filters.from),
-    to: params.range ? undefined : (params.to ?? job?.filters.to),
-    maxRuns: 500,
-  };
+  const initial: ReplayChoice = job
+    ? { copyVersionId: job.copyVersionId ?? undefined, policyVersionId: job.policyVersionId ?? undefined, ...job.filters, maxRuns: 500 }
+    : {
+        copyVersionId: params.copy,
+        policyVersionId: params.policy,
+        status: status.success ? status.data : undefined,
+        agent: params.agent,
+        model: params.model,
+        q: params.q,
+        range: readTimeRange(params.range).range,
+        from: params.range ? undefined : params.from,
+        to: params.range ? undefined : params.to,
+        maxRuns: 500,
+      };
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <ReplayWorkbench project={project} initial={initial} initialJobId={params.job ?? null} />
+      {/* Keyed on the URL: following a link to this page (a tab, another job) starts it afresh. */}
+      <ReplayWorkbench key={query.toString()} project={project} initial={initial} initialJobId={params.job ?? null} />
     </HydrationBoundary>
   );
 }

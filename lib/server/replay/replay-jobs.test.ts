@@ -16,7 +16,7 @@ import { testDatabases } from "../testing/databases";
 import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion } from "../versions/versions";
 import { keyStatsOf } from "../../replay/key-stats";
 import { loadRunEvents } from "../runs/run-events";
-import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, startReplay } from "./replay-jobs";
+import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, STALLED, STALLED_AFTER_MS, startReplay } from "./replay-jobs";
 import { copyFingerprint } from "./replay-runs";
 import { getReplayTurn } from "./replay-turn";
 
@@ -78,7 +78,7 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(result.changedRuns.length).toBeGreaterThan(0);
     expect(result.changedRuns[0].turns[0].changes.length).toBeGreaterThan(0);
     // The recorded runs have no copy of their own: the default, which the saved "own (default copy)" is too.
-    expect(result.followUp.map((g) => g.copy)).toEqual([{ fingerprint: copyFingerprint(resolvedCopyJson(undefined)), label: "own (default copy)", copyVersionId: ownCopyId, runs: 3 }]);
+    expect(result.followUp.map((g) => g.copy)).toEqual([{ fingerprint: copyFingerprint(resolvedCopyJson(undefined)), label: "Default copy (saved as “own (default copy)”)", copyVersionId: ownCopyId, runs: 3 }]);
     expect(result.followUp[0].keys.map((f) => f.key)).toEqual(["requests", "time", "context", "edits", "review"]);
     const review = result.followUp[0].keys.find((f) => f.key === "review")!;
     if (review.delivered > 0) expect(review.low!).toBeLessThanOrEqual(review.rate!);
@@ -240,5 +240,18 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const again = await startReplay(db, caller, { copyVersionId: longCopyId, filters: {}, maxRuns: 10 });
     expect(again.job.id).not.toBe(row.id);
     await again.done;
+  });
+
+  it("a running job that stopped reporting progress (its server restarted) reads as failed, and cancelling it ends it", async () => {
+    const silentFor = (ms: number) => new Date(Date.now() - ms);
+    const create = (updatedAt: Date) =>
+      db.prisma.replayJob.create({ data: { projectId: caller.projectId, copyVersionId: longCopyId, filters: {}, inputKey: `stall-${updatedAt.getTime()}`, totalRuns: 3, updatedAt } });
+    const busy = await create(silentFor(5_000));
+    expect(await getReplayJob(db, caller.projectId, busy.id)).toMatchObject({ status: "running", error: null });
+
+    const lost = await create(silentFor(STALLED_AFTER_MS + 1_000));
+    expect(await getReplayJob(db, caller.projectId, lost.id)).toMatchObject({ status: "failed", error: STALLED, result: null });
+    expect(await cancelReplayJob(db, caller.projectId, lost.id)).toMatchObject({ status: "cancelled" });
+    expect((await db.prisma.replayJob.findUniqueOrThrow({ where: { id: lost.id } })).finishedAt).not.toBeNull();
   });
 });

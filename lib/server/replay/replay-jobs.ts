@@ -79,22 +79,36 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
   if (row.status !== "running") return toJob(row, false);
-  return toJob(await db.prisma.replayJob.update({ where: { id }, data: { cancelRequested: true } }), false);
+  // A stalled job has nobody to read the request: it is cancelled here and now.
+  const data = stalled(row) ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
+  return toJob(await db.prisma.replayJob.update({ where: { id }, data }), false);
 }
 
 export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";
 
+/**
+ * A running job reports progress after every run; one silent this long was lost with the process
+ * that ran it (a restart): it reads as failed, so nobody waits on it and its page stops polling.
+ */
+export const STALLED_AFTER_MS = 2 * 60_000;
+export const STALLED = "the replay stopped making progress (its server was probably restarted); start it again";
+
+function stalled(row: JobRow): boolean {
+  return row.status === "running" && Date.now() - row.updatedAt.getTime() > STALLED_AFTER_MS;
+}
+
 function toJob(row: JobRow, reused: boolean): TReplayJob {
   const { result, error } = storedResult(row);
+  const lost = stalled(row);
   return {
     id: row.id,
-    status: row.status as TReplayJob["status"],
+    status: lost ? "failed" : (row.status as TReplayJob["status"]),
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
     filters: ZReplayFilters.catch({}).parse(row.filters ?? {}),
     progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
     result,
-    error,
+    error: lost ? STALLED : error,
     reused,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,

@@ -7,6 +7,7 @@ import { copyVersionsQuery, policyVersionsQuery } from "../../../../../../../../
 import { replayTurnQuery } from "../../../../../../../../lib/queries/replay";
 import { requireSession } from "../../../../../../../../lib/server/auth/session";
 import { getDb } from "../../../../../../../../lib/server/db";
+import { DomainError } from "../../../../../../../../lib/server/errors";
 import { getReplayTurn } from "../../../../../../../../lib/server/replay/replay-turn";
 import { listCopyVersions, listPolicyVersions } from "../../../../../../../../lib/server/versions/versions";
 
@@ -29,8 +30,13 @@ export default async function ReplayTurnPage({ params }: Props) {
 
   const db = await getDb();
   const queryClient = new QueryClient();
+  try {
+    await queryClient.fetchQuery({ ...replayTurnQuery(jobId, runId, turn), queryFn: () => getReplayTurn(db, projectId, jobId, runId, turn) });
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "not_found") notFound();
+    throw error;
+  }
   await Promise.all([
-    queryClient.prefetchQuery({ ...replayTurnQuery(jobId, runId, turn), queryFn: () => getReplayTurn(db, projectId, jobId, runId, turn) }),
     queryClient.prefetchQuery({ ...copyVersionsQuery(), queryFn: async () => ({ versions: await listCopyVersions(db, projectId) }) }),
     queryClient.prefetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) }),
   ]);
