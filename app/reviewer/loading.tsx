@@ -1,15 +1,17 @@
 import { FunnelSkeleton, TableSkeleton } from "../../components/reviewer/reviewer-skeleton";
-import styles from "../../components/reviewer/reviewer.module.css";
+import { listPageStyles as frame } from "../../components/ui/list-page";
 
 /** While the server rebuilds and counts (the first visit rebuilds every run's decisions). */
 export default function ReviewerLoading() {
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Reviewer audit</h1>
-        <span className={styles.meta} role="status">
-          Rebuilding and counting…
-        </span>
+    <div className={frame.page}>
+      <header className={frame.header}>
+        <div className={frame.heading}>
+          <h1 className={frame.title}>Reviewer audit</h1>
+          <span className={frame.meta} role="status">
+            Rebuilding and counting…
+          </span>
+        </div>
       </header>
       <FunnelSkeleton />
       <TableSkeleton />

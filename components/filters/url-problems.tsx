@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { TProblem } from "../../lib/contracts";
+import { listPageStyles as frame } from "../ui/list-page";
 import styles from "./url-problems.module.css";
 
 /**
@@ -16,12 +17,12 @@ export function UrlProblems({ title, what, problems, withoutBadHref, resetHref, 
   resetLabel: string;
 }) {
   return (
-    <div className={styles.page}>
+    <div className={frame.page}>
       <header>
-        <h1 className={styles.title}>{title}</h1>
+        <h1 className={frame.title}>{title}</h1>
       </header>
-      <div role="alert" className={styles.alert}>
-        <h2 className={styles.alertTitle}>This link has filter values {what} cannot use</h2>
+      <div role="alert" className={frame.alert}>
+        <h2 className={frame.alertTitle}>This link has filter values {what} cannot use</h2>
         <ul className={styles.problems}>
           {problems.map((p) => (
             <li key={`${p.path}:${p.message}`}>
@@ -29,7 +30,7 @@ export function UrlProblems({ title, what, problems, withoutBadHref, resetHref, 
             </li>
           ))}
         </ul>
-        <p className={styles.actions}>
+        <p className={frame.alertActions}>
           <Link className="button" href={withoutBadHref}>
             Drop the bad values
           </Link>

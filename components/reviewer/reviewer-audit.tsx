@@ -11,6 +11,7 @@ import { ReviewerFilterBar } from "./reviewer-filters";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
 import { FunnelSkeleton, TableSkeleton } from "./reviewer-skeleton";
 import { ReviewerTable } from "./reviewer-table";
+import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "../ui/list-page";
 import styles from "./reviewer.module.css";
 import { useReviewerNavigation } from "./use-reviewer-navigation";
 
@@ -32,11 +33,12 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
   const firstHref = reviewerHref(view, { cursor: undefined });
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <div className={styles.heading}>
-          <h1 className={styles.title}>Reviewer audit</h1>
-          <span className={styles.meta}>
+    <div className={frame.page}>
+      <ListHeader
+        title="Reviewer audit"
+        pending={pending}
+        meta={
+          <>
             project <strong>{project}</strong>
             {total !== undefined ? (
               <>
@@ -45,16 +47,9 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
                 {view.violations ? " with violations" : ""}
               </>
             ) : null}
-          </span>
-        </div>
-        <div className={styles.activity} aria-live="polite">
-          {pending ? (
-            <span className={styles.updating}>
-              <span className={styles.spinner} aria-hidden="true" /> Updating…
-            </span>
-          ) : null}
-        </div>
-      </header>
+          </>
+        }
+      />
       <p className={styles.intro}>
         Every Reviewer candidate with its recorded admission next to what rule R13 says on that turn&apos;s facts, its dispatches and
         completions. The turn&apos;s review reminder is shown beside it, on its own: a reminder is advice to the model — a dropped one
@@ -89,53 +84,26 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
           allCandidatesHref={reviewerHref(view, { violations: undefined })}
         />
       ) : (
-        <section className={styles.panel} aria-labelledby="candidates-title">
-          <header className={styles.panelHeader}>
-            <h2 id="candidates-title" className={styles.panelTitle}>
+        <section className={frame.panel} aria-labelledby="candidates-title">
+          <header className="panel-header">
+            <h2 id="candidates-title">
               Candidates
             </h2>
-            <span className={styles.panelMeta}>one row per Reviewer candidate · newest run first, then by turn</span>
+            <span className="panel-meta">one row per Reviewer candidate · newest run first, then by turn</span>
           </header>
           <ReviewerTable rows={rows} view={view} dimmed={pending} />
-          <nav className={styles.pager} aria-label="Pages">
-            <span className={styles.pagerInfo}>
-              {view.cursor ? "A later page" : "First page"}: {formatNumber(rows.length)} {rows.length === 1 ? "candidate" : "candidates"}
-              {total !== undefined ? ` of ${formatNumber(total)}` : ""}
-            </span>
-            {view.cursor ? (
-              <Link className="button button-quiet" href={firstHref} scroll={false}>
-                ← First page
-              </Link>
-            ) : null}
-            {page.data?.nextCursor ? (
-              <Link className="button button-quiet" href={reviewerHref(view, { cursor: page.data.nextCursor })} scroll={false}>
-                Next page →
-              </Link>
-            ) : (
-              <span className={styles.pagerEnd}>End of list</span>
-            )}
-          </nav>
+          <ListPager
+            info={
+              <>
+                {view.cursor ? "A later page" : "First page"}: {formatNumber(rows.length)} {rows.length === 1 ? "candidate" : "candidates"}
+                {total !== undefined ? ` of ${formatNumber(total)}` : ""}
+              </>
+            }
+            firstHref={view.cursor ? firstHref : null}
+            nextHref={page.data?.nextCursor ? reviewerHref(view, { cursor: page.data.nextCursor }) : null}
+          />
         </section>
       )}
-    </div>
-  );
-}
-
-function LoadError({ title, message, onRetry, firstHref }: { title: string; message: string; onRetry: () => void; firstHref?: string }) {
-  return (
-    <div role="alert" className={styles.alert}>
-      <h2 className={styles.alertTitle}>{title}</h2>
-      <p className={styles.alertText}>{message}</p>
-      <p className={styles.alertActions}>
-        <button type="button" className="button button-quiet" onClick={onRetry}>
-          Try again
-        </button>
-        {firstHref ? (
-          <Link className="button button-quiet" href={firstHref}>
-            First page
-          </Link>
-        ) : null}
-      </p>
     </div>
   );
 }

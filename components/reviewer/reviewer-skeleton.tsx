@@ -1,6 +1,6 @@
 import funnelStyles from "./reviewer-funnel.module.css";
 import tableStyles from "./reviewer-table.module.css";
-import styles from "./reviewer.module.css";
+import { listPageStyles as frame } from "../ui/list-page";
 
 /** Placeholder of the funnel while it loads. */
 export function FunnelSkeleton() {
@@ -39,9 +39,9 @@ export function FunnelSkeleton() {
 /** Placeholder rows while the first page of candidates loads. */
 export function TableSkeleton({ rows = 8 }: { rows?: number }) {
   return (
-    <div className={styles.panel} aria-busy="true" aria-label="Loading Reviewer candidates">
-      <div className={styles.panelHeader}>
-        <span className={styles.panelTitle}>Candidates</span>
+    <div className={frame.panel} aria-busy="true" aria-label="Loading Reviewer candidates">
+      <div className="panel-header">
+        <h2>Candidates</h2>
       </div>
       <table className={tableStyles.table}>
         <tbody>

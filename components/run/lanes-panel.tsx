@@ -81,8 +81,8 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
   const admission = timeline.reviewer.admission;
 
   return (
-    <section className={styles.panel} aria-labelledby="lanes-title">
-      <header className={styles.header}>
+    <section className={styles.card} aria-labelledby="lanes-title">
+      <header className={`panel-header ${styles.header}`}>
         <h2 id="lanes-title">Review, Reviewer and notifications</h2>
         <span className={styles.meta}>
           separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification

@@ -62,7 +62,7 @@ export function RunExplorer({ runId }: { runId: string }) {
         <PanelSkeleton label="the run" height={96} />
       )}
 
-      <div className={`${styles.columns} ${view.turn !== null ? styles.withInspector : ""}`}>
+      <div className={styles.columns}>
         <div className={styles.main}>
           {timeline.data && extent ? (
             <>

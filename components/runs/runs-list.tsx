@@ -7,6 +7,7 @@ import { hasFilters, replayHref, runListHref, type RunListView } from "../../lib
 import { runFacetsQuery, runsListQuery, type RunFilters } from "../../lib/queries/runs";
 import { RunsEmpty, type IngestTarget } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
+import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "../ui/list-page";
 import styles from "./runs-list.module.css";
 import { RunsSkeleton } from "./runs-skeleton";
 import { RunsTable } from "./runs-table";
@@ -40,11 +41,12 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
   const clearHref = runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined });
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <div className={styles.heading}>
-          <h1 className={styles.title}>Runs</h1>
-          <span className={styles.meta}>
+    <div className={frame.page}>
+      <ListHeader
+        title="Runs"
+        pending={pending}
+        meta={
+          <>
             project <strong>{project}</strong>
             {runs ? (
               <>
@@ -55,38 +57,26 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
             ) : null}
             {" · "}
             <Link href={replayHref(view)}>What-if replay of these runs →</Link>
-          </span>
-        </div>
-        <div className={styles.activity} aria-live="polite">
-          {pending ? (
-            <span className={styles.updating}>
-              <span className={styles.spinner} aria-hidden="true" /> Updating…
-            </span>
-          ) : anyLive ? (
+          </>
+        }
+        activity={
+          anyLive ? (
             <span className={styles.autoRefresh} title="The list refreshes every 10 seconds while a listed run is live">
               <span className={styles.liveDot} aria-hidden="true" /> Live · refreshing every 10 s
             </span>
-          ) : null}
-        </div>
-      </header>
+          ) : null
+        }
+      />
 
       <RunsFilters view={view} facets={facets.data} navigate={navigate} />
 
       {list.isError ? (
-        <div role="alert" className={styles.alert}>
-          <h2 className={styles.alertTitle}>The runs could not be loaded</h2>
-          <p className={styles.alertText}>{list.error.message}</p>
-          <p className={styles.alertActions}>
-            <button type="button" className="button button-quiet" onClick={() => void list.refetch()}>
-              Try again
-            </button>{" "}
-            {view.cursor ? (
-              <Link className="button button-quiet" href={runListHref(view, { cursor: undefined })}>
-                First page
-              </Link>
-            ) : null}
-          </p>
-        </div>
+        <LoadError
+          title="The runs could not be loaded"
+          message={list.error.message}
+          onRetry={() => void list.refetch()}
+          firstHref={view.cursor ? runListHref(view, { cursor: undefined }) : undefined}
+        />
       ) : null}
 
       {runs === undefined ? (
@@ -94,23 +84,13 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
       ) : runs.length === 0 ? (
         <RunsEmpty project={project} ingest={ingest} filtered={filtered || Boolean(view.cursor)} clearHref={clearHref} now={serverNow} />
       ) : (
-        <div className={styles.panel}>
+        <div className={frame.panel}>
           <RunsTable runs={runs} view={view} now={now} dimmed={pending} />
-          <nav className={styles.pager} aria-label="Pages">
-            <span className={styles.pagerInfo}>{view.cursor ? "Later page" : "First page"}</span>
-            {view.cursor ? (
-              <Link className="button button-quiet" href={runListHref(view, { cursor: undefined })} scroll={false}>
-                ← First page
-              </Link>
-            ) : null}
-            {list.data?.nextCursor ? (
-              <Link className="button button-quiet" href={runListHref(view, { cursor: list.data.nextCursor })} scroll={false}>
-                Next page →
-              </Link>
-            ) : (
-              <span className={styles.pagerEnd}>End of list</span>
-            )}
-          </nav>
+          <ListPager
+            info={view.cursor ? "Later page" : "First page"}
+            firstHref={view.cursor ? runListHref(view, { cursor: undefined }) : null}
+            nextHref={list.data?.nextCursor ? runListHref(view, { cursor: list.data.nextCursor }) : null}
+          />
         </div>
       )}
     </div>
