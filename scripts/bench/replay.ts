@@ -1,12 +1,23 @@
 /**
- * What-if replay throughput: the demo runs rebuilt with a copy and a policy override and compared
- * with their own decisions (per-key stats and changed turns), in turns per second.
+ * What-if replay throughput, in turns per second over the demo runs: the core alone (each run
+ * rebuilt with a copy and a policy override and compared with its own decisions), then the whole
+ * job as the API runs it on an embedded database (load events and cached decisions, rebuild,
+ * compare, follow-up, progress writes).
  */
 import { ZEvent, type TCopy, type TPolicy } from "../../lib/contracts";
 import { rebuild } from "../../lib/core";
 import { demoRuns } from "../../lib/demo/demo-set";
 import { changedTurns } from "../../lib/replay/changed-turns";
 import { keyStatsOf } from "../../lib/replay/key-stats";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKey, authenticate } from "../../lib/server/auth/keys";
+import { openDatabase } from "../../lib/server/db";
+import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
+import { startReplay } from "../../lib/server/replay/replay-jobs";
+import { createCopyVersion } from "../../lib/server/versions/versions";
+import { loadDemo } from "../lib/load-demo";
 import { collectGarbage, fmt, median, table, type BenchContext, type BenchSection } from "./common";
 
 const SHORT_COPY: TCopy = { context: { "*": "Context {percent}% of {capacityBytes} B" } };
@@ -15,7 +26,12 @@ export function replaySection(): BenchSection {
   return { name: "replay", description: "what-if replay of the demo runs (copy + policy override, compared with their own decisions)", run };
 }
 
-function run(ctx: BenchContext): void {
+async function run(ctx: BenchContext): Promise<void> {
+  coreReplay(ctx);
+  await jobReplay(ctx);
+}
+
+function coreReplay(ctx: BenchContext): void {
   ctx.progress("replay: generating the demo runs ...");
   const runs = demoRuns("2026-11-30T12:00:00.000Z").map((r) => r.events.map((e) => ZEvent.parse(e)));
   const turns = runs.reduce((sum, events) => sum + new Set(events.flatMap((e) => (e.turn === undefined ? [] : [e.turn]))).size, 0);
@@ -51,4 +67,34 @@ function run(ctx: BenchContext): void {
     ),
   );
   ctx.print("(each turn is rebuilt twice — its own copy and policy, then the what-if — and compared)");
+}
+
+/** The replay job end to end on a fresh embedded database holding the demo runs. */
+async function jobReplay(ctx: BenchContext): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "cuescope-bench-replay-"));
+  // url "" = the embedded database, whatever DATABASE_URL says (this bench never writes to a server).
+  const db = await openDatabase({ dataDir: join(dir, "data"), url: "" });
+  try {
+    ctx.progress("replay job: loading the demo runs into an embedded database ...");
+    const { secret } = await createKey(db, "bench-replay");
+    const caller = await authenticate(db, `Bearer ${secret}`);
+    await loadDemo((batch) => ingestBatch(db, caller.projectId, batch));
+    const times: number[] = [];
+    let turns = 0;
+    for (let r = 0; r <= ctx.repeats; r++) {
+      ctx.progress(`replay job: ${r === 0 ? "warm-up (builds the decisions cache)" : `repetition ${r}/${ctx.repeats}`}`);
+      // A new version each time, so no finished job of the same inputs answers at once.
+      const version = await createCopyVersion(db, caller, { name: `bench ${r}`, copy: { ...SHORT_COPY, review: { "*": `Checkpoint {checkpoint} (${r})` } } });
+      const started = process.hrtime.bigint();
+      const { job, done } = await startReplay(db, caller, { copyVersionId: version.id, filters: {}, maxRuns: 500 });
+      await done;
+      if (r > 0) times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      turns = job.progress.totalTurns;
+    }
+    const ms = median(times);
+    ctx.print(table(["replay job (embedded database)", "turns", "median ms", "turns/s"], [["demo runs, copy version", fmt.int(turns), fmt.ms(ms), fmt.int((turns / ms) * 1000)]]));
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
