@@ -80,6 +80,14 @@ test("shows a dropped reminder with its bytes and free bytes, the fitting waterf
   await inspectorOf(page, turn.turn).getByRole("button", { name: /^Previous turn/ }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]turn=${previous}(&|$)`));
   await expect(inspectorOf(page, previous)).toBeVisible();
+
+  // Other wording can be tried on this very turn: the copy editor previews on it.
+  await page.keyboard.press("ArrowRight");
+  await inspectorOf(page, turn.turn).getByRole("link", { name: "Try other wording on this turn →" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Reminder copy" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("spinbutton", { name: "Preview turn number" })).toHaveValue(String(turn.turn));
+  await expect(page.getByRole("combobox", { name: "Preview run" })).toHaveValue(DROPS_RUN);
+  await expect(page.getByRole("region", { name: "Preview turn" }).getByRole("table")).toContainText(dropped.key);
 });
 
 test("a skipped turn says why and still shows its events", async ({ page, request }) => {

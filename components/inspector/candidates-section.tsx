@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { TReminderDecision } from "../../lib/contracts";
 import { formatBytes } from "../../lib/format";
 import { pairLabel, stageLabel } from "../../lib/inspector/labels";
@@ -6,7 +7,7 @@ import { InspectorSection } from "./inspector-section";
 import styles from "./fitting.module.css";
 
 /** The rebuild's candidates in presentation order (R4): rendered text, byte cost and delivery status. */
-export function CandidatesSection({ reminders }: { reminders: readonly TReminderDecision[] }) {
+export function CandidatesSection({ reminders, runId, turn }: { reminders: readonly TReminderDecision[]; runId: string; turn: number }) {
   return (
     <InspectorSection id="inspector-candidates" title="Candidates" meta="R4 order · UTF-8 bytes + newline">
       {reminders.length === 0 ? (
@@ -33,6 +34,11 @@ export function CandidatesSection({ reminders }: { reminders: readonly TReminder
           ))}
         </ol>
       )}
+      {reminders.length > 0 ? (
+        <p className={styles.tryCopy}>
+          <Link href={`/copy?run=${encodeURIComponent(runId)}&turn=${turn}`}>Try other wording on this turn →</Link>
+        </p>
+      ) : null}
     </InspectorSection>
   );
 }

@@ -47,7 +47,7 @@ export function TurnBody({ detail }: { detail: TTurnDetail }) {
       {decision ? (
         <>
           <MetersSection meters={decision.meters} />
-          <CandidatesSection reminders={decision.reminders} />
+          <CandidatesSection reminders={decision.reminders} runId={detail.runId} turn={turn} />
           <FittingWaterfall decision={decision} />
         </>
       ) : null}
