@@ -15,7 +15,7 @@ import { KeyTemplates } from "./key-templates";
 import { PreviewTurnPanel } from "./preview-turn-panel";
 import { SaveVersionForm } from "../versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
-import { VersionList } from "../versions/version-list";
+import { VersionsPanel } from "../versions/version-list";
 
 type Props = {
   project: string;
@@ -119,19 +119,13 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         }
       />
 
-      <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
-        {versions.isError ? (
-          <p className="form-error">{versions.error.message}</p>
-        ) : (
-          <VersionList
-            kind="copy"
-            versions={list}
-            baseId={baseId}
-            builtIn={{ label: "SPEC default copy", note: "What runs without copy get (SPEC §5)." }}
-            onEditFrom={editFrom}
-          />
-        )}
-      </Panel>
+      <VersionsPanel
+        kind="copy"
+        query={versions}
+        baseId={baseId}
+        builtIn={{ label: "SPEC default copy", note: "What runs without copy get (SPEC §5)." }}
+        onEditFrom={editFrom}
+      />
     </TuningPage>
   );
 }

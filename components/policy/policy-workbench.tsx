@@ -9,7 +9,7 @@ import { runsListQuery, runSummaryQuery } from "../../lib/queries/runs";
 import { Panel } from "../ui/panel";
 import { EditorColumns, TuningPage } from "../ui/tuning-page";
 import { SaveVersionForm } from "../versions/save-version-form";
-import { VersionList } from "../versions/version-list";
+import { VersionsPanel } from "../versions/version-list";
 import styles from "./policy.module.css";
 import { PolicySectionEditor } from "./policy-section";
 
@@ -115,12 +115,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
         }
       />
 
-      <Panel id="versions" title="Versions" meta={versions.isSuccess ? `${list.length} saved` : undefined}>
-        {versions.isError ? (
-          <p className="form-error">{versions.error.message}</p>
-        ) : (
-          <VersionList kind="policy" versions={list} baseId={baseVersion?.id ?? null} onEditFrom={editFrom} />
-        )}
+      <VersionsPanel kind="policy" query={versions} baseId={baseVersion?.id ?? null} onEditFrom={editFrom}>
         <RunPolicyPicker
           currentRunId={base && "runId" in base ? base.runId : null}
           onPick={(runId, picked) => {
@@ -128,7 +123,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
             setDraft(policyDraftFrom(picked));
           }}
         />
-      </Panel>
+      </VersionsPanel>
     </TuningPage>
   );
 }

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "../../lib/contracts";
 import { runFacetsQuery } from "../../lib/queries/runs";
-import { rangeStart, type TimeRange } from "../../lib/queries/url-params";
+import { rangeStart, stripUndefined, type TimeRange } from "../../lib/queries/url-params";
 import { FacetSelect, RangeSelect } from "../filters/filter-selects";
 import styles from "./replay.module.css";
 
@@ -26,9 +26,7 @@ export interface ReplayChoice {
 export function replayRequest(choice: ReplayChoice, now: number): Partial<TReplayRequest> {
   const { copyVersionId, policyVersionId, status, agent, model, q, range, from, to, maxRuns } = choice;
   const window = range ? { from: rangeStart(range, now), to: undefined } : { from, to };
-  const filters = Object.fromEntries(
-    Object.entries({ status, agent, model, q: q?.trim() || undefined, ...window }).filter(([, v]) => v !== undefined),
-  );
+  const filters = stripUndefined({ status, agent, model, q: q?.trim() || undefined, ...window });
   return { copyVersionId, policyVersionId, filters, maxRuns };
 }
 

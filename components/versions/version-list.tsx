@@ -2,6 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { Panel } from "../ui/panel";
 import { formatInstant } from "../../lib/format";
 import { makeDefaultVersion, versionKeys } from "../../lib/queries/copy";
 import styles from "./versions.module.css";
@@ -25,6 +27,23 @@ type Props = {
   builtIn?: { label: string; note: string };
   onEditFrom: (id: string | null) => void;
 };
+
+/**
+ * The editors' "Versions" panel: the saved versions once loaded (with their count), the reason
+ * when they could not be, and whatever else the editor offers to start from.
+ */
+export function VersionsPanel({ query, children, ...list }: Omit<Props, "versions"> & {
+  query: { isSuccess: boolean; isError: boolean; error: Error | null; data?: { versions: readonly Version[] } };
+  children?: ReactNode;
+}) {
+  const versions = query.data?.versions ?? [];
+  return (
+    <Panel id="versions" title="Versions" meta={query.isSuccess ? `${versions.length} saved` : undefined}>
+      {query.isError ? <p className="form-error">{query.error?.message}</p> : <VersionList {...list} versions={versions} />}
+      {children}
+    </Panel>
+  );
+}
 
 /** Saved versions, newest first: which is the project default, who saved it, and where to go from it. */
 export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Props) {
