@@ -1,12 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
+import { apiTargets, E2E_DIR, E2E_PG_DIR, E2E_PORT } from "./e2e/support/targets";
 
-const PORT = 3100;
+const PORT = E2E_PORT;
 /** Set to test a server you started yourself (e.g. `next dev`) instead of the production one below. */
 const externalServer = process.env.E2E_BASE_URL;
 const baseURL = externalServer ?? `http://127.0.0.1:${PORT}`;
 const isCI = Boolean(process.env.CI);
-/** Where the e2e server keeps its embedded database and demo key (local state, not in git). */
-export const E2E_DIR = ".cuescope/e2e";
 
 /**
  * End-to-end tests against the PRODUCTION server (`next build` runs before, in scripts/test-all.sh).
@@ -42,20 +41,45 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
+      testIgnore: /e2e\/api\//,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } },
     },
+    // The API specs (fuzzing, concurrency, load) run against every server: PGlite always, and
+    // PostgreSQL when DATABASE_URL is set.
+    ...apiTargets().map((target) => ({
+      name: `api-${target.database}`,
+      testMatch: /e2e\/api\/.*\.spec\.ts/,
+      use: { baseURL: target.baseURL },
+      metadata: { target },
+    })),
   ],
   // The real start path (`scripts/start.sh`: migrations, demo data, then `next start`) on a fresh
   // embedded database of its own, whatever DATABASE_URL says: the pages are tested on demo data.
+  // With DATABASE_URL, a second production server on a fresh PostgreSQL database serves the API specs.
   webServer: externalServer
     ? undefined
-    : {
-        command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
-        url: `${baseURL}/api/v1/health`,
-        reuseExistingServer: false,
-        timeout: 180_000,
-        stdout: "pipe",
-        stderr: "pipe",
-        env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
-      },
+    : [
+        {
+          command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
+          url: `${baseURL}/api/v1/health`,
+          reuseExistingServer: false,
+          timeout: 180_000,
+          stdout: "pipe" as const,
+          stderr: "pipe" as const,
+          env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
+        },
+        ...(process.env.DATABASE_URL
+          ? [
+              {
+                command: "node node_modules/tsx/dist/cli.mjs e2e/support/postgres-server.ts",
+                url: `http://127.0.0.1:${PORT + 1}/api/v1/health`,
+                reuseExistingServer: false,
+                timeout: 180_000,
+                stdout: "pipe" as const,
+                stderr: "pipe" as const,
+                env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT + 1), E2E_STATE_DIR: E2E_PG_DIR },
+              },
+            ]
+          : []),
+      ],
 });

@@ -6,6 +6,7 @@ export type DomainErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported_media_type"
+  | "rate_limited"
   | "unavailable";
 
 /** A failure the caller can act on. Carries no HTTP details. */
@@ -14,6 +15,8 @@ export class DomainError extends Error {
     readonly kind: DomainErrorKind,
     message: string,
     readonly path?: string,
+    /** For `rate_limited` and `unavailable`: seconds after which a retry may succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "DomainError";

@@ -2,6 +2,7 @@ import { openDatabase, type Database } from "./connect";
 
 export { openDatabase, defaultDataDir, redactUrl, type Database, type OpenOptions } from "./connect";
 export { DataDirLockedError, readLiveHolder, type LockHolder } from "./lock";
+export { DatabaseTimeoutError, errorCodes, isTransactionConflict, isTransientDatabaseError } from "./errors";
 export { applyMigrations } from "./migrate";
 
 const globalForDb = globalThis as unknown as { cuescopeDb?: Promise<Database> };

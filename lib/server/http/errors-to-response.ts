@@ -1,5 +1,5 @@
 import { DomainError, type DomainErrorKind } from "../errors";
-import { DataDirLockedError } from "../db";
+import { isTransientDatabaseError } from "../db/errors";
 
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -8,30 +8,31 @@ const STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   unavailable: 503,
 };
 
 /** The one place that turns failures into HTTP answers: a JSON body naming the problem, logged once. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
-    return json(STATUS[error.kind], { error: { code: error.kind, message: error.message, ...(error.path !== undefined ? { path: error.path } : {}) } });
+    const headers: Record<string, string> =
+      error.retryAfterSeconds !== undefined ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
+    return json(
+      STATUS[error.kind],
+      { error: { code: error.kind, message: error.message, ...(error.path !== undefined ? { path: error.path } : {}) } },
+      headers,
+    );
   }
-  if (isUnavailable(error)) {
+  if (isTransientDatabaseError(error)) {
     console.error(`[cuescope] database unavailable: ${(error as Error).message}`);
     return json(
       503,
-      { error: { code: "unavailable", message: "the database is unavailable right now; nothing was stored — retry later" } },
+      { error: { code: "unavailable", message: "the database is busy or unreachable right now; nothing was stored — retry later" } },
       { "retry-after": "5" },
     );
   }
   console.error("[cuescope] unexpected error", error);
   return json(500, { error: { code: "internal", message: "unexpected server error; it has been logged" } });
-}
-
-function isUnavailable(error: unknown): boolean {
-  if (error instanceof DataDirLockedError) return true;
-  const text = `${(error as { code?: string })?.code ?? ""} ${(error as Error)?.message ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|57P01|57P03|Connection terminated|connect to the database|DatabaseNotReachable|P1001|P1017/i.test(text);
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -1,0 +1,84 @@
+import { DataDirLockedError } from "./lock";
+
+/**
+ * SQLSTATE classes and codes that mean "try again": the database was busy, cancelled the statement
+ * (statement or lock timeout), chose this transaction as a deadlock victim, or could not be reached.
+ * https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+const TRANSIENT_SQLSTATES = new Set([
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+  "55P03", // lock_not_available
+  "57014", // query_canceled (statement_timeout)
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "53400", // configuration_limit_exceeded
+  "08000", "08001", "08003", "08004", "08006", "08007", // connection exceptions
+  "25P03", // idle_in_transaction_session_timeout
+]);
+
+/**
+ * Prisma's own codes for the same situations: P1001 cannot reach, P1002 timed out reaching, P1008
+ * operation timed out, P1017 connection closed, P2024 pool timeout, P2028 transaction API error
+ * (could not start in time, or expired), P2034 write conflict or deadlock.
+ */
+const TRANSIENT_PRISMA = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034"]);
+
+const TRANSIENT_TEXT =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection terminated|connect to the database|DatabaseNotReachable|timeout exceeded when trying to connect|Query read timeout|Transaction already closed|Unable to start a transaction|deadlock detected|statement timeout/i;
+
+/** Every error code found on an error and the errors it wraps (Prisma's driver-adapter chain, `cause`). */
+export function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (value: unknown, depth: number) => {
+    if (!value || typeof value !== "object" || seen.has(value) || depth > 6) return;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    for (const field of ["code", "originalCode", "errno"]) {
+      if (typeof record[field] === "string") codes.push(record[field] as string);
+    }
+    visit(record.cause, depth + 1);
+    visit(record.meta, depth + 1);
+    visit(record.driverAdapterError, depth + 1);
+  };
+  visit(error, 0);
+  return codes;
+}
+
+function messages(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof Error || typeof (e as { message?: unknown }).message === "string") parts.push(String((e as { message: unknown }).message));
+  }
+  return parts.join(" | ");
+}
+
+/**
+ * A failure that is the database's state, not the request's fault: retrying later may succeed.
+ * Answered as 503 with Retry-After, never as 500; ingest retries its transaction on these first.
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  if (error instanceof DataDirLockedError) return true;
+  if (error instanceof DatabaseTimeoutError) return true;
+  const codes = errorCodes(error);
+  if (codes.some((code) => TRANSIENT_SQLSTATES.has(code) || TRANSIENT_PRISMA.has(code) || /^08/.test(code))) return true;
+  if (codes.some((code) => /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH)/.test(code))) return true;
+  return TRANSIENT_TEXT.test(messages(error));
+}
+
+/** A conflict between concurrent transactions (deadlock victim, serialization failure): retry at once. */
+export function isTransactionConflict(error: unknown): boolean {
+  const codes = errorCodes(error);
+  return codes.some((code) => code === "40P01" || code === "40001" || code === "P2034") || /deadlock detected/i.test(messages(error));
+}
+
+/** A database call that did not finish within its time limit. */
+export class DatabaseTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseTimeoutError";
+  }
+}
