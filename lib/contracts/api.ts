@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
+import { MAX_INT4, ZCursorParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
 
 /** Limits of one ingestion request. */
 export const MAX_BATCH_EVENTS = 1000;
@@ -36,19 +37,18 @@ export const RUN_STATUSES = ["live", "completed", "failed", "stopped"] as const;
 export const ZRunStatus = z.enum(RUN_STATUSES);
 export const RUN_SORTS = ["-started", "started", "-turns", "turns"] as const;
 
-const ZInstantParam = z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" });
-
 /** Query of `GET /api/v1/runs`: filters and sort live in the URL. */
 export const ZRunListQuery = z.object({
-  status: ZRunStatus.optional(),
-  agent: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  q: z.string().min(1).max(200).optional(),
+  status: z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(", ")}` }).optional(),
+  agent: zTextParam({ max: 200 }).optional(),
+  model: zTextParam({ max: 200 }).optional(),
+  /** Text in the task, case-insensitive; `%`, `_` and `\\` are plain characters. */
+  q: zTextParam({ max: 200 }).optional(),
   from: ZInstantParam.optional(),
   to: ZInstantParam.optional(),
-  sort: z.enum(RUN_SORTS).default("-started"),
-  cursor: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  sort: z.enum(RUN_SORTS, { error: `expected one of ${RUN_SORTS.join(", ")}` }).default("-started"),
+  cursor: ZCursorParam.optional(),
+  limit: zIntParam(1, 200).default(50),
 });
 
 export const ZReminderCounts = z.object({
@@ -99,9 +99,13 @@ export const ZRunSummary = ZRunListItem.extend({
 });
 
 export const ZEventsQuery = z.object({
-  turn: z.coerce.number().int().min(0).optional(),
-  cursor: z.string().regex(/^\d+$/, "expected the nextCursor of a previous page").optional(),
-  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+  turn: ZTurnParam.optional(),
+  /** The nextCursor of a previous page: an event's arrival sequence (a PostgreSQL bigint). */
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: (iss) => `expected the nextCursor of a previous page, got ${JSON.stringify(iss.input).slice(0, 60)}` })
+    .optional(),
+  limit: zIntParam(1, 5000).default(1000),
 });
 
 /** A stored event: the event as validated, with its arrival sequence. */
@@ -143,12 +147,14 @@ export const ZTurnDetail = z.object({
 });
 export type TTurnDetail = z.infer<typeof ZTurnDetail>;
 
-export const ZTurnParams = z.object({ turn: z.coerce.number().int().min(0) });
+/** Path parameters of the run routes: a run id (SPEC §4) and, for turn routes, a turn. */
+export const ZRunPathParams = z.object({ runId: ZRunIdParam });
+export const ZTurnParams = z.object({ turn: ZTurnParam });
 
 /** Query of `GET /api/v1/runs/:runId/timeline`: an optional turn window and point budget. */
 export const ZTimelineQuery = z.object({
-  from: z.coerce.number().int().min(0).optional(),
-  to: z.coerce.number().int().min(0).optional(),
-  maxPoints: z.coerce.number().int().min(4).max(5000).optional(),
+  from: zIntParam(0, MAX_INT4).optional(),
+  to: zIntParam(0, MAX_INT4).optional(),
+  maxPoints: zIntParam(4, 5000).optional(),
 });
 export type TTimelineQuery = z.infer<typeof ZTimelineQuery>;

@@ -5,6 +5,7 @@ export * from "./policy";
 export * from "./copy";
 export * from "./events";
 export * from "./decisions";
+export * from "./params";
 export * from "./api";
 export * from "./timeline";
 export * from "./reviewer";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
+import { ZCursorParam, ZInstantParam, ZRunIdParam, zIntParam, zTextParam } from "./params";
 
 const ZFlagParam = z
   .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
@@ -7,14 +8,14 @@ const ZFlagParam = z
 
 /** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
 export const ZReviewerCandidatesQuery = z.object({
-  agent: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  runId: z.string().min(1).optional(),
-  from: z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" }).optional(),
-  to: z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time with a zone" }).optional(),
+  agent: zTextParam({ max: 200 }).optional(),
+  model: zTextParam({ max: 200 }).optional(),
+  runId: ZRunIdParam.optional(),
+  from: ZInstantParam.optional(),
+  to: ZInstantParam.optional(),
   violations: ZFlagParam.optional(),
-  cursor: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: ZCursorParam.optional(),
+  limit: zIntParam(1, 500).default(100),
 });
 
 /** One Reviewer candidate of one run: recorded and rebuilt side by side (R12, R13). */

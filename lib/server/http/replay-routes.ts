@@ -1,11 +1,16 @@
-import { ZReplayRequest, ZTurnParams } from "../../contracts";
+import { ZIdPathParams, ZReplayRequest, ZTurnParams } from "../../contracts";
 import { cancelReplayJob, getReplayJob, startReplay } from "../replay/replay-jobs";
 import { getReplayTurn } from "../replay/replay-turn";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
-import { parseWith, readJsonBody } from "./request";
+import { parseWith, readJsonBody, runIdOf } from "./request";
 
 type IdParams = { id: string };
+
+/** A replay job's id from the path, checked like any other parameter. */
+function jobIdOf(params: IdParams): string {
+  return parseWith(ZIdPathParams, { id: params.id }, "path").id;
+}
 
 /** POST /api/v1/replay — 202 with the job (poll it), or 200 with a finished job of the same inputs. */
 export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
@@ -14,13 +19,15 @@ export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
 });
 
 /** GET /api/v1/replay/:id — progress, and the result once done. */
-export const replayJobRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getReplayJob(db, auth.projectId, params.id));
+export const replayJobRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getReplayJob(db, auth.projectId, jobIdOf(params)));
 
 /** POST /api/v1/replay/:id/cancel */
-export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth }) => cancelReplayJob(db, auth.projectId, params.id));
+export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth }) => cancelReplayJob(db, auth.projectId, jobIdOf(params)));
 
 /** GET /api/v1/replay/:id/runs/:runId/turns/:turn — one turn, the run's own decision next to the what-if. */
-export const replayTurnRoute = apiRoute<{ id: string; runId: string; turn: string }>(async ({ params, db, auth }) => {
+export const replayTurnRoute = apiRoute<{ id: string; runId: string; turn: string }>(async ({ request, params, db, auth }) => {
+  const jobId = jobIdOf(params);
+  const runId = runIdOf(params, request);
   const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
-  return getReplayTurn(db, auth.projectId, params.id, params.runId, turn);
+  return getReplayTurn(db, auth.projectId, jobId, runId, turn);
 });

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { problemsFrom } from "../../contracts";
+import { problemsFrom, ZRunPathParams } from "../../contracts";
+import { runIdFromRoute } from "../../queries/paths";
 import { DomainError } from "../errors";
 
 /**
@@ -54,4 +55,13 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
 /** The URL's query string as an object of strings (the last value wins for a repeated name). */
 export function queryOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+/**
+ * The run id of a run route's path (Next.js has decoded it; `~?runId=..` names the ids `.` and
+ * `..`, see lib/queries/paths.ts), checked like any other parameter.
+ */
+export function runIdOf(params: { runId: string }, request: Request): string {
+  const runId = runIdFromRoute(params.runId, new URL(request.url).searchParams, { decode: false });
+  return parseWith(ZRunPathParams, { runId }, "path").runId;
 }

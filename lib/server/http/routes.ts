@@ -7,7 +7,7 @@ import { getRunTimeline } from "../runs/run-timeline";
 import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "../runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
-import { parseWith, queryOf, readJsonBody } from "./request";
+import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
 
 type RunParams = { runId: string };
 
@@ -31,25 +31,26 @@ export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
 export const runFacetsRoute = apiRoute(async ({ db, auth }) => getRunFacets(db, auth.projectId));
 
 /** GET /api/v1/runs/:runId */
-export const runSummaryRoute = apiRoute<RunParams>(async ({ params, db, auth }) => getRunSummary(db, auth.projectId, params.runId));
+export const runSummaryRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => getRunSummary(db, auth.projectId, runIdOf(params, request)));
 
 /** GET /api/v1/runs/:runId/decisions */
-export const runDecisionsRoute = apiRoute<RunParams>(async ({ params, db, auth }) =>
-  jsonText(200, await getDecisionsJson(db, auth.projectId, params.runId)),
+export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
+  jsonText(200, await getDecisionsJson(db, auth.projectId, runIdOf(params, request))),
 );
 
 /** GET /api/v1/runs/:runId/events */
 export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  listRunEvents(db, auth.projectId, params.runId, parseWith(ZEventsQuery, queryOf(request), "query")),
+  listRunEvents(db, auth.projectId, runIdOf(params, request), parseWith(ZEventsQuery, queryOf(request), "query")),
 );
 
 /** GET /api/v1/runs/:runId/turns/:turn */
-export const turnDetailRoute = apiRoute<{ runId: string; turn: string }>(async ({ params, db, auth }) => {
+export const turnDetailRoute = apiRoute<{ runId: string; turn: string }>(async ({ request, params, db, auth }) => {
+  const runId = runIdOf(params, request);
   const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
-  return getTurnDetail(db, auth.projectId, params.runId, turn);
+  return getTurnDetail(db, auth.projectId, runId, turn);
 });
 
 /** GET /api/v1/runs/:runId/timeline */
 export const runTimelineRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  getRunTimeline(db, auth.projectId, params.runId, parseWith(ZTimelineQuery, queryOf(request), "query")),
+  getRunTimeline(db, auth.projectId, runIdOf(params, request), parseWith(ZTimelineQuery, queryOf(request), "query")),
 );

@@ -79,9 +79,19 @@ function encodeCursor(cursor: Cursor): string {
 function decodeCursor(text: string): Cursor {
   try {
     const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
-    if (typeof cursor.run === "string" && Number.isInteger(cursor.skip) && cursor.skip >= 0) return cursor;
+    if (
+      cursor &&
+      typeof cursor.run === "string" &&
+      cursor.run.length > 0 &&
+      cursor.run.length <= 128 &&
+      !cursor.run.includes("\u0000") &&
+      Number.isSafeInteger(cursor.skip) &&
+      cursor.skip >= 0
+    ) {
+      return cursor;
+    }
   } catch {
     // fall through
   }
-  throw new DomainError("invalid", "not a cursor this API gave out: use the nextCursor of the previous page", "cursor");
+  throw new DomainError("invalid", "query.cursor: not a cursor this API gave out: use the nextCursor of the previous page", "cursor");
 }

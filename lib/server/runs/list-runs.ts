@@ -1,4 +1,4 @@
-import type { TRunListQuery, TRunListResponse } from "../../contracts";
+import { MAX_INT4, type TRunListQuery, type TRunListResponse } from "../../contracts";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
 import { DomainError } from "../errors";
@@ -24,7 +24,7 @@ export async function listRuns(db: Database, projectId: string, query: TRunListQ
     { id: direction },
   ];
 
-  const cursorWhere = query.cursor ? afterCursor(decodeCursor(query.cursor), column, direction, byTurns) : undefined;
+  const cursorWhere = query.cursor ? afterCursor(decodeCursor(query.cursor, byTurns), column, direction, byTurns) : undefined;
   const rows = await db.prisma.run.findMany({
     where: cursorWhere ? { AND: [where, cursorWhere] } : where,
     orderBy,
@@ -60,12 +60,28 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
-function decodeCursor(text: string): Cursor {
+/**
+ * A cursor this API gave out for this sort, or a 400: its content came from the client and goes
+ * into a query, so every field is checked (an instant for a date sort, a turn for a turns sort).
+ */
+function decodeCursor(text: string, byTurns: boolean): Cursor {
+  let cursor: Partial<Cursor> | null = null;
   try {
-    const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
-    if (typeof cursor.id === "string") return cursor;
+    cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor> | null;
   } catch {
-    // fall through
+    // not JSON: below
   }
-  throw new DomainError("invalid", "not a cursor this API gave out: use the nextCursor of the previous page", "cursor");
+  if (cursor && typeof cursor === "object" && isRowId(cursor.id) && isSortValue(cursor.v, byTurns)) return cursor as Cursor;
+  throw new DomainError("invalid", "query.cursor: not a cursor this API gave out for this sort: use the nextCursor of the previous page", "cursor");
+}
+
+/** A run's primary key as the database gave it out (a cuid): no NUL, not huge. */
+function isRowId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 128 && !value.includes("\u0000");
+}
+
+function isSortValue(value: unknown, byTurns: boolean): boolean {
+  if (value === null) return true;
+  if (byTurns) return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT4;
+  return typeof value === "string" && value >= "0001" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && !Number.isNaN(Date.parse(value));
 }

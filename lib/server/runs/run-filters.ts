@@ -1,4 +1,4 @@
-import type { TRunListQuery } from "../../contracts";
+import { queryInstantDate, type TRunListQuery } from "../../contracts";
 import type { Prisma } from "../db/generated/client";
 
 export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to">> & { runId?: string };
@@ -11,9 +11,21 @@ export function runFilterWhere(projectId: string, filters: RunFilters, options: 
   if (filters.agent) where.agent = filters.agent;
   if (filters.model) where.model = filters.model;
   if (filters.runId) where.runId = filters.runId;
-  if (filters.q) where.task = { contains: filters.q, mode: "insensitive" };
+  if (filters.q) where.task = { contains: likeLiteral(filters.q), mode: "insensitive" };
   if (filters.from || filters.to) {
-    where.startedAt = { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lt: new Date(filters.to) } : {}) };
+    where.startedAt = {
+      ...(filters.from ? { gte: queryInstantDate(filters.from) } : {}),
+      ...(filters.to ? { lt: queryInstantDate(filters.to) } : {}),
+    };
   }
   return where;
+}
+
+/**
+ * Text searched for as itself inside a LIKE pattern: Prisma's `contains` becomes `ILIKE '%' || $1
+ * || '%'` without escaping, so `%` and `_` would be wildcards. PostgreSQL's LIKE escape character
+ * is the backslash by default, so it escapes itself and both wildcards.
+ */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
 }

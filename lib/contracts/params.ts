@@ -1,0 +1,131 @@
+import { z } from "zod";
+
+/**
+ * Building blocks of the read APIs' query and path parameters (and of the pages that read the same
+ * URLs). Every value arrives as text; each block accepts exactly what the database can be asked
+ * about and names what it expected and what it got, so a bad parameter is a 400, never a 500.
+ */
+
+/** Shows a parameter's value in a message, briefly. */
+export function showParam(value: unknown): string {
+  if (typeof value !== "string") return value === undefined ? "nothing" : typeof value;
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 56)}..."` : text;
+}
+
+/** The largest integer a PostgreSQL `integer` column (turns, counts) holds. */
+export const MAX_INT4 = 2_147_483_647;
+
+/** NUL (PostgreSQL text cannot hold it) or a lone UTF-16 surrogate (not a character). */
+const UNSTORABLE = /\u0000|\p{Surrogate}/u;
+
+/** Free text of `min`–`max` characters that PostgreSQL can compare (no NUL, no lone surrogate). */
+export function zTextParam(options: { min?: number; max: number; what?: string }) {
+  const min = options.min ?? 1;
+  const what = options.what ?? `text of ${min}-${options.max} characters`;
+  return z.string({ error: (iss) => `expected ${what}, got ${showParam(iss.input)}` }).check((ctx) => {
+    const value = ctx.value;
+    if (value.length < min || value.length > options.max) {
+      ctx.issues.push({ code: "custom", input: value, message: `expected ${what}, got ${value.length} characters` });
+    } else if (UNSTORABLE.test(value)) {
+      ctx.issues.push({ code: "custom", input: value, message: `expected ${what} without NUL characters or lone surrogates, got ${showParam(value)}` });
+    }
+  });
+}
+
+/** A run id (SPEC §4: 1–128 characters) as a filter or path parameter. */
+export const ZRunIdParam = zTextParam({ max: 128, what: "a run id of 1-128 characters" });
+
+/** A stored record's id (copy and policy versions, replay jobs): generated ids are short. */
+export const ZRecordIdParam = zTextParam({ max: 128, what: "an id of 1-128 characters" });
+
+/**
+ * A decimal integer from `min` to `max` written in plain digits (no sign, exponent, hex, spaces
+ * or fraction: `1e3`, `0x10` and ` ` are not turns).
+ */
+export function zIntParam(min: number, max: number) {
+  const expected = `an integer from ${min} to ${max}`;
+  return z
+    .string({ error: (iss) => `expected ${expected}, got ${showParam(iss.input)}` })
+    .check((ctx) => {
+      const ok = /^\d{1,16}$/.test(ctx.value) && Number(ctx.value) >= min && Number(ctx.value) <= max;
+      if (!ok) ctx.issues.push({ code: "custom", input: ctx.value, message: `expected ${expected}, got ${showParam(ctx.value)}` });
+    })
+    .transform(Number);
+}
+
+/** A turn number: an integer the database's turn column holds. */
+export const ZTurnParam = zIntParam(0, MAX_INT4);
+
+/** Earliest and latest instants a date filter may name: what PostgreSQL `timestamptz` and JS hold alike. */
+export const MIN_QUERY_INSTANT = "0001-01-01T00:00:00.000Z";
+export const MAX_QUERY_INSTANT = "9999-12-31T23:59:59.999Z";
+const MIN_MS = Date.parse(MIN_QUERY_INSTANT);
+const MAX_MS = Date.parse(MAX_QUERY_INSTANT);
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The instant an RFC 3339 date-time with a zone names, in milliseconds since the epoch (fractions
+ * beyond the millisecond are dropped), or null when the text is not one. Years 0000–0099 are those
+ * years, not 1900–1999 (Date.UTC's two-digit-year rule is undone).
+ */
+export function parseQueryInstant(text: string): number | null {
+  const m = DATE_TIME.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = "00", frac = "", zone] = m;
+  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMin = 0;
+  if (zone !== "Z" && zone !== "z") {
+    const oh = +zone.slice(1, 3), om = +zone.slice(4, 6);
+    if (oh > 23 || om > 59) return null;
+    offsetMin = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, frac ? Number(frac.slice(1, 4).padEnd(3, "0")) : 0);
+  return date.getTime() - offsetMin * 60_000;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * A date filter: an RFC 3339 date-time with a zone, between MIN_QUERY_INSTANT and
+ * MAX_QUERY_INSTANT. Kept as written (readers convert it with `queryInstantDate`).
+ */
+export const ZInstantParam = z
+  .string({ error: (iss) => `expected an RFC 3339 date-time with a zone, got ${showParam(iss.input)}` })
+  .check((ctx) => {
+    const ms = parseQueryInstant(ctx.value);
+    if (ms === null) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `expected an RFC 3339 date-time with a zone (e.g. 2026-11-29T10:00:00Z), got ${showParam(ctx.value)}`,
+      });
+    } else if (ms < MIN_MS || ms > MAX_MS) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `expected a date-time from ${MIN_QUERY_INSTANT} to ${MAX_QUERY_INSTANT}, got ${showParam(ctx.value)}`,
+      });
+    }
+  });
+
+/** The Date of a date filter that passed ZInstantParam. */
+export function queryInstantDate(text: string): Date {
+  const ms = parseQueryInstant(text);
+  if (ms === null) throw new Error(`not a date-time: ${JSON.stringify(text)}`);
+  return new Date(ms);
+}
+
+/** An opaque page cursor as given back (its content is checked by the reader that made it). */
+export const ZCursorParam = zTextParam({ max: 1024, what: "the nextCursor of a previous page" });
+
+/** Path parameters of the version and replay routes. */
+export const ZIdPathParams = z.object({ id: ZRecordIdParam });
