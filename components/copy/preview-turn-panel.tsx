@@ -11,6 +11,7 @@ import { Panel } from "../ui/panel";
 import { StatusMark } from "../ui/status-mark";
 import styles from "./copy.module.css";
 import type { PreviewTurnState } from "./use-preview-turn";
+import { runTurnPath } from "../../lib/queries/paths";
 
 /** The recorded turn the preview uses, and that turn's reminders rendered with the draft and fitted again. */
 export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState; draft: CopyDraft }) {
@@ -146,7 +147,7 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
       )}
       <p className={styles.footnote}>
         Exact for this turn with the same ledger coming in; later turns can change too — the{" "}
-        <Link href="/copy/replay">what-if replay</Link> rebuilds whole runs. <Link href={`/runs/${encodeURIComponent(runId)}?turn=${decision.turn}`}>Open turn {decision.turn} in the run</Link>.
+        <Link href="/copy/replay">what-if replay</Link> rebuilds whole runs. <Link href={runTurnPath(runId, decision.turn)}>Open turn {decision.turn} in the run</Link>.
       </p>
     </>
   );

@@ -5,10 +5,11 @@ import { useState } from "react";
 import type { TReplayResult } from "../../lib/contracts";
 import { formatNumber } from "../../lib/format";
 import styles from "./replay.module.css";
+import { replayTurnPath, runPath } from "../../lib/queries/paths";
 
 /** The side-by-side view of one changed turn. */
 export function replayTurnHref(jobId: string, runId: string, turn: number): string {
-  return `/copy/replay/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(runId)}/turns/${turn}`;
+  return replayTurnPath(jobId, runId, turn);
 }
 
 /**
@@ -36,7 +37,7 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
           return (
             <li key={run.runId}>
               <p className={styles.changedRunHead}>
-                <Link href={`/runs/${encodeURIComponent(run.runId)}`}>{run.runId}</Link>{" "}
+                <Link href={runPath(run.runId)}>{run.runId}</Link>{" "}
                 <span className="muted">
                   {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}, {formatNumber(run.fateChangedTurns)} with a different outcome
                   {turns.length < total ? ` (first ${formatNumber(turns.length)} listed)` : ""}

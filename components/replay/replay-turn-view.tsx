@@ -13,6 +13,7 @@ import { Panel } from "../ui/panel";
 import { StatusMark } from "../ui/status-mark";
 import { replayTurnHref } from "./changed-turns";
 import styles from "./replay-turn.module.css";
+import { runTurnPath } from "../../lib/queries/paths";
 
 /** One turn of a replayed run: the recorded decisions (baseline) beside the what-if, and what changed. */
 export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: string; turn: number }) {
@@ -50,7 +51,7 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
       <header className={styles.head}>
         <div>
           <p className="eyebrow">
-            <Link href={back}>What-if replay</Link> · <Link href={`/runs/${encodeURIComponent(runId)}?turn=${turn}`}>{runId}</Link>
+            <Link href={back}>What-if replay</Link> · <Link href={runTurnPath(runId, turn)}>{runId}</Link>
           </p>
           <h1>
             Turn {turn}: baseline vs {what}

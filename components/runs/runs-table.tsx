@@ -5,6 +5,7 @@ import { formatNumber } from "../../lib/format";
 import { runListHref, type RunListView } from "../../lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
 import styles from "./runs-table.module.css";
+import { runPath } from "../../lib/queries/paths";
 
 type Props = { runs: TRunListItem[]; view: RunListView; now: number; dimmed?: boolean };
 
@@ -54,7 +55,7 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
   return (
     <tr className={run.status === "live" ? styles.liveRow : undefined}>
       <td className={styles.colTask}>
-        <Link className={styles.task} href={`/runs/${encodeURIComponent(run.runId)}`} title={run.task ?? run.runId}>
+        <Link className={styles.task} href={runPath(run.runId)} title={run.task ?? run.runId}>
           {run.task ?? <em>(waiting for run.started)</em>}
         </Link>
         <span className={styles.runId}>

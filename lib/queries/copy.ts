@@ -4,6 +4,7 @@ import {
   type TCopyVersionCreate, type TPolicyVersionCreate,
 } from "../contracts";
 import { apiGet, apiPost } from "./api-fetch";
+import { idSegment } from "./paths";
 
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
 export const versionKeys = {
@@ -36,5 +37,5 @@ export function savePolicyVersion(input: TPolicyVersionCreate) {
 
 /** Marks a saved version the project default (the one new replays and the editor start from). */
 export function makeDefaultVersion(kind: "copy" | "policy", id: string) {
-  return apiPost(`/api/v1/${kind}-versions/${encodeURIComponent(id)}/default`, {}, kind === "copy" ? ZCopyVersion : ZPolicyVersion);
+  return apiPost(`/api/v1/${kind}-versions/${idSegment(id)}/default`, {}, kind === "copy" ? ZCopyVersion : ZPolicyVersion);
 }

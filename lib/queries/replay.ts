@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "../contracts";
 import { apiGet, apiPost } from "./api-fetch";
+import { apiReplayTurnPath, idSegment } from "./paths";
 
 /** How often a running replay is asked for its progress. */
 const POLL_MS = 400;
@@ -15,7 +16,7 @@ export const replayKeys = {
 export function replayJobQuery(id: string) {
   return queryOptions({
     queryKey: replayKeys.job(id),
-    queryFn: ({ signal }) => apiGet(`/api/v1/replay/${encodeURIComponent(id)}`, ZReplayJob, signal),
+    queryFn: ({ signal }) => apiGet(`/api/v1/replay/${idSegment(id)}`, ZReplayJob, signal),
     refetchInterval: (query) => (query.state.data?.status === "running" ? POLL_MS : false),
     staleTime: (query) => (query.state.data && query.state.data.status !== "running" ? Infinity : 0),
   });
@@ -26,7 +27,7 @@ export function replayTurnQuery(id: string, runId: string, turn: number) {
   return queryOptions({
     queryKey: replayKeys.turn(id, runId, turn),
     queryFn: ({ signal }) =>
-      apiGet(`/api/v1/replay/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}/turns/${turn}`, ZReplayTurn, signal),
+      apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
     staleTime: Infinity,
   });
 }
@@ -36,5 +37,5 @@ export function startReplay(request: Partial<TReplayRequest>): Promise<TReplayJo
 }
 
 export function cancelReplay(id: string): Promise<TReplayJob> {
-  return apiPost(`/api/v1/replay/${encodeURIComponent(id)}/cancel`, {}, ZReplayJob);
+  return apiPost(`/api/v1/replay/${idSegment(id)}/cancel`, {}, ZReplayJob);
 }

@@ -1,5 +1,6 @@
 import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "../contracts";
 import { queryString } from "./api-fetch";
+import { runTurnPath } from "./paths";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
 /** Time range presets of the Reviewer audit: the same sliding windows as the runs list. */
@@ -141,6 +142,6 @@ export function reviewerExportHref(filters: ReviewerFilters, format: "csv" | "js
 
 /** The run page at a turn: where a candidate's row leads. */
 export function runTurnHref(runId: string, turn: number): string {
-  return `/runs/${encodeURIComponent(runId)}?turn=${turn}`;
+  return runTurnPath(runId, turn);
 }
 

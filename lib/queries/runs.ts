@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ZRunFacets, ZRunListResponse, ZRunSummary, ZRunTimeline, ZTurnDetail, type TRunListQuery, type TTimelineQuery } from "../contracts";
 import { apiGet, queryString } from "./api-fetch";
+import { apiRunPath } from "./paths";
 
 /** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
 export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to" | "sort" | "cursor">>;
@@ -33,14 +34,14 @@ export function runFacetsQuery() {
 export function runSummaryQuery(runId: string) {
   return queryOptions({
     queryKey: runKeys.summary(runId),
-    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}`, ZRunSummary, signal),
+    queryFn: ({ signal }) => apiGet(apiRunPath(runId), ZRunSummary, signal),
   });
 }
 
 export function turnDetailQuery(runId: string, turn: number) {
   return queryOptions({
     queryKey: runKeys.turn(runId, turn),
-    queryFn: ({ signal }) => apiGet(`/api/v1/runs/${encodeURIComponent(runId)}/turns/${turn}`, ZTurnDetail, signal),
+    queryFn: ({ signal }) => apiGet(apiRunPath(runId, `/turns/${turn}`), ZTurnDetail, signal),
   });
 }
 
@@ -54,5 +55,5 @@ export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
 
 /** The timeline's URL for a window (the page preloads exactly this URL for long runs). */
 export function timelineUrl(runId: string, window: TTimelineQuery = {}): string {
-  return `/api/v1/runs/${encodeURIComponent(runId)}/timeline${queryString(window)}`;
+  return apiRunPath(runId, "/timeline", window);
 }

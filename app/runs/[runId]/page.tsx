@@ -4,6 +4,8 @@ import { notFound } from "next/navigation";
 import { RunExplorer } from "../../../components/run/run-explorer";
 import { timelineWindow } from "../../../components/run/view/turn-window";
 import { preload } from "react-dom";
+import { ZRunIdParam } from "../../../lib/contracts";
+import { runIdFromRoute, runPath } from "../../../lib/queries/paths";
 import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "../../../lib/queries/runs";
 import { requireSession } from "../../../lib/server/auth/session";
 import { getDb } from "../../../lib/server/db";
@@ -23,9 +25,19 @@ type Props = {
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { runId } = await params;
-  return { title: `Run ${runId}` };
+/**
+ * The run id the URL names: Next.js hands pages their segment still percent-encoded, so it is
+ * decoded exactly once here (`~?runId=..` names the ids `.` and `..`; see lib/queries/paths.ts).
+ * Null for a segment that is no run id (bad encoding, NUL, too long): the page is then not found.
+ */
+async function runIdOfPage({ params, searchParams }: Props): Promise<string | null> {
+  const runId = runIdFromRoute((await params).runId, await searchParams, { decode: true });
+  return runId !== null && ZRunIdParam.safeParse(runId).success ? runId : null;
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const runId = await runIdOfPage(props);
+  return { title: runId === null ? "Run not found" : `Run ${runId}` };
 }
 
 /**
@@ -33,12 +45,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * turn) with the queryOptions the client uses, calling the services directly; the client
  * explorer hydrates from them and polls while the run is live.
  */
-export default async function RunPage({ params, searchParams }: Props) {
-  const { runId } = await params;
-  const search = await searchParams;
+export default async function RunPage(props: Props) {
+  const runId = await runIdOfPage(props);
+  if (runId === null) notFound();
+  const search = await props.searchParams;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(search)) if (one(value) !== undefined) query.set(key, one(value)!);
-  const { projectId } = await requireSession(`/runs/${encodeURIComponent(runId)}${query.size ? `?${query}` : ""}`);
+  const { projectId } = await requireSession(runPath(runId, Object.fromEntries(query)));
 
   const db = await getDb();
   const queryClient = new QueryClient();

@@ -2,7 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ReplayTurnView } from "../../../../../../../../components/replay/replay-turn-view";
-import { ZTurnParams } from "../../../../../../../../lib/contracts";
+import { ZIdPathParams, ZRunIdParam, ZTurnParams } from "../../../../../../../../lib/contracts";
+import { decodeSegment, replayTurnPath, runIdFromRoute } from "../../../../../../../../lib/queries/paths";
 import { copyVersionsQuery, policyVersionsQuery } from "../../../../../../../../lib/queries/copy";
 import { replayTurnQuery } from "../../../../../../../../lib/queries/replay";
 import { requireSession } from "../../../../../../../../lib/server/auth/session";
@@ -13,20 +14,33 @@ import { listCopyVersions, listPolicyVersions } from "../../../../../../../../li
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ jobId: string; runId: string; turn: string }> };
+type Props = {
+  params: Promise<{ jobId: string; runId: string; turn: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { runId, turn } = await params;
-  return { title: `What-if · ${runId} turn ${turn}` };
+/** The job id, run id and turn the URL names (page segments arrive percent-encoded: decoded once), or null. */
+async function idsOfPage({ params, searchParams }: Props): Promise<{ jobId: string; runId: string; turn: number } | null> {
+  const raw = await params;
+  const jobId = decodeSegment(raw.jobId);
+  const runId = runIdFromRoute(raw.runId, await searchParams, { decode: true });
+  const turn = ZTurnParams.safeParse({ turn: raw.turn });
+  if (jobId === null || !ZIdPathParams.safeParse({ id: jobId }).success) return null;
+  if (runId === null || !ZRunIdParam.safeParse(runId).success || !turn.success) return null;
+  return { jobId, runId, turn: turn.data.turn };
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const ids = await idsOfPage(props);
+  return { title: ids ? `What-if · ${ids.runId} turn ${ids.turn}` : "Not found" };
 }
 
 /** One turn of a replayed run, baseline beside what-if (linked from the replay's changed turns). */
-export default async function ReplayTurnPage({ params }: Props) {
-  const { jobId, runId, turn: turnParam } = await params;
-  const parsed = ZTurnParams.safeParse({ turn: turnParam });
-  if (!parsed.success) notFound();
-  const { turn } = parsed.data;
-  const { projectId } = await requireSession(`/copy/replay/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(runId)}/turns/${turn}`);
+export default async function ReplayTurnPage(props: Props) {
+  const ids = await idsOfPage(props);
+  if (!ids) notFound();
+  const { jobId, runId, turn } = ids;
+  const { projectId } = await requireSession(replayTurnPath(jobId, runId, turn));
 
   const db = await getDb();
   const queryClient = new QueryClient();
