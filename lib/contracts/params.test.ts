@@ -60,5 +60,8 @@ describe("query schemas name the parameter", () => {
     expect(problem(ZReviewerCandidatesQuery, { runId: "\u0000" })).toMatch(/^runId: expected a run id/);
     expect(problem(ZReviewerCandidatesQuery, { violations: "yes" })).toBe("violations: expected 1, 0, true or false");
     expect(ZRunListQuery.parse({}).limit).toBe(50);
+    // Server code builds queries with numbers (the policy page asks for one run).
+    expect(ZRunListQuery.parse({ limit: 1 }).limit).toBe(1);
+    expect(problem(ZRunListQuery, { limit: 1.5 })).toBe("limit: expected an integer from 1 to 200, got number");
   });
 });

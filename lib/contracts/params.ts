@@ -41,17 +41,18 @@ export const ZRecordIdParam = zTextParam({ max: 128, what: "an id of 1-128 chara
 
 /**
  * A decimal integer from `min` to `max` written in plain digits (no sign, exponent, hex, spaces
- * or fraction: `1e3`, `0x10` and ` ` are not turns).
+ * or fraction: `1e3`, `0x10` and ` ` are not turns). Server code may pass a number (`{ limit: 1 }`).
  */
 export function zIntParam(min: number, max: number) {
   const expected = `an integer from ${min} to ${max}`;
-  return z
+  const digits = z
     .string({ error: (iss) => `expected ${expected}, got ${showParam(iss.input)}` })
     .check((ctx) => {
       const ok = /^\d{1,16}$/.test(ctx.value) && Number(ctx.value) >= min && Number(ctx.value) <= max;
       if (!ok) ctx.issues.push({ code: "custom", input: ctx.value, message: `expected ${expected}, got ${showParam(ctx.value)}` });
     })
     .transform(Number);
+  return z.union([z.number().int().min(min).max(max), digits], { error: (iss) => `expected ${expected}, got ${showParam(iss.input)}` });
 }
 
 /** A turn number: an integer the database's turn column holds. */
