@@ -201,7 +201,7 @@ test("the runs list and facets never answer 5xx, whatever the query", async ({ r
   const { key } = apiTarget(info);
   await fc.assert(
     fc.asyncProperty(query(RUN_LIST), async (params) => check(request, key, url("/api/v1/runs", params))),
-    { numRuns: runs(150) },
+    { numRuns: runs(250) },
   );
   await fc.assert(
     fc.asyncProperty(query({ status: text }), async (params) => check(request, key, url("/api/v1/facets", params))),
@@ -225,7 +225,7 @@ test("a run's routes never answer 5xx, whatever the run id, turn and query", asy
       sent.names.push("runId");
       await check(request, key, sent);
     }),
-    { numRuns: runs(200) },
+    { numRuns: runs(250) },
   );
 });
 
@@ -234,7 +234,7 @@ test("the Reviewer candidates, funnel and export never answer 5xx, whatever the 
   const { key } = apiTarget(info);
   await fc.assert(
     fc.asyncProperty(query(REVIEWER), async (params) => check(request, key, url("/api/v1/reviewer/candidates", params))),
-    { numRuns: runs(80) },
+    { numRuns: runs(120) },
   );
   await fc.assert(
     fc.asyncProperty(query(REVIEWER), async (params) => check(request, key, url("/api/v1/reviewer/funnel", params))),
