@@ -44,6 +44,9 @@ const integerText = fc.oneof(
   nasty,
 );
 
+/** encodeURIComponent for any string (a lone surrogate, which it refuses, is sent as U+FFFD). */
+const encode = (value: string) => encodeURIComponent(value.replace(/\p{Surrogate}/gu, "\uFFFD"));
+
 const pad = (n: number, width: number) => String(Math.abs(n)).padStart(width, "0");
 
 /** Date-times as people and programs write them, valid or nearly: years 0000–0099, 9999, 275760+. */
@@ -109,7 +112,7 @@ function query(spec: QuerySpec): fc.Arbitrary<[string, string][]> {
 function segment(known: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.constantFrom(...known).map(encodeURIComponent) },
-    { weight: 3, arbitrary: text.filter((t) => t.length > 0).map((t) => encodeURIComponent(t.replace(/\p{Surrogate}/gu, "\uFFFD"))) },
+    { weight: 3, arbitrary: text.filter((t) => t.length > 0).map(encode) },
     { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...PRINTABLE_ASCII), minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "a%E0%A4%A", "%ED%A0%80", "%C0%AF", "%00", "%2e%2E", "%2F", "%252F", "~", "x%20y") },
   );
@@ -218,7 +221,7 @@ test("a run's routes never answer 5xx, whatever the run id, turn and query", asy
     runSegment.map((id) => ({ url: `/api/v1/runs/${id}/decisions`, names: ["runId"] })),
     fc.tuple(runSegment, query({ turn: integerText, cursor: cursorText, limit: integerText })).map(([id, q]) => url(`/api/v1/runs/${id}/events`, q)),
     fc.tuple(runSegment, query({ from: integerText, to: integerText, maxPoints: integerText })).map(([id, q]) => url(`/api/v1/runs/${id}/timeline`, q)),
-    fc.tuple(runSegment, fc.oneof(integerText.map(encodeURIComponent), segment(["0", "3", "5", "6"]))).map(([id, turn]) => ({ url: `/api/v1/runs/${id}/turns/${turn}`, names: ["runId", "turn"] })),
+    fc.tuple(runSegment, fc.oneof(integerText.map(encode), segment(["0", "3", "5", "6"]))).map(([id, turn]) => ({ url: `/api/v1/runs/${id}/turns/${turn}`, names: ["runId", "turn"] })),
   ];
   await fc.assert(
     fc.asyncProperty(fc.oneof(...routes), async (sent) => {
@@ -260,7 +263,7 @@ test("versions and replays never answer 5xx, whatever the id, run id and turn", 
     versionIds.map((id) => ({ url: `/api/v1/copy-versions/${id}`, names: ["id"] })),
     versionIds.map((id) => ({ url: `/api/v1/policy-versions/${id}`, names: ["id"] })),
     jobIds.map((id) => ({ url: `/api/v1/replay/${id}`, names: ["id"] })),
-    fc.tuple(jobIds, runSegment, fc.oneof(integerText.map(encodeURIComponent), fc.constantFrom("0", "2", "5"))).map(([id, runId, turn]) => ({
+    fc.tuple(jobIds, runSegment, fc.oneof(integerText.map(encode), fc.constantFrom("0", "2", "5"))).map(([id, runId, turn]) => ({
       url: `/api/v1/replay/${id}/runs/${runId}/turns/${turn}`,
       names: ["id", "runId", "turn"],
     })),
