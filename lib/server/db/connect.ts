@@ -122,8 +122,11 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
       let failure: unknown;
       try {
         await run(`SET statement_timeout = ${limit}`);
-        // Serialise migrations between processes sharing one server (bounded by the statement timeout).
+        // Serialise migrations between processes sharing one server: wait for another's migrations
+        // as long as a migration may take; the migrations' own locks keep the usual lock timeout.
+        await run(`SET lock_timeout = ${limit}`);
         await run("SELECT pg_advisory_lock(727073)");
+        await run("RESET lock_timeout");
         try {
           return await work({
             exec: async (sql) => void (await run(sql)),
