@@ -62,16 +62,20 @@ test("ingest never answers 500, stores every valid sibling, and stores what it a
 test("a batch whose every event is unstorable still answers 207 with one error each", async ({ request }, info) => {
   const target = apiTarget(info);
   const base = { runId: `odd-${Date.now()}`, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 1 } };
-  const deep = JSON.parse(`${"[".repeat(5000)}1${"]".repeat(5000)}`);
+  const deep = `${"[".repeat(100_000)}1${"]".repeat(100_000)}`; // deeper than any recursive code survives
   const batch = [
     { ...base, id: "nul\u0000" },
     { ...base, id: `s-${Date.now()}`, runId: "lone\ud800" },
     { ...base, id: `t-${Date.now()}`, turn: 2 ** 31 },
     { ...base, id: `u-${Date.now()}`, body: { used: 2 ** 53 } },
     { ...base, id: `y-${Date.now()}`, ts: "0000-01-01T00:00:00Z" },
-    { ...base, id: `d-${Date.now()}`, deep },
+    { ...base, id: `d-${Date.now()}`, deep: "DEEP" },
   ];
-  const response = await request.post("/api/v1/ingest", { headers: { authorization: `Bearer ${target.key}` }, data: { batch } });
+  const body = JSON.stringify({ batch }).replace('"DEEP"', deep);
+  const response = await request.post("/api/v1/ingest", {
+    headers: { authorization: `Bearer ${target.key}`, "content-type": "application/json" },
+    data: body,
+  });
   expect(response.status()).toBe(207);
   const answer = await response.json();
   expect(answer.summary).toEqual({ created: 0, duplicate: 0, error: batch.length });
