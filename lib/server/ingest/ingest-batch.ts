@@ -339,7 +339,9 @@ async function withConflictRetry<T>(attempts: number, work: () => Promise<T>): P
         if (error instanceof RetryIngest) throw new DomainError("unavailable", `ingestion kept colliding with concurrent writers (${error.message}); retry`, undefined, 1);
         throw error; // a transient database error: answered 503 with Retry-After
       }
-      await sleep(Math.random() * Math.min(1_000, 20 * 2 ** attempt));
+      const delay = Math.random() * Math.min(1_000, 20 * 2 ** attempt);
+      console.warn(`[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error)[0] ?? (error as Error).message}); retrying in ${delay.toFixed(0)} ms`);
+      await sleep(delay);
     }
   }
 }
