@@ -340,7 +340,7 @@ async function withConflictRetry<T>(attempts: number, work: () => Promise<T>): P
         throw error; // a transient database error: answered 503 with Retry-After
       }
       const delay = Math.random() * Math.min(1_000, 20 * 2 ** attempt);
-      console.warn(`[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error)[0] ?? (error as Error).message}); retrying in ${delay.toFixed(0)} ms`);
+      console.warn(`[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error).join(" ") || (error as Error).message}); retrying in ${delay.toFixed(0)} ms`);
       await sleep(delay);
     }
   }

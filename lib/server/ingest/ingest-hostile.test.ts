@@ -14,6 +14,8 @@ import { smallRun, startedEvent } from "../testing/events";
 import { testDatabases } from "../testing/databases";
 import { mixedBatch } from "./fuzz-events";
 import { ingestBatch } from "./ingest-batch";
+import { DomainError } from "../errors";
+import { errorResponse } from "../http/errors-to-response";
 
 describe.each(testDatabases())("ingestion of hostile input and concurrent writers on $name", (kind) => {
   let db: Database;
@@ -145,6 +147,58 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
       expect(run).toMatchObject({ eventCount: stored.length, maxTurn: 14, status: "completed", agent: "etf-agent" });
     }
   }, 120_000);
+
+  it.runIf(kind.name === "postgres")("a transaction chosen as a deadlock victim is retried whole and the batch succeeds", async () => {
+    const runId = nextRunId("victim");
+    await ingestBatch(db, projectId, [startedEvent(runId)]);
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    const meter = (id: string) => ({ id, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 1 } });
+    const { Client } = await import("pg");
+    const other = new Client({ connectionString: db.label });
+    await other.connect();
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => void warnings.push(message);
+    try {
+      // Another writer holds event "…-x" and will want "…-a": the ingest takes "…-a" first, then
+      // waits for "…-x" — a deadlock, which PostgreSQL breaks by aborting the ingest (it waited first).
+      await other.query("BEGIN");
+      await other.query("SET LOCAL deadlock_timeout = '20s'");
+      const insert = `INSERT INTO events (project_id, run_pk, event_id, type, ts, at, turn, body, content_hash)
+                      VALUES ($1, $2, $3, 'meter.requests', '2026-11-29T10:00:00Z', now(), 0, '{"used":2}', 'other')`;
+      await other.query(insert, [projectId, run.id, `${runId}-x`]);
+      const ingest = ingestBatch(db, projectId, [meter(`${runId}-x`), meter(`${runId}-a`)]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query(insert, [projectId, run.id, `${runId}-a`]); // waits until the ingest is the victim
+      await other.query("ROLLBACK");
+      const answer = await ingest;
+      expect(answer.summary).toEqual({ created: 2, duplicate: 0, error: 0 });
+      expect(warnings.some((w) => /collided with a concurrent writer \(.*40P01.*\)/.test(w)), warnings.join("\n")).toBe(true);
+    } finally {
+      console.warn = warn;
+      await other.end();
+    }
+    expect((await storedEvents(runId)).map((e) => e.id).sort()).toEqual([`${runId}-a`, `${runId}-start`, `${runId}-x`]);
+  }, 60_000);
+
+  // On PGlite a transaction runs on microtasks alone, so a queued batch's timer cannot fire before
+  // the one ahead of it is done: the queue timeout only matters (and is tested) on PostgreSQL.
+  it.runIf(kind.name === "postgres")("a batch that waits too long for its turn is answered 'unavailable' (503 with Retry-After), with nothing stored", async () => {
+    const busyRun = nextRunId("busy");
+    const waitingRun = nextRunId("waiting");
+    const busy = ingestBatch(db, projectId, smallRun(busyRun, 150), { concurrency: 1 });
+    const waiting = ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1, queueTimeoutMs: 1 }).catch((e) => e);
+    const failure = await waiting;
+    await busy;
+    expect(failure).toBeInstanceOf(DomainError);
+    expect(failure).toMatchObject({ kind: "unavailable", retryAfterSeconds: 2 });
+    const response = errorResponse(failure);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("2");
+    expect(await storedEvents(waitingRun)).toEqual([]);
+    // and once the queue is free it goes through
+    expect((await ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1 })).summary.created).toBe(8);
+  }, 60_000);
 
   it("two concurrent batches with different run.started events for one run: one is stored, the other is told which", async () => {
     for (let round = 0; round < 5; round++) {
