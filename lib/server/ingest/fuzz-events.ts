@@ -117,6 +117,43 @@ export function oddEvent(valid: fc.Arbitrary<RawEvent>): fc.Arbitrary<FuzzEntry>
   return fc.tuple(valid, fc.oneof(...breakers)).map(([e, breakIt]) => breakIt(e));
 }
 
+/** Template text without placeholders (any other text, braces included, is literal). */
+const templateText = storableText(30).map((t) => t.replace(/\{([A-Za-z]+)\}/g, "($1)"));
+
+/** Stage thresholds: strictly ascending doubles > 0, from the smallest subnormal to 1e300. */
+const stages = fc
+  .uniqueArray(fc.oneof(fc.double({ min: Number.MIN_VALUE, max: 1e300, noNaN: true }), fc.constantFrom(0.5, 0.75, 0.9, 1, Number.MIN_VALUE, 1.7976931348623157e308)), { minLength: 1, maxLength: 4 })
+  .map((values) => [...values].sort((a, b) => a - b));
+
+/** A valid run.started with odd but legal policy numbers and copy text. */
+export function validStart(runId: string, id: string): fc.Arbitrary<RawEvent> {
+  return fc
+    .record({
+      ts: validTs,
+      task: storableText(40),
+      agent: storableText(),
+      limit: count,
+      limitMs: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      requestStages: stages,
+      timeStages: stages,
+      copyText: templateText,
+      stageText: templateText,
+    })
+    .map(({ ts, task, agent, limit, limitMs, requestStages, timeStages, copyText, stageText }) => ({
+      id,
+      runId,
+      type: "run.started",
+      ts,
+      turn: 2 ** 40, // allowed and ignored on run.started
+      body: {
+        task,
+        agent,
+        policy: { requests: { limit, stages: requestStages }, time: { limitMs, stages: timeStages }, review: { everyTurns: 3 } },
+        copy: { requests: { "*": copyText, "2": stageText }, edits: { "*": copyText, exhausted: stageText } },
+      },
+    }));
+}
+
 /**
  * A batch for one run: `run.started` maybe, valid events, odd ones mixed in, in any order.
  * Ids are `${idPrefix}${i}-…`, unique within the batch.
@@ -132,5 +169,9 @@ export function mixedBatch(runId: string, idPrefix: string): fc.Arbitrary<FuzzEn
         }),
       ),
     )
-    .map((entries) => entries);
+    .chain((entries) =>
+      fc.option(validStart(runId, `${idPrefix}start`), { nil: undefined }).map((start) =>
+        start === undefined ? entries : [{ raw: start, rejectAt: null }, ...entries],
+      ),
+    );
 }
