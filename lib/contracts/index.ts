@@ -10,3 +10,4 @@ export * from "./timeline";
 export * from "./reviewer";
 export * from "./versions";
 export * from "./replay";
+export * from "./storable";

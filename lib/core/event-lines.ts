@@ -1,4 +1,4 @@
-import { problemsFrom, show, ZEvent, type TEvent } from "../contracts";
+import { checkEvent, show, type TEvent } from "../contracts";
 import { sameJson } from "./canonical";
 
 /** One problem in a JSON Lines file: its 1-based line (null for the file as a whole), path and reason. */
@@ -24,7 +24,7 @@ const ROOT = "(root)";
 export function readEventLines(text: string): EventLines {
   const events: TEvent[] = [];
   const problems: LineProblem[] = [];
-  const firstById = new Map<string, { line: number; raw: unknown }>();
+  const firstById = new Map<string, { line: number; raw: unknown; event: TEvent | null }>();
   const runIds: { line: number; runId: string }[] = [];
   let started: { line: number; id: unknown; runId: unknown } | undefined;
 
@@ -41,16 +41,26 @@ export function readEventLines(text: string): EventLines {
       continue;
     }
     const envelope = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+    // The same contract as the ingestion service (storable, then SPEC §4/§5), checked first: what
+    // follows may recurse into the value only once its depth is known to be bounded.
+    const checked = checkEvent(raw);
+    if (!checked.ok && checked.problems.some((p) => p.message.startsWith("nested too deeply"))) {
+      for (const problem of checked.problems) problems.push({ line, path: problem.path || ROOT, message: problem.message });
+      continue;
+    }
+    const event = checked.ok ? checked.event : null;
 
     if (typeof envelope.id === "string") {
       const first = firstById.get(envelope.id);
       if (first) {
-        if (!sameJson(first.raw, raw)) {
+        // The same event as the service would store it (unknown properties ignored) is a no-op.
+        const same = first.event && event ? sameJson(first.event, event) : sameJson(first.raw, raw);
+        if (!same) {
           problems.push({ line, path: "id", message: `${show(envelope.id)} was already used on line ${first.line} with other content` });
         }
         continue; // the same id with the same content is a no-op
       }
-      firstById.set(envelope.id, { line, raw });
+      firstById.set(envelope.id, { line, raw, event });
     }
 
     if (envelope.type === "run.started") {
@@ -60,9 +70,8 @@ export function readEventLines(text: string): EventLines {
     }
     if (typeof envelope.runId === "string") runIds.push({ line, runId: envelope.runId });
 
-    const parsed = ZEvent.safeParse(raw);
-    if (parsed.success) events.push(parsed.data);
-    else for (const problem of problemsFrom(parsed.error)) problems.push({ line, path: problem.path || ROOT, message: problem.message });
+    if (checked.ok) events.push(checked.event);
+    else for (const problem of checked.problems) problems.push({ line, path: problem.path || ROOT, message: problem.message });
   }
 
   if (!started) {
