@@ -24,7 +24,7 @@ const ROOT = "(root)";
 export function readEventLines(text: string): EventLines {
   const events: TEvent[] = [];
   const problems: LineProblem[] = [];
-  const firstById = new Map<string, { line: number; raw: unknown; event: TEvent | null }>();
+  const firstById = new Map<string, { line: number; raw: unknown }>();
   const runIds: { line: number; runId: string }[] = [];
   let started: { line: number; id: unknown; runId: unknown } | undefined;
 
@@ -48,19 +48,17 @@ export function readEventLines(text: string): EventLines {
       for (const problem of checked.problems) problems.push({ line, path: problem.path || ROOT, message: problem.message });
       continue;
     }
-    const event = checked.ok ? checked.event : null;
 
     if (typeof envelope.id === "string") {
       const first = firstById.get(envelope.id);
       if (first) {
-        // The same event as the service would store it (unknown properties ignored) is a no-op.
-        const same = first.event && event ? sameJson(first.event, event) : sameJson(first.raw, raw);
-        if (!same) {
+        // SPEC §4: the same JSON value (key order aside) is a no-op; any other content is a conflict.
+        if (!sameJson(first.raw, raw)) {
           problems.push({ line, path: "id", message: `${show(envelope.id)} was already used on line ${first.line} with other content` });
         }
         continue; // the same id with the same content is a no-op
       }
-      firstById.set(envelope.id, { line, raw, event });
+      firstById.set(envelope.id, { line, raw });
     }
 
     if (envelope.type === "run.started") {

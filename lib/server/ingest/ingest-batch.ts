@@ -9,10 +9,12 @@ import type { Prisma } from "../db/generated/client";
 interface Candidate {
   index: number;
   event: TEvent;
-  /** sha256 of the canonical JSON of the event as accepted (and stored). */
+  /**
+   * sha256 of the canonical JSON of the event as received, unknown properties included: SPEC §4
+   * calls a re-send with the same JSON value (key order aside) a duplicate, and any other content a
+   * conflict.
+   */
   hash: string;
-  /** sha256 of the event as received, unknown properties included: what rows stored before kept. */
-  receivedHash: string;
 }
 
 /** Tuning of the ingestion transaction; the defaults fit a 1,000-event batch under real load. */
@@ -63,7 +65,7 @@ export async function ingestBatch(db: Database, projectId: string, batch: readon
       return;
     }
     // canonicalJson recurses: safe, checkEvent has bounded the depth of `raw`.
-    const candidate = { index, event: checked.event, hash: sha256(canonicalJson(checked.event)), receivedHash: sha256(canonicalJson(raw)) };
+    const candidate = { index, event: checked.event, hash: sha256(canonicalJson(raw)) };
     const earlier = firstInBatch.get(checked.event.id);
     if (earlier) {
       results[index] =
@@ -179,8 +181,7 @@ async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, strin
 }
 
 /**
- * Why an accepted event was not created: its id is stored with the same content (duplicate; the
- * hash of a row stored before unknown properties were left out of it is accepted too) or with
+ * Why an accepted event was not created: its id is stored with the same content (duplicate) or with
  * other content (conflict), or — a run.started — a concurrent batch stored its run's start first.
  */
 async function classifyNotCreated(tx: Tx, projectId: string, runPks: Map<string, string>, others: readonly Candidate[], out: Map<number, TIngestResult>) {
@@ -196,7 +197,7 @@ async function classifyNotCreated(tx: Tx, projectId: string, runPks: Map<string,
     if (hash === undefined) {
       if (c.event.type === "run.started") lostStarts.push(c);
       else throw new RetryIngest(`event ${JSON.stringify(c.event.id)} was neither created nor found`);
-    } else if (hash === c.hash || hash === c.receivedHash) out.set(c.index, { id: c.event.id, status: "duplicate" });
+    } else if (hash === c.hash) out.set(c.index, { id: c.event.id, status: "duplicate" });
     else out.set(c.index, { id: c.event.id, status: "error", error: conflict(c.event.id) });
   }
   if (lostStarts.length === 0) return;

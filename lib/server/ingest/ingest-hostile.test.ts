@@ -93,21 +93,24 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     expect(run).toEqual([{ started: "0050-06-15", ended: "0099-12-31" }]);
   });
 
-  it("treats unknown extra properties as ignored: stored without them, and a re-send with others is a duplicate", async () => {
+  it("ignores unknown extra properties in what it stores, yet a re-send must be the same JSON value (SPEC §4)", async () => {
     const runId = nextRunId("extra");
     const event = { id: `${runId}-m`, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 3, note: "x" }, v2: { a: 1 } };
     expect((await ingestBatch(db, projectId, [event])).summary.created).toBe(1);
-    const { v2: _v2, ...withoutExtra } = event;
-    const again = await ingestBatch(db, projectId, [withoutExtra, { ...event, v2: "other" }]);
-    expect(again.results.map((r) => r.status)).toEqual(["duplicate", "duplicate"]);
     const [stored] = await storedEvents(runId);
     expect(stored).toEqual({ id: event.id, runId, type: "meter.requests", ts: event.ts, turn: 0, body: { used: 3 } });
-    // a row stored before (hash of the event as received, extras included) still answers duplicate
-    const { createHash } = await import("node:crypto");
-    const legacy = createHash("sha256").update(canonicalJson(event)).digest("hex");
-    await db.withSql((sql) => sql.query(`UPDATE events SET content_hash = $1 WHERE event_id = $2`, [legacy, event.id]));
-    expect((await ingestBatch(db, projectId, [event, withoutExtra])).summary).toEqual({ created: 0, duplicate: 2, error: 0 });
-    expect((await ingestBatch(db, projectId, [{ ...withoutExtra, body: { used: 4 } }])).results[0].error?.message).toMatch(/conflict/);
+    // the same value with its keys in another order is a duplicate …
+    const reordered = { v2: { a: 1 }, body: { note: "x", used: 3 }, turn: 0, ts: event.ts, type: event.type, runId, id: event.id };
+    expect((await ingestBatch(db, projectId, [reordered])).results[0].status).toBe("duplicate");
+    // … any other content, unknown properties included, is a conflict and the stored event stays
+    const { v2: _v2, ...withoutExtra } = event;
+    const again = await ingestBatch(db, projectId, [withoutExtra, { ...event, v2: "other" }, { ...withoutExtra, body: { used: 4 } }]);
+    expect(again.results.map((r) => r.error?.message ?? r.status)).toEqual([
+      expect.stringMatching(/conflict/),
+      expect.stringMatching(/conflict/),
+      expect.stringMatching(/conflict/),
+    ]);
+    expect(await storedEvents(runId)).toEqual([stored]);
   });
 
   it("has the one-run.started-per-run index the migration defines", async () => {
