@@ -84,6 +84,33 @@ describe("npm run rebuild", () => {
     expect(lines.every((l) => /^(line \d+|file): [^:]+: .+/.test(l))).toBe(true);
   });
 
+  it("applies the ingestion service's storage limits: ranges, strings, instants, depth", async () => {
+    const meter = JSON.parse(teachingLines[1]);
+    const deep = `${"[".repeat(100_000)}1${"]".repeat(100_000)}`; // far deeper than any stack
+    const file = tempFile([
+      ...teachingLines,
+      JSON.stringify({ ...meter, id: "big-turn", turn: 2 ** 31 }),
+      JSON.stringify({ ...meter, id: "big-count", body: { used: 2 ** 53 } }),
+      JSON.stringify({ ...meter, id: "nul", body: { used: 1 }, note: "a\u0000b" }),
+      JSON.stringify({ ...meter, id: "surrogate\ud800" }),
+      JSON.stringify({ ...meter, id: "year-0", ts: "0000-06-01T00:00:00Z" }),
+      JSON.stringify({ ...meter, id: "deep", extra: "DEEP" }).replace('"DEEP"', deep),
+      JSON.stringify({ ...meter, id: "leap", ts: "2026-12-31T23:59:60.5Z" }),
+    ]);
+    const { code, stdout, stderr } = await rebuildCli(file);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    const n = teachingLines.length;
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatch(new RegExp(`^line ${n + 1}: turn: expected integer >= 0 and at most 2147483647`));
+    expect(lines[1]).toMatch(new RegExp(`^line ${n + 2}: body.used: expected integer >= 0 and at most 9007199254740991`));
+    expect(lines[2]).toMatch(new RegExp(`^line ${n + 3}: note: string contains U\\+0000`));
+    expect(lines[3]).toMatch(new RegExp(`^line ${n + 4}: id: string contains a lone UTF-16 surrogate U\\+D800`));
+    expect(lines[4]).toMatch(new RegExp(`^line ${n + 5}: ts: instant out of range`));
+    expect(lines[5]).toMatch(new RegExp(`^line ${n + 6}: extra(\\.0)+: nested too deeply`));
+  }, 30_000);
+
   it("reports a file without run.started as a file problem", async () => {
     const { code, stdout, stderr } = await rebuildCli(tempFile(teachingLines.slice(1)));
     expect(code).toBe(2);

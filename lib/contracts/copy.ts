@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { show } from "./primitives";
+import { show, zStorableString } from "./primitives";
 import { REMINDER_KEYS, type TReminderKey } from "./reminders";
 
 /** The placeholders each key's templates may use (SPEC §5). */
@@ -25,7 +25,7 @@ function templateNameProblem(key: TReminderKey, name: string): string | null {
 /** The templates of one key: `*` required, stage numbers, and `exhausted` for edits. */
 function zTemplates(key: TReminderKey) {
   return z
-    .record(z.string(), z.string({ error: (iss) => `expected template text (string), got ${show(iss.input)}` }), {
+    .record(z.string(), zStorableString((iss) => `expected template text (string), got ${show(iss.input)}`), {
       error: (iss) => `expected an object of templates, got ${show(iss.input)}`,
     })
     .superRefine((templates, ctx) => {

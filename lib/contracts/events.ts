@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZCopy } from "./copy";
 import { ZPolicy } from "./policy";
 import { ZRecordedReminder } from "./reminders";
-import { show, ZCount, ZFlag, ZIdentifier, ZText, ZTimestamp, zEnum } from "./primitives";
+import { show, ZCount, ZFlag, ZIdentifier, ZText, ZTimestamp, ZTurn, zEnum } from "./primitives";
 
 /** Telemetry format version 1 (SPEC §4): one schema per event type's body. */
 export const BODIES = {
@@ -60,7 +60,7 @@ function zEnvelope<T extends TEventType>(type: T) {
 
 /** An event of a turn: `turn` is required. */
 function zTurnEvent<T extends TurnEventType>(type: T) {
-  return zEnvelope(type).extend({ turn: ZCount });
+  return zEnvelope(type).extend({ turn: ZTurn });
 }
 
 /** run.started / run.ended: `turn` is allowed and ignored. */

@@ -11,3 +11,4 @@ export * from "./timeline";
 export * from "./reviewer";
 export * from "./versions";
 export * from "./replay";
+export * from "./storable";

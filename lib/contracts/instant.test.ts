@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { parseCommonInstantMs, parseInstant } from "./primitives";
+import { parseCommonInstantMs, parseInstant, ZTimestamp } from "./primitives";
 
-/** parseInstant as it was before the fast path: the regex parser alone (the reference). */
+/**
+ * The reference: the regex parser alone, counting days with Date's own calendar (setUTCFullYear,
+ * so years 0–99 stay themselves) and placing a leap second at the minute's last millisecond.
+ */
 function referenceParseInstant(text: string): { ms: number; sub: string } | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(text);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac = "", zone] = m;
   const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, 0);
+  const daysInMonth = date.getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
   let offsetMin = 0;
@@ -17,7 +22,12 @@ function referenceParseInstant(text: string): { ms: number; sub: string } | null
     offsetMin = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
   }
   const digits = frac.slice(1);
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMin * 60_000 + (digits.length ? +digits.slice(0, 3).padEnd(3, "0") : 0);
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, 0, 0);
+  const minuteMs = at.getTime() - offsetMin * 60_000;
+  if (second === 60) return { ms: minuteMs + 59_999, sub: `:${digits.replace(/0+$/, "")}` };
+  const ms = minuteMs + second * 1000 + (digits.length ? +digits.slice(0, 3).padEnd(3, "0") : 0);
   return { ms, sub: digits.slice(3).replace(/0+$/, "") };
 }
 
@@ -81,9 +91,10 @@ describe("parseInstant's fast path for YYYY-MM-DDTHH:MM:SS.sssZ", () => {
     if (!Number.isNaN(fast)) expect({ ms: fast, sub: "" }).toEqual(referenceParseInstant(text));
   });
 
-  it("takes the common form and leaves years below 100 and other forms to the general parser", () => {
+  it("takes the common form (any year) and leaves leap seconds and other forms to the general parser", () => {
     expect(parseCommonInstantMs("2026-11-29T10:00:05.120Z")).toBe(Date.UTC(2026, 10, 29, 10, 0, 5, 120));
-    expect(parseCommonInstantMs("0050-06-15T12:00:00.000Z")).toBeNaN();
+    expect(parseCommonInstantMs("0050-06-15T12:00:00.000Z")).toBe(new Date("0050-06-15T12:00:00.000Z").getTime());
+    expect(parseCommonInstantMs("2026-12-31T23:59:60.000Z")).toBeNaN();
     expect(parseCommonInstantMs("2026-11-29t10:00:05.120Z")).toBeNaN();
     expect(parseCommonInstantMs("2026-11-29T10:00:05.12Z")).toBeNaN();
   });
@@ -101,5 +112,46 @@ describe("parseInstant's fast path for YYYY-MM-DDTHH:MM:SS.sssZ", () => {
         `${pad(next(25), 2)}:${pad(next(61), 2)}:${pad(next(62), 2)}.${pad(next(1000), 3)}Z`;
       expect(parseInstant(text), text).toEqual(referenceParseInstant(text));
     }
+  });
+});
+
+describe("instants the API accepts (storable and in run order)", () => {
+  it("keeps years 0001–0099 as themselves, never 1900–1999", () => {
+    expect(parseInstant("0050-06-15T12:00:00Z")!.ms).toBe(new Date("0050-06-15T12:00:00.000Z").getTime());
+    expect(new Date(parseInstant("0001-01-01T00:00:00.000Z")!.ms).toISOString()).toBe("0001-01-01T00:00:00.000Z");
+    expect(new Date(parseInstant("0099-12-31T23:59:59.999+00:00")!.ms).toISOString()).toBe("0099-12-31T23:59:59.999Z");
+  });
+
+  it("places a leap second at its minute's last millisecond, after every real instant there, in its own order", () => {
+    const leap = parseInstant("2016-12-31T23:59:60.5Z")!;
+    expect(new Date(leap.ms).toISOString()).toBe("2016-12-31T23:59:59.999Z");
+    const order = [
+      "2016-12-31T23:59:59.998Z",
+      "2016-12-31T23:59:59.999Z",
+      "2016-12-31T23:59:59.9999999Z",
+      "2016-12-31T23:59:60Z",
+      "2016-12-31T23:59:60.25Z",
+      "2016-12-31T23:59:60.5Z",
+      "2016-12-31T23:59:60.999999Z",
+      "2017-01-01T00:00:00Z",
+      "2017-01-01T00:00:00.001Z",
+    ].map((ts) => parseInstant(ts)!);
+    for (let i = 1; i < order.length; i++) {
+      const [a, b] = [order[i - 1], order[i]];
+      expect(a.ms < b.ms || (a.ms === b.ms && a.sub < b.sub), `${i}`).toBe(true);
+    }
+    // with an offset the leap second belongs to the local minute it was written in
+    expect(new Date(parseInstant("2017-01-01T05:29:60+05:30")!.ms).toISOString()).toBe("2016-12-31T23:59:59.999Z");
+  });
+
+  it("accepts 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z as instants, nothing beyond", () => {
+    const ok = (ts: string) => ZTimestamp.safeParse(ts).success;
+    expect(ok("0001-01-01T00:00:00Z")).toBe(true);
+    expect(ok("9999-12-31T23:59:59.999Z")).toBe(true);
+    expect(ok("9999-12-31T23:59:60Z")).toBe(true); // the leap second stays in its minute
+    expect(ok("0000-12-31T23:59:59.999Z")).toBe(false);
+    expect(ok("0001-01-01T00:30:00+01:00")).toBe(false); // 0000-12-31T23:30Z
+    expect(ok("9999-12-31T23:59:59-00:01")).toBe(false); // 10000-01-01T00:00:59Z
+    expect(ZTimestamp.safeParse("0000-06-01T00:00:00Z").error!.issues[0].message).toMatch(/out of range.*0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z/);
   });
 });

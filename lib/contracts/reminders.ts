@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZCount, zEnum } from "./primitives";
+import { ZCount, zEnum, zStorableString } from "./primitives";
 
 /** Reminder keys in presentation order (SPEC R4). */
 export const REMINDER_KEYS = ["requests", "time", "context", "edits", "review"] as const;
@@ -19,7 +19,7 @@ export type TReminderKind = (typeof REMINDER_KIND)[TReminderKey];
 /** A reminder as an agent records it in `request.submitted` or `reminders.marked`. */
 export const ZRecordedReminder = z.object({
   key: ZReminderKey,
-  subject: z.string({ error: "expected string or null" }).nullable().optional(),
+  subject: zStorableString(() => "expected string or null").nullable().optional(),
   stage: ZCount,
 });
 export type TRecordedReminder = z.infer<typeof ZRecordedReminder>;

@@ -1,4 +1,4 @@
-import { problemsFrom, show, ZEvent, type TEvent } from "../contracts";
+import { checkEvent, show, type TEvent } from "../contracts";
 import { sameJson } from "./canonical";
 
 /** One problem in a JSON Lines file: its 1-based line (null for the file as a whole), path and reason. */
@@ -41,10 +41,18 @@ export function readEventLines(text: string): EventLines {
       continue;
     }
     const envelope = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+    // The same contract as the ingestion service (storable, then SPEC §4/§5), checked first: what
+    // follows may recurse into the value only once its depth is known to be bounded.
+    const checked = checkEvent(raw);
+    if (!checked.ok && checked.problems.some((p) => p.message.startsWith("nested too deeply"))) {
+      for (const problem of checked.problems) problems.push({ line, path: problem.path || ROOT, message: problem.message });
+      continue;
+    }
 
     if (typeof envelope.id === "string") {
       const first = firstById.get(envelope.id);
       if (first) {
+        // SPEC §4: the same JSON value (key order aside) is a no-op; any other content is a conflict.
         if (!sameJson(first.raw, raw)) {
           problems.push({ line, path: "id", message: `${show(envelope.id)} was already used on line ${first.line} with other content` });
         }
@@ -60,9 +68,8 @@ export function readEventLines(text: string): EventLines {
     }
     if (typeof envelope.runId === "string") runIds.push({ line, runId: envelope.runId });
 
-    const parsed = ZEvent.safeParse(raw);
-    if (parsed.success) events.push(parsed.data);
-    else for (const problem of problemsFrom(parsed.error)) problems.push({ line, path: problem.path || ROOT, message: problem.message });
+    if (checked.ok) events.push(checked.event);
+    else for (const problem of checked.problems) problems.push({ line, path: problem.path || ROOT, message: problem.message });
   }
 
   if (!started) {

@@ -61,3 +61,25 @@ describe("code point order", () => {
     expect(Math.sign(compareCodePoints(b, a))).toBe(sign === 0 ? 0 : -sign);
   });
 });
+
+describe("run order around a leap second and early years", () => {
+  it("puts leap-second events after the minute's last real millisecond, in fraction order, before the next minute", () => {
+    const at = (id: string, ts: string) => ZEvent.parse({ id, runId: "leap", type: "meter.time", ts, turn: 0, body: { elapsedMs: 1 } });
+    const expected = [
+      at("z1", "2016-12-31T23:59:59.999Z"),
+      at("z2", "2016-12-31T23:59:59.9995Z"),
+      at("a1", "2016-12-31T23:59:60Z"),
+      at("a2", "2016-12-31T23:59:60.2Z"),
+      at("a3", "2017-01-01T05:29:60.7+05:30"),
+      at("a4", "2017-01-01T00:00:00.000Z"),
+      at("a5", "2017-01-01T00:00:00.3Z"),
+    ];
+    expect(inRunOrder([...expected].reverse()).map((e) => e.id)).toEqual(expected.map((e) => e.id));
+  });
+
+  it("orders years 0001–0099 as themselves, before every later year", () => {
+    const at = (id: string, ts: string) => ZEvent.parse({ id, runId: "old", type: "meter.time", ts, turn: 0, body: { elapsedMs: 1 } });
+    const expected = [at("c", "0001-01-01T00:00:00Z"), at("b", "0050-06-15T12:00:00.000Z"), at("a", "0099-12-31T23:59:59.999Z"), at("d", "1950-01-01T00:00:00Z")];
+    expect(inRunOrder([...expected].reverse()).map((e) => e.id)).toEqual(["c", "b", "a", "d"]);
+  });
+});

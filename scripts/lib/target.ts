@@ -24,7 +24,11 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
   if (url) {
     const key = options.key ?? process.env.CUESCOPE_API_KEY ?? readDemoKey();
     if (!key) throw new Error(`sending to the server at ${url} needs an API key: pass --key or set CUESCOPE_API_KEY`);
-    return { kind: "http", label: `the Cuescope server at ${url}`, sink: httpSink(url, key), close: async () => {} };
+    // 5xx, 429 and network faults are retried with backoff and jitter (ingestion is idempotent).
+    const sink = httpSink(url, key, {
+      onRetry: ({ attempt, delayMs, reason }) => console.error(`\n${reason}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
+    });
+    return { kind: "http", label: `the Cuescope server at ${url}`, sink, close: async () => {} };
   }
   const db = await openDatabase();
   const name = options.project ?? "default";

@@ -1,17 +1,20 @@
 import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Pool } from "pg";
+import pg, { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
 import type { SqlRunner } from "./sql";
+import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
 
 /** One open database: Prisma for the app, a raw runner for migrations, and how to close it. */
 export interface Database {
   prisma: PrismaClient;
   kind: "postgres" | "pglite";
+  /** The time limits this database was opened with. */
+  timeouts: DatabaseTimeouts;
   /** For people: which database this is (the URL without its password, or the directory). */
   label: string;
   /** Runs the callback on one connection (migrations need BEGIN/COMMIT on the same one). */
@@ -28,6 +31,8 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Recorded in the embedded directory's lock so other tools can reach this process over HTTP. */
   serverUrl?: string;
+  /** Overrides of the time limits otherwise read from the environment (CUESCOPE_DB_*_TIMEOUT_MS). */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
 
 export function defaultDataDir(): string {
@@ -38,41 +43,104 @@ export function defaultDataDir(): string {
 /** Opens PostgreSQL when a URL is given (or DATABASE_URL is set), else the embedded PGlite directory. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
   const url = options.url ?? process.env.DATABASE_URL;
-  const db = url ? await openPostgres(url) : await openPglite(options.dataDir ?? defaultDataDir(), options.serverUrl);
+  const timeouts = databaseTimeouts(options.timeouts);
+  const db = url ? openPostgres(url, timeouts) : await openPglite(options.dataDir ?? defaultDataDir(), timeouts, options.serverUrl);
   if (options.migrate !== false) {
     try {
       await db.withSql((sql) => applyMigrations(sql));
     } catch (error) {
-      await db.close();
+      // Closing waits for connections to end; a stalled one must not keep this failure from being reported.
+      await Promise.race([db.close().catch(() => {}), new Promise((done) => setTimeout(done, 1_000).unref())]);
       throw error;
     }
   }
   return db;
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new Pool({ connectionString: url, max: 10 });
+/**
+ * A pg client that gives up its connection when a query got no answer in time (pg's
+ * `query_timeout`): pg leaves the unanswered query on the connection, so anything sent on it
+ * afterwards (the transaction's ROLLBACK, the next request's query) would wait behind it. Ending it
+ * answers those at once, and the pool replaces it with a fresh connection.
+ */
+class GuardedClient extends pg.Client {
+  // pg's query() has many overloads; this one only watches the outcome.
+  override query(...args: unknown[]): never {
+    const last = args.length - 1;
+    if (typeof args[last] === "function") {
+      const callback = args[last] as (error: unknown, result: unknown) => void;
+      args[last] = (error: unknown, result: unknown) => {
+        this.giveUpOnTimeout(error);
+        callback(error, result);
+      };
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result && typeof (result as Promise<unknown>).then === "function") {
+      return (result as Promise<unknown>).catch((error: unknown) => {
+        this.giveUpOnTimeout(error);
+        throw error;
+      }) as never;
+    }
+    return result as never;
+  }
+
+  private giveUpOnTimeout(error: unknown): void {
+    if (error instanceof Error && error.message === "Query read timeout") void this.end().catch(() => {});
+  }
+}
+
+function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    Client: GuardedClient,
+    // Connecting (TCP + login) and waiting for a free pooled connection.
+    connectionTimeoutMillis: timeouts.connectMs,
+    // Sent at login, so they hold for every statement on the connection, in and out of transactions.
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // Client side: a stalled socket (the server cannot even be asked to cancel) still ends the wait.
+    query_timeout: timeouts.queryMs || undefined,
+    // Notice dead peers on idle connections; an idle connection is closed after 30 s anyway.
+    keepAlive: true,
+    idleTimeoutMillis: 30_000,
+  });
+
   pool.on("error", () => {}); // an idle client's error must not crash the process; queries report it
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
     kind: "postgres",
+    timeouts,
     label: redactUrl(url),
     async withSql(work) {
       const client = await pool.connect();
+      // Migrations may run longer than requests' statements: their own limit, on this connection only.
+      const limit = timeouts.migrationMs;
+      const run = (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: limit > 0 ? limit + 2_000 : undefined } as pg.QueryConfig);
+      let failure: unknown;
       try {
-        // Serialise migrations between processes sharing one server.
-        await client.query("SELECT pg_advisory_lock(727073)");
+        await run(`SET statement_timeout = ${limit}`);
+        // Serialise migrations between processes sharing one server: wait for another's migrations
+        // as long as a migration may take; the migrations' own locks keep the usual lock timeout.
+        await run(`SET lock_timeout = ${limit}`);
+        await run("SELECT pg_advisory_lock(727073)");
+        await run("RESET lock_timeout");
         try {
           return await work({
-            exec: async (sql) => void (await client.query(sql)),
-            query: async (sql, params) => (await client.query(sql, params)).rows,
+            exec: async (sql) => void (await run(sql)),
+            query: async (sql, params) => (await run(sql, params)).rows,
           });
         } finally {
-          await client.query("SELECT pg_advisory_unlock(727073)");
+          await run("SELECT pg_advisory_unlock(727073)");
+          await run("RESET statement_timeout");
         }
+      } catch (error) {
+        failure = error;
+        throw error;
       } finally {
-        client.release();
+        client.release(failure instanceof Error ? failure : undefined); // a failed connection is not reused
       }
     },
     async close() {
@@ -82,7 +150,13 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string, serverUrl?: string): Promise<Database> {
+/**
+ * The embedded database runs in this process, synchronously inside WebAssembly: there is no network
+ * to stall and nothing can interrupt a running statement (PGlite accepts `statement_timeout` but
+ * never fires it — no signals in WASM). What can be bounded is waiting for it: getDb() bounds the
+ * wait for opening, and Prisma's transaction timeouts bound waiting for the one connection.
+ */
+async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl?: string): Promise<Database> {
   // An in-memory database ("memory://") belongs to this process alone: nothing to lock.
   const release = dataDir.startsWith("memory://") ? () => {} : acquireDataDirLock(dataDir, serverUrl);
   let pglite: PGlite;
@@ -96,6 +170,7 @@ async function openPglite(dataDir: string, serverUrl?: string): Promise<Database
   return {
     prisma,
     kind: "pglite",
+    timeouts,
     label: `embedded PGlite at ${dataDir}`,
     withSql: (work) =>
       work({

@@ -13,6 +13,9 @@ const TRANSIENT_SQLSTATES = new Set([
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
+  "53000", // insufficient_resources
+  "53100", // disk_full
+  "53200", // out_of_memory
   "53300", // too_many_connections
   "53400", // configuration_limit_exceeded
   "08000", "08001", "08003", "08004", "08006", "08007", // connection exceptions
@@ -22,12 +25,13 @@ const TRANSIENT_SQLSTATES = new Set([
 /**
  * Prisma's own codes for the same situations: P1001 cannot reach, P1002 timed out reaching, P1008
  * operation timed out, P1017 connection closed, P2024 pool timeout, P2028 transaction API error
- * (could not start in time, or expired), P2034 write conflict or deadlock.
+ * (could not start in time, or expired), P2034 write conflict or deadlock; from driver adapters:
+ * P1018 transaction already closed, P2037 too many connections.
  */
-const TRANSIENT_PRISMA = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034"]);
+const TRANSIENT_PRISMA = new Set(["P1001", "P1002", "P1008", "P1017", "P1018", "P2024", "P2028", "P2034", "P2037"]);
 
 const TRANSIENT_TEXT =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection terminated|connect to the database|DatabaseNotReachable|timeout exceeded when trying to connect|Query read timeout|Transaction already closed|Unable to start a transaction|deadlock detected|statement timeout/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection terminated|connect to the database|DatabaseNotReachable|timeout exceeded when trying to connect|Query read timeout|not queryable|Transaction already closed|Unable to start a transaction|deadlock detected|statement timeout/i;
 
 /** Every error code found on an error and the errors it wraps (Prisma's driver-adapter chain, `cause`). */
 export function errorCodes(error: unknown): string[] {

@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { GET as healthRoute } from "../../../app/api/v1/health/route";
+import { testDatabases } from "../testing/databases";
+import { useDatabase, type Database } from ".";
+
+async function health() {
+  const started = Date.now();
+  const response = await healthRoute();
+  return { status: response.status, ms: Date.now() - started, body: await response.json(), retryAfter: response.headers.get("retry-after") };
+}
+
+/** A database whose SELECT 1 does what `answer` says (a stand-in: only the health check's view of it). */
+function fakeDb(answer: () => Promise<unknown>): Database {
+  return { kind: "postgres", prisma: { $queryRaw: answer } } as unknown as Database;
+}
+
+describe("GET /api/v1/health", () => {
+  process.env.CUESCOPE_HEALTH_TIMEOUT_MS = "500";
+  afterAll(() => {
+    delete process.env.CUESCOPE_HEALTH_TIMEOUT_MS;
+  });
+
+  for (const kind of testDatabases()) {
+    it(`answers 200 naming the database (${kind.name})`, async () => {
+      const db = await kind.open();
+      try {
+        useDatabase(db);
+        const answer = await health();
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual({ ok: true, service: "cuescope", database: kind.name });
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+  }
+
+  it("answers 503 with Retry-After within its limit when SELECT 1 hangs", async () => {
+    useDatabase(fakeDb(() => new Promise(() => {})));
+    const answer = await health();
+    expect(answer.status).toBe(503);
+    expect(answer.retryAfter).toBe("5");
+    expect(answer.ms).toBeLessThan(3_000);
+    expect(answer.body).toMatchObject({ ok: false, service: "cuescope", error: { code: "unavailable" } });
+  });
+
+  it("answers 503, not 500, for any failure of the database (the reason goes to the log, not the answer)", async () => {
+    useDatabase(fakeDb(() => Promise.reject(new Error("password authentication failed for user \"secret\""))));
+    const answer = await health();
+    expect(answer.status).toBe(503);
+    expect(JSON.stringify(answer.body)).not.toContain("secret");
+  });
+});

@@ -1,0 +1,15 @@
+-- One run.started per run, enforced by the database: two batches arriving at once can no longer
+-- each store a different run.started for the same run (ingest's INSERT ... ON CONFLICT DO NOTHING
+-- then leaves the later one out, and the service answers it "run already started with event X").
+--
+-- A partial unique index: prisma/schema.prisma cannot express one (Prisma has no WHERE on
+-- @@unique/@@index), so it lives here only; the Event model's comment points to it, and
+-- lib/server/ingest/ingest-batch.test.ts checks that it exists. Hand-written SQL (see README,
+-- "Migrations"); a tool that diffs the schema against the database would offer to drop it — keep it.
+--
+-- On a database where the race already stored two run.started events for one run, this fails
+-- naming the duplicated run_pk; such a run cannot be rebuilt anyway ("a second run.started").
+-- Find them with:
+--   SELECT run_pk, array_agg(event_id ORDER BY seq) FROM events WHERE type = 'run.started'
+--    GROUP BY run_pk HAVING count(*) > 1;
+CREATE UNIQUE INDEX "events_one_run_started_per_run" ON "events" ("run_pk") WHERE "type" = 'run.started';

@@ -1,0 +1,112 @@
+/**
+ * `npm run test:load [-- --duration 60 --senders 6 --rate 2 --turns 8] [--url URL --key KEY] [--port 3320]`
+ *
+ * A bounded loopback load on the ingestion API: several senders at a fixed rate each, sending
+ * overlapping batches of the same runs; then every run is read back. Ends with a report —
+ * requests, status counts, 5xx, events acknowledged vs stored, p50/p95 latency — and exits 1 when
+ * a 5xx other than 503 was answered or acknowledged ≠ stored. Without --url it starts its own
+ * production server (`next build` must have run) on a fresh embedded database in a temp directory.
+ * It only ever targets this machine (127.0.0.1 / localhost / ::1).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "../lib/client/load";
+import { createKey } from "../lib/server/auth/keys";
+import { openDatabase } from "../lib/server/db";
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: "string" },
+      key: { type: "string" },
+      port: { type: "string", default: "3320" },
+      duration: { type: "string", default: "60" },
+      senders: { type: "string", default: "6" },
+      rate: { type: "string", default: "2" },
+      turns: { type: "string", default: "8" },
+    },
+  });
+  const durationS = Number(values.duration);
+  const senders = Number(values.senders);
+  const rate = Number(values.rate);
+  if (!(durationS > 0 && senders >= 1 && rate > 0)) {
+    console.error("usage: npm run test:load -- [--duration SECONDS] [--senders N] [--rate BATCHES_PER_S] [--url URL --key KEY] [--port PORT]");
+    return 2;
+  }
+
+  let url = values.url;
+  let key = values.key ?? process.env.CUESCOPE_API_KEY;
+  let server: ChildProcess | undefined;
+  let tempDir: string | undefined;
+  try {
+    if (url) {
+      assertLoopback(url);
+      if (!key) throw new Error("--url needs --key (or CUESCOPE_API_KEY)");
+    } else {
+      if (!existsSync(".next/BUILD_ID")) throw new Error("no production build: run `npm run build` first, or pass --url and --key");
+      tempDir = mkdtempSync(join(tmpdir(), "cuescope-load-"));
+      const dataDir = join(tempDir, "data");
+      const db = await openDatabase({ url: "", dataDir });
+      key = (await createKey(db, "load-test")).secret;
+      await db.close();
+      url = `http://127.0.0.1:${values.port}`;
+      console.error(`starting a production server on ${url} (embedded database in ${dataDir}) ...`);
+      server = await startServer(url, Number(values.port), dataDir);
+    }
+
+    console.error(`sending for ${durationS} s: ${senders} senders × ${rate} batches/s, overlapping batches of the same runs`);
+    const report = await runLoad({
+      url,
+      key: key!,
+      durationMs: durationS * 1000,
+      senders,
+      ratePerSender: rate,
+      turnsPerRun: Number(values.turns),
+      onProgress: (p) => {
+        const statuses = Object.entries(p.statuses).map(([s, n]) => `${s}×${n}`).join(" ");
+        process.stderr.write(`\r${(p.elapsedMs / 1000).toFixed(0).padStart(4)} s  requests ${p.requests}  ${statuses}  acknowledged ${p.acknowledged}   `);
+      },
+    });
+    process.stderr.write("\n");
+    console.log(formatLoadReport(report));
+    const passed = loadPassed(report);
+    console.log(passed ? "PASS: no 5xx other than 503, every acknowledged event stored once" : "FAIL");
+    return passed ? 0 : 1;
+  } finally {
+    if (server) {
+      server.kill("SIGTERM");
+      await new Promise((resolve) => server!.once("exit", resolve));
+    }
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  }
+}
+
+async function startServer(url: string, port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
+    env: { ...process.env, DATABASE_URL: "", CUESCOPE_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", CUESCOPE_SERVER_URL: url },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/v1/health`);
+      if (response.ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`the server did not answer ${url}/api/v1/health within 120 s`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`test:load: ${(error as Error).message}`);
+    process.exit(2);
+  },
+);
