@@ -1,34 +1,17 @@
 import { ZExportFormat, ZReviewerCandidatesQuery, type TReviewerCandidatesQuery } from "../../contracts";
-import { DomainError } from "../errors";
 import { exportReviewerCandidates } from "../reviewer/export-candidates";
 import { getReviewerFunnel } from "../reviewer/funnel";
 import { listReviewerCandidates } from "../reviewer/list-candidates";
 import { apiRoute } from "./api-route";
 import { parseWith, queryOf } from "./request";
 
-/** Years 0001–9999 (UTC), set with setUTCFullYear: Date.UTC maps years 0–99 to 1900–1999. */
-const EARLIEST_MS = new Date(0).setUTCFullYear(1, 0, 1);
-const LATEST_MS = new Date(0).setUTCFullYear(10_000, 0, 1);
-
 /**
- * The Reviewer filters of a query string, every one checked before the database is asked: besides
- * the contract, text PostgreSQL cannot hold (NUL) and instants outside the database's range are
- * 400 naming the parameter, not a database error.
+ * The Reviewer filters of a query string. ZReviewerCandidatesQuery checks every parameter before
+ * the database is asked (text without NUL, instants in years 0001–9999, plain-digit limits,
+ * cursors): a bad value is a 400 naming it, never a database error.
  */
 function reviewerQuery(raw: Record<string, string>): TReviewerCandidatesQuery {
-  const query = parseWith(ZReviewerCandidatesQuery, raw, "query");
-  for (const name of ["agent", "model", "runId", "cursor"] as const) {
-    if (query[name]?.includes("\u0000")) throw new DomainError("invalid", `query.${name}: must not contain NUL characters`, name);
-  }
-  for (const name of ["from", "to"] as const) {
-    const value = query[name];
-    if (value === undefined) continue;
-    const ms = Date.parse(value);
-    if (!Number.isFinite(ms) || ms < EARLIEST_MS || ms >= LATEST_MS) {
-      throw new DomainError("invalid", `query.${name}: expected an instant between years 0001 and 9999`, name);
-    }
-  }
-  return query;
+  return parseWith(ZReviewerCandidatesQuery, raw, "query");
 }
 
 /** GET /api/v1/reviewer/candidates */
