@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
-import { MAX_INT4, ZCursorParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
+import { MAX_INT4, ZCursorParam, ZNameParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
 
 /** Limits of one ingestion request. */
 export const MAX_BATCH_EVENTS = 1000;
@@ -40,8 +40,8 @@ export const RUN_SORTS = ["-started", "started", "-turns", "turns"] as const;
 /** Query of `GET /api/v1/runs`: filters and sort live in the URL. */
 export const ZRunListQuery = z.object({
   status: z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(", ")}` }).optional(),
-  agent: zTextParam({ max: 200 }).optional(),
-  model: zTextParam({ max: 200 }).optional(),
+  agent: ZNameParam.optional(),
+  model: ZNameParam.optional(),
   /** Text in the task, case-insensitive; `%`, `_` and `\\` are plain characters. */
   q: zTextParam({ max: 200 }).optional(),
   from: ZInstantParam.optional(),

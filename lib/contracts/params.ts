@@ -33,6 +33,12 @@ export function zTextParam(options: { min?: number; max: number; what?: string }
   });
 }
 
+/**
+ * An agent or model name as a filter: run.started puts no length limit on them, so neither does
+ * the filter beyond a sanity bound (the URL's length bounds it anyway).
+ */
+export const ZNameParam = zTextParam({ max: 10_000 });
+
 /** A run id (SPEC §4: 1–128 characters) as a filter or path parameter. */
 export const ZRunIdParam = zTextParam({ max: 128, what: "a run id of 1-128 characters" });
 

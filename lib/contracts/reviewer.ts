@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
-import { ZCursorParam, ZInstantParam, ZRunIdParam, zIntParam, zTextParam } from "./params";
+import { ZCursorParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
 
 const ZFlagParam = z
   .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
@@ -8,8 +8,8 @@ const ZFlagParam = z
 
 /** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
 export const ZReviewerCandidatesQuery = z.object({
-  agent: zTextParam({ max: 200 }).optional(),
-  model: zTextParam({ max: 200 }).optional(),
+  agent: ZNameParam.optional(),
+  model: ZNameParam.optional(),
   runId: ZRunIdParam.optional(),
   from: ZInstantParam.optional(),
   to: ZInstantParam.optional(),

@@ -79,7 +79,7 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
   });
 
   it("answers 400 for text the database cannot compare, and garbage cursors", async () => {
-    for (const [name, value] of [["q", "a\u0000b"], ["agent", "\u0000"], ["model", "x".repeat(201)], ["cursor", "garbage"], ["limit", "1e3"], ["limit", " 5"]]) {
+    for (const [name, value] of [["q", "a\u0000b"], ["agent", "\u0000"], ["model", "x".repeat(10_001)], ["q", "x".repeat(201)], ["cursor", "garbage"], ["limit", "1e3"], ["limit", " 5"]]) {
       const { status, body } = await list({ [name]: value });
       expect(status, `${name}=${JSON.stringify(value)}`).toBe(400);
       expect(body.error.path).toBe(name);
