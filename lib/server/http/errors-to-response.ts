@@ -4,6 +4,7 @@ import { isTransientDatabaseError } from "../db/errors";
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,
