@@ -23,13 +23,12 @@ interface Bucket {
 }
 
 export class FailureLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-
   constructor(
     readonly burst = AUTH_FAILURE_BURST,
     readonly refillSeconds = AUTH_FAILURE_REFILL_SECONDS,
     private readonly now: () => number = Date.now,
     private readonly maxTracked = MAX_TRACKED,
+    private readonly buckets = new Map<string, Bucket>(),
   ) {}
 
   /** Seconds until this address may try again; 0 when it may try now. */
@@ -101,10 +100,18 @@ export function limitKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-const globalForLimiter = globalThis as unknown as { cuescopeAuthLimiter?: FailureLimiter };
+const globalForLimiter = globalThis as unknown as { cuescopeAuthFailures?: Map<string, Bucket> };
+let limiter: FailureLimiter | undefined;
 
-/** The server's one limiter (shared by the API and the sign-in actions). */
+/**
+ * The server's one limiter, shared by the API routes and the sign-in actions. Only the counts live
+ * on globalThis: the production build bundles this module once per layer (route handlers, server
+ * actions), and each copy must throw its own layer's DomainError.
+ */
 export function authFailureLimiter(): FailureLimiter {
-  globalForLimiter.cuescopeAuthLimiter ??= new FailureLimiter();
-  return globalForLimiter.cuescopeAuthLimiter;
+  globalForLimiter.cuescopeAuthFailures ??= new Map();
+  if (!limiter || (limiter as unknown as { buckets: Map<string, Bucket> }).buckets !== globalForLimiter.cuescopeAuthFailures) {
+    limiter = new FailureLimiter(AUTH_FAILURE_BURST, AUTH_FAILURE_REFILL_SECONDS, Date.now, MAX_TRACKED, globalForLimiter.cuescopeAuthFailures);
+  }
+  return limiter;
 }

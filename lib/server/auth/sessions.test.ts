@@ -52,7 +52,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     await db?.close();
   });
   beforeEach(() => {
-    (globalThis as { cuescopeAuthLimiter?: unknown }).cuescopeAuthLimiter = undefined;
+    (globalThis as { cuescopeAuthFailures?: unknown }).cuescopeAuthFailures = undefined;
   });
 
   const defaultCopy = async () => (await db.prisma.project.findUniqueOrThrow({ where: { id: caller.projectId } })).defaultCopyVersionId;
