@@ -18,7 +18,9 @@ import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-process.env.NODE_ENV = "production";
+// `--dev` (npm run dev): the development server (Turbopack, hot reload) behind the same peer header.
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV = dev ? "development" : "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const dir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 3000);
@@ -28,7 +30,7 @@ const peerHeader = `${PEER_PREFIX}-${randomBytes(12).toString("hex")}`;
 process.env.CUESCOPE_PEER_HEADER = peerHeader;
 
 const { default: next } = await import("next");
-const app = next({ dev: false, dir, hostname, port });
+const app = next({ dev, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
@@ -41,6 +43,14 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
+const upgrade = typeof app.getUpgradeHandler === "function" ? app.getUpgradeHandler() : undefined;
+if (upgrade) {
+  server.on("upgrade", (req, socket, head) => {
+    for (const name of Object.keys(req.headers)) if (name.startsWith(PEER_PREFIX)) delete req.headers[name];
+    req.headers[peerHeader] = req.socket.remoteAddress ?? "";
+    upgrade(req, socket, head);
+  });
+}
 server.on("error", (error) => {
   console.error(`cuescope: cannot listen on ${hostname}:${port}: ${error.message}`);
   process.exit(1);
