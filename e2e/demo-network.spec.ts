@@ -47,7 +47,7 @@ async function remotePage(headers?: Record<string, string>): Promise<Page> {
   return context.newPage();
 }
 
-test("the demo button works on a loopback connection", async ({ browser }) => {
+test("the demo button works on a direct loopback connection, not through a local proxy", async ({ browser }) => {
   const context = await browser.newContext({ baseURL: server!.url });
   const page = await context.newPage();
   await page.goto("/login");
@@ -55,6 +55,14 @@ test("the demo button works on a loopback connection", async ({ browser }) => {
   await expect(page).toHaveURL(`${server!.url}/runs`, { timeout: 30_000 }); // a cold server builds the runs cache first
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await context.close();
+
+  // Through a proxy on this machine (or anything sending forwarding headers) loopback is not enough.
+  const proxied = await browser.newContext({ baseURL: server!.url, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.5" } });
+  const viaProxy = await proxied.newPage();
+  await viaProxy.goto("/login");
+  await viaProxy.getByRole("button", { name: "Open the demo project" }).click();
+  await expect(viaProxy.locator("p.form-error[role=alert]")).toContainText("came through a proxy");
+  await proxied.close();
 });
 
 test("from another machine the demo button is refused with the reason, even with a spoofed X-Forwarded-For", async () => {

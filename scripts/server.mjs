@@ -34,9 +34,19 @@ const app = next({ dev, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-const server = createServer((req, res) => {
+/** Replaces any client-sent copy of the private headers with what the socket says. */
+function markPeer(req) {
   for (const name of Object.keys(req.headers)) if (name.startsWith(PEER_PREFIX)) delete req.headers[name];
   req.headers[peerHeader] = req.socket.remoteAddress ?? "";
+  // Whether the request arrived with forwarding headers (before Next adds its own x-forwarded-*):
+  // a proxy on this machine must not make remote visitors look local.
+  if (req.headers["x-forwarded-for"] !== undefined || req.headers["forwarded"] !== undefined || req.headers["x-real-ip"] !== undefined) {
+    req.headers[`${peerHeader}-forwarded`] = "1";
+  }
+}
+
+const server = createServer((req, res) => {
+  markPeer(req);
   handle(req, res).catch((error) => {
     console.error("[cuescope] request failed", error);
     if (!res.headersSent) res.statusCode = 500;
@@ -46,8 +56,7 @@ const server = createServer((req, res) => {
 const upgrade = typeof app.getUpgradeHandler === "function" ? app.getUpgradeHandler() : undefined;
 if (upgrade) {
   server.on("upgrade", (req, socket, head) => {
-    for (const name of Object.keys(req.headers)) if (name.startsWith(PEER_PREFIX)) delete req.headers[name];
-    req.headers[peerHeader] = req.socket.remoteAddress ?? "";
+    markPeer(req);
     upgrade(req, socket, head);
   });
 }

@@ -34,6 +34,15 @@ export function trustedPeer(headers: HeaderSource): string | undefined {
   return value ? value : undefined;
 }
 
+/**
+ * Whether the request reached scripts/server.mjs carrying forwarding headers (X-Forwarded-For,
+ * Forwarded, X-Real-IP) — i.e. through a proxy, or from a client pretending to be one.
+ */
+export function arrivedForwarded(headers: HeaderSource): boolean {
+  const name = process.env.CUESCOPE_PEER_HEADER;
+  return Boolean(name && headers.get(`${name}-forwarded`) === "1");
+}
+
 /** The client's address: the forwarded one behind a trusted proxy, else the TCP peer, else "unknown". */
 export function clientAddress(headers: HeaderSource): string {
   const hops = trustedProxyHops();

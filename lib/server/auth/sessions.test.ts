@@ -224,6 +224,8 @@ describe("client address and the demo button", () => {
     expect(demoRefusal(new Headers({ [PEER]: "10.231.7.2", "x-forwarded-for": "127.0.0.1", "x-real-ip": "127.0.0.1" }))).toMatch(
       /only from the machine that runs Cuescope.*10\.231\.7\.2.*Sign in with a project API key/,
     );
+    // A loopback peer that arrived with forwarding headers is a proxy on this machine (or a pretender): refused.
+    expect(demoRefusal(new Headers({ [PEER]: "127.0.0.1", [`${PEER}-forwarded`]: "1", "x-forwarded-for": "203.0.113.5" }))).toMatch(/came through a proxy/);
     delete process.env.CUESCOPE_PEER_HEADER;
     try {
       // Not under scripts/server.mjs: the peer is unknown, whatever the headers say.

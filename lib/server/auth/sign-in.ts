@@ -1,6 +1,6 @@
 import type { Database } from "../db";
 import { DomainError } from "../errors";
-import { clientAddress, isHttps, isLoopback, requestOrigin, trustedProxyHops, UNKNOWN_ADDRESS, type HeaderSource } from "./client-address";
+import { arrivedForwarded, clientAddress, isHttps, isLoopback, requestOrigin, trustedProxyHops, UNKNOWN_ADDRESS, type HeaderSource } from "./client-address";
 import { assertSameOrigin } from "./csrf";
 import { readDemoKey } from "./demo-key";
 import { authenticate } from "./keys";
@@ -72,6 +72,9 @@ export function demoRefusal(headers: HeaderSource): string | null {
   const address = clientAddress(headers);
   if (address === UNKNOWN_ADDRESS) {
     return "The demo project opens only on a loopback connection, and this server cannot tell where your connection comes from (start it with npm start, which runs scripts/server.mjs). Sign in with a project API key instead.";
+  }
+  if (trustedProxyHops() === 0 && isLoopback(address) && arrivedForwarded(headers)) {
+    return "The demo project opens only on a direct loopback connection, and this request came through a proxy (it carries X-Forwarded-For, Forwarded or X-Real-IP). Sign in with a project API key, or set CUESCOPE_TRUST_PROXY if the proxy is yours (see README, Security).";
   }
   if (!isLoopback(address)) {
     const via = trustedProxyHops() > 0 ? " (as forwarded by the trusted proxy)" : "";
