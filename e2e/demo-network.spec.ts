@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
 import { createNetns, HOST_ADDRESS, NS_ADDRESS, netnsUnavailable, type Netns } from "./support/netns";
 import { startOwnServer, type OwnServer } from "./support/own-server";
@@ -12,6 +13,7 @@ import { E2E_PORT } from "./support/targets";
  * shared e2e server (HOST unset) is not reachable from the other machine at all.
  */
 const PORT = E2E_PORT + 2;
+const SERVER_DIR = ".cuescope/e2e-network";
 const SHARED_PORT = E2E_PORT;
 const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 
@@ -30,8 +32,9 @@ test.beforeAll(async () => {
     test.skip(true, `skipped: ${why} (runs as root, and is required in CI)`);
     return;
   }
-  ns = createNetns(`auth${process.pid % 1000}`);
-  server = await startOwnServer({ port: PORT, host: "0.0.0.0", dir: ".cuescope/e2e-network" });
+  ns = createNetns("auth"); // a fixed name: a run that was killed leaves nothing behind the next one
+
+  server = await startOwnServer({ port: PORT, host: "0.0.0.0", dir: SERVER_DIR });
   remoteBrowser = await chromium.launch({ executablePath: ns.browserWrapper, args: LAUNCH_ARGS });
 });
 
@@ -40,6 +43,7 @@ test.afterAll(async () => {
   if (test.info().status !== test.info().expectedStatus) console.log(server?.log());
   await server?.stop();
   ns?.remove();
+  rmSync(SERVER_DIR, { recursive: true, force: true });
 });
 
 async function remotePage(headers?: Record<string, string>): Promise<Page> {
