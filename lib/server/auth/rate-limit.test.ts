@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../errors";
-import { FailureLimiter, limitKey } from "./rate-limit";
+import { FailureLimiter, limitKey, RecentlyAccepted } from "./rate-limit";
 
 function clock() {
   let t = 1_000_000;
@@ -60,5 +60,21 @@ describe("wrong-credential limiter", () => {
     expect(limitKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
     expect(limitKey("::1")).toBe("0:0:0:0::/64");
     expect(limitKey("192.0.2.1")).toBe("192.0.2.1");
+  });
+});
+
+describe("recently accepted credentials", () => {
+  it("remembers a credential for its time to live, forgetting the least recently used beyond its size", () => {
+    const time = clock();
+    const set = new RecentlyAccepted(2, 10_000, time.now);
+    expect(set.has("a")).toBe(false);
+    set.add("a");
+    set.add("b");
+    expect(set.has("a") && set.has("b")).toBe(true);
+    set.add("a"); // used again: b is now the least recently used
+    set.add("c");
+    expect([set.has("a"), set.has("b"), set.has("c")]).toEqual([true, false, true]);
+    time.advance(11);
+    expect(set.has("a")).toBe(false);
   });
 });

@@ -115,3 +115,47 @@ export function authFailureLimiter(): FailureLimiter {
   }
   return limiter;
 }
+
+/**
+ * Credentials that passed recently (sha256 of the Authorization value; bounded, least recently
+ * used forgotten first). While an address is over the limiter, a credential in this set is still
+ * checked: a local agent with a good key keeps working while a neighbour on the same address (all
+ * local agents share 127.0.0.1) sends wrong keys. A guesser gains nothing: a guess is never in the
+ * set, so it stays refused unchecked.
+ */
+export class RecentlyAccepted {
+  constructor(
+    private readonly max = 1_000,
+    private readonly ttlMs = 60 * 60 * 1000,
+    private readonly now: () => number = Date.now,
+    private readonly seen = new Map<string, number>(),
+  ) {}
+
+  has(digest: string): boolean {
+    const at = this.seen.get(digest);
+    if (at === undefined) return false;
+    if (this.now() - at > this.ttlMs) {
+      this.seen.delete(digest);
+      return false;
+    }
+    return true;
+  }
+
+  add(digest: string): void {
+    this.seen.delete(digest);
+    this.seen.set(digest, this.now());
+    if (this.seen.size > this.max) this.seen.delete(this.seen.keys().next().value!);
+  }
+}
+
+const globalForAccepted = globalThis as unknown as { cuescopeAcceptedKeys?: Map<string, number> };
+let accepted: RecentlyAccepted | undefined;
+
+/** The server's one set of recently accepted credentials (the map on globalThis, as for the limiter). */
+export function recentlyAcceptedKeys(): RecentlyAccepted {
+  if (!globalForAccepted.cuescopeAcceptedKeys || !accepted) {
+    globalForAccepted.cuescopeAcceptedKeys ??= new Map();
+    accepted = new RecentlyAccepted(1_000, 60 * 60 * 1000, Date.now, globalForAccepted.cuescopeAcceptedKeys);
+  }
+  return accepted;
+}

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
 import { clientAddress } from "./client-address";
 import { assertSameOrigin, isSafeMethod } from "./csrf";
 import { authenticate, type Caller } from "./keys";
-import { authFailureLimiter } from "./rate-limit";
+import { authFailureLimiter, recentlyAcceptedKeys } from "./rate-limit";
 import { authenticateSession, sessionTokenFromCookieHeader } from "./sessions";
 
 export { SESSION_COOKIE } from "./sessions";
@@ -23,12 +24,19 @@ export async function authenticateRequest(db: Database, request: Request): Promi
   return authenticateSession(db, token);
 }
 
-/** A Bearer key check under the wrong-credential limiter: refused unchecked while the address is over it. */
+/**
+ * A Bearer key check under the wrong-credential limiter: while the address is over it, refused
+ * unchecked — unless this very key was accepted recently (a good agent sharing the address).
+ */
 export async function authenticateBearer(db: Database, authorization: string, address: string): Promise<Caller> {
   const limiter = authFailureLimiter();
-  limiter.assertMayTry(address, "API key checks");
+  const known = recentlyAcceptedKeys();
+  const digest = createHash("sha256").update(authorization).digest("hex");
+  if (!known.has(digest)) limiter.assertMayTry(address, "API key checks");
   try {
-    return { ...(await authenticate(db, authorization)), via: "key" };
+    const caller: Caller = { ...(await authenticate(db, authorization)), via: "key" };
+    known.add(digest);
+    return caller;
   } catch (error) {
     if (error instanceof DomainError && error.kind === "unauthorized") limiter.fail(address);
     throw error;
