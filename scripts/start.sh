@@ -7,13 +7,16 @@
 # file is newer than it, so `npm start` never serves a stale build. Override with
 #   CUESCOPE_BUILD=always   build every time
 #   CUESCOPE_BUILD=never    never build (fails if there is no build)
-# The server is started as `node node_modules/next/dist/bin/next start` (not `npx next`),
-# so the PID is the server's own and stopping it stops Next.js.
+# The server is scripts/server.mjs (Next.js' programmatic API behind node:http; it tells the app
+# the real TCP peer, see README "Security"), exec'd so the PID is the server's own and stopping it
+# stops Next.js. It listens on HOST, 127.0.0.1 (this machine only) unless HOST says otherwise,
+# e.g. HOST=0.0.0.0 to serve the network (then sign in with keys: the demo button stays loopback-only).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 PORT="${PORT:-3000}"
+export HOST="${HOST:-127.0.0.1}"
 BUILD_MODE="${CUESCOPE_BUILD:-auto}"
 
 needs_build() {
@@ -44,6 +47,12 @@ node node_modules/tsx/dist/cli.mjs scripts/prepare.ts
 
 # The server opens the database at start-up and records this address in the embedded directory's
 # lock, so `npm run import` / `npm run demo` reach the data through it instead of opening it twice.
-export CUESCOPE_SERVER_URL="http://127.0.0.1:$PORT"
-echo "==> next start on port $PORT"
-exec node node_modules/next/dist/bin/next start -p "$PORT"
+case "$HOST" in
+  0.0.0.0 | :: | "[::]") local_host=127.0.0.1 ;;
+  *:*) local_host="[${HOST#[}"; local_host="${local_host%]}]" ;;
+  *) local_host="$HOST" ;;
+esac
+export CUESCOPE_SERVER_URL="http://$local_host:$PORT"
+export PORT
+echo "==> server on $HOST port $PORT"
+exec node scripts/server.mjs

@@ -1,49 +1,31 @@
 "use server";
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { readDemoKey } from "../../lib/server/auth/demo-key";
-import { authenticate } from "../../lib/server/auth/keys";
-import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS } from "../../lib/server/auth/session";
+import * as auth from "../../lib/server/auth/sign-in";
 import { getDb } from "../../lib/server/db";
-import { DomainError } from "../../lib/server/errors";
 
+/** Thin wrappers: the logic (sessions, limits, same-origin, demo on loopback only) is in lib/server/auth/sign-in.ts. */
 export interface SignInState {
   error: string | null;
 }
 
-/** Only same-site paths: never an open redirect. */
-function safeNext(value: FormDataEntryValue | null): string {
-  const next = typeof value === "string" ? value : "";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/runs";
-}
-
-async function startSession(key: string, next: string): Promise<SignInState> {
-  try {
-    await authenticate(await getDb(), `Bearer ${key}`);
-  } catch (error) {
-    if (error instanceof DomainError) return { error: `That key was not accepted: ${error.message}.` };
-    throw error;
-  }
-  (await cookies()).set(SESSION_COOKIE, key, SESSION_COOKIE_OPTIONS);
-  redirect(next);
-}
-
 /** Signs in with a pasted project API key. */
 export async function signIn(_: SignInState, form: FormData): Promise<SignInState> {
-  const key = String(form.get("key") ?? "").trim();
-  if (!key) return { error: "Paste a project API key (it starts with cs_)." };
-  return startSession(key, safeNext(form.get("next")));
+  const result = await auth.signInWithKey(await getDb(), String(form.get("key") ?? ""), form.get("next"), await headers(), await cookies());
+  if (!result.ok) return { error: result.error };
+  redirect(result.redirectTo);
 }
 
-/** Signs in to the embedded database's demo project, when `npm start` created it. */
+/** Signs in to the embedded database's demo project: loopback connections only. */
 export async function signInToDemo(_: SignInState, form: FormData): Promise<SignInState> {
-  const key = readDemoKey();
-  if (!key) return { error: "This server has no demo project." };
-  return startSession(key, safeNext(form.get("next")));
+  const result = await auth.signInToDemo(await getDb(), form.get("next"), await headers(), await cookies());
+  if (!result.ok) return { error: result.error };
+  redirect(result.redirectTo);
 }
 
 export async function signOut(): Promise<void> {
-  (await cookies()).delete(SESSION_COOKIE);
+  const result = await auth.signOut(await getDb(), await headers(), await cookies());
+  if (!result.ok) throw new Error(result.error);
   redirect("/login");
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SignInForm } from "../../components/auth/sign-in-form";
 import { readDemoKey } from "../../lib/server/auth/demo-key";
+import { safeNextPath } from "../../lib/server/auth/redirect";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <section className="narrow">
       <h1>Sign in to a project</h1>
       <p className="lead">Cuescope shows the runs of one project at a time: the project of the API key you sign in with.</p>
-      <SignInForm next={next?.startsWith("/") ? next : "/runs"} demoAvailable={readDemoKey() !== undefined} />
+      <SignInForm next={safeNextPath(next)} demoAvailable={readDemoKey() !== undefined} />
     </section>
   );
 }

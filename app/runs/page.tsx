@@ -1,12 +1,11 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { RunsList } from "../../components/runs/runs-list";
 import { RunsUrlError } from "../../components/runs/runs-url-error";
 import { parseRunListUrl, runListHref } from "../../lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery } from "../../lib/queries/runs";
-import { readDemoKey } from "../../lib/server/auth/demo-key";
-import { requireSession, SESSION_COOKIE } from "../../lib/server/auth/session";
+import { requireSession } from "../../lib/server/auth/session";
 import { getDb } from "../../lib/server/db";
 import { listRuns } from "../../lib/server/runs/list-runs";
 import { getRunFacets } from "../../lib/server/runs/run-facets";
@@ -38,17 +37,10 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
         view={parsed.view}
         filters={parsed.filters}
         now={now}
-        ingest={{ url: `${await origin()}/api/v1/ingest`, key: await demoKeyOfSession() }}
+        ingest={{ url: `${await origin()}/api/v1/ingest`, key: null /* a session never hands out an API key */ }}
       />
     </HydrationBoundary>
   );
-}
-
-/** The demo key, only when the session is the demo project's (never shown to another project). */
-async function demoKeyOfSession(): Promise<string | null> {
-  const demo = readDemoKey();
-  const session = (await cookies()).get(SESSION_COOKIE)?.value;
-  return demo && session === demo ? demo : null;
 }
 
 /** This server's origin as the browser reached it, for the copy-paste curl example. */

@@ -2,6 +2,7 @@
 export type DomainErrorKind =
   | "invalid"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "conflict"
   | "too_large"

@@ -41,8 +41,12 @@ async function run(ctx: BenchContext): Promise<void> {
     });
     try {
       const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-      await context.addCookies([{ name: "cuescope_key", value: key, url: BASE }]);
       const page = await context.newPage();
+      // Sign in as a person would: the session cookie is a server-side session, not the key.
+      await page.goto(`${BASE}/login`);
+      await page.getByLabel("Project API key").fill(key);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(/\/runs/, { timeout: 60_000 });
       const chart: number[] = [];
       const plain: number[] = [];
       for (let i = 0; i < ctx.repeats; i++) {

@@ -54,14 +54,16 @@ export async function revokeKey(db: Database, idOrPrefix: string): Promise<KeyIn
   return toInfo(row, row.project.name);
 }
 
-/** The project a bearer secret belongs to; unauthorized for a missing, unknown or revoked key. */
 /** Who is calling: the project a key belongs to, and the key itself (to record who saved what). */
 export interface Caller {
   projectId: string;
   project: string;
   key: { id: string; prefix: string; label: string | null };
+  /** How: a Bearer key, or a browser session opened with that key. */
+  via?: "key" | "session";
 }
 
+/** The project a bearer secret belongs to; unauthorized for a missing, unknown or revoked key. */
 export async function authenticate(db: Database, authorization: string | null): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");

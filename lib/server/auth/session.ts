@@ -2,17 +2,17 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../db";
 import { DomainError } from "../errors";
-import { authenticate } from "./keys";
-import { SESSION_COOKIE } from "./request-key";
+import type { Caller } from "./keys";
+import { authenticateSession, SESSION_COOKIE } from "./sessions";
 
-export { SESSION_COOKIE, SESSION_COOKIE_OPTIONS } from "./request-key";
+export { SESSION_COOKIE } from "./sessions";
 
-/** For server components: the signed-in project, or a redirect to the sign-in page. */
-export async function requireSession(next: string): Promise<{ projectId: string; project: string }> {
-  const key = (await cookies()).get(SESSION_COOKIE)?.value;
-  if (key) {
+/** For server components: the signed-in project (from the session cookie), or a redirect to the sign-in page. */
+export async function requireSession(next: string): Promise<Caller> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (token) {
     try {
-      return await authenticate(await getDb(), `Bearer ${key}`);
+      return await authenticateSession(await getDb(), token);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }

@@ -1,5 +1,5 @@
-import { authenticate, type Caller } from "../auth/keys";
-import { keyFromRequest } from "../auth/request-key";
+import type { Caller } from "../auth/keys";
+import { authenticateRequest } from "../auth/request-key";
 import { getDb, type Database } from "../db";
 import { errorResponse, json } from "./errors-to-response";
 
@@ -11,15 +11,16 @@ export interface ApiContext<P> {
 }
 
 /**
- * The one wrapper every API route goes through: opens the database, checks the key (bearer header
- * or the browser's session cookie), runs
- * the handler, and maps any failure to a JSON error. A handler returns a body (200) or a Response.
+ * The one wrapper every API route goes through: opens the database, checks who calls (a Bearer key,
+ * rate limited per address on failure; or the browser's session cookie, same-origin only for
+ * anything but GET/HEAD/OPTIONS — see lib/server/auth), runs the handler, and maps any failure to
+ * a JSON error. A handler returns a body (200) or a Response.
  */
 export function apiRoute<P = Record<string, never>>(handler: (ctx: ApiContext<P>) => Promise<unknown>) {
   return async (request: Request, context?: { params: Promise<P> }): Promise<Response> => {
     try {
       const db = await getDb();
-      const auth = await authenticate(db, keyFromRequest(request));
+      const auth = await authenticateRequest(db, request);
       const params = ((await context?.params) ?? {}) as P;
       const result = await handler({ request, params, db, auth });
       return result instanceof Response ? result : json(200, result);

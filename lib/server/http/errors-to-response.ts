@@ -4,6 +4,7 @@ import { isTransientDatabaseError } from "../db/errors";
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,
@@ -14,7 +15,7 @@ const STATUS: Record<DomainErrorKind, number> = {
 
 /** The one place that turns failures into HTTP answers: a JSON body naming the problem, logged once. */
 export function errorResponse(error: unknown): Response {
-  if (error instanceof DomainError) {
+  if (isDomainError(error)) {
     const headers: Record<string, string> =
       error.retryAfterSeconds !== undefined ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
     return json(
@@ -33,6 +34,17 @@ export function errorResponse(error: unknown): Response {
   }
   console.error("[cuescope] unexpected error", error);
   return json(500, { error: { code: "internal", message: "unexpected server error; it has been logged" } });
+}
+
+/**
+ * A DomainError, also one thrown by another bundled copy of lib/server/errors.ts (the production
+ * build has one per layer: route handlers, server actions), where `instanceof` alone says no.
+ */
+function isDomainError(error: unknown): error is DomainError {
+  if (error instanceof DomainError) return true;
+  if (!(error instanceof Error) || error.name !== "DomainError") return false;
+  const kind = (error as { kind?: unknown }).kind;
+  return typeof kind === "string" && kind in STATUS;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunFacets, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
-import { createKey, revokeKey } from "../auth/keys";
+import { authenticate, createKey, revokeKey } from "../auth/keys";
+import { createSession } from "../auth/sessions";
 import { useDatabase, type Database } from "../db";
 import { endedEvent, smallRun, startedEvent } from "../testing/events";
 import { testDatabases } from "../testing/databases";
@@ -155,8 +156,10 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(turn3.events.map((e) => e.event.type)).toEqual(["meter.requests", "request.final", "request.submitted"]);
     });
 
-    it("serves one turn for the inspector, with its neighbours, and accepts the session cookie", async () => {
-      const cookie = new Request(`${BASE}/runs/list-2/turns/3`, { headers: { cookie: `other=1; cuescope_key=${encodeURIComponent(keyA)}` } });
+    it("serves one turn for the inspector, with its neighbours, and accepts a session cookie", async () => {
+      const caller = await authenticate(db, `Bearer ${keyA}`);
+      const { token } = await createSession(db, caller);
+      const cookie = new Request(`${BASE}/runs/list-2/turns/3`, { headers: { cookie: `other=1; cuescope_session=${encodeURIComponent(token)}` } });
       const detail = ZTurnDetail.parse(await (await turnDetailRoute(cookie, { params: Promise.resolve({ runId: "list-2", turn: "3" }) })).json());
       expect(detail).toMatchObject({ runId: "list-2", turn: 3, exists: true, previousTurn: 2, nextTurn: 4 });
       expect(detail.decision?.meters.requests?.used).toBe(11);

@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../db";
+import { DomainError } from "../errors";
+import type { Caller } from "./keys";
+
+/**
+ * Browser sessions (issue #10). Signing in (with a key, or the loopback-only demo button) creates a
+ * row here and sets a cookie holding a random 32-byte token; only the token's sha256 is stored.
+ * A session:
+ * - lasts SESSION_DAYS from sign-in, FIXED (not sliding: using it does not extend it);
+ * - ends at sign-out (the row is revoked, the cookie cleared);
+ * - belongs to the API key it was made with (the demo button uses the demo key): it stops working
+ *   as soon as that key is revoked.
+ * API keys stay for agents and the API (`Authorization: Bearer`); the cookie never holds a key.
+ */
+export const SESSION_COOKIE = "cuescope_session";
+/** The cookie of earlier versions, which held the raw API key: no longer accepted, cleared at sign-in/out. */
+export const LEGACY_KEY_COOKIE = "cuescope_key";
+export const SESSION_DAYS = 7;
+const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
+
+export function sessionCookieOptions(secure: boolean) {
+  return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", maxAge: SESSION_MS / 1000 };
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Opens a session for the caller's key. The token is returned once, for the cookie. */
+export async function createSession(db: Database, caller: Caller, options: { demo?: boolean; now?: Date } = {}): Promise<NewSession> {
+  const now = options.now ?? new Date();
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + SESSION_MS);
+  await db.prisma.session.create({
+    data: { projectId: caller.projectId, apiKeyId: caller.key.id, tokenHash: hashToken(token), demo: options.demo ?? false, createdAt: now, expiresAt },
+  });
+  // Housekeeping: rows that can never authenticate again go after a day.
+  const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  await db.prisma.session.deleteMany({ where: { OR: [{ expiresAt: { lt: dayAgo } }, { revokedAt: { lt: dayAgo } }] } });
+  return { token, expiresAt };
+}
+
+/** The caller a session token stands for; unauthorized when unknown, expired, signed out or its key revoked. */
+export async function authenticateSession(db: Database, token: string, now = new Date()): Promise<Caller> {
+  const session = token
+    ? await db.prisma.session.findUnique({
+        where: { tokenHash: hashToken(token) },
+        include: { project: { select: { id: true, name: true } }, apiKey: true },
+      })
+    : null;
+  const problem = !session
+    ? "unknown session"
+    : session.revokedAt
+      ? "this session was signed out"
+      : session.expiresAt <= now
+        ? "this session expired"
+        : session.apiKey.revokedAt
+          ? "the API key this session was opened with was revoked"
+          : null;
+  if (!session || problem) throw new DomainError("unauthorized", `${problem}: sign in again`);
+  const key = session.apiKey;
+  return { projectId: session.project.id, project: session.project.name, key: { id: key.id, prefix: key.prefix, label: key.label }, via: "session" };
+}
+
+/** Ends a session (sign-out); an unknown or already ended token is harmless. */
+export async function revokeSession(db: Database, token: string): Promise<void> {
+  if (!token) return;
+  await db.prisma.session.updateMany({ where: { tokenHash: hashToken(token), revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+/** The session token in a Cookie header, if any. */
+export function sessionTokenFromCookieHeader(cookie: string | null): string | null {
+  const match = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`).exec(cookie ?? "");
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1].trim()) || null;
+  } catch {
+    return null;
+  }
+}
