@@ -15,13 +15,15 @@ describe("date parameters", () => {
     expect(queryInstantDate("0001-01-01T01:00:00+01:00").toISOString()).toBe("0001-01-01T00:00:00.000Z");
     expect(queryInstantDate("0099-12-31T23:59:59.9999z").toISOString()).toBe("0099-12-31T23:59:59.999Z");
     expect(queryInstantDate("2026-11-29T10:00Z").toISOString()).toBe("2026-11-29T10:00:00.000Z");
+    // a leap second, as in events: the last millisecond of its minute
+    expect(queryInstantDate("2016-12-31T23:59:60Z").toISOString()).toBe("2016-12-31T23:59:59.999Z");
     expect(parseQueryInstant("2024-02-29T00:00:00Z")).toBe(Date.UTC(2024, 1, 29));
   });
 
   it("rejects what is not a date-time, and instants outside 0001-9999, naming the value", () => {
     expect(problem(ZInstantParam, "0000-06-01T00:00:00Z")).toBe(': expected a date-time from 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, got "0000-06-01T00:00:00Z"');
     expect(problem(ZInstantParam, "9999-12-31T23:00:00-01:00")).toMatch(/expected a date-time from/);
-    for (const bad of ["+275760-09-13T00:00:00Z", "275760-09-13T00:00:00Z", "2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:00:60Z", "2026-11-29T10:00:00", "2026-11-29", "NaN", "", " 2026-11-29T10:00:00Z"]) {
+    for (const bad of ["+275760-09-13T00:00:00Z", "275760-09-13T00:00:00Z", "2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:00:61Z", "2026-11-29T10:00:00", "2026-11-29", "NaN", "", " 2026-11-29T10:00:00Z"]) {
       expect(problem(ZInstantParam, bad), bad).toMatch(/^: expected an RFC 3339 date-time with a zone/);
     }
   });

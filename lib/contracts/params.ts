@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_INSTANT_MS, MIN_INSTANT_MS, parseInstant } from "./primitives";
 
 /**
  * Building blocks of the read APIs' query and path parameters (and of the pages that read the same
@@ -64,41 +65,20 @@ export function zIntParam(min: number, max: number) {
 /** A turn number: an integer the database's turn column holds. */
 export const ZTurnParam = zIntParam(0, MAX_INT4);
 
-/** Earliest and latest instants a date filter may name: what PostgreSQL `timestamptz` and JS hold alike. */
-export const MIN_QUERY_INSTANT = "0001-01-01T00:00:00.000Z";
-export const MAX_QUERY_INSTANT = "9999-12-31T23:59:59.999Z";
-const MIN_MS = Date.parse(MIN_QUERY_INSTANT);
-const MAX_MS = Date.parse(MAX_QUERY_INSTANT);
+/** Earliest and latest instants a date filter may name: the range the API stores (see primitives). */
+export const MIN_QUERY_INSTANT = new Date(MIN_INSTANT_MS).toISOString();
+export const MAX_QUERY_INSTANT = new Date(MAX_INSTANT_MS).toISOString();
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** A date-time written without seconds (`2026-11-29T10:00Z`), which a filter link may carry. */
+const WITHOUT_SECONDS = /^(\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2})([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
- * The instant an RFC 3339 date-time with a zone names, in milliseconds since the epoch (fractions
- * beyond the millisecond are dropped), or null when the text is not one. Years 0000–0099 are those
- * years, not 1900–1999 (Date.UTC's two-digit-year rule is undone).
+ * The instant a date filter names, in milliseconds since the epoch, or null when the text is not
+ * an RFC 3339 date-time with a zone: the events' own parser (parseInstant: years 0000–0099 are
+ * those years, a leap second is its minute's last millisecond), seconds optional.
  */
 export function parseQueryInstant(text: string): number | null {
-  const m = DATE_TIME.exec(text);
-  if (!m) return null;
-  const [, y, mo, d, h, mi, s = "00", frac = "", zone] = m;
-  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  let offsetMin = 0;
-  if (zone !== "Z" && zone !== "z") {
-    const oh = +zone.slice(1, 3), om = +zone.slice(4, 6);
-    if (oh > 23 || om > 59) return null;
-    offsetMin = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
-  }
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, frac ? Number(frac.slice(1, 4).padEnd(3, "0")) : 0);
-  return date.getTime() - offsetMin * 60_000;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return parseInstant(text.replace(WITHOUT_SECONDS, "$1:00$2"))?.ms ?? null;
 }
 
 /**
@@ -115,7 +95,7 @@ export const ZInstantParam = z
         input: ctx.value,
         message: `expected an RFC 3339 date-time with a zone (e.g. 2026-11-29T10:00:00Z), got ${showParam(ctx.value)}`,
       });
-    } else if (ms < MIN_MS || ms > MAX_MS) {
+    } else if (ms < MIN_INSTANT_MS || ms > MAX_INSTANT_MS) {
       ctx.issues.push({
         code: "custom",
         input: ctx.value,
