@@ -4,7 +4,8 @@
  * and odd events the contract must reject — each with the path its rejection must name.
  */
 import fc from "fast-check";
-import { MAX_EVENT_DEPTH, MAX_TURN } from "../../contracts";
+import { checkEvent, MAX_EVENT_DEPTH, MAX_TURN } from "../../contracts";
+import { canonicalJson } from "../../core";
 
 export type RawEvent = Record<string, unknown>;
 
@@ -174,4 +175,31 @@ export function mixedBatch(runId: string, idPrefix: string): fc.Arbitrary<FuzzEn
         start === undefined ? entries : [{ raw: start, rejectAt: null }, ...entries],
       ),
     );
+}
+
+/**
+ * What a batch's answer got wrong, for people (empty when right): every valid entry created, every
+ * odd one an error whose path starts where its oddity is, with a reason.
+ */
+export function answerMismatches(entries: readonly FuzzEntry[], results: readonly { status: string; error?: { path: string; message: string } }[]): string[] {
+  const problems: string[] = [];
+  entries.forEach((entry, i) => {
+    const result = results[i];
+    if (entry.rejectAt === null) {
+      if (result?.status !== "created") problems.push(`entry ${i}: expected created, got ${JSON.stringify(result)}`);
+    } else if (result?.status !== "error" || !result.error?.path.startsWith(entry.rejectAt) || !result.error.message) {
+      problems.push(`entry ${i}: expected an error at ${entry.rejectAt}, got ${JSON.stringify(result)}`);
+    }
+  });
+  return problems;
+}
+
+/** The valid entries as they must be stored (and read back): canonical JSON of the accepted event by id. */
+export function expectedStored(entries: readonly FuzzEntry[]): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const entry of entries) {
+    const checked = checkEvent(entry.raw);
+    if (entry.rejectAt === null && checked.ok) expected.set(checked.event.id, canonicalJson(checked.event));
+  }
+  return expected;
 }
