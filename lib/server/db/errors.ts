@@ -79,6 +79,11 @@ export function isTransactionConflict(error: unknown): boolean {
   return codes.some((code) => code === "40P01" || code === "40001" || code === "P2034") || /deadlock detected/i.test(messages(error));
 }
 
+/** A unique constraint refused the row (SQLSTATE 23505, Prisma P2002): it already exists. */
+export function isUniqueViolation(error: unknown): boolean {
+  return errorCodes(error).some((code) => code === "23505" || code === "P2002");
+}
+
 /** A database call that did not finish within its time limit. */
 export class DatabaseTimeoutError extends Error {
   constructor(message: string) {

@@ -3,7 +3,7 @@ import { databaseTimeouts, withDeadline } from "./timeouts";
 
 export { openDatabase, defaultDataDir, redactUrl, type Database, type OpenOptions } from "./connect";
 export { DataDirLockedError, readLiveHolder, type LockHolder } from "./lock";
-export { DatabaseTimeoutError, errorCodes, isTransactionConflict, isTransientDatabaseError } from "./errors";
+export { DatabaseTimeoutError, errorCodes, isTransactionConflict, isTransientDatabaseError, isUniqueViolation } from "./errors";
 export { applyMigrations } from "./migrate";
 export { databaseTimeouts, withDeadline, TIMEOUT_ENV, type DatabaseTimeouts } from "./timeouts";
 

@@ -65,6 +65,15 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
     expect(error.message).toMatch(message);
   });
 
+  it("answers concurrent saves of one name with one version and 409s, never a 500", async () => {
+    const body = (i: number) => ({ name: "raced name", note: `sender ${i}`, copy: { review: { "*": `Checkpoint {checkpoint}: review (${i}).` } } });
+    const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => send(createCopyVersionRoute, body(i))))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true);
+    const list = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute)).json());
+    expect(list.versions.filter((v) => v.name === "raced name")).toHaveLength(1);
+  });
+
   it("validates policy versions: stages strictly ascending", async () => {
     const bad = await send(createPolicyVersionRoute, { name: "p-bad", policy: { requests: { limit: 60, stages: [0.9, 0.5] } } });
     expect(bad.status).toBe(400);

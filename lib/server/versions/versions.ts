@@ -2,6 +2,7 @@ import type { TCopy, TCopyVersion, TCopyVersionCreate, TPolicy, TPolicyVersion, 
 import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";
+import { isUniqueViolation } from "../db/errors";
 import { DomainError } from "../errors";
 
 /**
@@ -12,18 +13,18 @@ type Row = { id: string; name: string; note: string | null; savedBy: string; par
 
 export async function createCopyVersion(db: Database, caller: Caller, input: TCopyVersionCreate): Promise<TCopyVersion> {
   await checkNew(db, caller.projectId, "copy", input.name, input.parentId);
-  const row = await db.prisma.copyVersion.create({
-    data: { ...meta(caller, input), copy: input.copy as Prisma.InputJsonValue },
-  });
+  const row = await nameTakenAsConflict("copy", input.name, () =>
+    db.prisma.copyVersion.create({ data: { ...meta(caller, input), copy: input.copy as Prisma.InputJsonValue } }),
+  );
   if (input.makeDefault) await setDefault(db, caller.projectId, "copy", row.id);
   return getCopyVersion(db, caller.projectId, row.id);
 }
 
 export async function createPolicyVersion(db: Database, caller: Caller, input: TPolicyVersionCreate): Promise<TPolicyVersion> {
   await checkNew(db, caller.projectId, "policy", input.name, input.parentId);
-  const row = await db.prisma.policyVersion.create({
-    data: { ...meta(caller, input), policy: input.policy as Prisma.InputJsonValue },
-  });
+  const row = await nameTakenAsConflict("policy", input.name, () =>
+    db.prisma.policyVersion.create({ data: { ...meta(caller, input), policy: input.policy as Prisma.InputJsonValue } }),
+  );
   if (input.makeDefault) await setDefault(db, caller.projectId, "policy", row.id);
   return getPolicyVersion(db, caller.projectId, row.id);
 }
@@ -66,10 +67,24 @@ export async function setDefault(db: Database, projectId: string, kind: "copy" |
   });
 }
 
+function nameTaken(kind: "copy" | "policy", name: string): DomainError {
+  return new DomainError("conflict", `a ${kind} version named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`, "name");
+}
+
+/** A concurrent save of the same name passes checkNew too; the unique (project, name) index decides. */
+async function nameTakenAsConflict<T>(kind: "copy" | "policy", name: string, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(kind, name);
+    throw error;
+  }
+}
+
 async function checkNew(db: Database, projectId: string, kind: "copy" | "policy", name: string, parentId: string | undefined): Promise<void> {
   const where = { projectId, name };
   const taken = kind === "copy" ? await db.prisma.copyVersion.count({ where }) : await db.prisma.policyVersion.count({ where });
-  if (taken) throw new DomainError("conflict", `a ${kind} version named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`, "name");
+  if (taken) throw nameTaken(kind, name);
   if (parentId) {
     const parent = kind === "copy" ? await db.prisma.copyVersion.count({ where: { id: parentId, projectId } }) : await db.prisma.policyVersion.count({ where: { id: parentId, projectId } });
     if (!parent) throw new DomainError("invalid", `the parent ${kind} version ${JSON.stringify(parentId)} does not exist in this project`, "parentId");
