@@ -5,7 +5,7 @@ import { endedEvent, startedEvent, turnEvents } from "../lib/server/testing/even
 import { signInToDemo } from "./support/sign-in";
 
 /**
- * Run ids are 1–128 characters of any kind (SPEC §4). Runs whose ids hold every printable ASCII
+ * Run ids are 1–128 characters of any kind (contract §4). Runs whose ids hold every printable ASCII
  * character, non-ASCII text, percent signs, slashes and dot segments are sent through the API
  * with the demo key; each run page opens from the runs list and by its URL, and the turn
  * inspector moves between turns of such runs.

@@ -30,7 +30,7 @@ function tempFile(lines: string[]): string {
 const teachingLines = readFileSync(teaching, "utf8").trim().split("\n");
 
 describe("npm run rebuild", () => {
-  it("prints SPEC §9's decisions for the teaching scene", async () => {
+  it("prints contract §9's decisions for the teaching scene", async () => {
     const { code, stdout, stderr } = await rebuildCli(teaching);
     expect(stderr).toBe("");
     expect(code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * `npm run --silent rebuild -- path/to/run.jsonl`: prints the run's RunDecisions (SPEC §6) as JSON
+ * `npm run --silent rebuild -- path/to/run.jsonl`: prints the run's RunDecisions (contract §6) as JSON
  * on stdout. Bad input exits 2 with nothing on stdout and one `line N: PATH: reason` per problem
  * on stderr.
  */

@@ -68,7 +68,7 @@ function recordText(diff: AgentDiff, skipped: boolean): string {
 
 /**
  * What the agent recorded (the submission's `reminders`, and `reminders.marked`) next to what the
- * rebuild decided, one row per (key, subject), differences highlighted (SPEC §7).
+ * rebuild decided, one row per (key, subject), differences highlighted (contract §7).
  */
 export function AgentDiffSection({ diff, skipped }: { diff: AgentDiff; skipped: boolean }) {
   const anyMarked = diff.rows.some((r) => r.marked.length > 0);

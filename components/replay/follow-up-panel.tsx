@@ -12,7 +12,7 @@ const ACTIONS: Record<string, string> = {
 };
 
 /**
- * SPEC §8 on the recorded runs, per copy they were rendered with: how often a delivered reminder
+ * Contract §8 on the recorded runs, per copy they were rendered with: how often a delivered reminder
  * was followed by the related action within 3 turns. Association, never effect (R11) — and only
  * for copy the model actually saw: a what-if copy has no follow-up to measure.
  */

@@ -7,7 +7,7 @@ import { reviewerHref, type ReviewerView } from "../../lib/queries/reviewer-url"
 import { FindingCode } from "./finding-code";
 import styles from "./reviewer-funnel.module.css";
 
-/** The Reviewer finding codes (SPEC §7), always listed, so a zero reads as "none", not "unknown". */
+/** The Reviewer finding codes (contract §7), always listed, so a zero reads as "none", not "unknown". */
 export const REVIEWER_CODES: readonly TFindingCode[] = [
   "DISPATCH_WITHOUT_ADMISSION",
   "CONCURRENT_DISPATCH",

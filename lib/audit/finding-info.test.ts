@@ -11,7 +11,7 @@ describe("finding explanations", () => {
     expect(SEVERITY_ORDER).toContain(info.severity);
   });
 
-  it("explains exactly the codes of SPEC §7", () => {
+  it("explains exactly the codes of contract §7", () => {
     expect(Object.keys(FINDING_INFO).sort()).toEqual([...FINDING_CODES].sort());
   });
 });

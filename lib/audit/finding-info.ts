@@ -16,7 +16,7 @@ export interface FindingInfo {
   severity: FindingSeverity;
 }
 
-/** What each audit finding code means (SPEC §7), for people. */
+/** What each audit finding code means (contract §7), for people. */
 export const FINDING_INFO: Record<TFindingCode, FindingInfo> = {
   INCOMPLETE_TURN: {
     title: "Incomplete turn",

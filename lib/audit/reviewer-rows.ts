@@ -18,7 +18,7 @@ export interface ReviewerRow {
   cancelled: { reason: string; turn: number } | null;
   /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
   suggestion: { stage: number; status: TDeliveryStatus } | null;
-  /** The Reviewer findings (SPEC §7) that belong to this candidate. */
+  /** The Reviewer findings (contract §7) that belong to this candidate. */
   findings: TFindingCode[];
 }
 

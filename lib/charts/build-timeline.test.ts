@@ -3,7 +3,7 @@ import { ZEvent, ZRunTimeline, type TEvent } from "../contracts";
 import { rebuild } from "../core";
 import { buildTimeline } from "./build-timeline";
 
-/** Raw events of SPEC §9's teaching scene, plus time, a compaction, a Reviewer chain and a skipped turn. */
+/** Raw events of contract §9's teaching scene, plus time, a compaction, a Reviewer chain and a skipped turn. */
 function teachingEvents(): TEvent[] {
   const raw: Record<string, unknown>[] = [];
   const add = (type: string, turn: number | undefined, body: Record<string, unknown>) =>
@@ -59,7 +59,7 @@ const events = teachingEvents();
 const decisions = rebuild(events);
 const timeline = buildTimeline(decisions, events);
 
-describe("buildTimeline on SPEC §9's teaching scene", () => {
+describe("buildTimeline on contract §9's teaching scene", () => {
   it("is a valid, JSON-safe ZRunTimeline", () => {
     expect(ZRunTimeline.parse(timeline)).toEqual(timeline);
     expect(JSON.parse(JSON.stringify(timeline))).toEqual(timeline);

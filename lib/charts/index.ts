@@ -1,4 +1,4 @@
-/** Pure chart preparers for the run page (ARCHITECTURE habit 8): units, thresholds, markers, downsampling. */
+/** Pure chart preparers for the run page (architecture habit 8): units, thresholds, markers, downsampling. */
 export { buildTimeline, DEFAULT_MAX_POINTS, spansOf, type BuildTimelineOptions } from "./build-timeline";
 export { downsample, thinSeries, type SeriesPoint } from "./downsample";
 export { thresholdsFor } from "./thresholds";

@@ -4,7 +4,7 @@ import { DENIAL_REASONS, type TFindingCode, type TReviewerFunnel } from "../cont
 export interface FunnelPart {
   label: string;
   count: number;
-  /** exit: leaves the funnel here; info: a breakdown; violation: a rule was broken (SPEC §7). */
+  /** exit: leaves the funnel here; info: a breakdown; violation: a rule was broken (contract §7). */
   kind: "exit" | "info" | "violation";
   /** The finding code behind a violation count. */
   code?: TFindingCode;

@@ -74,7 +74,7 @@ export const ZRunListItem = z.object({
   time: z.object({ elapsedMs: z.number(), limitMs: z.number() }).nullable(),
   reminders: ZReminderCounts,
   findings: z.number(),
-  /** The findings counted by code (SPEC §7): the list colours a run by its worst severity. */
+  /** The findings counted by code (contract §7): the list colours a run by its worst severity. */
   findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
   /** Why the run's decisions could not be rebuilt (e.g. its run.started has not arrived yet). */
   rebuildError: z.string().nullable(),
@@ -147,7 +147,7 @@ export const ZTurnDetail = z.object({
 });
 export type TTurnDetail = z.infer<typeof ZTurnDetail>;
 
-/** Path parameters of the run routes: a run id (SPEC §4) and, for turn routes, a turn. */
+/** Path parameters of the run routes: a run id (contract §4) and, for turn routes, a turn. */
 export const ZRunPathParams = z.object({ runId: ZRunIdParam });
 export const ZTurnParams = z.object({ turn: ZTurnParam });
 

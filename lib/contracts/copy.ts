@@ -2,7 +2,7 @@ import { z } from "zod";
 import { show, zStorableString } from "./primitives";
 import { REMINDER_KEYS, type TReminderKey } from "./reminders";
 
-/** The placeholders each key's templates may use (SPEC §5). */
+/** The placeholders each key's templates may use (contract §5). */
 export const PLACEHOLDERS: Record<TReminderKey, readonly string[]> = {
   requests: ["used", "limit", "reserve", "usable", "remaining", "percent", "stage"],
   time: ["elapsedMs", "limitMs", "elapsedMin", "limitMin", "remainingMin", "percent", "stage"],

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZReminderKey } from "./reminders";
 
-/** Finding codes in the order of SPEC §7's table (the order findings take within a turn). */
+/** Finding codes in the order of contract §7's table (the order findings take within a turn). */
 export const FINDING_CODES = [
   "INCOMPLETE_TURN",
   "MISSING_REMINDER",
@@ -93,7 +93,7 @@ export const ZFinding = z.object({
   detail: z.string(),
 });
 
-/** What `rebuild(events)` returns (SPEC §6). */
+/** What `rebuild(events)` returns (contract §6). */
 export const ZRunDecisions = z.object({
   runId: z.string(),
   turns: z.array(ZTurnDecision),

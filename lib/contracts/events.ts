@@ -4,7 +4,7 @@ import { ZPolicy } from "./policy";
 import { ZRecordedReminder } from "./reminders";
 import { show, ZCount, ZFlag, ZIdentifier, ZText, ZTimestamp, ZTurn, zEnum } from "./primitives";
 
-/** Telemetry format version 1 (SPEC §4): one schema per event type's body. */
+/** Telemetry format version 1 (contract §4): one schema per event type's body. */
 export const BODIES = {
   "run.started": z.object({
     task: ZText,

@@ -40,7 +40,7 @@ export function zTextParam(options: { min?: number; max: number; what?: string }
  */
 export const ZNameParam = zTextParam({ max: 10_000 });
 
-/** A run id (SPEC §4: 1–128 characters) as a filter or path parameter. */
+/** A run id (contract §4: 1–128 characters) as a filter or path parameter. */
 export const ZRunIdParam = zTextParam({ max: 128, what: "a run id of 1-128 characters" });
 
 /** A stored record's id (copy and policy versions, replay jobs): generated ids are short. */

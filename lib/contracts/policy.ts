@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { show, ZCount, ZFlag, ZPositiveInt } from "./primitives";
 
-/** Ascending stage thresholds: non-empty, strictly ascending, every value > 0 (SPEC §5). */
+/** Ascending stage thresholds: non-empty, strictly ascending, every value > 0 (contract §5). */
 export const ZStages = z
   .array(
     z.number({ error: (iss) => `expected number > 0, got ${show(iss.input)}` }).gt(0, {

@@ -31,7 +31,7 @@ function intReason(expected: string, max: number) {
       : reason(expected)(iss);
 }
 
-/** A count, byte size or millisecond figure: an integer >= 0 (SPEC §4), at most 2^53 − 1. */
+/** A count, byte size or millisecond figure: an integer >= 0 (contract §4), at most 2^53 − 1. */
 export const ZCount = z.int({ error: intReason("integer >= 0", MAX_INTEGER) }).min(0, { error: reason("integer >= 0") });
 
 /** An event's turn: an integer from 0 to 2,147,483,647. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZCount, zEnum, zStorableString } from "./primitives";
 
-/** Reminder keys in presentation order (SPEC R4). */
+/** Reminder keys in presentation order (R4). */
 export const REMINDER_KEYS = ["requests", "time", "context", "edits", "review"] as const;
 export type TReminderKey = (typeof REMINDER_KEYS)[number];
 export const ZReminderKey = zEnum(REMINDER_KEYS);

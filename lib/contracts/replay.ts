@@ -68,7 +68,7 @@ export const ZReplayResult = z.object({
     }),
   ),
   /**
-   * SPEC §8 on the recorded runs, per copy they were rendered with (their own copy over the
+   * Contract §8 on the recorded runs, per copy they were rendered with (their own copy over the
    * default, key by key) and per key: how often a delivered reminder was followed by the related
    * model action — association, not effect — with a 95% Wilson interval. Groups by runs, most
    * first, then by label; keys always all five, in presentation order.

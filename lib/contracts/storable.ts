@@ -58,7 +58,7 @@ export function unstorableProblem(raw: unknown): TProblem | null {
 export type TEventCheck = { ok: true; event: TEvent } | { ok: false; problems: TProblem[] };
 
 /**
- * The one contract check of a raw event (SPEC §4 plus what storage needs), shared by the ingestion
+ * The one contract check of a raw event (contract §4 plus what storage needs), shared by the ingestion
  * service and the rebuild command: storable (depth, strings) first, then the event schema
  * (types, ranges, instants). Unknown extra properties are dropped: `event` is what is stored.
  */

@@ -206,7 +206,7 @@ export const ZRunTimeline = z.object({
   reminders: ZTimelineReminders,
   reviewer: ZReviewerLane,
   notifications: z.array(ZTimelineNotification),
-  /** Findings tagged with a turn of the window, by turn, then SPEC §7's order. */
+  /** Findings tagged with a turn of the window, by turn, then contract §7's order. */
   findings: z.array(ZFindingMarker),
   /** Run-level findings (turn null), e.g. GLOBAL_STOP_ON_LOCAL_QUOTA. */
   runFindings: z.array(z.object({ code: z.enum(FINDING_CODES), count: z.number().int().min(1) })),

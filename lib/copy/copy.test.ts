@@ -42,7 +42,7 @@ describe("draft copies", () => {
     [{ "*": "a", "2": "b" }, 3, false, "*"],
     [{ "*": "a", "2": "b", exhausted: "c" }, 2, true, "exhausted"],
     [{ "*": "a", "2": "b" }, 2, true, "2"],
-  ])("lookup picks the SPEC §5 template %#", (templates, stage, exhausted, name) => {
+  ])("lookup picks the contract §5 template %#", (templates, stage, exhausted, name) => {
     expect(pickedTemplateName(templates, stage, exhausted)).toBe(name);
   });
 });
@@ -76,7 +76,7 @@ describe("validation next to the template", () => {
 });
 
 describe("template preview on a recorded turn", () => {
-  it("renders each key with the rebuild's own values and cost (SPEC §9 turn 10, 38 free bytes)", () => {
+  it("renders each key with the rebuild's own values and cost (contract §9 turn 10, 38 free bytes)", () => {
     const rows = (["requests", "context", "edits", "review"] as const).map((key) => previewTemplate(key, "*", teachDraft[key], turn10, teachPolicy));
     expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual([
       ["requests", "R2: 28/36 requests", 19, 2, true, 38, true],

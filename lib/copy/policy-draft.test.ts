@@ -22,7 +22,7 @@ describe("policy drafts", () => {
     expect(policyFromDraft(draft)).toEqual({ policy: base, problems: [] });
   });
 
-  it("switching a section on starts from SPEC §5's example values", () => {
+  it("switching a section on starts from contract §5's example values", () => {
     const { policy } = edited((d) => (d.time.on = true));
     expect(policy?.time).toEqual({ limitMs: 1_800_000, stages: [0.5, 0.75, 0.9] });
   });

@@ -1,6 +1,6 @@
 import { ZPolicy, type TPolicy } from "../contracts";
 
-/** The policy sections in SPEC §5's order, with their fields as the editor shows them. */
+/** The policy sections in contract §5's order, with their fields as the editor shows them. */
 export const POLICY_SECTIONS = {
   requests: [
     { field: "limit", label: "Request limit", unit: "requests", kind: "int" },
@@ -49,7 +49,7 @@ export interface PolicyProblem {
   message: string;
 }
 
-/** An editable draft of a policy (a section the policy lacks is off, with SPEC §5's example values ready). */
+/** An editable draft of a policy (a section the policy lacks is off, with contract §5's example values ready). */
 export function policyDraftFrom(policy: TPolicy | null | undefined): PolicyDraft {
   const draft = {} as PolicyDraft;
   for (const section of POLICY_SECTION_NAMES) {
@@ -132,7 +132,7 @@ function show(value: unknown): string {
   return value === undefined ? "not set" : Array.isArray(value) ? value.join(", ") : String(value);
 }
 
-/** SPEC §5's example policy: the values a section starts with when it is switched on. */
+/** The example policy of contract §5: the values a section starts with when it is switched on. */
 const EXAMPLE: Required<TPolicy> = {
   requests: { limit: 60, deliveryReserve: 6, stages: [0.5, 0.75, 0.9] },
   time: { limitMs: 1_800_000, stages: [0.5, 0.75, 0.9] },

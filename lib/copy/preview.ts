@@ -19,7 +19,7 @@ export interface TemplatePreview {
   /** The block the `edits` template was rendered for. */
   subject: string | null;
   text: string;
-  /** UTF-8 bytes of the text plus its newline (SPEC R8). */
+  /** UTF-8 bytes of the text plus its newline (R8). */
   bytes: number;
   /** The meter's stage (for review, the checkpoint) on this turn. */
   stage: number;

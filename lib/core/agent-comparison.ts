@@ -42,7 +42,7 @@ function add(findings: TFinding[], code: TFinding["code"], turn: number, detail:
 
 /**
  * Appends to `findings` the findings that compare one rebuilt turn with what the agent recorded
- * (SPEC §7): MISSING_REMINDER, UNEXPECTED_REMINDER, STAGE_MISMATCH, DUPLICATE_REMINDER,
+ * (contract §7): MISSING_REMINDER, UNEXPECTED_REMINDER, STAGE_MISMATCH, DUPLICATE_REMINDER,
  * MARKED_NOT_SUBMITTED, CONTEXT_FROM_ABANDONED_CANDIDATE. Only the submission's list is compared;
  * an absent list is "no record".
  */
@@ -146,7 +146,7 @@ function inList(list: readonly TRecordedReminder[], entry: TRecordedReminder): b
 }
 
 /**
- * UNCERTAIN_RESENT (SPEC §7), appended to `findings`: turn t's submission was uncertain, and a
+ * UNCERTAIN_RESENT (contract §7), appended to `findings`: turn t's submission was uncertain, and a
  * notice or suggestion of its list appears again, same (key, subject, stage), in turn t + 1's
  * list. Both turns rebuilt.
  */

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The core stays pure (ARCHITECTURE habit 1): lib/core and lib/contracts import only zod and each
+ * The core stays pure (architecture habit 1): lib/core and lib/contracts import only zod and each
  * other — never next, react, Prisma or node built-ins — and read no clock or randomness.
  */
 const lib = resolve(__dirname, "..");

@@ -1,7 +1,7 @@
 import type { TPolicy } from "../contracts";
 
 /**
- * Review checkpoint k (SPEC R7): the larger of floor(turn / everyTurns) and floor(elapsedMs /
+ * Review checkpoint k (R7): the larger of floor(turn / everyTurns) and floor(elapsedMs /
  * afterMs), leaving out a term that cannot be computed; 0 without any (and without a review section).
  */
 export function reviewCheckpoint(review: TPolicy["review"], turn: number, elapsedMs: number | undefined): number {

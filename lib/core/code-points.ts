@@ -1,5 +1,5 @@
 /**
- * Compares two strings by Unicode code point (SPEC: ids and blockIds sort "by code point"), which
+ * Compares two strings by Unicode code point (contract §2 and §4: ids and blockIds sort "by code point"), which
  * differs from JavaScript's UTF-16 `<` for characters above U+FFFF versus U+E000–U+FFFF.
  */
 export function compareCodePoints(a: string, b: string): number {

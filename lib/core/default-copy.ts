@@ -1,6 +1,6 @@
 import type { TReminderKey, TTemplates } from "../contracts";
 
-/** The default copy (SPEC §5): what a run without `copy` gets, and where copy versions start. */
+/** The default copy (contract §5): what a run without `copy` gets, and where copy versions start. */
 export const DEFAULT_COPY: Readonly<Record<TReminderKey, Readonly<TTemplates>>> = {
   requests: {
     "*": "Model requests: {used} of {usable} usable used ({percent}%); {remaining} left before the {reserve} reserved for final delivery.",

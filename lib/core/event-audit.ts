@@ -6,7 +6,7 @@ const CANCELLED_BY_DROP = new Set(["reminder_dropped", "reminder_not_delivered"]
 
 /**
  * Walks events in run order and makes the findings that come from single events and from the
- * Reviewer flow (SPEC §7): FREE_REQUEST, REMINDER_RESEND, DISPATCH_WITHOUT_ADMISSION,
+ * Reviewer flow (contract §7): FREE_REQUEST, REMINDER_RESEND, DISPATCH_WITHOUT_ADMISSION,
  * CONCURRENT_DISPATCH, ADMISSION_RULE_MISMATCH, CANDIDATE_CANCELLED_BY_DROP,
  * GLOBAL_STOP_ON_LOCAL_QUOTA. These are made for every turn, rebuilt or skipped (R14).
  */

@@ -17,7 +17,7 @@ export interface EventLines {
 const ROOT = "(root)";
 
 /**
- * Reads a JSON Lines file holding one run (SPEC §6): blank lines are ignored; every problem is
+ * Reads a JSON Lines file holding one run (contract §6): blank lines are ignored; every problem is
  * reported — a line that is not JSON, an event that fails §4/§5, an id repeated with other
  * content, no run.started, a second run.started, a runId other than the run.started's.
  */
@@ -41,7 +41,7 @@ export function readEventLines(text: string): EventLines {
       continue;
     }
     const envelope = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
-    // The same contract as the ingestion service (storable, then SPEC §4/§5), checked first: what
+    // The same contract as the ingestion service (storable, then contract §4/§5), checked first: what
     // follows may recurse into the value only once its depth is known to be bounded.
     const checked = checkEvent(raw);
     if (!checked.ok && checked.problems.some((p) => p.message.startsWith("nested too deeply"))) {
@@ -52,7 +52,7 @@ export function readEventLines(text: string): EventLines {
     if (typeof envelope.id === "string") {
       const first = firstById.get(envelope.id);
       if (first) {
-        // SPEC §4: the same JSON value (key order aside) is a no-op; any other content is a conflict.
+        // Contract §4: the same JSON value (key order aside) is a no-op; any other content is a conflict.
         if (!sameJson(first.raw, raw)) {
           problems.push({ line, path: "id", message: `${show(envelope.id)} was already used on line ${first.line} with other content` });
         }

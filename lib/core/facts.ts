@@ -9,7 +9,7 @@ export interface BlockFacts {
 }
 
 /**
- * The latest meter readings in run order (SPEC §4): a reading tagged with turn t is a fact for t
+ * The latest meter readings in run order (contract §4): a reading tagged with turn t is a fact for t
  * and every later turn until a newer one. Facts are read from their owners, never invented: a
  * meter with no reading stays undefined.
  */

@@ -16,7 +16,7 @@ export interface Fitted extends Rendered {
 }
 
 /**
- * First fit (SPEC R8): in presentation order, a reminder whose cost is <= the free bytes left is
+ * First fit (R8): in presentation order, a reminder whose cost is <= the free bytes left is
  * included and its cost subtracted; otherwise it is dropped and fitting goes on with the next.
  * `freeBytes` may be negative (nothing fits) or infinite (no byte limit).
  */

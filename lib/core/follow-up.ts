@@ -25,7 +25,7 @@ export interface FollowUp {
 type ActionKind = Extract<TEvent, { type: "model.action" }>["body"]["kind"];
 
 /**
- * Follow-up association (SPEC §8): for each reminder delivered at turn t (not uncertain), whether
+ * Follow-up association (contract §8): for each reminder delivered at turn t (not uncertain), whether
  * the related model action shows up in turns t+1 … t+window. A delivery record says the text was
  * in the request, not that the model read it: this measures association, not effect.
  */

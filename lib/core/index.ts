@@ -1,5 +1,5 @@
 /**
- * The coordination core: pure TypeScript over validated events (SPEC §3–§8). Imports only zod
+ * The coordination core: pure TypeScript over validated events (contract §3–§8). Imports only zod
  * (through lib/contracts) and itself; never next, react, Prisma or node built-ins.
  */
 export { rebuild, type RebuildOptions } from "./rebuild";

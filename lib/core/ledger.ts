@@ -1,6 +1,6 @@
 import type { TReminderKey } from "../contracts";
 
-/** Keys whose delivery the ledger remembers: notices and the review suggestion (SPEC R5, R7, R10). */
+/** Keys whose delivery the ledger remembers: notices and the review suggestion (R5, R7, R10). */
 export type LedgerKey = Exclude<TReminderKey, "edits">;
 
 /** Per run, the stage last delivered (or possibly delivered) per key; starts at 0 for every key. */

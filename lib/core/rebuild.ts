@@ -37,7 +37,7 @@ const STATUS_OF_OUTCOME: Record<"ok" | "failed" | "uncertain", TDeliveryStatus> 
   uncertain: "uncertain",
 };
 
-/** A finding code's row in SPEC §7's table: the order findings take within a turn. */
+/** A finding code's row in contract §7's table: the order findings take within a turn. */
 const CODE_RANK = Object.fromEntries(FINDING_CODES.map((code, rank) => [code, rank])) as Record<TFinding["code"], number>;
 
 /** What the rebuild carries from turn to turn. */
@@ -54,7 +54,7 @@ interface RunState {
 }
 
 /**
- * Rebuilds every turn's reminder decisions of one run from its events (SPEC §3, §6): the same
+ * Rebuilds every turn's reminder decisions of one run from its events (contract §3, §6): the same
  * events give the same result whatever their arrival order and however often one was repeated.
  * Pure: reads facts, returns advice and records.
  */
@@ -196,7 +196,7 @@ function recordDelivered(ledger: Ledger, reminders: readonly TReminderDecision[]
   }
 }
 
-/** Appends one turn's findings in the order of SPEC §7's table (stable within a code). */
+/** Appends one turn's findings in the order of contract §7's table (stable within a code). */
 function appendInTableOrder(target: TFinding[], findings: readonly TFinding[]): void {
   // Usually there are none or they are already in order: no sort needed.
   const sorted = inTableOrder(findings) ? findings : stableByCode(findings);

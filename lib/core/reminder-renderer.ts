@@ -11,7 +11,7 @@ interface BlockState {
 }
 
 /**
- * Renders one run's reminders from its copy (SPEC §5, R8). Two caches keep a long run cheap, and
+ * Renders one run's reminders from its copy (contract §5, R8). Two caches keep a long run cheap, and
  * neither changes a result: each template is compiled once, and a block's state reminder — which
  * R6 repeats every turn — is rendered again only when the block's template, stage, `used` or
  * `limit` changed (its text depends on nothing else). Rendered values are never mutated, so one

@@ -1,7 +1,7 @@
 import { PLACEHOLDER_PATTERN, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
 import { DEFAULT_COPY } from "./default-copy";
 
-/** The copy a run renders with: the given copy replaces the default key by key (SPEC §5). */
+/** The copy a run renders with: the given copy replaces the default key by key (contract §5). */
 export type TResolvedCopy = Readonly<Record<TReminderKey, Readonly<TTemplates>>>;
 
 export function resolveCopy(copy: TCopy | undefined): TResolvedCopy {
@@ -86,7 +86,7 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** A reminder's cost: its text's UTF-8 bytes plus the newline that ends it (SPEC R8). */
+/** A reminder's cost: its text's UTF-8 bytes plus the newline that ends it (R8). */
 export function reminderCost(text: string): number {
   return utf8Length(text) + 1;
 }

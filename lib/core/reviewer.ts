@@ -1,7 +1,7 @@
 import type { TDenialReason, TPolicy } from "../contracts";
 
 /**
- * Which Reviewer dispatches are in progress at a point of run order (SPEC R13): its
+ * Which Reviewer dispatches are in progress at a point of run order (R13): its
  * `reviewer.dispatched` came before the point and its `reviewer.completed` did not. Only a
  * completion ends a dispatch.
  */

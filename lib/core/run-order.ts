@@ -34,7 +34,7 @@ function compareKeys(rankA: number, msA: number, subA: string, idA: string, rank
 }
 
 /**
- * Removes exact repeats (same id, same content) and sorts into run order (SPEC §2): `run.started`
+ * Removes exact repeats (same id, same content) and sorts into run order (contract §2): `run.started`
  * first, `run.ended` last, the rest by turn, then ts as an instant, then id by code point.
  * The result does not depend on arrival order. The same id with other content is an error.
  */
@@ -114,7 +114,7 @@ function withoutRepeats(events: readonly TEvent[]): TEvent[] {
 /**
  * Whether every id is greater than the one before it (UTF-16 order; any strict order will do):
  * then no id repeats and no lookup table is needed. Agents that make ids sort in emission order
- * (SPEC §4) pass this test.
+ * (contract §4) pass this test.
  */
 function idsAscend(events: readonly TEvent[]): boolean {
   for (let i = 1; i < events.length; i++) if (!(events[i - 1].id < events[i].id)) return false;

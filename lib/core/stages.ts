@@ -1,16 +1,16 @@
-/** numerator / denominator as an IEEE double; a denominator <= 0 makes the ratio infinite (SPEC R2). */
+/** numerator / denominator as an IEEE double; a denominator <= 0 makes the ratio infinite (R2). */
 export function ratioOf(numerator: number, denominator: number): number {
   return denominator <= 0 ? Number.POSITIVE_INFINITY : numerator / denominator;
 }
 
-/** How many of the ascending thresholds the ratio has reached (r >= t); 0 = none (SPEC R2). */
+/** How many of the ascending thresholds the ratio has reached (r >= t); 0 = none (R2). */
 export function stageOf(ratio: number, stages: readonly number[]): number {
   let stage = 0;
   while (stage < stages.length && ratio >= stages[stage]) stage++;
   return stage;
 }
 
-/** The ratio as shown in output: 4 decimals, null when infinite (SPEC §6). */
+/** The ratio as shown in output: 4 decimals, null when infinite (contract §6). */
 export function outputRatio(ratio: number): number | null {
   return Number.isFinite(ratio) ? Math.round(ratio * 10000) / 10000 : null;
 }

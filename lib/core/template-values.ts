@@ -1,7 +1,7 @@
 import { percentOf } from "./stages";
 
 /**
- * The placeholder values of each key's templates (SPEC §5), from the facts of one turn. The
+ * The placeholder values of each key's templates (contract §5), from the facts of one turn. The
  * rebuild renders candidates with these, and the copy editor's preview renders drafts with the same
  * functions, so a preview shows exactly the text a replay would produce.
  */

@@ -20,7 +20,7 @@ describe("the demo data set", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("is valid telemetry in which every SPEC §7 finding code appears", () => {
+  it("is valid telemetry in which every contract §7 finding code appears", () => {
     const codes = new Set<string>();
     for (const run of runs) {
       const events = run.events.map((e) => ZEvent.parse(e));

@@ -2,7 +2,7 @@ import { generateEtfRun, type EtfRunOptions, type TRawEvent } from "./etf-run";
 
 /**
  * The demo data set: runs of the seed's ETF research agent by several agents and models, from 20
- * to 2,000 turns, over the last days before `now`. Together they make every SPEC §7 finding
+ * to 2,000 turns, over the last days before `now`. Together they make every contract §7 finding
  * code appear, next to ordinary runs and one still live.
  */
 export const DEMO_RUNS: readonly (EtfRunOptions & { hoursAgo: number; live?: boolean })[] = [

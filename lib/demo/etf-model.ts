@@ -66,7 +66,7 @@ export interface AnomalyManifest {
    * Every finding the rebuild should make for this run, injected or not: the injected ones, the
    * findings an injection brings along (an UNCERTAIN_RESENT entry is also UNEXPECTED_REMINDER, say)
    * and natural ones (an unbilled retry is a FREE_REQUEST). Sorted like RunDecisions.findings
-   * (turn, run-level last, then SPEC §7 order).
+   * (turn, run-level last, then contract §7 order).
    */
   expectedFindings: ExpectedFinding[];
 }

@@ -41,7 +41,7 @@ export const DEFAULT_RATES: EtfRates = {
 };
 
 /**
- * The finding codes the generator can inject (every SPEC §7 code). The agent-comparison ones are
+ * The finding codes the generator can inject (every contract §7 code). The agent-comparison ones are
  * made by editing the agent's recorded lists; the others by changing the recorded facts.
  */
 export type InjectableCode = TFindingCode;
@@ -53,14 +53,14 @@ export interface EtfRunOptions {
   agent?: string;
   model?: string;
   task?: string;
-  /** Defaults to `defaultEtfPolicy(turns)`: SPEC §5's shape, with limits scaled to the run's length. */
+  /** Defaults to `defaultEtfPolicy(turns)`: contract §5's shape, with limits scaled to the run's length. */
   policy?: TPolicyInput;
   copy?: TCopy;
   /** RFC 3339; the run's `run.started` instant. */
   startTime?: string;
   /** How many text blocks the answer grows to (b1, b2, ...); 5 by default. */
   blocks?: number;
-  /** `true` injects every SPEC §7 finding code; a list injects just those. */
+  /** `true` injects every contract §7 finding code; a list injects just those. */
   anomalies?: boolean | readonly InjectableCode[];
   /** How many times each requested code is injected (spread over the run); 1 by default. */
   anomalyRepeats?: number;
@@ -79,7 +79,7 @@ const REQUESTS_PER_TURN = 1.17;
 const MS_PER_TURN = 19_800;
 
 /**
- * SPEC §5's example policy with the request and time limits scaled so that a run of `turns` turns
+ * The example policy of contract §5, with the request and time limits scaled so that a run of `turns` turns
  * ends near the top stage of each (the §5 figures are for a run of about fifty turns).
  */
 export function defaultEtfPolicy(turns: number): TPolicyInput {

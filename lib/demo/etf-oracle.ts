@@ -5,7 +5,7 @@ const pairOf = (e: { key: string; subject?: string | null }) => `${e.key}\u0000$
 const same = (a: TRecordedReminder, b: TRecordedReminder) => pairOf(a) === pairOf(b) && a.stage === b.stage;
 
 /**
- * The agent-comparison findings (SPEC §7) this run should produce, worked out independently of
+ * The agent-comparison findings (contract §7) this run should produce, worked out independently of
  * lib/core from what the generator wrote: the final lists, the marks, the compactions and the
  * rebuild's included reminders. A test oracle, not a second implementation to ship.
  */
@@ -71,7 +71,7 @@ export function expectedComparisons(records: readonly TurnRecord[], decisions: T
 
 const RANK = new Map<TFindingCode, number>(FINDING_CODES.map((code, i) => [code, i]));
 
-/** Sorted like RunDecisions.findings: by turn (run-level last), then in SPEC §7 order. */
+/** Sorted like RunDecisions.findings: by turn (run-level last), then in contract §7 order. */
 export function inFindingOrder<T extends { code: TFindingCode; turn: number | null }>(findings: readonly T[]): T[] {
   const turnKey = (turn: number | null) => (turn === null ? Infinity : turn);
   return findings

@@ -100,7 +100,7 @@ describe("generateEtfRun: rebuilt by the core", () => {
     expect(anomalyDecisions.turns).toEqual(withAnomalies.coordinator.turns);
   });
 
-  it("with anomalies, injects every SPEC §7 code and rebuild finds each", () => {
+  it("with anomalies, injects every contract §7 code and rebuild finds each", () => {
     const { manifest } = withAnomalies;
     expect(manifest.notInjected).toEqual([]);
     expect(new Set(manifest.injected.map((a) => a.code))).toEqual(new Set(FINDING_CODES));
@@ -120,7 +120,7 @@ describe("generateEtfRun: rebuilt by the core", () => {
     expect(clean.manifest.injected).toEqual([]);
   });
 
-  it("lists findings by turn (run-level last), then in SPEC §7 order", () => {
+  it("lists findings by turn (run-level last), then in contract §7 order", () => {
     const rank = (code: string) => FINDING_CODES.indexOf(code as (typeof FINDING_CODES)[number]);
     const turnKey = (turn: number | null) => (turn === null ? Number.MAX_SAFE_INTEGER : turn);
     const { findings } = anomalyDecisions;

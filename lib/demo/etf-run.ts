@@ -15,7 +15,7 @@ export type { AnomalyManifest, ExpectedFinding, InjectedAnomaly } from "./etf-mo
 /** An event as an agent sends it (JSON, before zod fills defaults). */
 export type TRawEvent = z.input<typeof ZEvent>;
 
-/** The finding codes that compare the rebuild with the agent's own lists (SPEC §7). */
+/** The finding codes that compare the rebuild with the agent's own lists (contract §7). */
 export const AGENT_COMPARISON_CODES = [
   "MISSING_REMINDER",
   "UNEXPECTED_REMINDER",
@@ -40,7 +40,7 @@ const DEFAULT_START = "2026-11-29T10:00:00.000Z";
 
 /**
  * A deterministic, realistic run of the seed's ETF research agent (comparing fund holdings and
- * fees) as raw telemetry events (SPEC §4). The facts are generated first without the agent's
+ * fees) as raw telemetry events (contract §4). The facts are generated first without the agent's
  * reminder lists; the core's `rebuild` over them plays the agent's coordinator, and every turn's
  * submission list is copied from its included reminders. With `anomalies`, deliberate deviations
  * are injected and listed in `manifest` with their turns.

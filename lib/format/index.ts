@@ -1,4 +1,4 @@
-/** One formatter per unit (ARCHITECTURE habit 8); every one passes locale "en-US" explicitly. */
+/** One formatter per unit (architecture habit 8); every one passes locale "en-US" explicitly. */
 export { formatNumber, type FormatOptions } from "./number";
 export { formatRequests } from "./requests";
 export { formatMinutes, formatMs, msToMinutes, MS_PER_MINUTE } from "./time";

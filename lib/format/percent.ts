@@ -2,7 +2,7 @@ import { formatNumber } from "./number";
 
 /**
  * A meter's ratio (used / limit, unitless) as a percentage. Floors like the copy's `{percent}`
- * placeholder (SPEC §5), so a meter never shows a stage's percentage before it reaches it, and is
+ * placeholder (contract §5), so a meter never shows a stage's percentage before it reaches it, and is
  * never capped ("120%"). `null` — the decisions' infinite ratio (limit <= 0) — shows "∞%".
  * `formatPercent(0.7778)` → "77%", `formatPercent(0.7778, { digits: 1 })` → "77.7%".
  */

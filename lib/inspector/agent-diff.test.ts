@@ -14,7 +14,7 @@ const ok = (reminders?: TRecordedReminder[]): AgentDiffInput["submission"] => ({
 type Row = [string, DiffMark[]];
 const summary = (input: AgentDiffInput): Row[] => diffAgentWithRebuild(input).rows.map((r) => [`${r.key}${r.subject === null ? "" : `:${r.subject}`}`, r.marks]);
 
-describe("diffAgentWithRebuild: rows by (key, subject) with SPEC §7's differences", () => {
+describe("diffAgentWithRebuild: rows by (key, subject) with contract §7's differences", () => {
   it.each<[string, AgentDiffInput, Row[]]>([
     [
       "an agreeing list has no differences",

@@ -1,7 +1,7 @@
 import { compareCodePoints } from "../core/code-points";
 import { REMINDER_KEYS, type TDeliveryStatus, type TRecordedReminder, type TReminderDecision, type TReminderKey } from "../contracts";
 
-/** What can differ between the agent's record and the rebuild for one (key, subject) (SPEC §7). */
+/** What can differ between the agent's record and the rebuild for one (key, subject) (contract §7). */
 export type DiffMark = "missing" | "unexpected" | "stage_differs" | "duplicate" | "marked_not_submitted";
 
 /** The agent's record of the turn's request: no submission, a submission without a list, or a list. */
@@ -25,7 +25,7 @@ export interface DiffRow {
   agentStage: number | null;
   /** The pair's entries in the turn's `reminders.marked` events. */
   marked: MarkedEntry[];
-  /** The differences, in the order of SPEC §7's table; empty when the row agrees. */
+  /** The differences, in the order of contract §7's table; empty when the row agrees. */
   marks: DiffMark[];
 }
 
@@ -50,7 +50,7 @@ export interface AgentDiffInput {
 const pairId = (key: string, subject: string | null) => (subject === null ? `${key}\u0000` : `${key}\u0001${subject}`);
 
 /**
- * The agent's record next to the rebuild's decision, one row per (key, subject), by SPEC §7's
+ * The agent's record next to the rebuild's decision, one row per (key, subject), by contract §7's
  * rules: pairs match by (key, subject) with an absent subject as null; a pair the rebuild included
  * (any status but dropped) and the list lacks is missing; a listed pair the rebuild did not include
  * is unexpected; a pair both included is compared at the agent's highest stage; a pair listed more

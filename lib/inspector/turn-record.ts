@@ -16,7 +16,7 @@ export interface TurnRecord {
   unreadable: number;
   /** Every `request.submitted`, in run order. */
   submissions: TSubmissionEvent[];
-  /** The turn's submission: the LAST `request.submitted` in run order (SPEC §2), or null (pending). */
+  /** The turn's submission: the LAST `request.submitted` in run order (contract §2), or null (pending). */
   submission: TSubmissionEvent | null;
   marked: TEventOf<"reminders.marked">[];
   finals: TEventOf<"request.final">[];

@@ -16,7 +16,7 @@ function r(key: TReminderDecision["key"], bytes: number, status: TReminderDecisi
 }
 type D = Pick<TTurnDecision, "requiredBytes" | "capacityBytes" | "freeBytesAfter" | "reminders">;
 
-/** SPEC §9, turn 10: free 38; 19 fits (19 left), 21 dropped (19 free), 17 fits (2 left), 20 dropped (2 free). */
+/** Contract §9, turn 10: free 38; 19 fits (19 left), 21 dropped (19 free), 17 fits (2 left), 20 dropped (2 free). */
 const teaching: D = {
   requiredBytes: 9962,
   capacityBytes: 10000,
@@ -25,7 +25,7 @@ const teaching: D = {
 };
 
 describe("fittingWaterfall (R8)", () => {
-  it("follows the SPEC's teaching turn step by step", () => {
+  it("follows the teaching turn of contract §9 step by step", () => {
     const w = fittingWaterfall(teaching);
     expect(w.freeStart).toBe(38);
     expect(w.freeEnd).toBe(2);

@@ -1,5 +1,5 @@
 /**
- * Every URL that carries an id (run ids are 1–128 characters of any kind, SPEC §4) is built here,
+ * Every URL that carries an id (run ids are 1–128 characters of any kind, contract §4) is built here,
  * so each id is one percent-encoded path segment: `/`, `?`, `#`, `%`, spaces and non-ASCII text
  * stay part of the id.
  *

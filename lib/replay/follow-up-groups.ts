@@ -26,7 +26,7 @@ export function resolvedCopyJson(copy: TCopy | null | undefined): string {
 }
 
 /**
- * SPEC §8 follow-up per copy and per key: the runs grouped by the copy their decisions were
+ * Contract §8 follow-up per copy and per key: the runs grouped by the copy their decisions were
  * rendered with: "Default copy" for the default (noting a saved version equal to it), else the
  * newest saved version with that copy, else "Run's own copy · <fingerprint>". `fingerprint` maps the
  * resolved copy's canonical JSON to a short stable id (the server uses a sha256 prefix). Groups

@@ -14,7 +14,7 @@ export interface FindingGroup {
 
 /**
  * The findings view: findings grouped by code, violations first (then mismatches, notices), and
- * within a severity in SPEC §7's order; each group counts its findings and lists its turns.
+ * within a severity in contract §7's order; each group counts its findings and lists its turns.
  */
 export function groupFindings(findings: readonly TFindingMarker[], runFindings: readonly { code: TFindingCode; count: number }[]): FindingGroup[] {
   const groups = new Map<TFindingCode, FindingGroup>();

@@ -1,7 +1,7 @@
 /**
- * Small builders for the SPEC conformance suite (lib/core/spec). They produce raw telemetry events
- * (SPEC §4) with ids zero-padded in emission order and ISO timestamps one second apart, and return
- * them validated through `ZEvent.parse`, so the tests read like the SPEC text.
+ * Small builders for the contract conformance suite (lib/core/spec). They produce raw telemetry events
+ * (contract §4) with ids zero-padded in emission order and ISO timestamps one second apart, and return
+ * them validated through `ZEvent.parse`, so the tests read like the contract (docs/contract).
  *
  *   run({ policy: { requests: REQ } })
  *     .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2)]))
@@ -194,14 +194,14 @@ export function policy(input: TPolicyInput): TPolicy {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Policy sections used throughout the suite (SPEC §5 / §9 shapes).
+// Policy sections used throughout the suite (contract §5 / §9 shapes).
 
 export const REQ = { limit: 40, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] };
 export const TIME = { limitMs: 1_800_000, stages: [0.5, 0.75, 0.9] };
 export const CTX = { capacityBytes: 10_000, stages: [0.7, 0.85, 0.95] };
 export const EDITS = { perBlockLimit: 4, stages: [0.5, 1] };
 
-/** The copy of SPEC §9. */
+/** The copy of contract §9. */
 export const TEACH_COPY: TCopy = {
   requests: { "*": "R{stage}: {used}/{usable} requests" },
   context: { "*": "C{stage}: {requiredBytes}/{capacityBytes} bytes" },

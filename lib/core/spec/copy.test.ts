@@ -1,4 +1,4 @@
-/** SPEC §5: template lookup, run copy vs default copy, options overrides, placeholder values. */
+/** Contract §5: template lookup, run copy vs default copy, options overrides, placeholder values. */
 import { describe, expect, it } from "vitest";
 import type { TCopy, TPolicyInput } from "../../contracts";
 import { rebuild } from "../index";

@@ -1,4 +1,4 @@
-/** SPEC §7: every finding code fires where it should and not where it should not; finding order. */
+/** Contract §7: every finding code fires where it should and not where it should not; finding order. */
 import { describe, expect, it } from "vitest";
 import { FINDING_CODES, type TPolicyInput } from "../../contracts";
 import { rebuild } from "../index";

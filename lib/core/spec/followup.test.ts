@@ -1,4 +1,4 @@
-/** SPEC §8: follow-up (association, not effect) over the decisions and the events. */
+/** Contract §8: follow-up (association, not effect) over the decisions and the events. */
 import { describe, expect, it } from "vitest";
 import type { TPolicyInput } from "../../contracts";
 import { followUp, rebuild } from "../index";

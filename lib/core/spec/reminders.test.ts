@@ -1,4 +1,4 @@
-/** SPEC R4–R10: presentation order, notices and the ledger, states, suggestions, fitting, statuses. */
+/** R4–R10: presentation order, notices and the ledger, states, suggestions, fitting, statuses. */
 import { describe, expect, it } from "vitest";
 import type { TCopy, TPolicyInput } from "../../contracts";
 import { rebuild } from "../index";

@@ -1,4 +1,4 @@
-/** SPEC R13: Reviewer candidates (rebuilt) and admission, with the denial reasons in order. */
+/** R13: Reviewer candidates (rebuilt) and admission, with the denial reasons in order. */
 import { describe, expect, it } from "vitest";
 import type { TPolicyInput } from "../../contracts";
 import { rebuild } from "../index";

@@ -1,4 +1,4 @@
-/** SPEC R14: skipped turns, and the independence of the result from arrival order and repeats. */
+/** R14: skipped turns, and the independence of the result from arrival order and repeats. */
 import { describe, expect, it } from "vitest";
 import type { TEvent } from "../../contracts";
 import { ZEvent } from "../../contracts";

@@ -1,4 +1,4 @@
-/** SPEC R2 (stages per meter, ratios, meters output), R3 (highest stage only), §4 reading rules. */
+/** R2 (stages per meter, ratios, meters output), R3 (highest stage only), §4 reading rules. */
 import { describe, expect, it } from "vitest";
 import { rebuild } from "../index";
 import { at, CTX, EDITS, json, REQ, reminderTable, run, shortReminders, TIME, turnOf } from "./builders";

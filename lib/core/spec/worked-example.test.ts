@@ -1,4 +1,4 @@
-/** SPEC §9 (the source's teaching scene) reproduced exactly, and SPEC §5's default copy. */
+/** Contract §9 (the source's teaching scene) reproduced exactly, and contract §5's default copy. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COPY, rebuild } from "../index";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "./builders";
@@ -20,7 +20,7 @@ function teachingRun() {
     );
 }
 
-describe("SPEC §9 worked example", () => {
+describe("contract §9 worked example", () => {
   const decisions = json(rebuild(teachingRun().events()));
 
   it("has runId, turns 9, 10, 11 and no findings", () => {
@@ -44,7 +44,7 @@ describe("SPEC §9 worked example", () => {
     });
   });
 
-  it("turn 10: exactly SPEC §6's example turn", () => {
+  it("turn 10: exactly contract §6's example turn", () => {
     expect(turnOf(decisions, 10)).toStrictEqual({
       turn: 10,
       requiredBytes: 9962,
@@ -112,7 +112,7 @@ describe("SPEC §9 worked example", () => {
   });
 });
 
-describe("SPEC §5 default copy", () => {
+describe("contract §5 default copy", () => {
   it("DEFAULT_COPY is the table of §5, key → template name → text", () => {
     expect(json(DEFAULT_COPY)).toStrictEqual({
       requests: {

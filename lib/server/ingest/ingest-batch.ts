@@ -10,7 +10,7 @@ interface Candidate {
   index: number;
   event: TEvent;
   /**
-   * sha256 of the canonical JSON of the event as received, unknown properties included: SPEC §4
+   * sha256 of the canonical JSON of the event as received, unknown properties included: contract §4
    * calls a re-send with the same JSON value (key order aside) a duplicate, and any other content a
    * conflict.
    */
@@ -39,7 +39,7 @@ const DEFAULTS: Required<IngestOptions> = {
 };
 
 /**
- * Stores a batch of telemetry events for a project (SPEC §4): each event is checked on its own
+ * Stores a batch of telemetry events for a project (contract §4): each event is checked on its own
  * (lib/contracts checkEvent: the schema plus what storage needs), valid ones are stored even when
  * others fail. Idempotency lives in the database: the unique (project, event id) constraint
  * decides; re-sending the same content is `duplicate`, the same id with other content is a

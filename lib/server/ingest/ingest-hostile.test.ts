@@ -83,7 +83,7 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     expect(run).toEqual([{ started: "0050-06-15", ended: "0099-12-31" }]);
   });
 
-  it("ignores unknown extra properties in what it stores, yet a re-send must be the same JSON value (SPEC §4)", async () => {
+  it("ignores unknown extra properties in what it stores, yet a re-send must be the same JSON value (contract §4)", async () => {
     const runId = nextRunId("extra");
     const event = { id: `${runId}-m`, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 3, note: "x" }, v2: { a: 1 } };
     expect((await ingestBatch(db, projectId, [event])).summary.created).toBe(1);

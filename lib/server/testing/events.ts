@@ -1,4 +1,4 @@
-/** Small raw-event builders for server tests (valid per SPEC §4 unless a test breaks them on purpose). */
+/** Small raw-event builders for server tests (valid per contract §4 unless a test breaks them on purpose). */
 export type Raw = Record<string, unknown>;
 
 export function startedEvent(runId: string, id = `${runId}-start`, extra: Raw = {}): Raw {
