@@ -21,7 +21,7 @@ test.describe("Copy editor and what-if replay", () => {
   test.beforeEach(async ({ page }) => {
     // The first visit rebuilds demo runs on the server (the largest has 2,000 turns).
     test.setTimeout(120_000);
-    // From SPEC's default copy, whatever the project default is (the second test sets one).
+    // From the built-in default copy, whatever the project default is (the second test sets one).
     await signInToDemo(page, "/copy?from=spec");
     await expect(page.getByRole("heading", { level: 1, name: "Reminder copy" })).toBeVisible({ timeout: 90_000 });
   });
@@ -61,7 +61,7 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(preview.getByTestId("draft-context")).toContainText("fits");
 
     // The diff against the parent shows the change word by word.
-    const changes = page.getByRole("list", { name: "Changes from the SPEC default copy" });
+    const changes = page.getByRole("list", { name: "Changes from the built-in default copy" });
     await expect(changes.locator('li[data-change="changed"]')).toHaveCount(1);
     await expect(changes.locator("ins")).toContainText("Context");
     await expect(changes.locator("del").first()).toBeVisible();
@@ -144,21 +144,21 @@ test.describe("Copy editor and what-if replay", () => {
     await row.getByRole("button", { name: "Make default" }).click();
     await expect(row).toContainText("project default");
 
-    // A fresh visit edits from the project default, and editing from the SPEC copy is one click away.
+    // A fresh visit edits from the project default, and editing from the built-in default copy is one click away.
     await page.goto("/copy");
     await expect(page.getByText(`Editing from “${name}”.`)).toBeVisible();
     await expect(page.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
-    const specRow = page.getByRole("table", { name: "Copy versions" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^SPEC default copy/ }) });
+    const specRow = page.getByRole("table", { name: "Copy versions" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^Built-in default copy/ }) });
     await specRow.getByRole("button", { name: "Edit from this" }).click();
-    await expect(page.getByText("Editing from the SPEC default copy.")).toBeVisible();
+    await expect(page.getByText("Editing from the built-in default copy.")).toBeVisible();
     await expect(page).toHaveURL(/from=spec/);
 
     // Adding a stage template starts from `*`; removing it again leaves no change.
     await page.getByRole("spinbutton", { name: "New requests stage template" }).fill("3");
     await page.getByRole("button", { name: "Add requests stage template" }).click();
     await expect(page.getByRole("textbox", { name: "Template requests · stage 3" })).toBeVisible();
-    await expect(page.getByRole("list", { name: "Changes from the SPEC default copy" })).toContainText("added");
+    await expect(page.getByRole("list", { name: "Changes from the built-in default copy" })).toContainText("added");
     await page.getByRole("button", { name: "Remove template requests · stage 3" }).click();
-    await expect(page.getByText("No changes from the SPEC default copy yet.")).toBeVisible();
+    await expect(page.getByText("No changes from the built-in default copy yet.")).toBeVisible();
   });
 });

@@ -20,8 +20,8 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * The copy editor. Starts from `?from=<version>` (`from=spec`: SPEC's default copy; no `from`: the
- * project default, else SPEC's default copy) and previews on `?run=&turn=` (else the newest run's most telling turn), all prefetched with
+ * The copy editor. Starts from `?from=<version>` (`from=spec`: the built-in default copy, contract §5; no `from`: the
+ * project default, else the built-in default copy) and previews on `?run=&turn=` (else the newest run's most telling turn), all prefetched with
  * the client's queryOptions.
  */
 export default async function CopyPage({ searchParams }: { searchParams: SearchParams }) {

@@ -19,7 +19,7 @@ import { VersionsPanel } from "../versions/version-list";
 
 type Props = {
   project: string;
-  /** The version the editor starts from (null: SPEC's default copy). */
+  /** The version the editor starts from (null: the built-in default copy, contract §5). */
   initialBaseId: string | null;
   initialPreview: PreviewTarget;
 };
@@ -40,7 +40,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
 
   useEffect(() => {
     const url = new URL(window.location.href);
-    // `from=spec` names SPEC's default copy explicitly (no `from` means the project default).
+    // `from=spec` names the built-in default copy explicitly (no `from` means the project default).
     url.searchParams.set("from", baseId ?? SPEC_COPY_PARAM);
     if (url.href !== window.location.href) window.history.replaceState(null, "", url);
   }, [baseId]);
@@ -56,7 +56,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
 
   const problems = useMemo(() => copyProblems(draft), [draft]);
   const changes = useMemo(() => diffCopies(baseCopy, draft), [baseCopy, draft]);
-  const parentName = base ? `“${base.name}”` : "the SPEC default copy";
+  const parentName = base ? `“${base.name}”` : "the built-in default copy";
   const blocked = problems.length
     ? `Fix ${problems.length === 1 ? "the problem" : `the ${problems.length} problems`} above first.`
     : changes.length === 0
@@ -72,7 +72,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         <p className="form-error">No copy version {JSON.stringify(baseId)} in {project}.</p>
         <p>
           <button type="button" className="button" onClick={() => editFrom(null)}>
-            Start from the SPEC default copy
+            Start from the built-in default copy
           </button>
         </p>
       </TuningPage>
@@ -103,7 +103,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         side={
           <>
             <PreviewTurnPanel preview={preview} draft={draft} />
-            <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "SPEC default"}`}>
+            <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "built-in default"}`}>
               <CopyDiff changes={changes} parentName={parentName} />
             </Panel>
             <Panel id="save" title="Save as new version">
@@ -123,7 +123,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         kind="copy"
         query={versions}
         baseId={baseId}
-        builtIn={{ label: "SPEC default copy", note: "What runs without copy get (SPEC §5)." }}
+        builtIn={{ label: "Built-in default copy", note: "What runs without copy get (contract §5)." }}
         onEditFrom={editFrom}
       />
     </TuningPage>

@@ -23,7 +23,7 @@ type Props = {
   versions: readonly Version[];
   /** The version the draft was taken from (null: the built-in starting point). */
   baseId: string | null;
-  /** The starting point that is not a saved version (SPEC's default copy), if any. */
+  /** The starting point that is not a saved version (the built-in default copy), if any. */
   builtIn?: { label: string; note: string };
   onEditFrom: (id: string | null) => void;
 };

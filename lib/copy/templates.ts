@@ -1,13 +1,13 @@
 import { REMINDER_KEYS, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
 import { resolveCopy, type TResolvedCopy } from "../core";
 
-/** The copy editor's `?from=` value for SPEC's default copy (no `from` means the project default). */
+/** The copy editor's `?from=` value for the built-in default copy of contract §5 (no `from` means the project default). */
 export const SPEC_COPY_PARAM = "spec";
 
 /** A copy being edited: every key, each with its templates (name → text). */
 export type CopyDraft = Record<TReminderKey, TTemplates>;
 
-/** A full, editable copy: the given copy over the default, key by key (SPEC §5). */
+/** A full, editable copy: the given copy over the default, key by key (contract §5). */
 export function draftFrom(copy: TCopy | TResolvedCopy | null | undefined): CopyDraft {
   const resolved = resolveCopy(copy ?? undefined);
   return Object.fromEntries(REMINDER_KEYS.map((key) => [key, { ...resolved[key] }])) as CopyDraft;
@@ -20,7 +20,7 @@ export function templateNames(templates: Readonly<TTemplates>): string[] {
 }
 
 /**
- * The name of the template that lookup picks (SPEC §5): for `edits` of an exhausted block the
+ * The name of the template that lookup picks (contract §5): for `edits` of an exhausted block the
  * `exhausted` template if there is one; else the template for the exact stage; else `*`.
  */
 export function pickedTemplateName(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
