@@ -110,12 +110,24 @@ function query(spec: QuerySpec): fc.Arbitrary<[string, string][]> {
  * ASCII character encoded, or raw text a careless client sends (bad percent-encoding included).
  */
 function segment(known: string[]): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 2, arbitrary: fc.constantFrom(...known).map(encodeURIComponent) },
-    { weight: 3, arbitrary: text.filter((t) => t.length > 0).map(encode) },
-    { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...PRINTABLE_ASCII), minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
-    { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "a%E0%A4%A", "%ED%A0%80", "%C0%AF", "%00", "%2e%2E", "%2F", "%252F", "~", "x%20y") },
-  );
+  return fc
+    .oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...known).map(encodeURIComponent) },
+      { weight: 3, arbitrary: text.filter((t) => t.length > 0).map(encode) },
+      { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...PRINTABLE_ASCII), minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
+      { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "a%E0%A4%A", "%ED%A0%80", "%C0%AF", "%00", "%2F", "%252F", "~", "x%20y") },
+    )
+    .filter((s) => !isDotSegment(s));
+}
+
+/**
+ * `.` and `..` (also written `%2e`) are resolved away by every URL parser before the request is
+ * sent: such a "segment" never reaches the route under test, it names another route (GET
+ * /api/v1/replay/. is GET /api/v1/replay, which has only POST). Run ids that are dots travel as
+ * `~?runId=` and have their own test.
+ */
+function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
 }
 
 // ---------------------------------------------------------------------------------------------
