@@ -49,6 +49,7 @@ export const ENV = {
   CUESCOPE_PEER_HEADER: variable<string | undefined>(text, undefined, "a header name", "set by scripts/server.mjs: the private header carrying the TCP peer's address", true),
   CUESCOPE_TRUST_PROXY: variable(zHops, 0, "a number of proxy hops (0/false, true = 1, or a positive whole number)", "read forwarded headers from that many trusted proxies; unset: they are ignored"),
   CUESCOPE_INGEST_CONCURRENCY: variable(z.coerce.number().int().positive(), 4, "a positive whole number", "at most this many ingest transactions at once on PostgreSQL (PGlite: 1)"),
+  CUESCOPE_RUN_CACHE_MB: variable(z.coerce.number().positive(), 64, "a positive number of megabytes", "the bound on each in-process cache of a run's derived data (parsed decisions, timelines, what-if replays)"),
   CUESCOPE_HEALTH_TIMEOUT_MS: variable(z.coerce.number().int().positive(), 3_000, "a positive whole number of milliseconds", "the health check's limit on `SELECT 1`, opening included"),
   CUESCOPE_DB_CONNECT_TIMEOUT_MS: ms(5_000, "opening a connection, and waiting for a free pooled one"),
   CUESCOPE_DB_STATEMENT_TIMEOUT_MS: ms(15_000, "one statement, on the server (`statement_timeout`)"),

@@ -1,7 +1,7 @@
 import type { TRunDecisions } from "../../contracts";
 import { rebuild, RunInputError, summarizeDecisions } from "../../core";
 import type { Database } from "../db";
-import { Lru } from "../lru";
+import { jsonTextBytes, runCache } from "../lru";
 import { jsonColumn, runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "../db/json-columns";
 import type { RunRow } from "./find-run";
 import { loadRunEvents } from "./run-events";
@@ -84,19 +84,26 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
   return { ok: true, json, summary };
 }
 
-const parsed = new Lru<TRunDecisions>(8);
+/** A run's parsed decisions and the estimated bytes they take (from their JSON text's length). */
+interface ParsedDecisions {
+  decisions: TRunDecisions;
+  bytes: number;
+}
+
+const parsed = runCache<ParsedDecisions>({ max: 8, sizeOf: (entry) => entry.bytes });
 
 /**
  * The run's decisions as objects, kept per run version for the readers that walk them (turn
- * inspector, timeline, Reviewer audit, replay). Read-only: callers must not change them.
+ * inspector, timeline, Reviewer audit, replay), with their estimated size in bytes. Read-only:
+ * callers must not change them.
  */
-export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<{ ok: true; decisions: TRunDecisions } | { ok: false; error: string }> {
+export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<({ ok: true } & ParsedDecisions) | { ok: false; error: string }> {
   const key = `${run.id}:${run.eventCount}`;
   const hit = parsed.get(key);
-  if (hit) return { ok: true, decisions: hit };
+  if (hit) return { ok: true, ...hit };
   const result = await getRunDecisions(db, run);
   if (!result.ok) return result;
-  const decisions = JSON.parse(result.json) as TRunDecisions;
-  parsed.set(key, decisions);
-  return { ok: true, decisions };
+  const entry = { decisions: JSON.parse(result.json) as TRunDecisions, bytes: jsonTextBytes(result.json.length) };
+  parsed.set(key, entry);
+  return { ok: true, ...entry };
 }
