@@ -4,11 +4,14 @@
  * in the lock, and the log says which database is served.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.CUESCOPE_SERVER_URL) return;
+  if (process.env.NEXT_RUNTIME !== "nodejs") return; // Next's own variable: which runtime loads this
+  const { env } = await import("./lib/server/env");
+  const serverUrl = env("CUESCOPE_SERVER_URL");
+  if (!serverUrl) return;
   const { getDb } = await import("./lib/server/db");
   try {
     const db = await getDb();
-    console.log(`cuescope: serving ${db.label} at ${process.env.CUESCOPE_SERVER_URL}`);
+    console.log(`cuescope: serving ${db.label} at ${serverUrl}`);
   } catch (error) {
     console.error(`cuescope: cannot open the database yet: ${(error as Error).message}`);
   }

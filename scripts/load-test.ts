@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "../lib/client/load";
 import { createKey } from "../lib/server/auth/keys";
 import { openDatabase } from "../lib/server/db";
+import { env } from "../lib/server/env";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -38,7 +39,7 @@ async function main(): Promise<number> {
   }
 
   let url = values.url;
-  let key = values.key ?? process.env.CUESCOPE_API_KEY;
+  let key = values.key ?? env("CUESCOPE_API_KEY");
   let server: ChildProcess | undefined;
   let tempDir: string | undefined;
   try {

@@ -60,6 +60,19 @@ export const ZTurnMeters = z.object({
   edits: z.array(ZBlockMeter).optional(),
 });
 
+/** Counts for lists and headers, derived from a run's decisions (stored with the cached decisions). */
+export const ZDecisionsSummary = z.object({
+  rebuiltTurns: z.number(),
+  skippedTurns: z.number(),
+  reminders: z.object({ delivered: z.number(), dropped: z.number(), failed: z.number(), uncertain: z.number(), pending: z.number() }),
+  findings: z.number(),
+  findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
+  /** The meters of the last rebuilt turn, each in its own unit. */
+  lastMeters: ZTurnMeters.nullable(),
+});
+
+export type TDecisionsSummary = z.infer<typeof ZDecisionsSummary>;
+
 export const ZReminderDecision = z.object({
   key: ZReminderKey,
   subject: z.string().nullable(),

@@ -112,6 +112,7 @@ export const ZReplayTurn = z.object({
   nextChanged: z.number().nullable(),
 });
 
+export type TReplayFilters = z.infer<typeof ZReplayFilters>;
 export type TReplayRequest = z.infer<typeof ZReplayRequest>;
 export type TReplayResult = z.infer<typeof ZReplayResult>;
 export type TReplayJob = z.infer<typeof ZReplayJob>;

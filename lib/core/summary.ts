@@ -1,14 +1,7 @@
-import type { TFindingCode, TRunDecisions, TTurnMeters } from "../contracts";
+import type { TDecisionsSummary, TFindingCode, TRunDecisions } from "../contracts";
 
-export interface DecisionsSummary {
-  rebuiltTurns: number;
-  skippedTurns: number;
-  reminders: { delivered: number; dropped: number; failed: number; uncertain: number; pending: number };
-  findings: number;
-  findingsByCode: Partial<Record<TFindingCode, number>>;
-  /** The meters of the last rebuilt turn, each in its own unit. */
-  lastMeters: TTurnMeters | null;
-}
+/** Its shape is the contract's, so the stored copy is parsed with the same schema. */
+export type DecisionsSummary = TDecisionsSummary;
 
 /** Counts for lists and headers, derived from a run's decisions. */
 export function summarizeDecisions(decisions: TRunDecisions): DecisionsSummary {

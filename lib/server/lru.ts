@@ -1,28 +1,34 @@
+import { LRUCache } from "lru-cache";
+import { env } from "./env";
+
 /**
- * A small least-recently-used map for derived data that can always be rebuilt (never for anything
- * that must survive a restart or be shared between processes).
+ * The in-process caches of derived data that can always be rebuilt (a run's parsed decisions, its
+ * built timelines, its what-if replays): never for anything that must survive a restart or be
+ * shared between processes. Each is least-recently-used, bounded both by a count of entries and by
+ * their estimated size in bytes: at most CUESCOPE_RUN_CACHE_MB (default 64) each, so the three
+ * together hold at most three times that. An entry estimated larger than the bound is not kept
+ * (its reader rebuilds it each time).
  */
-export class Lru<V> {
-  private readonly entries = new Map<string, V>();
+export function runCache<V extends object>(options: {
+  /** At most this many entries, however small. */
+  max: number;
+  /** The entry's estimated size in bytes (see jsonTextBytes). */
+  sizeOf: (value: V) => number;
+  /** The byte bound; default CUESCOPE_RUN_CACHE_MB. */
+  maxBytes?: number;
+}): LRUCache<string, V> {
+  return new LRUCache<string, V>({
+    max: options.max,
+    maxSize: Math.max(1, Math.floor(options.maxBytes ?? env("CUESCOPE_RUN_CACHE_MB") * 1024 * 1024)),
+    sizeCalculation: (value) => Math.max(1, Math.ceil(options.sizeOf(value))),
+  });
+}
 
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value); // most recently used last
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
+/**
+ * The estimated memory of a value whose JSON text has `chars` characters: two bytes a character
+ * (strings are UTF-16). The objects parsed from the text take a comparable amount, so the same
+ * estimate serves for them.
+ */
+export function jsonTextBytes(chars: number): number {
+  return chars * 2;
 }

@@ -13,6 +13,7 @@ import { generateEtfRun, type TRawEvent } from "../../lib/demo/etf-run";
 import { createKey } from "../../lib/server/auth/keys";
 import { openDatabase, type Database } from "../../lib/server/db";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
+import { env } from "../../lib/server/env";
 
 const TOTAL_EVENTS = 100_000;
 const BATCH = 500;
@@ -28,7 +29,7 @@ export function ingestSection(): BenchSection {
 }
 
 async function run(ctx: BenchContext): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const adminUrl = env("DATABASE_URL") ?? "postgresql://postgres@127.0.0.1:5432/test";
   if (!existsSync(".next/BUILD_ID")) {
     ctx.print("skipped: no production build (run `npm run build` first)");
     return;

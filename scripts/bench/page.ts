@@ -9,11 +9,12 @@ import { dirname, join } from "node:path";
 import { chromium } from "@playwright/test";
 import { generateEtfRun } from "../../lib/demo/etf-run";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
+import { env } from "../../lib/server/env";
 
 const PORT = 3312;
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUN_ID = "bench-page-5000";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = env("CHROMIUM_PATH");
 
 export function pageSection(): BenchSection {
   return {

@@ -2,6 +2,7 @@ import { readDemoKey } from "../../lib/server/auth/demo-key";
 import { httpSink, type IngestSink } from "../../lib/client/ingest-sink";
 import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "../../lib/server/db";
 import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
+import { env } from "../../lib/server/env";
 
 export interface TargetOptions {
   url?: string;
@@ -19,10 +20,10 @@ export type Target =
  * directory. Otherwise the database is opened directly and events go to --project.
  */
 export async function resolveTarget(options: TargetOptions): Promise<Target> {
-  let url = options.url ?? process.env.CUESCOPE_URL;
-  if (!url && !process.env.DATABASE_URL) url = readLiveHolder(defaultDataDir())?.url;
+  let url = options.url ?? env("CUESCOPE_URL");
+  if (!url && !env("DATABASE_URL")) url = readLiveHolder(defaultDataDir())?.url;
   if (url) {
-    const key = options.key ?? process.env.CUESCOPE_API_KEY ?? readDemoKey();
+    const key = options.key ?? env("CUESCOPE_API_KEY") ?? readDemoKey();
     if (!key) throw new Error(`sending to the server at ${url} needs an API key: pass --key or set CUESCOPE_API_KEY`);
     // 5xx, 429 and network faults are retried with backoff and jitter (ingestion is idempotent).
     const sink = httpSink(url, key, {

@@ -1,3 +1,5 @@
+import { env } from "../env";
+
 /**
  * Where a request comes from and which origin it was sent to, decided only from what this server
  * can trust (issue #10):
@@ -19,16 +21,12 @@ export interface HeaderSource {
 export const UNKNOWN_ADDRESS = "unknown";
 
 export function trustedProxyHops(): number {
-  const raw = process.env.CUESCOPE_TRUST_PROXY?.trim();
-  if (!raw || raw === "0" || raw.toLowerCase() === "false") return 0;
-  if (raw.toLowerCase() === "true") return 1;
-  const hops = Number(raw);
-  return Number.isInteger(hops) && hops > 0 ? hops : 0;
+  return env("CUESCOPE_TRUST_PROXY");
 }
 
 /** The TCP peer as set by scripts/server.mjs, or undefined when the app does not run under it. */
 export function trustedPeer(headers: HeaderSource): string | undefined {
-  const name = process.env.CUESCOPE_PEER_HEADER;
+  const name = env("CUESCOPE_PEER_HEADER");
   if (!name) return undefined;
   const value = headers.get(name)?.trim();
   return value ? value : undefined;
@@ -39,7 +37,7 @@ export function trustedPeer(headers: HeaderSource): string | undefined {
  * Forwarded, X-Real-IP) — i.e. through a proxy, or from a client pretending to be one.
  */
 export function arrivedForwarded(headers: HeaderSource): boolean {
-  const name = process.env.CUESCOPE_PEER_HEADER;
+  const name = env("CUESCOPE_PEER_HEADER");
   return Boolean(name && headers.get(`${name}-forwarded`) === "1");
 }
 

@@ -8,6 +8,7 @@ import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
 import type { SqlRunner } from "./sql";
 import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
+import { env } from "../env";
 
 /** One open database: Prisma for the app, a raw runner for migrations, and how to close it. */
 export interface Database {
@@ -36,13 +37,13 @@ export interface OpenOptions {
 }
 
 export function defaultDataDir(): string {
-  const dir = process.env.CUESCOPE_DATA_DIR ?? ".cuescope/data";
+  const dir = env("CUESCOPE_DATA_DIR");
   return dir.startsWith("memory://") ? dir : resolve(dir);
 }
 
 /** Opens PostgreSQL when a URL is given (or DATABASE_URL is set), else the embedded PGlite directory. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
-  const url = options.url ?? process.env.DATABASE_URL;
+  const url = options.url ?? env("DATABASE_URL");
   const timeouts = databaseTimeouts(options.timeouts);
   const db = url ? openPostgres(url, timeouts) : await openPglite(options.dataDir ?? defaultDataDir(), timeouts, options.serverUrl);
   if (options.migrate !== false) {

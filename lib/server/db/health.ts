@@ -1,14 +1,14 @@
 import { getDb } from "./index";
 import { withDeadline } from "./timeouts";
+import { env, type EnvSource } from "../env";
 
 export type DatabaseHealth =
   | { ok: true; database: "postgres" | "pglite" }
   | { ok: false; database: "postgres" | "pglite"; reason: string };
 
 /** The health check's limit: CUESCOPE_HEALTH_TIMEOUT_MS, default 3 s. */
-export function healthTimeoutMs(env: Record<string, string | undefined> = process.env): number {
-  const value = Number(env.CUESCOPE_HEALTH_TIMEOUT_MS);
-  return Number.isInteger(value) && value > 0 ? value : 3_000;
+export function healthTimeoutMs(source: EnvSource = process.env): number {
+  return env("CUESCOPE_HEALTH_TIMEOUT_MS", source);
 }
 
 /**
@@ -16,7 +16,7 @@ export function healthTimeoutMs(env: Record<string, string | undefined> = proces
  * throws: a failure of any kind is "not healthy", with the reason for the log and the answer.
  */
 export async function checkDatabase(timeoutMs = healthTimeoutMs()): Promise<DatabaseHealth> {
-  const configured = process.env.DATABASE_URL ? "postgres" : "pglite";
+  const configured = env("DATABASE_URL") ? "postgres" : "pglite";
   const started = Date.now();
   try {
     const db = await withDeadline(getDb(), timeoutMs, "opening the database");

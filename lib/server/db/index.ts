@@ -1,5 +1,6 @@
 import { openDatabase, type Database } from "./connect";
 import { databaseTimeouts, withDeadline } from "./timeouts";
+import { env } from "../env";
 
 export { openDatabase, defaultDataDir, redactUrl, type Database, type OpenOptions } from "./connect";
 export { DataDirLockedError, readLiveHolder, type LockHolder } from "./lock";
@@ -16,7 +17,7 @@ const globalForDb = globalThis as unknown as { cuescopeDb?: Promise<Database> };
  * bounded by its own timeouts, and later callers share it. A failed opening is retried by the next call.
  */
 export function getDb(): Promise<Database> {
-  const opening = (globalForDb.cuescopeDb ??= openDatabase({ serverUrl: process.env.CUESCOPE_SERVER_URL }).catch((error) => {
+  const opening = (globalForDb.cuescopeDb ??= openDatabase({ serverUrl: env("CUESCOPE_SERVER_URL") }).catch((error) => {
     globalForDb.cuescopeDb = undefined; // let the next request try again (database down, say)
     throw error;
   }));

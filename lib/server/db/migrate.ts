@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SqlRunner } from "./sql";
+import { env } from "../env";
 
 /**
  * Applies committed Prisma-layout migrations (prisma/migrations/<name>/migration.sql) that are not
@@ -56,7 +57,7 @@ export async function applyMigrations(sql: SqlRunner, migrationsDir = defaultMig
 }
 
 export function defaultMigrationsDir(): string {
-  return process.env.CUESCOPE_MIGRATIONS_DIR ?? join(process.cwd(), "prisma", "migrations");
+  return env("CUESCOPE_MIGRATIONS_DIR") ?? join(process.cwd(), "prisma", "migrations");
 }
 
 export function listMigrations(dir: string): { name: string; sql: string }[] {

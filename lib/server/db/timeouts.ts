@@ -1,3 +1,4 @@
+import { env, type EnvName, type EnvSource } from "../env";
 import { DatabaseTimeoutError } from "./errors";
 
 /**
@@ -25,30 +26,20 @@ export interface DatabaseTimeouts {
   migrationMs: number;
 }
 
-/** The environment variables, their defaults, and what they set. Documented in the README. */
+/** The environment variable of each limit (defaults and validation: lib/server/env.ts). */
 export const TIMEOUT_ENV = {
-  connectMs: ["CUESCOPE_DB_CONNECT_TIMEOUT_MS", 5_000],
-  statementMs: ["CUESCOPE_DB_STATEMENT_TIMEOUT_MS", 15_000],
-  lockMs: ["CUESCOPE_DB_LOCK_TIMEOUT_MS", 10_000],
-  idleInTransactionMs: ["CUESCOPE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 60_000],
-  queryMs: ["CUESCOPE_DB_QUERY_TIMEOUT_MS", undefined],
-  openMs: ["CUESCOPE_DB_OPEN_TIMEOUT_MS", 20_000],
-  migrationMs: ["CUESCOPE_DB_MIGRATION_TIMEOUT_MS", 300_000],
-} as const satisfies Record<keyof DatabaseTimeouts, readonly [string, number | undefined]>;
+  connectMs: "CUESCOPE_DB_CONNECT_TIMEOUT_MS",
+  statementMs: "CUESCOPE_DB_STATEMENT_TIMEOUT_MS",
+  lockMs: "CUESCOPE_DB_LOCK_TIMEOUT_MS",
+  idleInTransactionMs: "CUESCOPE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+  queryMs: "CUESCOPE_DB_QUERY_TIMEOUT_MS",
+  openMs: "CUESCOPE_DB_OPEN_TIMEOUT_MS",
+  migrationMs: "CUESCOPE_DB_MIGRATION_TIMEOUT_MS",
+} as const satisfies Record<keyof DatabaseTimeouts, EnvName>;
 
 /** The timeouts from the environment (invalid values are reported and replaced by the default), with overrides. */
-export function databaseTimeouts(overrides: Partial<DatabaseTimeouts> = {}, env: Record<string, string | undefined> = process.env): DatabaseTimeouts {
-  const read = (key: keyof DatabaseTimeouts): number | undefined => {
-    const [name, fallback] = TIMEOUT_ENV[key];
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0 || value > 2_147_483_647) {
-      warnOnce(name, `[cuescope] ${name}=${JSON.stringify(raw)} is not a whole number of milliseconds (0 = off); using ${fallback ?? "the default"}`);
-      return fallback;
-    }
-    return value;
-  };
+export function databaseTimeouts(overrides: Partial<DatabaseTimeouts> = {}, source: EnvSource = process.env): DatabaseTimeouts {
+  const read = (key: keyof DatabaseTimeouts) => env(TIMEOUT_ENV[key], source);
   const statementMs = overrides.statementMs ?? read("statementMs")!;
   return {
     connectMs: overrides.connectMs ?? read("connectMs")!,
@@ -59,13 +50,6 @@ export function databaseTimeouts(overrides: Partial<DatabaseTimeouts> = {}, env:
     openMs: overrides.openMs ?? read("openMs")!,
     migrationMs: overrides.migrationMs ?? read("migrationMs")!,
   };
-}
-
-const warned = new Set<string>();
-function warnOnce(key: string, message: string): void {
-  if (warned.has(key)) return;
-  warned.add(key);
-  console.warn(message);
 }
 
 /**

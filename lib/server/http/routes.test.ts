@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunFacets, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
 import { authenticate, createKey, revokeKey } from "../auth/keys";
 import { createSession } from "../auth/sessions";
@@ -226,6 +226,23 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(peek.status).toBe(404);
       const peekDecisions = await runDecisionsRoute(get(keyB, "/runs/list-1/decisions"), params("list-1"));
       expect(peekDecisions.status).toBe(404);
+    });
+
+    it("rebuilds a cached summary that no longer parses, and says so in the log", async () => {
+      await ingestRoute(post(keyA, { batch: smallRun("bad-cache", 3) }));
+      const first = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
+      const run = await db.prisma.run.findFirstOrThrow({ where: { runId: "bad-cache" } });
+      await db.prisma.runDecisionsCache.update({ where: { runPk: run.id }, data: { summary: { rebuiltTurns: "three" } } });
+      const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
+        expect(again).toEqual(first);
+        expect(String(warned.mock.calls[0]?.[0])).toMatch(new RegExp(`stored run_decisions\\.summary of row "${run.id}" does not match its schema: rebuiltTurns`));
+      } finally {
+        warned.mockRestore();
+      }
+      const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { runPk: run.id } });
+      expect((stored.summary as { rebuiltTurns: unknown }).rebuiltTurns).toBe(first.rebuiltTurns);
     });
 
     it("says why a run without run.started has no decisions yet", async () => {

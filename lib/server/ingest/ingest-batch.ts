@@ -5,6 +5,7 @@ import type { Database } from "../db";
 import { errorCodes, isTransactionConflict } from "../db/errors";
 import { DomainError } from "../errors";
 import type { Prisma } from "../db/generated/client";
+import { env } from "../env";
 
 interface Candidate {
   index: number;
@@ -31,7 +32,7 @@ export interface IngestOptions {
 }
 
 const DEFAULTS: Required<IngestOptions> = {
-  concurrency: Number(process.env.CUESCOPE_INGEST_CONCURRENCY) || 4,
+  concurrency: env("CUESCOPE_INGEST_CONCURRENCY"),
   queueTimeoutMs: 30_000,
   attempts: 6,
   maxWaitMs: 10_000,

@@ -56,7 +56,7 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
   afterAll(async () => db?.close());
 
   it("replaying with the runs' own copy changes nothing and matches the stored rebuild exactly", async () => {
-    const { job, done } = await startReplay(db, caller, { copyVersionId: ownCopyId, filters: { q: "" }, maxRuns: 10 });
+    const { job, done } = await startReplay(db, caller, { copyVersionId: ownCopyId, filters: {}, maxRuns: 10 });
     expect(job.status).toBe("running");
     await done;
     const finished = await getReplayJob(db, caller.projectId, job.id);

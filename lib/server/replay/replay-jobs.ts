@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { ZReplayFilters, ZReplayResult, type TCopy, type TPolicy, type TReplayJob, type TReplayRequest, type TReplayResult } from "../../contracts";
+import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "../../contracts";
 import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
-import type { Prisma } from "../db/generated/client";
+import { jsonColumn, replayFiltersColumn, replayResultColumn } from "../db/json-columns";
 import { DomainError } from "../errors";
 import { runFilterWhere } from "../runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "../versions/versions";
@@ -39,7 +39,7 @@ export async function startReplay(db: Database, caller: Caller, request: TReplay
       projectId: caller.projectId,
       copyVersionId: request.copyVersionId ?? null,
       policyVersionId: request.policyVersionId ?? null,
-      filters: request.filters as Prisma.InputJsonValue,
+      filters: jsonColumn(request.filters),
       inputKey,
       totalRuns: runs.length,
       totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
@@ -58,7 +58,7 @@ async function work(db: Database, projectId: string, jobId: string, runs: Parame
     await db.prisma.replayJob.update({
       where: { id: jobId },
       data: result
-        ? { status: "done", result: result as unknown as Prisma.InputJsonValue, finishedAt: new Date() }
+        ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
         : { status: "cancelled", finishedAt: new Date() },
     });
   } catch (error) {
@@ -105,7 +105,7 @@ function toJob(row: JobRow, reused: boolean): TReplayJob {
     status: lost ? "failed" : (row.status as TReplayJob["status"]),
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
-    filters: ZReplayFilters.catch({}).parse(row.filters ?? {}),
+    filters: replayFiltersColumn(row),
     progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
     result,
     error: lost ? STALLED : error,
@@ -118,13 +118,10 @@ function toJob(row: JobRow, reused: boolean): TReplayJob {
 /**
  * The stored result when it is of the current format. An older one (follow-up per key only, or
  * changed turns without `fate`) reads as no result, with the status kept and an error saying so.
- * Only the part whose shape changed is checked, so polling a large result stays cheap.
+ * A current one is parsed with its contract (lib/server/db/json-columns.ts).
  */
 function storedResult(row: JobRow): { result: TReplayResult | null; error: string | null } {
-  const result = (row.result as TReplayResult | null) ?? null;
-  const current =
-    result === null ||
-    (ZReplayResult.shape.followUp.safeParse(result.followUp).success && ZReplayResult.shape.changedRuns.safeParse(result.changedRuns?.slice(0, 1)).success);
-  if (current) return { result, error: row.error };
-  return { result: null, error: row.error ?? OLD_RESULT_FORMAT };
+  const result = replayResultColumn(row);
+  if (result === "older format") return { result: null, error: row.error ?? OLD_RESULT_FORMAT };
+  return { result, error: row.error };
 }

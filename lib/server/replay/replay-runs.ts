@@ -5,6 +5,7 @@ import { changedTurns, turnsToList } from "../../replay/changed-turns";
 import { followUpGroups, type RunFollowUp, type SavedCopy } from "../../replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "../../replay/key-stats";
 import type { Database } from "../db";
+import { copyColumn } from "../db/json-columns";
 import { getRunDecisions } from "../runs/run-decisions";
 import { loadRunEvents } from "../runs/run-events";
 import type { RunRow } from "../runs/find-run";
@@ -72,5 +73,5 @@ export function copyFingerprint(resolvedJson: string): string {
 
 async function savedCopies(db: Database, projectId: string): Promise<SavedCopy[]> {
   const rows = await db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } });
-  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), copy: row.copy as TCopy }));
+  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), copy: copyColumn(row) }));
 }

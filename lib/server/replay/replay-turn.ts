@@ -3,7 +3,7 @@ import { rebuild } from "../../core";
 import { changedTurns, type ChangedTurn } from "../../replay/changed-turns";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
-import { Lru } from "../lru";
+import { runCache } from "../lru";
 import { findRun } from "../runs/find-run";
 import { getParsedRunDecisions } from "../runs/run-decisions";
 import { loadRunEvents } from "../runs/run-events";
@@ -13,13 +13,15 @@ interface ReplayedRun {
   baseline: TRunDecisions;
   whatIf: TRunDecisions;
   changed: ChangedTurn[];
+  /** Estimated: the run's own decisions twice (the what-if is about as large) plus the changed turns. */
+  bytes: number;
 }
 
 /**
  * One run rebuilt with one job's versions, per run version (its event count): clicking through
  * the turns of a run rebuilds it once. Read-only: callers must not change what they get.
  */
-const replayed = new Lru<ReplayedRun>(6);
+const replayed = runCache<ReplayedRun>({ max: 6, sizeOf: (run) => run.bytes });
 
 /**
  * `GET /api/v1/replay/:id/runs/:runId/turns/:turn`: one turn of a run with its own copy and
@@ -42,7 +44,8 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
       loadRunEvents(db, run),
     ]);
     const whatIf = rebuild(events, { copy, policy });
-    replay = { baseline: own.decisions, whatIf, changed: changedTurns(own.decisions, whatIf) };
+    const changed = changedTurns(own.decisions, whatIf);
+    replay = { baseline: own.decisions, whatIf, changed, bytes: 2 * own.bytes + 200 * changed.length };
     replayed.set(key, replay);
   }
 

@@ -1,15 +1,13 @@
-import type { TCopy, TPolicy, TRunDecisions } from "../../contracts";
-import { rebuild, RunInputError, summarizeDecisions, type DecisionsSummary } from "../../core";
+import type { TRunDecisions } from "../../contracts";
+import { rebuild, RunInputError, summarizeDecisions } from "../../core";
 import type { Database } from "../db";
-import { Lru } from "../lru";
-import type { Prisma } from "../db/generated/client";
+import { jsonTextBytes, runCache } from "../lru";
+import { jsonColumn, runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "../db/json-columns";
 import type { RunRow } from "./find-run";
 import { loadRunEvents } from "./run-events";
 
-export interface CachedSummary extends DecisionsSummary {
-  policy: TPolicy;
-  copy: TCopy | null;
-}
+/** The decisions' counts and the policy and copy the run started with (stored as run_decisions.summary). */
+export type CachedSummary = TRunSummaryColumn;
 
 /** The decisions as the JSON text that is stored and served (parse it only where it is read). */
 export type RunDecisionsResult = { ok: true; json: string; summary: CachedSummary } | { ok: false; error: string };
@@ -23,7 +21,8 @@ export type RunSummaryResult = { ok: true; summary: CachedSummary } | { ok: fals
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
   const cached = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id } });
   if (cached && cached.eventCount === run.eventCount) {
-    return { ok: true, json: cached.decisions, summary: cached.summary as unknown as CachedSummary };
+    const summary = storedSummary(cached);
+    if (summary) return { ok: true, json: cached.decisions, summary };
   }
   return rebuildAndCache(db, run);
 }
@@ -38,13 +37,24 @@ export async function getRunSummaries(db: Database, runs: readonly RunRow[]): Pr
   const results = new Map<string, RunSummaryResult>();
   for (const run of runs) {
     const hit = byRun.get(run.id);
-    if (hit && hit.eventCount === run.eventCount) {
-      results.set(run.id, { ok: true, summary: hit.summary as unknown as CachedSummary });
-    } else {
-      results.set(run.id, await rebuildAndCache(db, run));
-    }
+    const summary = hit && hit.eventCount === run.eventCount ? storedSummary(hit) : null;
+    results.set(run.id, summary ? { ok: true, summary } : await rebuildAndCache(db, run));
   }
   return results;
+}
+
+/**
+ * A cache entry's summary, or null when it no longer parses: the entry is derived data, so it is
+ * logged and rebuilt rather than failing the read.
+ */
+function storedSummary(row: { runPk: string; summary: unknown }): CachedSummary | null {
+  try {
+    return runSummaryColumn(row);
+  } catch (error) {
+    if (!(error instanceof StoredDataError)) throw error;
+    console.warn(`[cuescope] ${error.message}; rebuilding the run's decisions`);
+    return null;
+  }
 }
 
 async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsResult> {
@@ -67,26 +77,33 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
   const data = {
     eventCount: events.length,
     decisions: json,
-    summary: summary as unknown as Prisma.InputJsonValue,
+    summary: jsonColumn(summary),
     builtAt: new Date(),
   };
   await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
   return { ok: true, json, summary };
 }
 
-const parsed = new Lru<TRunDecisions>(8);
+/** A run's parsed decisions and the estimated bytes they take (from their JSON text's length). */
+interface ParsedDecisions {
+  decisions: TRunDecisions;
+  bytes: number;
+}
+
+const parsed = runCache<ParsedDecisions>({ max: 8, sizeOf: (entry) => entry.bytes });
 
 /**
  * The run's decisions as objects, kept per run version for the readers that walk them (turn
- * inspector, timeline, Reviewer audit, replay). Read-only: callers must not change them.
+ * inspector, timeline, Reviewer audit, replay), with their estimated size in bytes. Read-only:
+ * callers must not change them.
  */
-export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<{ ok: true; decisions: TRunDecisions } | { ok: false; error: string }> {
+export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<({ ok: true } & ParsedDecisions) | { ok: false; error: string }> {
   const key = `${run.id}:${run.eventCount}`;
   const hit = parsed.get(key);
-  if (hit) return { ok: true, decisions: hit };
+  if (hit) return { ok: true, ...hit };
   const result = await getRunDecisions(db, run);
   if (!result.ok) return result;
-  const decisions = JSON.parse(result.json) as TRunDecisions;
-  parsed.set(key, decisions);
-  return { ok: true, decisions };
+  const entry = { decisions: JSON.parse(result.json) as TRunDecisions, bytes: jsonTextBytes(result.json.length) };
+  parsed.set(key, entry);
+  return { ok: true, ...entry };
 }

@@ -2,7 +2,7 @@ import type { TRunTimeline, TTimelineQuery } from "../../contracts";
 import { buildTimeline } from "../../charts";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
-import { Lru } from "../lru";
+import { jsonTextBytes, runCache } from "../lru";
 import { findRun, type RunRow } from "./find-run";
 import { getParsedRunDecisions } from "./run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
@@ -24,7 +24,7 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   return timeline;
 }
 
-const recent = new Lru<TRunTimeline>(16);
+const recent = runCache<TRunTimeline>({ max: 16, sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });
 
 async function buildRunTimeline(db: Database, run: RunRow, query: TTimelineQuery): Promise<TRunTimeline> {
   const result = await getParsedRunDecisions(db, run);

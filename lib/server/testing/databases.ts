@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
 import { openDatabase, type Database } from "../db";
+import { env } from "../env";
 
 /** A database kind the integration suites run against. */
 export interface TestDatabase {
@@ -18,7 +19,7 @@ export interface TestDatabase {
  */
 export function testDatabases(): TestDatabase[] {
   const kinds: TestDatabase[] = [{ name: "pglite", open: () => openDatabase({ url: "", dataDir: tempDataDir() }) }];
-  const url = process.env.DATABASE_URL;
+  const url = env("DATABASE_URL");
   if (url) kinds.push({ name: "postgres", open: () => openScratchPostgres(url) });
   return kinds;
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion } from "../../contracts";
 import { createKey } from "../auth/keys";
 import { useDatabase, type Database } from "../db";
+import { StoredDataError } from "../db/json-columns";
 import {
   createCopyVersionRoute,
   createPolicyVersionRoute,
@@ -10,6 +11,7 @@ import {
   listCopyVersionsRoute,
 } from "../http/version-routes";
 import { testDatabases } from "../testing/databases";
+import { getCopyVersion } from "./versions";
 
 describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
   let db: Database;
@@ -87,5 +89,20 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
     expect(list.versions).toEqual([]);
     const mine = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute)).json()).versions[0];
     expect((await send(getCopyVersionRoute, undefined, mine.id, otherKey)).status).toBe(404);
+  });
+
+  it("answers a stored version that no longer parses with a 500, logged naming the table, row and path", async () => {
+    const { secret } = await createKey(db, "corrupted versions");
+    const project = await db.prisma.project.findUniqueOrThrow({ where: { name: "corrupted versions" } });
+    const row = await db.prisma.copyVersion.create({ data: { projectId: project.id, name: "hand-edited", savedBy: "test", copy: { context: { "*": 42 } } } });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await send(getCopyVersionRoute, undefined, row.id, secret);
+      expect(response.status).toBe(500);
+      expect(String(logged.mock.calls[0]?.[1])).toMatch(new RegExp(`stored copy_versions\\.copy of row "${row.id}" does not match its schema: context\\.\\*`));
+      await expect(getCopyVersion(db, project.id, row.id)).rejects.toThrow(StoredDataError);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

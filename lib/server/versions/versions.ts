@@ -1,8 +1,8 @@
-import type { TCopy, TCopyVersion, TCopyVersionCreate, TPolicy, TPolicyVersion, TPolicyVersionCreate } from "../../contracts";
+import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate } from "../../contracts";
 import type { Caller } from "../auth/keys";
 import type { Database } from "../db";
-import type { Prisma } from "../db/generated/client";
 import { isUniqueViolation } from "../db/errors";
+import { copyColumn, jsonColumn, policyColumn } from "../db/json-columns";
 import { DomainError } from "../errors";
 
 /**
@@ -14,7 +14,7 @@ type Row = { id: string; name: string; note: string | null; savedBy: string; par
 export async function createCopyVersion(db: Database, caller: Caller, input: TCopyVersionCreate): Promise<TCopyVersion> {
   await checkNew(db, caller.projectId, "copy", input.name, input.parentId);
   const row = await nameTakenAsConflict("copy", input.name, () =>
-    db.prisma.copyVersion.create({ data: { ...meta(caller, input), copy: input.copy as Prisma.InputJsonValue } }),
+    db.prisma.copyVersion.create({ data: { ...meta(caller, input), copy: jsonColumn(input.copy) } }),
   );
   if (input.makeDefault) await setDefault(db, caller.projectId, "copy", row.id);
   return getCopyVersion(db, caller.projectId, row.id);
@@ -23,7 +23,7 @@ export async function createCopyVersion(db: Database, caller: Caller, input: TCo
 export async function createPolicyVersion(db: Database, caller: Caller, input: TPolicyVersionCreate): Promise<TPolicyVersion> {
   await checkNew(db, caller.projectId, "policy", input.name, input.parentId);
   const row = await nameTakenAsConflict("policy", input.name, () =>
-    db.prisma.policyVersion.create({ data: { ...meta(caller, input), policy: input.policy as Prisma.InputJsonValue } }),
+    db.prisma.policyVersion.create({ data: { ...meta(caller, input), policy: jsonColumn(input.policy) } }),
   );
   if (input.makeDefault) await setDefault(db, caller.projectId, "policy", row.id);
   return getPolicyVersion(db, caller.projectId, row.id);
@@ -34,7 +34,7 @@ export async function listCopyVersions(db: Database, projectId: string): Promise
     db.prisma.copyVersion.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
     defaultsOf(db, projectId),
   ]);
-  return rows.map((row) => ({ ...dto(row, defaults.copy), kind: "copy", copy: row.copy as TCopy }));
+  return rows.map((row) => ({ ...dto(row, defaults.copy), kind: "copy", copy: copyColumn(row) }));
 }
 
 export async function listPolicyVersions(db: Database, projectId: string): Promise<TPolicyVersion[]> {
@@ -42,19 +42,19 @@ export async function listPolicyVersions(db: Database, projectId: string): Promi
     db.prisma.policyVersion.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
     defaultsOf(db, projectId),
   ]);
-  return rows.map((row) => ({ ...dto(row, defaults.policy), kind: "policy", policy: row.policy as TPolicy }));
+  return rows.map((row) => ({ ...dto(row, defaults.policy), kind: "policy", policy: policyColumn(row) }));
 }
 
 export async function getCopyVersion(db: Database, projectId: string, id: string): Promise<TCopyVersion> {
   const row = await db.prisma.copyVersion.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no copy version ${JSON.stringify(id)} in this project`, "id");
-  return { ...dto(row, (await defaultsOf(db, projectId)).copy), kind: "copy", copy: row.copy as TCopy };
+  return { ...dto(row, (await defaultsOf(db, projectId)).copy), kind: "copy", copy: copyColumn(row) };
 }
 
 export async function getPolicyVersion(db: Database, projectId: string, id: string): Promise<TPolicyVersion> {
   const row = await db.prisma.policyVersion.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no policy version ${JSON.stringify(id)} in this project`, "id");
-  return { ...dto(row, (await defaultsOf(db, projectId)).policy), kind: "policy", policy: row.policy as TPolicy };
+  return { ...dto(row, (await defaultsOf(db, projectId)).policy), kind: "policy", policy: policyColumn(row) };
 }
 
 /** Marks a saved version as the project's default of its kind. */

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import {
+  problemsFrom,
+  ZCopy,
+  ZDecisionsSummary,
+  ZPolicy,
+  ZReplayFilters,
+  ZReplayResult,
+  type TCopy,
+  type TPolicy,
+  type TProblem,
+  type TReplayFilters,
+  type TReplayResult,
+} from "../../contracts";
+import type { Prisma } from "./generated/client";
+
+/**
+ * The JSON columns, read back through their contracts. Every document in them was written by this
+ * server from a value that had passed the same schema, so one that no longer parses is a server
+ * fault (a hand edit, a bad migration, a format change without a compatibility path): reading it
+ * throws a StoredDataError naming the table, the row, the column and the path inside the document,
+ * which the HTTP layer logs and answers with a 500. Derived data (the decisions cache) is rebuilt
+ * instead by its caller.
+ *
+ * | table            | column    | schema                                       |
+ * |------------------|-----------|----------------------------------------------|
+ * | copy_versions    | copy      | ZCopy                                        |
+ * | policy_versions  | policy    | ZPolicy                                      |
+ * | run_decisions    | summary   | ZRunSummaryColumn (ZDecisionsSummary + the run's policy and copy) |
+ * | replay_jobs      | filters   | ZReplayFilters                               |
+ * | replay_jobs      | result    | ZReplayResult (older formats read as "start it again") |
+ */
+export class StoredDataError extends Error {
+  override readonly name = "StoredDataError";
+
+  constructor(
+    readonly table: string,
+    readonly rowId: string,
+    readonly column: string,
+    readonly problems: TProblem[],
+  ) {
+    super(
+      `stored ${table}.${column} of row ${JSON.stringify(rowId)} does not match its schema: ` +
+        problems.map((p) => `${p.path === "" ? "(the document)" : p.path}: ${p.message}`).join("; "),
+    );
+  }
+}
+
+/** The stored document parsed with its schema, or a StoredDataError naming where it breaks it. */
+function parseStored<S extends z.ZodType>(schema: S, table: string, column: string, rowId: string, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new StoredDataError(table, rowId, column, problemsFrom(parsed.error));
+}
+
+/**
+ * A contract-typed value for a Json column. Values typed by the zod contracts are JSON by
+ * construction; TypeScript only lacks the index signature Prisma's input type asks for.
+ */
+export function jsonColumn(value: TCopy | TPolicy | TRunSummaryColumn | TReplayFilters | TReplayResult): Prisma.InputJsonValue {
+  return value as Prisma.InputJsonValue;
+}
+
+export function copyColumn(row: { id: string; copy: unknown }): TCopy {
+  return parseStored(ZCopy, "copy_versions", "copy", row.id, row.copy);
+}
+
+export function policyColumn(row: { id: string; policy: unknown }): TPolicy {
+  return parseStored(ZPolicy, "policy_versions", "policy", row.id, row.policy);
+}
+
+/** What run_decisions.summary holds: the decisions' counts and the policy and copy the run started with. */
+export const ZRunSummaryColumn = ZDecisionsSummary.extend({ policy: ZPolicy, copy: ZCopy.nullable() });
+export type TRunSummaryColumn = z.infer<typeof ZRunSummaryColumn>;
+
+export function runSummaryColumn(row: { runPk: string; summary: unknown }): TRunSummaryColumn {
+  return parseStored(ZRunSummaryColumn, "run_decisions", "summary", row.runPk, row.summary);
+}
+
+export function replayFiltersColumn(row: { id: string; filters: unknown }): TReplayFilters {
+  return parseStored(ZReplayFilters, "replay_jobs", "filters", row.id, row.filters ?? {});
+}
+
+/**
+ * A replay job's stored result: null while there is none, `"older format"` for a result written
+ * before the current shape of the follow-up groups or of the changed turns' `fate` (those jobs are
+ * started again, not migrated), else the result parsed with ZReplayResult. A running job has no
+ * result yet, so polling costs nothing; a finished one is read once per page view (the client
+ * stops polling), and parsing costs less than sending it (about 2 s for the largest possible
+ * result, 5000 runs of 200 listed turns, 73 MB; about 0.2 s for the default 500 runs).
+ */
+export function replayResultColumn(row: { id: string; result: unknown }): TReplayResult | null | "older format" {
+  if (row.result === null || row.result === undefined) return null;
+  if (typeof row.result !== "object" || Array.isArray(row.result)) return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
+  const stored = row.result as { followUp?: unknown; changedRuns?: unknown };
+  const changedRuns = Array.isArray(stored.changedRuns) ? stored.changedRuns.slice(0, 1) : stored.changedRuns;
+  const current = ZReplayResult.shape.followUp.safeParse(stored.followUp).success && ZReplayResult.shape.changedRuns.safeParse(changedRuns).success;
+  if (!current) return "older format";
+  return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
+}
