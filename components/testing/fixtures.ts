@@ -2,6 +2,7 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
+import type { TEvent, TTurnDetail } from "../../lib/contracts";
 import { rebuild } from "../../lib/core";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../../lib/core/spec/builders";
 
@@ -28,3 +29,31 @@ export const teaching = json(
 );
 
 export const turn10 = turnOf(teaching, 10);
+
+/** A turn as `GET /api/v1/runs/:runId/turns/:turn` serves it (lib/server/runs/run-reads.ts), from built events. */
+export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail {
+  const decisions = json(rebuild([...events]));
+  const existing = [...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn))].sort((a, b) => a - b);
+  const at = existing.indexOf(turn);
+  return {
+    runId: decisions.runId,
+    turn,
+    decision: decisions.turns.find((t) => t.turn === turn) ?? null,
+    exists: at >= 0,
+    findings: decisions.findings.filter((f) => f.turn === turn),
+    events: json(events.filter((e) => "turn" in e && e.turn === turn)) as unknown as Record<string, unknown>[],
+    previousTurn: at > 0 ? existing[at - 1] : null,
+    nextTurn: at >= 0 ? (existing[at + 1] ?? null) : null,
+  };
+}
+
+/**
+ * The teaching run where the agent drifted on turn 10 (requests listed at stage 1, the edits state
+ * left out) and turn 12 has events but no request.final (skipped, INCOMPLETE_TURN).
+ */
+export const driftEvents = run({ runId: "drift", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(9, (t) => t.requests(17).final(5000).ok([]))
+  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 1)]))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]))
+  .turn(12, (t) => t.requests(30).ok([]))
+  .events();
