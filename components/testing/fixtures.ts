@@ -2,7 +2,8 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
-import type { TEvent, TTurnDetail } from "../../lib/contracts";
+import { reviewerRows } from "../../lib/audit/reviewer-rows";
+import type { TEvent, TReviewerCandidateRow, TTurnDetail } from "../../lib/contracts";
 import { rebuild } from "../../lib/core";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../../lib/core/spec/builders";
 
@@ -56,4 +57,22 @@ export const driftEvents = run({ runId: "drift", policy: teachPolicy, copy: TEAC
   .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 1)]))
   .turn(11, (t) => t.requests(29).final(8000).ok([]))
   .turn(12, (t) => t.requests(30).ok([]))
+  .events();
+
+/** Reviewer rows as `GET /api/v1/reviewer/candidates` serves them (lib/server/reviewer/list-candidates.ts). */
+export function reviewerCandidateRows(events: readonly TEvent[], run: { task: string | null; agent?: string | null; model?: string | null }): TReviewerCandidateRow[] {
+  const decisions = rebuild([...events]);
+  return json(reviewerRows(events, decisions).map((row) => ({ runId: decisions.runId, task: run.task, agent: run.agent ?? null, model: run.model ?? null, ...row })));
+}
+
+/**
+ * Reviewer scenes on the teaching policy (review every 10 turns, 8 requests left to admit):
+ * c1 admitted and dispatched, completed with a verdict; c2 dispatched while d1 runs, admitted
+ * against R13 and cancelled because its reminder was dropped; c3 denied for budget, dispatched anyway.
+ */
+export const reviewerEvents = run({ runId: "rev", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(10, (t) => t.requests(28).final(9962).ok([rem("requests", 2)]).candidate("c1", 1).admission("c1", true).dispatched("c1", "d1"))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]).candidate("c2").admission("c2", true).cancelled("c2", "reminder_dropped"))
+  .turn(12, (t) => t.requests(30).final(8000).ok([]).completed("d1"))
+  .turn(20, (t) => t.requests(33).final(8000).ok([]).candidate("c3", 2).admission("c3", false, ["insufficient_budget"]).dispatched("c3", "d3"))
   .events();
