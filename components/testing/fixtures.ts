@@ -3,8 +3,10 @@
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
 import { reviewerRows } from "../../lib/audit/reviewer-rows";
-import type { TEvent, TReviewerCandidateRow, TTurnDetail } from "../../lib/contracts";
-import { rebuild } from "../../lib/core";
+import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "../../lib/contracts";
+import { rebuild, type RebuildOptions } from "../../lib/core";
+import { changedTurns, turnsToList } from "../../lib/replay/changed-turns";
+import { addKeyStats, emptyKeyStats } from "../../lib/replay/key-stats";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../../lib/core/spec/builders";
 
 export { TEACH_COPY };
@@ -75,4 +77,33 @@ export const reviewerEvents = run({ runId: "rev", policy: teachPolicy, copy: TEA
   .turn(11, (t) => t.requests(29).final(8000).ok([]).candidate("c2").admission("c2", true).cancelled("c2", "reminder_dropped"))
   .turn(12, (t) => t.requests(30).final(8000).ok([]).completed("d1"))
   .turn(20, (t) => t.requests(33).final(8000).ok([]).candidate("c3", 2).admission("c3", false, ["insufficient_budget"]).dispatched("c3", "d3"))
+  .events();
+
+/** The keys and changed runs of a replay result, as lib/server/replay/replay-runs.ts computes them (follow-up left out). */
+export function replayOf(runs: readonly (readonly TEvent[])[], overrides: RebuildOptions): Pick<TReplayResult, "keys" | "changedRuns"> {
+  let baseline = REMINDER_KEYS.map(emptyKeyStats);
+  let whatIf = REMINDER_KEYS.map(emptyKeyStats);
+  const changedRuns: TReplayResult["changedRuns"] = [];
+  for (const events of runs) {
+    const before = rebuild(events);
+    const after = rebuild(events, overrides);
+    baseline = addKeyStats(baseline, before);
+    whatIf = addKeyStats(whatIf, after);
+    const changed = changedTurns(before, after);
+    if (changed.length) changedRuns.push({ runId: before.runId, changedTurns: changed.length, fateChangedTurns: changed.filter((c) => c.fate).length, turns: turnsToList(changed, 200) });
+  }
+  return json({ keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })), changedRuns });
+}
+
+/** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
+export const teachingEvents = run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(9, (t) => t.requests(17).final(5000).ok([]))
+  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]))
+  .events();
+
+/** A run with room to spare: every reminder fits whatever the copy says. */
+export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(3, (t) => t.requests(20).final(1000).ok([rem("requests", 1)]))
+  .turn(4, (t) => t.requests(21).final(1000).ok([rem("requests", 1)]))
   .events();
