@@ -1,9 +1,29 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects: the node suites (core, server, scripts) and the component tests, which render
+// React in happy-dom with Testing Library (happy-dom starts several times faster than jsdom per
+// file). Only the component project pays for the DOM and its setup.
 export default defineConfig({
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
-    environment: "node",
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "components",
+          include: ["components/**/*.test.tsx"],
+          environment: "happy-dom",
+          setupFiles: ["components/testing/setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,138 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useMemo, useState } from "react";
+import { describe, expect, it, vi } from "vitest";
+import type { TReminderKey } from "../../lib/contracts";
+import { draftFrom, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
+import { copyProblems } from "../../lib/copy/validate";
+import { TEACH_COPY, teachPolicy, turn10 } from "../testing/fixtures";
+import { KeyTemplates } from "./key-templates";
+
+/** The copy workbench's wiring of one key: draft state, the contract's problems, the preview turn. */
+function Editor({ reminderKey, initial = draftFrom(TEACH_COPY), withTurn = true }: { reminderKey: TReminderKey; initial?: CopyDraft; withTurn?: boolean }) {
+  const [draft, setDraft] = useState(initial);
+  const problems = useMemo(() => copyProblems(draft), [draft]);
+  return (
+    <KeyTemplates
+      reminderKey={reminderKey}
+      templates={draft[reminderKey]}
+      baseTemplates={initial[reminderKey]}
+      turn={withTurn ? turn10 : null}
+      policy={teachPolicy}
+      problems={problems}
+      onChange={(name, text) => setDraft((d) => withTemplate(d, reminderKey, name, text))}
+      onAdd={(name) => setDraft((d) => withTemplate(d, reminderKey, name, ""))}
+      onRemove={(name) => setDraft((d) => withoutTemplate(d, reminderKey, name))}
+    />
+  );
+}
+
+const row = (key: string, name: string) => document.querySelector<HTMLElement>(`[data-template="${key}.${name}"]`)!;
+
+describe("copy editor: one key's templates", () => {
+  it("previews the template on the recorded turn with the rebuild's values, bytes and fit", () => {
+    render(<Editor reminderKey="requests" />);
+    expect(screen.getByRole("heading", { name: /Requests/ })).toBeInTheDocument();
+    expect(screen.getByText("{usable}")).toBeInTheDocument();
+    const star = within(row("requests", "*"));
+    expect(star.getByTestId("template-text")).toHaveTextContent("R2: 28/36 requests");
+    expect(star.getByTestId("template-bytes")).toHaveTextContent("19 B");
+    expect(star.getByText("fits in 38 B free")).toBeInTheDocument();
+    expect(star.getByText("● picked at stage 2")).toBeInTheDocument();
+  });
+
+  it("re-renders the preview as the template is typed, with the byte difference to the parent", async () => {
+    const user = userEvent.setup();
+    render(<Editor reminderKey="requests" />);
+    const text = screen.getByRole("textbox", { name: "Template requests · any stage" });
+    await user.clear(text);
+    await user.type(text, "R{{stage}");
+    const star = within(row("requests", "*"));
+    expect(star.getByTestId("template-text")).toHaveTextContent(/^R2$/);
+    expect(star.getByTestId("template-bytes")).toHaveTextContent("3 B");
+    expect(star.getByText("−16 B vs parent")).toBeInTheDocument();
+  });
+
+  it("shows the contract's problem under the template as it is typed, and clears it when fixed", async () => {
+    const user = userEvent.setup();
+    render(<Editor reminderKey="context" />);
+    const text = screen.getByRole("textbox", { name: /^Template context · / });
+    expect(text).toHaveAttribute("aria-invalid", "false");
+    await user.type(text, " {{bytes}");
+    expect(text).toHaveAttribute("aria-invalid", "true");
+    const alert = within(row("context", "*")).getByRole("alert");
+    expect(alert).toHaveTextContent(/unknown placeholder \{bytes\}/);
+    expect(text).toHaveAccessibleDescription(expect.stringMatching(/unknown placeholder \{bytes\}/));
+    await user.type(text, "{Backspace}".repeat(8));
+    expect(text).toHaveAttribute("aria-invalid", "false");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("a text too long for the turn's free bytes says it would not fit", async () => {
+    const user = userEvent.setup();
+    render(<Editor reminderKey="context" />);
+    const text = screen.getByRole("textbox", { name: /^Template context · / });
+    await user.clear(text);
+    await user.type(text, "Context: {{requiredBytes} of {{capacityBytes} bytes, choose carefully");
+    expect(within(row("context", "*")).getByText("✕ would not fit: 38 B free")).toBeInTheDocument();
+  });
+
+  it("adds a stage template, refuses a duplicate, and removes it again", async () => {
+    const user = userEvent.setup();
+    render(<Editor reminderKey="requests" />);
+    const stage = screen.getByRole("spinbutton", { name: "New requests stage template" });
+    const add = screen.getByRole("button", { name: "Add requests stage template" });
+    expect(add).toBeDisabled();
+    await user.type(stage, "2");
+    await user.click(add);
+    const stage2 = screen.getByRole("textbox", { name: /^Template requests · .*2/ });
+    expect(stage2).toHaveValue("");
+    await user.type(stage2, "Two: {{used}");
+    // Lookup picks stage 2 on turn 10 (requests at stage 2): the new template is the one in use.
+    expect(within(row("requests", "2")).getByText("● picked at stage 2")).toBeInTheDocument();
+    expect(within(row("requests", "*")).getByText("○ not picked at stage 2")).toBeInTheDocument();
+
+    await user.type(stage, "2");
+    expect(screen.getByText("That template exists.")).toBeInTheDocument();
+    expect(add).toBeDisabled();
+
+    await user.click(screen.getByRole("button", { name: /^Remove template requests · / }));
+    expect(screen.queryByRole("textbox", { name: /^Template requests · .*2/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /^Remove template/ })).not.toBeInTheDocument();
+  });
+
+  it("a missing * template still gets a row carrying its problem", () => {
+    const initial = draftFrom(TEACH_COPY);
+    initial.time = { "2": "late" };
+    render(<Editor reminderKey="time" initial={initial} />);
+    expect(within(row("time", "*")).getByRole("alert")).toHaveTextContent(/needs a "\*" template/);
+    expect(within(row("time", "*")).getByRole("textbox")).toHaveValue("");
+  });
+
+  it("says why a template cannot be shown on the turn, and asks for a turn when there is none", () => {
+    const { unmount } = render(<Editor reminderKey="time" />);
+    expect(screen.getByText("Not shown on this turn: the run's policy has no time meter.")).toBeInTheDocument();
+    unmount();
+    render(<Editor reminderKey="requests" withTurn={false} />);
+    expect(screen.getByText("Choose a turn to preview.")).toBeInTheDocument();
+  });
+
+  it("offers the exhausted-block template for edits only, once", async () => {
+    const user = userEvent.setup();
+    const onAdd = vi.fn();
+    const { rerender } = render(
+      <KeyTemplates reminderKey="edits" templates={{ "*": "E" }} baseTemplates={{ "*": "E" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+    );
+    await user.click(screen.getByRole("button", { name: "Add edits exhausted-block template" }));
+    expect(onAdd).toHaveBeenCalledWith("exhausted");
+    rerender(
+      <KeyTemplates reminderKey="edits" templates={{ "*": "E", exhausted: "X" }} baseTemplates={{ "*": "E" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+    );
+    expect(screen.queryByRole("button", { name: "Add edits exhausted-block template" })).not.toBeInTheDocument();
+    rerender(
+      <KeyTemplates reminderKey="review" templates={{ "*": "R" }} baseTemplates={{ "*": "R" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+    );
+    expect(screen.queryByRole("button", { name: /exhausted/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Add review checkpoint template" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,110 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useMemo, useState } from "react";
+import { describe, expect, it } from "vitest";
+import type { TPolicy } from "../../lib/contracts";
+import { policyDraftFrom, policyFromDraft, POLICY_SECTION_NAMES, type PolicyDraft } from "../../lib/copy/policy-draft";
+import { teachPolicy } from "../testing/fixtures";
+import { PolicySectionEditor } from "./policy-section";
+
+let latest: TPolicy | null = null;
+
+/** The policy workbench's wiring: draft state, the policy contract's problems, the parsed policy. */
+function Editor({ initial }: { initial: PolicyDraft }) {
+  const [draft, setDraft] = useState(initial);
+  const { policy, problems } = useMemo(() => policyFromDraft(draft), [draft]);
+  latest = policy;
+  return (
+    <>
+      {POLICY_SECTION_NAMES.map((section) => (
+        <PolicySectionEditor
+          key={section}
+          section={section}
+          draft={draft[section]}
+          problems={problems}
+          onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
+          onChange={(field, value) => setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))}
+        />
+      ))}
+    </>
+  );
+}
+
+const section = (name: string) => within(document.querySelector<HTMLElement>(`[data-section="${name}"]`)!);
+
+describe("policy editor sections", () => {
+  it("shows each stage threshold in its meter's own unit", () => {
+    render(<Editor initial={policyDraftFrom({ ...teachPolicy, time: { limitMs: 1_800_000, stages: [0.5, 0.9] } })} />);
+    const { limit, deliveryReserve, stages } = teachPolicy.requests;
+    expect(screen.getByRole("textbox", { name: "Requests request limit" })).toHaveValue(String(limit));
+    expect(screen.getByRole("textbox", { name: "Requests stages" })).toHaveValue(stages.join(", "));
+    const usable = limit - (deliveryReserve ?? 0);
+    expect(section("requests").getByText(stages.map((s, i) => `stage ${i + 1} at ${Number((s * usable).toFixed(1))} requests`).join(" · "))).toBeInTheDocument();
+    expect(section("time").getByText("stage 1 at 15 min · stage 2 at 27 min")).toBeInTheDocument();
+    expect(section("time").getByText("= 30 min")).toBeInTheDocument();
+  });
+
+  it("a descending stage list is flagged under the field and the policy does not parse; fixing it clears the problem", async () => {
+    const user = userEvent.setup();
+    render(<Editor initial={policyDraftFrom({ context: { capacityBytes: 10_000, stages: [0.7, 0.85] } })} />);
+    const stages = screen.getByRole("textbox", { name: "Context stages" });
+    expect(section("context").getByText("stage 1 at 7,000 B · stage 2 at 8,500 B")).toBeInTheDocument();
+    await user.clear(stages);
+    await user.type(stages, "0.8, 0.5");
+    expect(stages).toHaveAttribute("aria-invalid", "true");
+    expect(section("context").getByRole("alert")).toHaveTextContent(/^Stages: .*strictly ascending: 0.5 does not exceed 0.8/);
+    expect(section("context").queryByText(/^stage 1 at/)).not.toBeInTheDocument();
+    expect(latest).toBeNull();
+    await user.clear(stages);
+    await user.type(stages, "0.5, 0.8");
+    expect(stages).toHaveAttribute("aria-invalid", "false");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(latest?.context).toEqual({ capacityBytes: 10_000, stages: [0.5, 0.8] });
+  });
+
+  it("a non-number limit is named under its own field only", async () => {
+    const user = userEvent.setup();
+    render(<Editor initial={policyDraftFrom(teachPolicy)} />);
+    const limit = screen.getByRole("textbox", { name: "Edits edits per block" });
+    await user.clear(limit);
+    await user.type(limit, "many");
+    expect(limit).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(section("edits").getByRole("alert")).toHaveTextContent(/^Edits per block: /);
+    expect(screen.getByRole("textbox", { name: "Edits stages" })).toHaveAttribute("aria-invalid", "false");
+  });
+
+  it("switching a section off hides its fields and drops it from the policy; on again brings them back", async () => {
+    const user = userEvent.setup();
+    render(<Editor initial={policyDraftFrom(teachPolicy)} />);
+    const toggle = screen.getByRole("checkbox", { name: "Edits section on" });
+    expect(toggle).toBeChecked();
+    await user.click(toggle);
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByRole("textbox", { name: "Edits edits per block" })).not.toBeInTheDocument();
+    expect(section("edits").getByText(/^off: /)).toBeInTheDocument();
+    expect(latest).not.toHaveProperty("edits");
+    await user.click(toggle);
+    expect(screen.getByRole("textbox", { name: "Edits edits per block" })).toHaveValue(String(teachPolicy.edits.perBlockLimit));
+    expect(latest?.edits).toEqual(teachPolicy.edits);
+  });
+
+  it("the reviewer flag is a checkbox that sets the policy's boolean", async () => {
+    const user = userEvent.setup();
+    render(<Editor initial={policyDraftFrom(teachPolicy)} />);
+    const flag = screen.getByRole("checkbox", { name: "Automatic review allowed" });
+    expect(flag).toBeChecked();
+    await user.click(flag);
+    expect(latest?.reviewer?.autoReviewAllowed).toBe(false);
+  });
+
+  it("the two review checkpoint fields are told apart, and the time one reads in minutes", async () => {
+    const user = userEvent.setup();
+    render(<Editor initial={policyDraftFrom(teachPolicy)} />);
+    const afterMs = screen.getByRole("textbox", { name: "Review checkpoints checkpoint every (time)" });
+    expect(screen.getByRole("textbox", { name: "Review checkpoints checkpoint every" })).toHaveValue("10");
+    await user.type(afterMs, "90000");
+    expect(section("review").getByText("= 1.5 min")).toBeInTheDocument();
+    expect(latest?.review).toEqual({ everyTurns: 10, afterMs: 90_000 });
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Contract data for the component tests, built the way the core's conformance suite builds it
+ * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
+ */
+import { reviewerRows } from "../../lib/audit/reviewer-rows";
+import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "../../lib/contracts";
+import { rebuild, type RebuildOptions } from "../../lib/core";
+import { changedTurns, turnsToList } from "../../lib/replay/changed-turns";
+import { addKeyStats, emptyKeyStats } from "../../lib/replay/key-stats";
+import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../../lib/core/spec/builders";
+
+export { TEACH_COPY };
+
+/** The contract §9 teaching policy: requests, context, edits meters, review every 10 turns. */
+export const teachPolicy = {
+  requests: REQ,
+  context: CTX,
+  edits: EDITS,
+  review: { everyTurns: 10 },
+  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
+};
+
+/** Turn 10 has 38 free bytes: requests (19 B) and edits fit, context and review… see lib/copy/copy.test.ts. */
+export const teaching = json(
+  rebuild(
+    run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(9, (t) => t.requests(17).final(5000).ok([]))
+      .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+      .turn(11, (t) => t.requests(29).final(8000).ok([]))
+      .events(),
+  ),
+);
+
+export const turn10 = turnOf(teaching, 10);
+
+/** A turn as `GET /api/v1/runs/:runId/turns/:turn` serves it (lib/server/runs/run-reads.ts), from built events. */
+export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail {
+  const decisions = json(rebuild([...events]));
+  const existing = [...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn))].sort((a, b) => a - b);
+  const at = existing.indexOf(turn);
+  return {
+    runId: decisions.runId,
+    turn,
+    decision: decisions.turns.find((t) => t.turn === turn) ?? null,
+    exists: at >= 0,
+    findings: decisions.findings.filter((f) => f.turn === turn),
+    events: json(events.filter((e) => "turn" in e && e.turn === turn)) as unknown as Record<string, unknown>[],
+    previousTurn: at > 0 ? existing[at - 1] : null,
+    nextTurn: at >= 0 ? (existing[at + 1] ?? null) : null,
+  };
+}
+
+/**
+ * The teaching run where the agent drifted on turn 10 (requests listed at stage 1, the edits state
+ * left out) and turn 12 has events but no request.final (skipped, INCOMPLETE_TURN).
+ */
+export const driftEvents = run({ runId: "drift", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(9, (t) => t.requests(17).final(5000).ok([]))
+  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 1)]))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]))
+  .turn(12, (t) => t.requests(30).ok([]))
+  .events();
+
+/** Reviewer rows as `GET /api/v1/reviewer/candidates` serves them (lib/server/reviewer/list-candidates.ts). */
+export function reviewerCandidateRows(events: readonly TEvent[], run: { task: string | null; agent?: string | null; model?: string | null }): TReviewerCandidateRow[] {
+  const decisions = rebuild([...events]);
+  return json(reviewerRows(events, decisions).map((row) => ({ runId: decisions.runId, task: run.task, agent: run.agent ?? null, model: run.model ?? null, ...row })));
+}
+
+/**
+ * Reviewer scenes on the teaching policy (review every 10 turns, 8 requests left to admit):
+ * c1 admitted and dispatched, completed with a verdict; c2 dispatched while d1 runs, admitted
+ * against R13 and cancelled because its reminder was dropped; c3 denied for budget, dispatched anyway.
+ */
+export const reviewerEvents = run({ runId: "rev", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(10, (t) => t.requests(28).final(9962).ok([rem("requests", 2)]).candidate("c1", 1).admission("c1", true).dispatched("c1", "d1"))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]).candidate("c2").admission("c2", true).cancelled("c2", "reminder_dropped"))
+  .turn(12, (t) => t.requests(30).final(8000).ok([]).completed("d1"))
+  .turn(20, (t) => t.requests(33).final(8000).ok([]).candidate("c3", 2).admission("c3", false, ["insufficient_budget"]).dispatched("c3", "d3"))
+  .events();
+
+/** The keys and changed runs of a replay result, as lib/server/replay/replay-runs.ts computes them (follow-up left out). */
+export function replayOf(runs: readonly (readonly TEvent[])[], overrides: RebuildOptions): Pick<TReplayResult, "keys" | "changedRuns"> {
+  let baseline = REMINDER_KEYS.map(emptyKeyStats);
+  let whatIf = REMINDER_KEYS.map(emptyKeyStats);
+  const changedRuns: TReplayResult["changedRuns"] = [];
+  for (const events of runs) {
+    const before = rebuild(events);
+    const after = rebuild(events, overrides);
+    baseline = addKeyStats(baseline, before);
+    whatIf = addKeyStats(whatIf, after);
+    const changed = changedTurns(before, after);
+    if (changed.length) changedRuns.push({ runId: before.runId, changedTurns: changed.length, fateChangedTurns: changed.filter((c) => c.fate).length, turns: turnsToList(changed, 200) });
+  }
+  return json({ keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })), changedRuns });
+}
+
+/** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
+export const teachingEvents = run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(9, (t) => t.requests(17).final(5000).ok([]))
+  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+  .turn(11, (t) => t.requests(29).final(8000).ok([]))
+  .events();
+
+/** A run with room to spare: every reminder fits whatever the copy says. */
+export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEACH_COPY })
+  .turn(3, (t) => t.requests(20).final(1000).ok([rem("requests", 1)]))
+  .turn(4, (t) => t.requests(21).final(1000).ok([rem("requests", 1)]))
+  .events();
