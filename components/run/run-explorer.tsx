@@ -13,8 +13,8 @@ import { RunHeader } from "./run-header";
 import { TurnBrush } from "./turn-brush";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
-import { turnTicks } from "./view/turn-ticks";
-import { axisDomain, windowFromDrag } from "./view/turn-window";
+import { turnTicks } from "../../lib/run-view/turn-ticks";
+import { axisDomain, windowFromDrag } from "../../lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 /** How often a live run's header and timeline are fetched again. */
