@@ -9,6 +9,11 @@ const REACT_COMPILER_RULES = [
   "set-state-in-effect", "error-boundaries", "purity", "set-state-in-render", "unsupported-syntax", "config", "gating",
 ];
 
+/** Browser-side code: client components and the pure modules they use. It never reaches lib/server. */
+const CLIENT = ["components", "lib/queries", "lib/charts", "lib/format", "lib/audit", "lib/inspector", "lib/reviewer", "lib/copy", "lib/replay", "lib/run-view"];
+
+const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";
+
 const config = [
   { ignores: [".next/**", "node_modules/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
   ...nextCoreWebVitals,
@@ -30,6 +35,65 @@ const config = [
     // Async server-component pages render once per request, so reading the request's clock there is not an impure re-render.
     files: ["app/**/page.tsx"],
     rules: { "react-hooks/purity": "off" },
+  },
+  // Import boundaries (docs/architecture.md). import/no-restricted-paths resolves every import, relative ones included.
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    rules: {
+      "import/no-restricted-paths": ["error", {
+        zones: [
+          { target: "./components", from: "./app", message: "components never import from app/: move the shared code into lib/ or components/." },
+          {
+            target: CLIENT.map((dir) => `./${dir}`),
+            from: "./lib/server",
+            // The server actions module: a client component that imports it gets references to the actions, not their code.
+            except: ["./auth/actions.ts"],
+            message: "Client code never imports lib/server: fetch through lib/queries, or take the value as a prop from the page.",
+          },
+        ],
+      }],
+    },
+  },
+  {
+    // The core's own checks (the resolver above does not see node: built-ins, nor run-time loading).
+    files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import/no-restricted-paths": ["error", {
+        zones: [{ target: ["./lib/core", "./lib/contracts"], from: ".", except: ["./lib/core", "./lib/contracts", "./node_modules/zod"], message: PURE_CORE }],
+      }],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$)[^.]", message: PURE_CORE }] }],
+      "no-restricted-syntax": ["error",
+        { selector: "ImportExpression", message: `${PURE_CORE}: no import() at run time.` },
+        { selector: "CallExpression[callee.name='require']", message: `${PURE_CORE}: no require().` },
+      ],
+    },
+  },
+  {
+    // The core reads no clock, randomness or process state: time comes from the events (architecture habit 1).
+    files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
+    ignores: ["**/*.test.ts", "lib/core/spec/**"],
+    rules: {
+      "no-restricted-globals": ["error",
+        { name: "process", message: "The core reads no process state (architecture habit 1)." },
+        { name: "performance", message: "The core reads no clock (architecture habit 1)." },
+      ],
+      "no-restricted-properties": ["error",
+        { object: "Date", property: "now", message: "The core reads no clock: time comes from the events (architecture habit 1)." },
+        { object: "Math", property: "random", message: "The core reads no randomness (architecture habit 1)." },
+      ],
+    },
+  },
+  {
+    files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
+    ignores: ["**/*.test.ts", "lib/core/spec/**"],
+    rules: {
+      "no-restricted-syntax": ["error",
+        { selector: "ImportExpression", message: `${PURE_CORE}: no import() at run time.` },
+        { selector: "CallExpression[callee.name='require']", message: `${PURE_CORE}: no require().` },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "The core reads no clock: new Date() without an argument is now (architecture habit 1)." },
+      ],
+    },
   },
 ];
 
