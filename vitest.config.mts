@@ -1,9 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Two projects: the node suites (core, server, scripts) and the component tests, which render
 // React in happy-dom with Testing Library (happy-dom starts several times faster than jsdom per
 // file). Only the component project pays for the DOM and its setup.
 export default defineConfig({
+  // `import "server-only"` marks lib/server's Next.js entry points; it throws outside the react-server
+  // condition, so the tests (plain Node) load its empty module.
+  resolve: { alias: { "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     projects: [

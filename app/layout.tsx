@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from "next";
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "../components/layout/site-header";
+import { SESSION_COOKIE } from "../lib/server/auth/request-key";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -15,12 +17,13 @@ export const viewport: Viewport = {
   themeColor: "#1f3a5f",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const signedIn = (await cookies()).has(SESSION_COOKIE);
   return (
     <html lang="en">
       <body>
         <Providers>
-          <SiteHeader />
+          <SiteHeader signedIn={signedIn} />
           <main className="page">{children}</main>
           <footer className="site-footer">
             Cuescope · telemetry format v1 · decisions are rebuilt from raw events, never edited

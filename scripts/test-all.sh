@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test`.
 #   1. typecheck   tsc --noEmit
-#   2. unit        vitest run
-#   3. build       next build (production build the e2e tests run against)
-#   4. e2e         playwright test (Debian Chromium, production server on :3100)
+#   2. lint        eslint: Next's rules, react-hooks, typescript-eslint and the import boundaries
+#   3. unit        vitest run
+#   4. build       next build (production build the e2e tests run against)
+#   5. e2e         playwright test (Debian Chromium, production server on :3100)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -15,17 +16,21 @@ section() {
 
 started=$SECONDS
 
-section "1/4 typecheck (tsc --noEmit)"
+section "1/5 typecheck (tsc --noEmit)"
 npx --no-install tsc --noEmit
 echo "typecheck ok"
 
-section "2/4 unit tests (vitest run)"
+section "2/5 lint (npm run lint: eslint, import boundaries)"
+npm run --silent lint
+echo "lint ok"
+
+section "3/5 unit tests (vitest run)"
 npx --no-install vitest run
 
-section "3/4 production build (next build)"
+section "4/5 production build (next build)"
 node node_modules/next/dist/bin/next build
 
-section "4/4 end-to-end tests (playwright test)"
+section "5/5 end-to-end tests (playwright test)"
 npx --no-install playwright test
 
 section "all tests passed in $((SECONDS - started)) s"

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { signIn, signInToDemo, type SignInState } from "../../app/login/actions";
+import { signIn, signInToDemo, type SignInState } from "../../lib/server/auth/actions";
 
 const INITIAL: SignInState = { error: null };
 

@@ -1,7 +1,5 @@
 import Link from "next/link";
-import { cookies } from "next/headers";
-import { signOut } from "../../app/login/actions";
-import { SESSION_COOKIE } from "../../lib/server/auth/request-key";
+import { signOut } from "../../lib/server/auth/actions";
 import { BrandMark } from "./brand-mark";
 
 const SECTIONS = [
@@ -10,8 +8,8 @@ const SECTIONS = [
   { name: "Copy", href: "/copy" },
 ] as const;
 
-export async function SiteHeader() {
-  const signedIn = (await cookies()).has(SESSION_COOKIE);
+/** The header; the root layout says whether the request carries a session cookie. */
+export function SiteHeader({ signedIn }: { signedIn: boolean }) {
   return (
     <header className="site-header">
       <nav aria-label="Main" className="site-nav">

@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { formatNumber } from "../../lib/format";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "../../lib/queries/reviewer";
 import { CLEARED, hasReviewerFilters, reviewerHref, type ReviewerFilters, type ReviewerView } from "../../lib/queries/reviewer-url";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { TRunTimeline } from "../../lib/contracts";
 import { formatNumber, formatTurn } from "../../lib/format";
-import { groupFindings } from "./view/finding-groups";
+import { groupFindings } from "../../lib/run-view/finding-groups";
 import styles from "./run.module.css";
 
 const SHOWN_TURNS = 24;

@@ -6,8 +6,8 @@ import { findingInfo } from "../../lib/audit/finding-info";
 import { formatTurn } from "../../lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { ReminderStrip } from "./reminder-strip";
-import { notificationMarks, reviewerLayout, type LaneGlyph, type LaneMark } from "./view/reviewer-layout";
-import { turnFraction } from "./view/turn-window";
+import { notificationMarks, reviewerLayout, type LaneGlyph, type LaneMark } from "../../lib/run-view/reviewer-layout";
+import { turnFraction } from "../../lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
 import styles from "./lanes.module.css";
 

@@ -5,8 +5,8 @@ import type { TCompaction, TMeterPoint, TMeterUnit } from "../../lib/contracts";
 import { formatBytes, formatInUnit, formatTurn } from "../../lib/format";
 import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { valueDomain, valueTicks } from "./view/turn-ticks";
-import type { TurnWindow } from "./view/turn-window";
+import { valueDomain, valueTicks } from "../../lib/run-view/turn-ticks";
+import type { TurnWindow } from "../../lib/run-view/turn-window";
 import styles from "./meter-chart.module.css";
 
 /** A horizontal line in the chart's unit: a limit (solid), the usable line, or a stage threshold (dotted). */

@@ -4,8 +4,8 @@ import type { TRunTimeline } from "../../lib/contracts";
 import { formatBytes, formatEdits, formatMinutes, formatRequests } from "../../lib/format";
 import { MeterChart, type ValueLine } from "./meter-chart";
 import { ReminderStrip } from "./reminder-strip";
-import { stageRowCount } from "./view/strip-layout";
-import type { TurnWindow } from "./view/turn-window";
+import { stageRowCount } from "../../lib/run-view/strip-layout";
+import type { TurnWindow } from "../../lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 export interface AxisProps {

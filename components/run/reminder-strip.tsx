@@ -3,8 +3,8 @@
 import type { TTimelineReminder } from "../../lib/contracts";
 import { STATUS_MARKS } from "../ui/status-mark";
 import { PLOT_INSETS } from "./plot-insets";
-import { stripMarks } from "./view/strip-layout";
-import { turnFraction, type TurnWindow } from "./view/turn-window";
+import { stripMarks } from "../../lib/run-view/strip-layout";
+import { turnFraction, type TurnWindow } from "../../lib/run-view/turn-window";
 import styles from "./strip.module.css";
 
 const ROW_HEIGHT = 11;

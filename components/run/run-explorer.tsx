@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 import { TurnInspector } from "../inspector/turn-inspector";
 import { runSummaryQuery, runTimelineQuery } from "../../lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
@@ -13,12 +13,16 @@ import { RunHeader } from "./run-header";
 import { TurnBrush } from "./turn-brush";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
-import { turnTicks } from "./view/turn-ticks";
-import { axisDomain, windowFromDrag } from "./view/turn-window";
+import { turnTicks } from "../../lib/run-view/turn-ticks";
+import { axisDomain, windowFromDrag } from "../../lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 /** How often a live run's header and timeline are fetched again. */
 export const LIVE_POLL_MS = 5_000;
+
+const subscribeNever = () => () => {};
+const hydratedOnClient = () => true;
+const notHydratedOnServer = () => false;
 
 /**
  * The run page (client side): header, the four meter charts with their reminder strips, the
@@ -28,8 +32,8 @@ export const LIVE_POLL_MS = 5_000;
 export function RunExplorer({ runId }: { runId: string }) {
   const view = useRunView();
   // Marks the page interactive (the charts and handlers run after hydration); tests wait for it.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // False in the server's HTML and while hydrating, true once hydrated (React re-renders then).
+  const hydrated = useSyncExternalStore(subscribeNever, hydratedOnClient, notHydratedOnServer);
   const summary = useQuery({ ...runSummaryQuery(runId), refetchInterval: (q) => (q.state.data?.status === "live" ? LIVE_POLL_MS : false) });
   const live = summary.data?.status === "live";
   const poll = live ? LIVE_POLL_MS : false;

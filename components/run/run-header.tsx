@@ -1,7 +1,7 @@
 import type { TRunStatus, TRunSummary } from "../../lib/contracts";
 import { formatBytes, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "../../lib/format";
 import { STATUS_MARKS } from "../ui/status-mark";
-import { policySummary } from "./view/policy-summary";
+import { policySummary } from "../../lib/run-view/policy-summary";
 import styles from "./run.module.css";
 
 const RUN_STATUS_MARKS: Record<TRunStatus, string> = { live: "◉", completed: "✓", failed: "✗", stopped: "■" };

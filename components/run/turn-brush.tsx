@@ -4,7 +4,7 @@ import type { TMeterPoint } from "../../lib/contracts";
 import { formatNumber, formatTurnRange } from "../../lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { panWindow, turnFraction, windowFromDrag, zoomOut, type TurnWindow } from "./view/turn-window";
+import { panWindow, turnFraction, windowFromDrag, zoomOut, type TurnWindow } from "../../lib/run-view/turn-window";
 import styles from "./brush.module.css";
 
 export interface TurnBrushProps {

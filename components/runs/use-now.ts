@@ -6,9 +6,14 @@ import { useEffect, useState } from "react";
 export function useNow(initial: number, everyMs = 30_000): number {
   const [now, setNow] = useState(initial);
   useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
+    const tick = () => setNow(Date.now());
+    // The first reading right after hydration, from a task so the hydrated frame is not re-rendered synchronously.
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, everyMs);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [everyMs]);
   return now;
 }

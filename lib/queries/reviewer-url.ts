@@ -41,7 +41,6 @@ export type ParsedReviewerUrl =
 
 /** The page's URL parameters, in the order they are written back. */
 const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "cursor"] as const;
-type Param = (typeof PARAMS)[number];
 
 /**
  * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset

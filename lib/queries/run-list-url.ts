@@ -35,7 +35,6 @@ export type ParsedRunListUrl =
 
 /** The page's URL parameters, in the order they are written back. */
 const PARAMS = ["q", "status", "agent", "model", "range", "from", "to", "sort", "cursor"] as const;
-type Param = (typeof PARAMS)[number];
 
 
 /**

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunExplorer } from "../../../components/run/run-explorer";
-import { timelineWindow } from "../../../components/run/view/turn-window";
+import { timelineWindow } from "../../../lib/run-view/turn-window";
 import { preload } from "react-dom";
 import { ZRunIdParam } from "../../../lib/contracts";
 import { runIdFromRoute, runPath } from "../../../lib/queries/paths";

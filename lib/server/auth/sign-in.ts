@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database } from "../db";
 import { DomainError } from "../errors";
 import { arrivedForwarded, clientAddress, isHttps, isLoopback, requestOrigin, trustedProxyHops, UNKNOWN_ADDRESS, type HeaderSource } from "./client-address";
@@ -9,7 +10,7 @@ import { safeNextPath } from "./redirect";
 import { createSession, LEGACY_KEY_COOKIE, revokeSession, SESSION_COOKIE, sessionCookieOptions } from "./sessions";
 
 /**
- * The sign-in page's logic (app/login/actions.ts is a thin wrapper around it): the request's
+ * The sign-in page's logic (lib/server/auth/actions.ts holds the server actions, thin wrappers around it): the request's
  * headers and cookie jar come in, a redirect target or an error message for the form comes out.
  */
 export interface CookieJar {

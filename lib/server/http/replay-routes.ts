@@ -1,3 +1,4 @@
+import "server-only";
 import { ZIdPathParams, ZReplayRequest, ZTurnParams } from "../../contracts";
 import { cancelReplayJob, getReplayJob, startReplay } from "../replay/replay-jobs";
 import { getReplayTurn } from "../replay/replay-turn";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ZExportFormat, ZReviewerCandidatesQuery, type TReviewerCandidatesQuery } from "../../contracts";
 import { exportReviewerCandidates } from "../reviewer/export-candidates";
 import { getReviewerFunnel } from "../reviewer/funnel";

@@ -1,3 +1,4 @@
+import "server-only";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTimelineQuery, ZTurnParams, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
 import { DomainError } from "../errors";
 import { ingestBatch } from "../ingest/ingest-batch";

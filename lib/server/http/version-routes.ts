@@ -1,3 +1,4 @@
+import "server-only";
 import { ZCopyVersionCreate, ZIdPathParams, ZPolicyVersionCreate } from "../../contracts";
 import {
   createCopyVersion,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { TReplayTurn, TRunDecisions } from "../../contracts";
 import { rebuild } from "../../core";
 import { changedTurns, type ChangedTurn } from "../../replay/changed-turns";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerFunnel } from "../../contracts";
 import { reviewerFunnel } from "../../audit/reviewer-funnel";
 import type { Database } from "../db";

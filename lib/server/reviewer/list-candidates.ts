@@ -1,3 +1,4 @@
+import "server-only";
 import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "../../contracts";
 import { reviewerRows } from "../../audit/reviewer-rows";
 import type { Database } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { MAX_INT4, type TRunListQuery, type TRunListResponse } from "../../contracts";
 import type { Database } from "../db";
 import type { Prisma } from "../db/generated/client";

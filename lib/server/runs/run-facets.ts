@@ -1,3 +1,4 @@
+import "server-only";
 import { RUN_STATUSES, type TRunFacets, type TRunStatus } from "../../contracts";
 import type { Database } from "../db";
 

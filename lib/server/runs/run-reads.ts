@@ -1,3 +1,4 @@
+import "server-only";
 import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "../../contracts";
 import { inRunOrder } from "../../core";
 import type { Database } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { TRunTimeline, TTimelineQuery } from "../../contracts";
 import { buildTimeline } from "../../charts";
 import type { Database } from "../db";

@@ -1,5 +1,5 @@
-import type { TPolicy } from "../../../lib/contracts";
-import { formatBytes, formatEdits, formatMs, formatNumber, formatPercent, formatRequests, formatTurnCount } from "../../../lib/format";
+import type { TPolicy } from "../contracts";
+import { formatBytes, formatEdits, formatMs, formatNumber, formatPercent, formatRequests, formatTurnCount } from "../format";
 
 export interface PolicyPart {
   key: "requests" | "time" | "context" | "edits" | "review" | "reviewer";

@@ -1,5 +1,5 @@
-import type { TReviewerLane, TTimelineNotification } from "../../../lib/contracts";
-import { formatTurn, formatTurnRange } from "../../../lib/format";
+import type { TReviewerLane, TTimelineNotification } from "../contracts";
+import { formatTurn, formatTurnRange } from "../format";
 import { turnFraction, type TurnWindow } from "./turn-window";
 
 export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";

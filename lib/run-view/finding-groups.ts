@@ -1,5 +1,5 @@
-import { FINDING_CODES, type TFindingCode, type TFindingMarker } from "../../../lib/contracts";
-import { findingInfo, SEVERITY_ORDER, type FindingInfo } from "../../../lib/audit/finding-info";
+import { FINDING_CODES, type TFindingCode, type TFindingMarker } from "../contracts";
+import { findingInfo, SEVERITY_ORDER, type FindingInfo } from "../audit/finding-info";
 
 export interface FindingGroup {
   code: TFindingCode;

@@ -2,10 +2,10 @@
 
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import * as auth from "../../lib/server/auth/sign-in";
-import { getDb } from "../../lib/server/db";
+import * as auth from "./sign-in";
+import { getDb } from "../db";
 
-/** Thin wrappers: the logic (sessions, limits, same-origin, demo on loopback only) is in lib/server/auth/sign-in.ts. */
+/** The server actions of the sign-in form and the header (thin wrappers): the logic (sessions, limits, same-origin, demo on loopback only) is in lib/server/auth/sign-in.ts. */
 export interface SignInState {
   error: string | null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerLane } from "../../../lib/contracts";
+import type { TReviewerLane } from "../contracts";
 import { groupFindings } from "./finding-groups";
 import { policySummary } from "./policy-summary";
 import { notificationMarks, packRows, reviewerLayout } from "./reviewer-layout";
