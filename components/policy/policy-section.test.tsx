@@ -1,6 +1,6 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { describe, expect, it } from "vitest";
 import type { TPolicy } from "../../lib/contracts";
 import { policyDraftFrom, policyFromDraft, POLICY_SECTION_NAMES, type PolicyDraft } from "../../lib/copy/policy-draft";
@@ -13,7 +13,9 @@ let latest: TPolicy | null = null;
 function Editor({ initial }: { initial: PolicyDraft }) {
   const [draft, setDraft] = useState(initial);
   const { policy, problems } = useMemo(() => policyFromDraft(draft), [draft]);
-  latest = policy;
+  useEffect(() => {
+    latest = policy;
+  }, [policy]);
   return (
     <>
       {POLICY_SECTION_NAMES.map((section) => (

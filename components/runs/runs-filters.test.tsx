@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { parseRunListUrl, type RunListView } from "../../lib/queries/run-list-url";
 import { RunsFilters } from "./runs-filters";
@@ -27,7 +27,10 @@ const viewOf = (href: string): RunListView => parseRunListUrl(new URL(href, "htt
 /** The runs page: the server parses the URL into a view; the filters navigate to new URLs. */
 function Page({ href }: { href: string }) {
   const [serverView, setServerView] = useState(() => viewOf(href));
-  router.listener = (next) => setServerView(viewOf(next));
+  useEffect(() => {
+    router.listener = (next) => setServerView(viewOf(next));
+    return () => void (router.listener = null);
+  }, []);
   const { view, navigate } = useRunsNavigation(serverView);
   return <RunsFilters view={view} facets={{ ...facets, statuses: [...facets.statuses] }} navigate={navigate} />;
 }
