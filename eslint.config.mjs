@@ -2,15 +2,39 @@
 // plus the import boundaries of docs/architecture.md. `npm run lint` runs it with --max-warnings 0.
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
 
 /** The React Compiler's checks in eslint-plugin-react-hooks 7 (every rule but the two classic ones). */
 const REACT_COMPILER_RULES = [
-  "static-components", "use-memo", "preserve-manual-memoization", "incompatible-library", "immutability", "globals", "refs",
-  "set-state-in-effect", "error-boundaries", "purity", "set-state-in-render", "unsupported-syntax", "config", "gating",
+  "static-components",
+  "use-memo",
+  "preserve-manual-memoization",
+  "incompatible-library",
+  "immutability",
+  "globals",
+  "refs",
+  "set-state-in-effect",
+  "error-boundaries",
+  "purity",
+  "set-state-in-render",
+  "unsupported-syntax",
+  "config",
+  "gating",
 ];
 
 /** Browser-side code: client components and the pure modules they use. It never reaches lib/server. */
-const CLIENT = ["components", "lib/queries", "lib/charts", "lib/format", "lib/audit", "lib/inspector", "lib/reviewer", "lib/copy", "lib/replay", "lib/run-view"];
+const CLIENT = [
+  "components",
+  "lib/queries",
+  "lib/charts",
+  "lib/format",
+  "lib/audit",
+  "lib/inspector",
+  "lib/reviewer",
+  "lib/copy",
+  "lib/replay",
+  "lib/run-view",
+];
 
 const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";
 
@@ -28,7 +52,10 @@ const config = [
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "error",
       // `_`-prefixed names and rest siblings mark deliberately unused bindings ({ cursor: _cursor, ...rest }).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -45,18 +72,25 @@ const config = [
   {
     files: ["**/*.ts", "**/*.tsx"],
     rules: {
-      "import/no-restricted-paths": ["error", {
-        zones: [
-          { target: "./components", from: "./app", message: "components never import from app/: move the shared code into lib/ or components/." },
-          {
-            target: CLIENT.map((dir) => `./${dir}`),
-            from: "./lib/server",
-            // The server actions module: a client component that imports it gets references to the actions, not their code.
-            except: ["./auth/actions.ts"],
-            message: "Client code never imports lib/server: fetch through lib/queries, or take the value as a prop from the page.",
-          },
-        ],
-      }],
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./components",
+              from: "./app",
+              message: "components never import from app/: move the shared code into lib/ or components/.",
+            },
+            {
+              target: CLIENT.map((dir) => `./${dir}`),
+              from: "./lib/server",
+              // The server actions module: a client component that imports it gets references to the actions, not their code.
+              except: ["./auth/actions.ts"],
+              message: "Client code never imports lib/server: fetch through lib/queries, or take the value as a prop from the page.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -64,10 +98,20 @@ const config = [
     files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
-      "import/no-restricted-paths": ["error", {
-        zones: [{ target: ["./lib/core", "./lib/contracts"], from: ".", except: ["./lib/core", "./lib/contracts", "./node_modules/zod"], message: PURE_CORE }],
-      }],
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$)[^.]", message: PURE_CORE }] }],
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./lib/core", "./lib/contracts"],
+              from: ".",
+              except: ["./lib/core", "./lib/contracts", "./node_modules/zod"],
+              message: PURE_CORE,
+            },
+          ],
+        },
+      ],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|@/lib/(core|contracts)(/|$))[^.]", message: PURE_CORE }] }],
       "no-restricted-syntax": ["error", ...NO_RUNTIME_LOADING],
     },
   },
@@ -76,20 +120,29 @@ const config = [
     files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
     ignores: ["**/*.test.ts", "lib/core/spec/**"],
     rules: {
-      "no-restricted-globals": ["error",
+      "no-restricted-globals": [
+        "error",
         { name: "process", message: "The core reads no process state (architecture habit 1)." },
         { name: "performance", message: "The core reads no clock (architecture habit 1)." },
       ],
-      "no-restricted-properties": ["error",
+      "no-restricted-properties": [
+        "error",
         { object: "Date", property: "now", message: "The core reads no clock: time comes from the events (architecture habit 1)." },
         { object: "Math", property: "random", message: "The core reads no randomness (architecture habit 1)." },
       ],
       // Flat config replaces a rule's options per block, so this repeats the loading checks.
-      "no-restricted-syntax": ["error", ...NO_RUNTIME_LOADING,
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "The core reads no clock: new Date() without an argument is now (architecture habit 1)." },
+      "no-restricted-syntax": [
+        "error",
+        ...NO_RUNTIME_LOADING,
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: "The core reads no clock: new Date() without an argument is now (architecture habit 1).",
+        },
       ],
     },
   },
+  // Formatting is Prettier's (`npm run format`; `npm run lint` checks it): turn off the stylistic rules it owns.
+  prettier,
 ];
 
 export default config;

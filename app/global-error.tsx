@@ -1,6 +1,6 @@
 "use client";
 
-import { ServerError } from "../components/layout/server-error";
+import { ServerError } from "@/components/layout/server-error";
 import "./globals.css";
 
 /** The root layout itself failed: the same explanation, in a page of its own. */

@@ -1,8 +1,8 @@
 import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
-import { SiteHeader } from "../components/layout/site-header";
-import { SESSION_COOKIE } from "../lib/server/auth/request-key";
+import { SiteHeader } from "@/components/layout/site-header";
+import { SESSION_COOKIE } from "@/lib/server/auth/request-key";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -25,9 +25,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <Providers>
           <SiteHeader signedIn={signedIn} />
           <main className="page">{children}</main>
-          <footer className="site-footer">
-            Cuescope · telemetry format v1 · decisions are rebuilt from raw events, never edited
-          </footer>
+          <footer className="site-footer">Cuescope · telemetry format v1 · decisions are rebuilt from raw events, never edited</footer>
         </Providers>
       </body>
     </html>

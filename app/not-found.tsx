@@ -9,8 +9,7 @@ export default function NotFound() {
       <p className="eyebrow">404</p>
       <h1>Page not found</h1>
       <p className="muted">
-        There is nothing at this address. Runs, Reviewer and Copy pages are not built yet; the overview explains what
-        they will show.
+        There is nothing at this address. Runs, Reviewer and Copy pages are not built yet; the overview explains what they will show.
       </p>
       <p>
         <Link href="/" className="button">

@@ -17,7 +17,8 @@ function sources(dir: string): string[] {
 }
 
 const classesOf = (cssPath: string) => new Set([...readFileSync(cssPath, "utf8").matchAll(/\.([A-Za-z_][\w-]*)/g)].map((m) => m[1]));
-const usesOf = (source: string, name: string) => new Set([...source.matchAll(new RegExp(`\\b${name}\\.([A-Za-z_]\\w*)`, "g"))].map((m) => m[1]));
+const usesOf = (source: string, name: string) =>
+  new Set([...source.matchAll(new RegExp(`\\b${name}\\.([A-Za-z_]\\w*)`, "g"))].map((m) => m[1]));
 
 describe("CSS module classes", () => {
   const files = ROOTS.flatMap(sources);
@@ -33,7 +34,8 @@ describe("CSS module classes", () => {
       const defined = classesOf(cssPath);
       for (const used of usesOf(source, name)) if (!defined.has(used)) missing.push(`${name}.${used} (${cssPath})`);
     };
-    for (const [, name, path] of source.matchAll(/import (\w+) from "(\.[^"]+\.module\.css)"/g)) check(name, normalize(join(dirname(file), path)));
+    for (const [, name, path] of source.matchAll(/import (\w+) from "(\.[^"]+\.module\.css)"/g))
+      check(name, normalize(join(dirname(file), path)));
     for (const [, alias] of source.matchAll(/listPageStyles as (\w+)/g)) check(alias, LIST_PAGE_CSS);
     expect(missing).toEqual([]);
   });

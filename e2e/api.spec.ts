@@ -9,7 +9,10 @@ test("an agent's batch is stored once, and the run is rebuilt and listed", async
   const runId = `e2e-${Date.now()}`;
   const batch = [
     {
-      id: `${runId}-0`, runId, type: "run.started", ts: "2026-11-29T10:00:00Z",
+      id: `${runId}-0`,
+      runId,
+      type: "run.started",
+      ts: "2026-11-29T10:00:00Z",
       body: { task: "E2E: compare SPY and VOO fees", agent: "e2e-agent", policy: { requests: { limit: 10, stages: [0.5] } } },
     },
     { id: `${runId}-1`, runId, type: "meter.requests", ts: "2026-11-29T10:00:01Z", turn: 0, body: { used: 5 } },
@@ -43,7 +46,10 @@ test("the demo data is served, and bad requests get JSON errors, never a 500", a
   expect(noKey.status()).toBe(401);
   const wrongType = await request.post("/api/v1/ingest", { headers: { ...headers, "content-type": "text/plain" }, data: "x" });
   expect(wrongType.status()).toBe(415);
-  const notJson = await request.post("/api/v1/ingest", { headers: { ...headers, "content-type": "application/json" }, data: Buffer.from("{oops") });
+  const notJson = await request.post("/api/v1/ingest", {
+    headers: { ...headers, "content-type": "application/json" },
+    data: Buffer.from("{oops"),
+  });
   expect(notJson.status()).toBe(400);
   expect((await notJson.json()).error.message).toMatch(/not valid JSON/);
 });

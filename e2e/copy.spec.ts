@@ -105,8 +105,13 @@ test.describe("Copy editor and what-if replay", () => {
     await page.screenshot({ path: testInfo.outputPath("replay.png"), fullPage: true });
 
     // Open the changed turn we previewed: baseline dropped the context notice, the what-if delivers it.
-    await page.getByRole("list", { name: `Changed turns of ${TIGHT_RUN}` }).getByRole("link", { name: new RegExp(`^Turn ${turn}:`) }).click();
-    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+    await page
+      .getByRole("list", { name: `Changed turns of ${TIGHT_RUN}` })
+      .getByRole("link", { name: new RegExp(`^Turn ${turn}:`) })
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByRole("region", { name: "What changed" })).toContainText("context");
     const baseline = page.getByRole("list", { name: "Baseline reminders" });
     const whatIf = page.getByRole("list", { name: "What-if reminders" });
@@ -120,9 +125,13 @@ test.describe("Copy editor and what-if replay", () => {
     const next = await nav.getByRole("link", { name: /changed turn \d+ →/ }).textContent();
     const nextTurn = Number(next!.match(/\d+/)![0]);
     await page.keyboard.press("ArrowRight");
-    await expect(page.getByRole("heading", { level: 1, name: `Turn ${nextTurn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${nextTurn}: baseline vs copy “${name}”` })).toBeVisible({
+      timeout: 30_000,
+    });
     await page.keyboard.press("ArrowLeft");
-    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({
+      timeout: 30_000,
+    });
 
     // Back to the replay: the same inputs again are answered from the kept result.
     await page.getByRole("link", { name: "What-if replay" }).click();
@@ -148,7 +157,10 @@ test.describe("Copy editor and what-if replay", () => {
     await page.goto("/copy");
     await expect(page.getByText(`Editing from “${name}”.`)).toBeVisible();
     await expect(page.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
-    const specRow = page.getByRole("table", { name: "Copy versions" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^Built-in default copy/ }) });
+    const specRow = page
+      .getByRole("table", { name: "Copy versions" })
+      .getByRole("row")
+      .filter({ has: page.getByRole("rowheader", { name: /^Built-in default copy/ }) });
     await specRow.getByRole("button", { name: "Edit from this" }).click();
     await expect(page.getByText("Editing from the built-in default copy.")).toBeVisible();
     await expect(page).toHaveURL(/from=spec/);

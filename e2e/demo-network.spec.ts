@@ -15,7 +15,15 @@ import { E2E_PORT } from "./support/targets";
 const PORT = E2E_PORT + 2;
 const SERVER_DIR = ".cuescope/e2e-network";
 const SHARED_PORT = E2E_PORT;
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -103,7 +111,9 @@ test("the default server (HOST unset) listens on loopback only: unreachable from
   await page.context().close();
 });
 
-test("wrong keys from the other machine are rate limited (form message, then 429 + Retry-After); a valid key from loopback still works", async ({ request }) => {
+test("wrong keys from the other machine are rate limited (form message, then 429 + Retry-After); a valid key from loopback still works", async ({
+  request,
+}) => {
   const page = await remotePage();
   await page.goto("/login");
   const alert = page.locator("p.form-error[role=alert]");

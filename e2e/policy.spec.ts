@@ -56,7 +56,9 @@ test.describe("Policy editor", () => {
     await expect(page.getByRole("combobox", { name: "Policy version" })).toHaveValue(/.+/);
     await expect(page.getByRole("combobox", { name: "Copy version" })).toHaveValue("");
     await page.getByRole("button", { name: "Replay" }).click();
-    await expect(page.getByRole("region", { name: `Replay with policy “${name}”` }).getByRole("status")).toContainText("turns rebuilt", { timeout: 60_000 });
+    await expect(page.getByRole("region", { name: `Replay with policy “${name}”` }).getByRole("status")).toContainText("turns rebuilt", {
+      timeout: 60_000,
+    });
     const [before, after] = await beforeAfter(page.locator('tr[data-key="context"] td').first());
     expect(after).toBeGreaterThan(before);
     expect(Number(await page.getByTestId("fate-turns").innerText())).toBeGreaterThan(0);

@@ -66,7 +66,11 @@ test.describe("Reviewer audit", () => {
     await page.getByRole("checkbox", { name: "Only violations" }).check();
     await expect(page).toHaveURL(/\/reviewer\?violations=1$/);
     await expect(candidateRows(page)).toHaveCount(8);
-    await candidateRows(page).filter({ has: page.locator('[data-finding="ADMISSION_RULE_MISMATCH"]') }).first().getByRole("button", { name: /Why/ }).click();
+    await candidateRows(page)
+      .filter({ has: page.locator('[data-finding="ADMISSION_RULE_MISMATCH"]') })
+      .first()
+      .getByRole("button", { name: /Why/ })
+      .click();
     await expect(table(page)).toContainText("R13 on turn");
     await page.screenshot({ path: path.join(testInfo.project.outputDir, "reviewer.png"), fullPage: true });
   });
@@ -90,7 +94,10 @@ test.describe("Reviewer audit", () => {
     const count = await rows.count();
     expect(count).toBeGreaterThan(0);
     for (let i = 0; i < count; i++) {
-      const codes = await rows.nth(i).locator("[data-finding]").evaluateAll((els) => els.map((el) => el.getAttribute("data-finding")));
+      const codes = await rows
+        .nth(i)
+        .locator("[data-finding]")
+        .evaluateAll((els) => els.map((el) => el.getAttribute("data-finding")));
       expect(codes.length).toBeGreaterThan(0);
       for (const code of codes) expect(REVIEWER_CODES).toContain(code);
       // The plain explanation rides along (not colour alone).

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { runPath } from "../lib/queries/paths";
-import { endedEvent, startedEvent, turnEvents } from "../lib/server/testing/events";
+import { runPath } from "@/lib/queries/paths";
+import { endedEvent, startedEvent, turnEvents } from "@/lib/server/testing/events";
 import { signInToDemo } from "./support/sign-in";
 
 /**

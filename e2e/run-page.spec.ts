@@ -54,7 +54,12 @@ test.describe("run page", () => {
       const panel = meterPanel(page, title);
       await expect(panel.getByRole("heading", { level: 2 })).toContainText(unit);
       await expect(panel.locator("svg.recharts-surface").first()).toBeVisible();
-      await expect(panel.locator(".recharts-label").filter({ hasText: new RegExp(`^${axis}$`) }).first()).toBeAttached();
+      await expect(
+        panel
+          .locator(".recharts-label")
+          .filter({ hasText: new RegExp(`^${axis}$`) })
+          .first(),
+      ).toBeAttached();
     }
     await expect(meterPanel(page, "Edit quota").locator("svg.recharts-surface")).toHaveCount(5);
 
@@ -65,7 +70,9 @@ test.describe("run page", () => {
       await expect(legend).toContainText(status);
     }
     // Reminder marks say stage and status; a dropped one says bytes needed vs free.
-    await expect(page.getByRole("button", { name: /reminder( \([^)]*\))?, stage \d+ · dropped: needs [\d,]+ B, -?[\d,]+ B free/ }).first()).toBeAttached();
+    await expect(
+      page.getByRole("button", { name: /reminder( \([^)]*\))?, stage \d+ · dropped: needs [\d,]+ B, -?[\d,]+ B free/ }).first(),
+    ).toBeAttached();
 
     // Lanes: Reviewer and notifications, apart from the reminders.
     await expect(page.getByRole("heading", { name: /^Reviewer/ })).toBeVisible();

@@ -58,7 +58,11 @@ test.describe("open redirect after sign-in", () => {
 });
 
 test.describe("sessions", () => {
-  test("the cookie is an HttpOnly, SameSite=Lax session token, not the key; after sign-out it is dead while the key still works", async ({ page, context, request }) => {
+  test("the cookie is an HttpOnly, SameSite=Lax session token, not the key; after sign-out it is dead while the key still works", async ({
+    page,
+    context,
+    request,
+  }) => {
     await signInToDemo(page);
     const cookie = await sessionCookie(context);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false, path: "/" }); // served over http here
@@ -100,7 +104,10 @@ test.describe("CSRF from another origin", () => {
   }
 
   test.beforeAll(async ({ request }) => {
-    const created = await request.post("/api/v1/copy-versions", { headers: bearer(), data: { name: `csrf target ${Date.now()}`, copy: {} } });
+    const created = await request.post("/api/v1/copy-versions", {
+      headers: bearer(),
+      data: { name: `csrf target ${Date.now()}`, copy: {} },
+    });
     expect(created.status()).toBe(201);
     versionId = (await created.json()).id;
     originalDefault = await currentDefault(request);
@@ -111,7 +118,11 @@ test.describe("CSRF from another origin", () => {
     if (originalDefault) await request.post(`/api/v1/copy-versions/${originalDefault}/default`, { headers: bearer() });
   });
 
-  test("a form auto-posted from another port gets 403 and the default does not change; the app's own button still works", async ({ page, request, baseURL }) => {
+  test("a form auto-posted from another port gets 403 and the default does not change; the app's own button still works", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     await signInToDemo(page);
     const target = `${baseURL}/api/v1/copy-versions/${versionId}/default`;
     const attacker = await serveOtherOrigin(ATTACKER_PORT, () => autoSubmitPage(`<form method="POST" action="${target}"></form>`));
@@ -120,7 +131,10 @@ test.describe("CSRF from another origin", () => {
       await page.goto(attacker.url);
       const response = await answer;
       expect(response.status()).toBe(403);
-      expect((await response.json()).error).toMatchObject({ code: "forbidden", message: expect.stringMatching(/cross-origin request refused/) });
+      expect((await response.json()).error).toMatchObject({
+        code: "forbidden",
+        message: expect.stringMatching(/cross-origin request refused/),
+      });
       expect(await currentDefault(request)).toBe(originalDefault);
     } finally {
       await attacker.close();
@@ -134,7 +148,12 @@ test.describe("CSRF from another origin", () => {
     expect(await currentDefault(request)).toBe(versionId);
   });
 
-  test("Next's server actions refuse sign-out and sign-in forms posted from another origin", async ({ page, context, request, baseURL }) => {
+  test("Next's server actions refuse sign-out and sign-in forms posted from another origin", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     await signInToDemo(page);
     const session = (await sessionCookie(context))!.value;
     // The attacker copies the app's own sign-out form (server-rendered, with its action id) and posts it from elsewhere.
@@ -154,7 +173,10 @@ test.describe("CSRF from another origin", () => {
     // Login CSRF: signing a visitor into someone's project from another page is refused too.
     await context.clearCookies();
     const loginHtml = await (await request.get("/login")).text();
-    const keyForm = serverForm(loginHtml, "sign-in-key", `${baseURL}/login`).replace(/<input([^>]*)name="key"([^>]*)>/, `<input name="key" value="${demoKey()}">`);
+    const keyForm = serverForm(loginHtml, "sign-in-key", `${baseURL}/login`).replace(
+      /<input([^>]*)name="key"([^>]*)>/,
+      `<input name="key" value="${demoKey()}">`,
+    );
     expect(keyForm).toContain(demoKey());
     const login = await serveOtherOrigin(ATTACKER_PORT, () => autoSubmitPage(keyForm));
     try {

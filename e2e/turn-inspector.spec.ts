@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import type { TFinding, TRunDecisions } from "../lib/contracts";
-import { formatBytes } from "../lib/format";
+import type { TFinding, TRunDecisions } from "@/lib/contracts";
+import { formatBytes } from "@/lib/format";
 import { signInToDemo } from "./support/sign-in";
 
 /**
@@ -20,11 +20,17 @@ async function decisionsOf(request: APIRequestContext, runId: string): Promise<T
   return (await response.json()) as TRunDecisions;
 }
 
-const inspectorOf = (page: Page, turn: number) => page.getByRole("complementary", { name: `Turn inspector: turn ${turn.toLocaleString("en-US")}` });
+const inspectorOf = (page: Page, turn: number) =>
+  page.getByRole("complementary", { name: `Turn inspector: turn ${turn.toLocaleString("en-US")}` });
 
-test("shows a dropped reminder with its bytes and free bytes, the fitting waterfall, agent vs rebuild, and moves with ← →", async ({ page, request }) => {
+test("shows a dropped reminder with its bytes and free bytes, the fitting waterfall, agent vs rebuild, and moves with ← →", async ({
+  page,
+  request,
+}) => {
   const decisions = await decisionsOf(request, DROPS_RUN);
-  const at = decisions.turns.findIndex((t, i) => i > 0 && i < decisions.turns.length - 1 && t.reminders.some((r) => r.status === "dropped"));
+  const at = decisions.turns.findIndex(
+    (t, i) => i > 0 && i < decisions.turns.length - 1 && t.reminders.some((r) => r.status === "dropped"),
+  );
   expect(at, "the demo run has a turn with a dropped reminder").toBeGreaterThan(0);
   const turn = decisions.turns[at];
   const [previous, next] = [decisions.turns[at - 1].turn, decisions.turns[at + 1].turn];
@@ -77,7 +83,9 @@ test("shows a dropped reminder with its bytes and free bytes, the fitting waterf
   await expect(page).toHaveURL(new RegExp(`[?&]turn=${turn.turn}(&|$)`));
   await expect(inspectorOf(page, turn.turn).getByRole("region", { name: "Candidates" })).toContainText(needs);
 
-  await inspectorOf(page, turn.turn).getByRole("button", { name: /^Previous turn/ }).click();
+  await inspectorOf(page, turn.turn)
+    .getByRole("button", { name: /^Previous turn/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`[?&]turn=${previous}(&|$)`));
   await expect(inspectorOf(page, previous)).toBeVisible();
 

@@ -104,7 +104,8 @@ function referencesIn(file: string): Reference[] {
         refs.push({ where, ref: m[0], target: headingTarget(join(docsDir, "contract", "rules.md"), new RegExp(`^R${m[1]}\\. `)) });
       for (const m of line.matchAll(/\barchitecture habit (\d+)/gi))
         refs.push({ where, ref: m[0], target: headingTarget(join(docsDir, "architecture.md"), new RegExp(`^Habit ${m[1]}\\. `)) });
-      for (const m of line.matchAll(/\bdocs\/[\w./-]+\.md(?:#[\w-]+)?/g)) refs.push({ where, ref: m[0], target: pathTarget(join(root, "x"), m[0]) });
+      for (const m of line.matchAll(/\bdocs\/[\w./-]+\.md(?:#[\w-]+)?/g))
+        refs.push({ where, ref: m[0], target: pathTarget(join(root, "x"), m[0]) });
       // Documents that live outside the repository may not be cited.
       for (const m of line.matchAll(/\bSPEC\b|\bARCHITECTURE\b/g)) refs.push({ where, ref: m[0], target: null });
     });

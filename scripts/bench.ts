@@ -20,7 +20,9 @@ function parseArgs(argv: string[]): { only: string[] | null; repeats: number } {
     if (argv[i] === "--only") only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (argv[i] === "--repeats") repeats = Number(argv[++i]);
     else {
-      process.stderr.write(`bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild,replay,ingest,page] [--repeats 7]\n`);
+      process.stderr.write(
+        `bench: unknown argument ${JSON.stringify(argv[i])}\nusage: npm run bench -- [--only rebuild,replay,ingest,page] [--repeats 7]\n`,
+      );
       process.exit(2);
     }
   }

@@ -8,7 +8,7 @@
  * the injected anomalies and the findings the rebuild should make.
  */
 import { writeFileSync } from "node:fs";
-import { generateEtfRun, toJsonl } from "../lib/demo/etf-run";
+import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
 
 const USAGE =
   "usage: npx tsx scripts/gen-run.ts [--turns N] [--seed N] [--anomalies] [--repeats N] [--run-id ID] [--out FILE] [--manifest FILE]";
@@ -81,8 +81,7 @@ const run = generateEtfRun({
   anomalies: args.anomalies,
   anomalyRepeats: args.repeats,
   runId: args.runId,
-  onProgress:
-    args.turns >= 5_000 ? (phase, done, total) => process.stderr.write(`\rgen-run: ${phase} ${done}/${total}   `) : undefined,
+  onProgress: args.turns >= 5_000 ? (phase, done, total) => process.stderr.write(`\rgen-run: ${phase} ${done}/${total}   `) : undefined,
 });
 if (args.turns >= 5_000) process.stderr.write("\n");
 const jsonl = toJsonl(run.events);

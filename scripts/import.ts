@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { importLines } from "../lib/client/import-lines";
+import { importLines } from "@/lib/client/import-lines";
 import { progressBar } from "./lib/progress";
 import { resolveTarget } from "./lib/target";
 
@@ -26,7 +26,8 @@ async function main(): Promise<number> {
       const bar = progressBar(file);
       const tally = await importLines(readFileSync(file, "utf8"), target.sink, {
         batchSize: Number(values["batch-size"] ?? 500),
-        onProgress: (done, total, t) => bar.update(done, total, `created ${t.created} · duplicate ${t.duplicate} · errors ${t.errors.length}`),
+        onProgress: (done, total, t) =>
+          bar.update(done, total, `created ${t.created} · duplicate ${t.duplicate} · errors ${t.errors.length}`),
       });
       bar.done();
       console.log(`${file}: ${tally.events} events: ${tally.created} created, ${tally.duplicate} duplicate, ${tally.errors.length} errors`);

@@ -3,8 +3,8 @@
  * `npm run keys -- list [--project NAME]`, `npm run keys -- revoke ID_OR_PREFIX`.
  */
 import { parseArgs } from "node:util";
-import { createKey, listKeys, revokeKey } from "../lib/server/auth/keys";
-import { openDatabase } from "../lib/server/db";
+import { createKey, listKeys, revokeKey } from "@/lib/server/auth/keys";
+import { openDatabase } from "@/lib/server/db";
 
 const USAGE = "usage: npm run keys -- create --project NAME [--label TEXT] | list [--project NAME] | revoke ID_OR_PREFIX";
 
@@ -14,7 +14,11 @@ async function main(): Promise<number> {
     options: { project: { type: "string" }, label: { type: "string" } },
   });
   const [command, arg] = positionals;
-  if (!["create", "list", "revoke"].includes(command ?? "") || (command === "create" && !values.project) || (command === "revoke" && !arg)) {
+  if (
+    !["create", "list", "revoke"].includes(command ?? "") ||
+    (command === "create" && !values.project) ||
+    (command === "revoke" && !arg)
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -29,7 +33,9 @@ async function main(): Promise<number> {
       const keys = await listKeys(db, values.project);
       if (keys.length === 0) console.log("no keys");
       for (const k of keys) {
-        console.log(`${k.id}  ${k.prefix}…  ${k.project.padEnd(16)} ${k.revokedAt ? `revoked ${k.revokedAt}` : "active"}  created ${k.createdAt}${k.label ? `  ${k.label}` : ""}`);
+        console.log(
+          `${k.id}  ${k.prefix}…  ${k.project.padEnd(16)} ${k.revokedAt ? `revoked ${k.revokedAt}` : "active"}  created ${k.createdAt}${k.label ? `  ${k.label}` : ""}`,
+        );
       }
     } else {
       const key = await revokeKey(db, arg!);

@@ -13,10 +13,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "../lib/client/load";
-import { createKey } from "../lib/server/auth/keys";
-import { openDatabase } from "../lib/server/db";
-import { env } from "../lib/server/env";
+import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "@/lib/client/load";
+import { createKey } from "@/lib/server/auth/keys";
+import { openDatabase } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -34,7 +34,9 @@ async function main(): Promise<number> {
   const senders = Number(values.senders);
   const rate = Number(values.rate);
   if (!(durationS > 0 && senders >= 1 && rate > 0)) {
-    console.error("usage: npm run test:load -- [--duration SECONDS] [--senders N] [--rate BATCHES_PER_S] [--url URL --key KEY] [--port PORT]");
+    console.error(
+      "usage: npm run test:load -- [--duration SECONDS] [--senders N] [--rate BATCHES_PER_S] [--url URL --key KEY] [--port PORT]",
+    );
     return 2;
   }
 
@@ -67,8 +69,12 @@ async function main(): Promise<number> {
       ratePerSender: rate,
       turnsPerRun: Number(values.turns),
       onProgress: (p) => {
-        const statuses = Object.entries(p.statuses).map(([s, n]) => `${s}×${n}`).join(" ");
-        process.stderr.write(`\r${(p.elapsedMs / 1000).toFixed(0).padStart(4)} s  requests ${p.requests}  ${statuses}  acknowledged ${p.acknowledged}   `);
+        const statuses = Object.entries(p.statuses)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(" ");
+        process.stderr.write(
+          `\r${(p.elapsedMs / 1000).toFixed(0).padStart(4)} s  requests ${p.requests}  ${statuses}  acknowledged ${p.acknowledged}   `,
+        );
       },
     });
     process.stderr.write("\n");

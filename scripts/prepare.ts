@@ -6,11 +6,11 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { createKey } from "../lib/server/auth/keys";
-import { openDatabase } from "../lib/server/db";
-import { ingestBatch } from "../lib/server/ingest/ingest-batch";
+import { createKey } from "@/lib/server/auth/keys";
+import { openDatabase } from "@/lib/server/db";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { loadDemo } from "./lib/load-demo";
-import { demoKeyPath, readDemoKey } from "../lib/server/auth/demo-key";
+import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 
 async function main(): Promise<void> {
   const db = await openDatabase();

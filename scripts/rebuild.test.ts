@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { generateEtfRun, toJsonl } from "../lib/demo/etf-run";
+import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
 
 const run = promisify(execFile);
 const root = join(__dirname, "..");

@@ -4,7 +4,7 @@
  * on stderr.
  */
 import { readFileSync } from "node:fs";
-import { formatLineProblem, readEventLines, rebuild, RunInputError } from "../lib/core";
+import { formatLineProblem, readEventLines, rebuild, RunInputError } from "@/lib/core";
 
 function main(argv: string[]): number {
   const file = argv[0];

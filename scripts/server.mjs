@@ -66,7 +66,9 @@ server.on("error", (error) => {
 });
 server.listen(port, hostname, () => {
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-  console.log(`cuescope: listening on http://${shown}:${port}${hostname === "127.0.0.1" ? " (this machine only; set HOST to serve others)" : ""}`);
+  console.log(
+    `cuescope: listening on http://${shown}:${port}${hostname === "127.0.0.1" ? " (this machine only; set HOST to serve others)" : ""}`,
+  );
 });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

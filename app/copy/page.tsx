@@ -1,17 +1,17 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { CopyWorkbench } from "../../components/copy/copy-workbench";
-import { ZRunListQuery } from "../../lib/contracts";
-import { previewTurns } from "../../lib/copy/preview-turns";
-import { SPEC_COPY_PARAM } from "../../lib/copy/templates";
-import { copyVersionsQuery } from "../../lib/queries/copy";
-import { runsListQuery, runSummaryQuery, turnDetailQuery } from "../../lib/queries/runs";
-import { requireSession } from "../../lib/server/auth/session";
-import { getDb } from "../../lib/server/db";
-import { listRuns } from "../../lib/server/runs/list-runs";
-import { getRunSummary, getTurnDetail } from "../../lib/server/runs/run-reads";
-import { getRunTimeline } from "../../lib/server/runs/run-timeline";
-import { listCopyVersions } from "../../lib/server/versions/versions";
+import { CopyWorkbench } from "@/components/copy/copy-workbench";
+import { ZRunListQuery } from "@/lib/contracts";
+import { previewTurns } from "@/lib/copy/preview-turns";
+import { SPEC_COPY_PARAM } from "@/lib/copy/templates";
+import { copyVersionsQuery } from "@/lib/queries/copy";
+import { runsListQuery, runSummaryQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { listRuns } from "@/lib/server/runs/list-runs";
+import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
+import { getRunTimeline } from "@/lib/server/runs/run-timeline";
+import { listCopyVersions } from "@/lib/server/versions/versions";
 
 export const metadata: Metadata = { title: "Copy" };
 export const dynamic = "force-dynamic";
@@ -51,7 +51,9 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
     turn ??= timeline ? previewTurns(timeline).suggested : null;
     await Promise.all([
       queryClient.prefetchQuery({ ...runSummaryQuery(runId), queryFn: () => getRunSummary(db, projectId, runId) }),
-      turn === null ? null : queryClient.prefetchQuery({ ...turnDetailQuery(runId, turn), queryFn: () => getTurnDetail(db, projectId, runId, turn!) }),
+      turn === null
+        ? null
+        : queryClient.prefetchQuery({ ...turnDetailQuery(runId, turn), queryFn: () => getTurnDetail(db, projectId, runId, turn!) }),
     ]);
   }
 

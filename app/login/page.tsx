@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { SignInForm } from "../../components/auth/sign-in-form";
-import { readDemoKey } from "../../lib/server/auth/demo-key";
-import { safeNextPath } from "../../lib/server/auth/redirect";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { readDemoKey } from "@/lib/server/auth/demo-key";
+import { safeNextPath } from "@/lib/server/auth/redirect";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { FunnelSkeleton, TableSkeleton } from "../../components/reviewer/reviewer-skeleton";
-import { listPageStyles as frame } from "../../components/ui/list-page";
+import { FunnelSkeleton, TableSkeleton } from "@/components/reviewer/reviewer-skeleton";
+import { listPageStyles as frame } from "@/components/ui/list-page";
 
 /** While the server rebuilds and counts (the first visit rebuilds every run's decisions). */
 export default function ReviewerLoading() {

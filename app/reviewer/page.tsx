@@ -1,15 +1,15 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { ReviewerAudit } from "../../components/reviewer/reviewer-audit";
-import { ReviewerUrlError } from "../../components/reviewer/reviewer-url-error";
-import { reviewerCandidatesQuery, reviewerFunnelQuery } from "../../lib/queries/reviewer";
-import { parseReviewerUrl, REVIEWER_PAGE_SIZE, reviewerHref } from "../../lib/queries/reviewer-url";
-import { runFacetsQuery } from "../../lib/queries/runs";
-import { requireSession } from "../../lib/server/auth/session";
-import { getDb } from "../../lib/server/db";
-import { getReviewerFunnel } from "../../lib/server/reviewer/funnel";
-import { listReviewerCandidates } from "../../lib/server/reviewer/list-candidates";
-import { getRunFacets } from "../../lib/server/runs/run-facets";
+import { ReviewerAudit } from "@/components/reviewer/reviewer-audit";
+import { ReviewerUrlError } from "@/components/reviewer/reviewer-url-error";
+import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
+import { parseReviewerUrl, REVIEWER_PAGE_SIZE, reviewerHref } from "@/lib/queries/reviewer-url";
+import { runFacetsQuery } from "@/lib/queries/runs";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { getReviewerFunnel } from "@/lib/server/reviewer/funnel";
+import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
+import { getRunFacets } from "@/lib/server/runs/run-facets";
 
 export const metadata: Metadata = { title: "Reviewer" };
 export const dynamic = "force-dynamic";

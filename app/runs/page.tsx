@@ -1,14 +1,14 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { RunsList } from "../../components/runs/runs-list";
-import { RunsUrlError } from "../../components/runs/runs-url-error";
-import { parseRunListUrl, runListHref } from "../../lib/queries/run-list-url";
-import { runFacetsQuery, runsListQuery } from "../../lib/queries/runs";
-import { requireSession } from "../../lib/server/auth/session";
-import { getDb } from "../../lib/server/db";
-import { listRuns } from "../../lib/server/runs/list-runs";
-import { getRunFacets } from "../../lib/server/runs/run-facets";
+import { RunsList } from "@/components/runs/runs-list";
+import { RunsUrlError } from "@/components/runs/runs-url-error";
+import { parseRunListUrl, runListHref } from "@/lib/queries/run-list-url";
+import { runFacetsQuery, runsListQuery } from "@/lib/queries/runs";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { listRuns } from "@/lib/server/runs/list-runs";
+import { getRunFacets } from "@/lib/server/runs/run-facets";
 
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
@@ -26,7 +26,10 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
   const queryClient = new QueryClient();
   // The same queryOptions as the client, answered by the services directly (no HTTP round trip).
   await Promise.all([
-    queryClient.prefetchQuery({ ...runsListQuery(parsed.filters), queryFn: () => listRuns(db, projectId, { ...parsed.filters, sort: parsed.filters.sort ?? "-started", limit: 50 }) }),
+    queryClient.prefetchQuery({
+      ...runsListQuery(parsed.filters),
+      queryFn: () => listRuns(db, projectId, { ...parsed.filters, sort: parsed.filters.sort ?? "-started", limit: 50 }),
+    }),
     queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
   ]);
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { signIn, signInToDemo, type SignInState } from "../../lib/server/auth/actions";
+import { signIn, signInToDemo, type SignInState } from "@/lib/server/auth/actions";
 
 const INITIAL: SignInState = { error: null };
 
@@ -18,7 +18,9 @@ export function SignInForm({ next, demoAvailable }: { next: string; demoAvailabl
           <button type="submit" className="button button-primary" disabled={demoPending}>
             {demoPending ? "Opening…" : "Open the demo project"}
           </button>
-          <p className="muted">Demo runs of an ETF research agent, loaded by <code>npm start</code> into the embedded database.</p>
+          <p className="muted">
+            Demo runs of an ETF research agent, loaded by <code>npm start</code> into the embedded database.
+          </p>
         </form>
       )}
       <form action={keyAction} className="sign-in-key">

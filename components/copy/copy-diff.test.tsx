@@ -1,8 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COPY } from "../../lib/core";
-import { diffCopies } from "../../lib/copy/diff";
-import { draftFrom } from "../../lib/copy/templates";
+import { DEFAULT_COPY } from "@/lib/core";
+import { diffCopies } from "@/lib/copy/diff";
+import { draftFrom } from "@/lib/copy/templates";
 import { CopyDiff } from "./copy-diff";
 
 describe("copy editor: changes from the parent version", () => {
@@ -20,7 +20,12 @@ describe("copy editor: changes from the parent version", () => {
     ]);
     expect(items[0]).toHaveTextContent("requests · stage 2 added");
     expect(within(items[0]).getByRole("insertion")).toHaveTextContent("Half the requests are gone.");
-    expect(within(items[1]).getAllByRole("insertion").map((n) => n.textContent).join("")).toContain("{percent}% full.");
+    expect(
+      within(items[1])
+        .getAllByRole("insertion")
+        .map((n) => n.textContent)
+        .join(""),
+    ).toContain("{percent}% full.");
     expect(within(items[1]).getAllByRole("deletion").length).toBeGreaterThan(0);
     expect(within(items[2]).queryByRole("insertion")).toBeNull();
     expect(within(items[2]).getByRole("deletion")).toHaveTextContent(DEFAULT_COPY.edits!.exhausted!);

@@ -1,5 +1,5 @@
-import type { TemplateChange } from "../../lib/copy/diff";
-import { templateLabel } from "../../lib/copy/templates";
+import type { TemplateChange } from "@/lib/copy/diff";
+import { templateLabel } from "@/lib/copy/templates";
 import styles from "./copy.module.css";
 
 /** The draft's changes against the version it came from, word by word. */

@@ -2,20 +2,20 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { REMINDER_KEYS, type TCopyVersion } from "../../lib/contracts";
-import { DEFAULT_COPY } from "../../lib/core";
-import { diffCopies } from "../../lib/copy/diff";
-import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
-import { copyProblems } from "../../lib/copy/validate";
-import { copyVersionsQuery, saveCopyVersion } from "../../lib/queries/copy";
-import { Panel } from "../ui/panel";
-import { EditorColumns, TuningPage } from "../ui/tuning-page";
+import { REMINDER_KEYS, type TCopyVersion } from "@/lib/contracts";
+import { DEFAULT_COPY } from "@/lib/core";
+import { diffCopies } from "@/lib/copy/diff";
+import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
+import { copyProblems } from "@/lib/copy/validate";
+import { copyVersionsQuery, saveCopyVersion } from "@/lib/queries/copy";
+import { Panel } from "@/components/ui/panel";
+import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
 import { CopyDiff } from "./copy-diff";
 import { KeyTemplates } from "./key-templates";
 import { PreviewTurnPanel } from "./preview-turn-panel";
-import { SaveVersionForm } from "../versions/save-version-form";
+import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
-import { VersionsPanel } from "../versions/version-list";
+import { VersionsPanel } from "@/components/versions/version-list";
 
 type Props = {
   project: string;
@@ -65,11 +65,18 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
   const decision = preview.detail.data?.decision ?? null;
   const policy = preview.summary.data?.policy ?? null;
 
-  const lead = <>Editing from {parentName}. Saved versions never change; saving makes a new one. Previews use the rebuild&apos;s own rendering on a recorded turn.</>;
+  const lead = (
+    <>
+      Editing from {parentName}. Saved versions never change; saving makes a new one. Previews use the rebuild&apos;s own rendering on a
+      recorded turn.
+    </>
+  );
   if (baseId !== null && versions.isSuccess && !base) {
     return (
       <TuningPage project={project} title="Reminder copy" lead="" current="/copy">
-        <p className="form-error">No copy version {JSON.stringify(baseId)} in {project}.</p>
+        <p className="form-error">
+          No copy version {JSON.stringify(baseId)} in {project}.
+        </p>
         <p>
           <button type="button" className="button" onClick={() => editFrom(null)}>
             Start from the built-in default copy
@@ -83,7 +90,11 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
     <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
       <EditorColumns
         editor={
-          <Panel id="templates" title="Templates" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
+          <Panel
+            id="templates"
+            title="Templates"
+            meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}
+          >
             {REMINDER_KEYS.map((key) => (
               <KeyTemplates
                 key={key}

@@ -2,14 +2,22 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useMemo, useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import type { TReminderKey } from "../../lib/contracts";
-import { draftFrom, withTemplate, withoutTemplate, type CopyDraft } from "../../lib/copy/templates";
-import { copyProblems } from "../../lib/copy/validate";
-import { TEACH_COPY, teachPolicy, turn10 } from "../testing/fixtures";
+import type { TReminderKey } from "@/lib/contracts";
+import { draftFrom, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
+import { copyProblems } from "@/lib/copy/validate";
+import { TEACH_COPY, teachPolicy, turn10 } from "@/components/testing/fixtures";
 import { KeyTemplates } from "./key-templates";
 
 /** The copy workbench's wiring of one key: draft state, the contract's problems, the preview turn. */
-function Editor({ reminderKey, initial = draftFrom(TEACH_COPY), withTurn = true }: { reminderKey: TReminderKey; initial?: CopyDraft; withTurn?: boolean }) {
+function Editor({
+  reminderKey,
+  initial = draftFrom(TEACH_COPY),
+  withTurn = true,
+}: {
+  reminderKey: TReminderKey;
+  initial?: CopyDraft;
+  withTurn?: boolean;
+}) {
   const [draft, setDraft] = useState(initial);
   const problems = useMemo(() => copyProblems(draft), [draft]);
   return (
@@ -121,16 +129,46 @@ describe("copy editor: one key's templates", () => {
     const user = userEvent.setup();
     const onAdd = vi.fn();
     const { rerender } = render(
-      <KeyTemplates reminderKey="edits" templates={{ "*": "E" }} baseTemplates={{ "*": "E" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+      <KeyTemplates
+        reminderKey="edits"
+        templates={{ "*": "E" }}
+        baseTemplates={{ "*": "E" }}
+        turn={null}
+        policy={null}
+        problems={[]}
+        onChange={() => {}}
+        onAdd={onAdd}
+        onRemove={() => {}}
+      />,
     );
     await user.click(screen.getByRole("button", { name: "Add edits exhausted-block template" }));
     expect(onAdd).toHaveBeenCalledWith("exhausted");
     rerender(
-      <KeyTemplates reminderKey="edits" templates={{ "*": "E", exhausted: "X" }} baseTemplates={{ "*": "E" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+      <KeyTemplates
+        reminderKey="edits"
+        templates={{ "*": "E", exhausted: "X" }}
+        baseTemplates={{ "*": "E" }}
+        turn={null}
+        policy={null}
+        problems={[]}
+        onChange={() => {}}
+        onAdd={onAdd}
+        onRemove={() => {}}
+      />,
     );
     expect(screen.queryByRole("button", { name: "Add edits exhausted-block template" })).not.toBeInTheDocument();
     rerender(
-      <KeyTemplates reminderKey="review" templates={{ "*": "R" }} baseTemplates={{ "*": "R" }} turn={null} policy={null} problems={[]} onChange={() => {}} onAdd={onAdd} onRemove={() => {}} />,
+      <KeyTemplates
+        reminderKey="review"
+        templates={{ "*": "R" }}
+        baseTemplates={{ "*": "R" }}
+        turn={null}
+        policy={null}
+        problems={[]}
+        onChange={() => {}}
+        onAdd={onAdd}
+        onRemove={() => {}}
+      />,
     );
     expect(screen.queryByRole("button", { name: /exhausted/ })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Add review checkpoint template" })).toBeInTheDocument();

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { PLACEHOLDERS, REMINDER_KIND, type TPolicy, type TReminderKey, type TTemplates, type TTurnDecision } from "../../lib/contracts";
-import { templateNames } from "../../lib/copy/templates";
-import { problemsAt, type CopyProblem } from "../../lib/copy/validate";
+import { PLACEHOLDERS, REMINDER_KIND, type TPolicy, type TReminderKey, type TTemplates, type TTurnDecision } from "@/lib/contracts";
+import { templateNames } from "@/lib/copy/templates";
+import { problemsAt, type CopyProblem } from "@/lib/copy/validate";
 import styles from "./copy.module.css";
 import { TemplateRow } from "./template-row";
 
@@ -90,11 +90,21 @@ export function KeyTemplates({ reminderKey, templates, baseTemplates, turn, poli
             onChange={(e) => setStage(e.target.value.replace(/^0+/, ""))}
           />
         </label>
-        <button type="submit" className="button button-quiet" disabled={!stage || stageTaken} aria-label={`Add ${reminderKey} ${reminderKey === "review" ? "checkpoint" : "stage"} template`}>
+        <button
+          type="submit"
+          className="button button-quiet"
+          disabled={!stage || stageTaken}
+          aria-label={`Add ${reminderKey} ${reminderKey === "review" ? "checkpoint" : "stage"} template`}
+        >
           Add {reminderKey === "review" ? "checkpoint" : "stage"} template
         </button>
         {reminderKey === "edits" && templates.exhausted === undefined ? (
-          <button type="button" className="button button-quiet" onClick={() => onAdd("exhausted")} aria-label="Add edits exhausted-block template">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => onAdd("exhausted")}
+            aria-label="Add edits exhausted-block template"
+          >
             Add exhausted-block template
           </button>
         ) : null}

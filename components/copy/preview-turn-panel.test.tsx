@@ -3,13 +3,13 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TRunListResponse, TRunSummary } from "../../lib/contracts";
-import { rebuild } from "../../lib/core";
-import { json } from "../../lib/core/spec/builders";
-import { buildTimeline } from "../../lib/charts/build-timeline";
-import { draftFrom, type CopyDraft } from "../../lib/copy/templates";
-import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "../../lib/queries/runs";
-import { TEACH_COPY, teachingEvents, teachPolicy, turnDetail } from "../testing/fixtures";
+import type { TRunListResponse, TRunSummary } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { json } from "@/lib/core/spec/builders";
+import { buildTimeline } from "@/lib/charts/build-timeline";
+import { draftFrom, type CopyDraft } from "@/lib/copy/templates";
+import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { TEACH_COPY, teachingEvents, teachPolicy, turnDetail } from "@/components/testing/fixtures";
 import { PreviewTurnPanel } from "./preview-turn-panel";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
 
@@ -18,7 +18,10 @@ function seededClient(): QueryClient {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   const decisions = json(rebuild(teachingEvents));
   // The panel reads only the run ids of the list and the policy of the summary.
-  client.setQueryData(runsListQuery({}).queryKey, { runs: [{ runId: "teach" }, { runId: "other" }], nextCursor: null } as unknown as TRunListResponse);
+  client.setQueryData(runsListQuery({}).queryKey, {
+    runs: [{ runId: "teach" }, { runId: "other" }],
+    nextCursor: null,
+  } as unknown as TRunListResponse);
   client.setQueryData(runSummaryQuery("teach").queryKey, { runId: "teach", policy: teachPolicy } as unknown as TRunSummary);
   client.setQueryData(runTimelineQuery("teach").queryKey, json(buildTimeline(decisions, teachingEvents)));
   for (const turn of [9, 10, 11]) client.setQueryData(turnDetailQuery("teach", turn).queryKey, turnDetail(teachingEvents, turn));

@@ -2,16 +2,16 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { TTurnDecision } from "../../lib/contracts";
-import type { CopyDraft } from "../../lib/copy/templates";
-import { refitTurn, turnFreeBytes } from "../../lib/copy/preview";
-import { formatBytes } from "../../lib/format";
-import { runsListQuery } from "../../lib/queries/runs";
-import { Panel } from "../ui/panel";
-import { StatusMark } from "../ui/status-mark";
+import type { TTurnDecision } from "@/lib/contracts";
+import type { CopyDraft } from "@/lib/copy/templates";
+import { refitTurn, turnFreeBytes } from "@/lib/copy/preview";
+import { formatBytes } from "@/lib/format";
+import { runsListQuery } from "@/lib/queries/runs";
+import { Panel } from "@/components/ui/panel";
+import { StatusMark } from "@/components/ui/status-mark";
 import styles from "./copy.module.css";
 import type { PreviewTurnState } from "./use-preview-turn";
-import { runTurnPath } from "../../lib/queries/paths";
+import { runTurnPath } from "@/lib/queries/paths";
 
 /** The recorded turn the preview uses, and that turn's reminders rendered with the draft and fitted again. */
 export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState; draft: CopyDraft }) {
@@ -48,17 +48,29 @@ export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState
           />
         </label>
         <div className={styles.turnSteps}>
-          <button type="button" className="button button-quiet" disabled={previousDrop === undefined} onClick={() => previousDrop !== undefined && preview.chooseTurn(previousDrop)}>
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={previousDrop === undefined}
+            onClick={() => previousDrop !== undefined && preview.chooseTurn(previousDrop)}
+          >
             ← Previous drop
           </button>
-          <button type="button" className="button button-quiet" disabled={nextDrop === undefined} onClick={() => nextDrop !== undefined && preview.chooseTurn(nextDrop)}>
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={nextDrop === undefined}
+            onClick={() => nextDrop !== undefined && preview.chooseTurn(nextDrop)}
+          >
             Next drop →
           </button>
         </div>
       </div>
 
       {runId === null ? (
-        <p className="muted">No recorded runs yet: send telemetry or run <code>npm run demo</code> to preview copy on real turns.</p>
+        <p className="muted">
+          No recorded runs yet: send telemetry or run <code>npm run demo</code> to preview copy on real turns.
+        </p>
       ) : preview.summary.isError ? (
         <p className="form-error">{preview.summary.error.message}</p>
       ) : turn === null ? (
@@ -66,8 +78,10 @@ export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState
           <p className="muted">Finding a turn with reminders…</p>
         ) : (
           <p className="muted">
-            {preview.timeline.isError ? `The run's turns could not be read (${preview.timeline.error.message}).` : "No reminder was due in this run."} Enter a
-            turn number to preview on.
+            {preview.timeline.isError
+              ? `The run's turns could not be read (${preview.timeline.error.message}).`
+              : "No reminder was due in this run."}{" "}
+            Enter a turn number to preview on.
           </p>
         )
       ) : detail.isPending ? (
@@ -75,7 +89,9 @@ export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState
       ) : detail.isError ? (
         <p className="form-error">{detail.error.message}</p>
       ) : decision === null ? (
-        <p className="muted">Turn {turn} was not rebuilt ({detail.data?.exists ? "it has no request.final" : "it has no events"}): pick another turn.</p>
+        <p className="muted">
+          Turn {turn} was not rebuilt ({detail.data?.exists ? "it has no request.final" : "it has no events"}): pick another turn.
+        </p>
       ) : (
         <RefitTable decision={decision} draft={draft} runId={runId} />
       )}
@@ -119,7 +135,10 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
                 <tr key={`${r.key}:${r.subject ?? ""}`} data-key={r.key}>
                   <th scope="row">
                     {r.key}
-                    {r.subject ? ` ${r.subject}` : ""} <span className="muted">· {r.key === "review" ? "checkpoint" : "stage"} {r.stage}</span>
+                    {r.subject ? ` ${r.subject}` : ""}{" "}
+                    <span className="muted">
+                      · {r.key === "review" ? "checkpoint" : "stage"} {r.stage}
+                    </span>
                   </th>
                   <td>
                     <StatusMark status={r.baseline.status} /> <span className="muted">{formatBytes(r.baseline.bytes)}</span>
@@ -146,8 +165,8 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
         </div>
       )}
       <p className={styles.footnote}>
-        Exact for this turn with the same ledger coming in; later turns can change too — the{" "}
-        <Link href="/copy/replay">what-if replay</Link> rebuilds whole runs. <Link href={runTurnPath(runId, decision.turn)}>Open turn {decision.turn} in the run</Link>.
+        Exact for this turn with the same ledger coming in; later turns can change too — the <Link href="/copy/replay">what-if replay</Link>{" "}
+        rebuilds whole runs. <Link href={runTurnPath(runId, decision.turn)}>Open turn {decision.turn} in the run</Link>.
       </p>
     </>
   );

@@ -1,10 +1,10 @@
 "use client";
 
 import { useId } from "react";
-import type { TPolicy, TReminderKey, TTemplates, TTurnDecision } from "../../lib/contracts";
-import { previewTemplate, type TemplatePreview } from "../../lib/copy/preview";
-import { templateLabel } from "../../lib/copy/templates";
-import { formatBytes } from "../../lib/format";
+import type { TPolicy, TReminderKey, TTemplates, TTurnDecision } from "@/lib/contracts";
+import { previewTemplate, type TemplatePreview } from "@/lib/copy/preview";
+import { templateLabel } from "@/lib/copy/templates";
+import { formatBytes } from "@/lib/format";
 import styles from "./copy.module.css";
 
 type Props = {
@@ -57,7 +57,9 @@ export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn,
           ))}
         </ul>
       ) : null}
-      <div id={`${id}-preview`}>{preview ? <PreviewLine preview={preview} base={base} /> : <p className="muted">Choose a turn to preview.</p>}</div>
+      <div id={`${id}-preview`}>
+        {preview ? <PreviewLine preview={preview} base={base} /> : <p className="muted">Choose a turn to preview.</p>}
+      </div>
     </div>
   );
 }
@@ -72,7 +74,11 @@ function PreviewLine({ preview, base }: { preview: TemplatePreview; base: Templa
       </p>
       <p className={styles.previewFacts}>
         <span data-testid="template-bytes">{formatBytes(preview.bytes)}</span>
-        {delta ? <span className={delta > 0 ? styles.more : styles.fewer}>{delta > 0 ? `+${formatBytes(delta)}` : `−${formatBytes(-delta)}`} vs parent</span> : null}
+        {delta ? (
+          <span className={delta > 0 ? styles.more : styles.fewer}>
+            {delta > 0 ? `+${formatBytes(delta)}` : `−${formatBytes(-delta)}`} vs parent
+          </span>
+        ) : null}
         {preview.freeBytes === null ? (
           <span className={styles.fits}>no byte limit on this run</span>
         ) : preview.fits ? (

@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { previewTurns } from "../../lib/copy/preview-turns";
-import { runSummaryQuery, runTimelineQuery, turnDetailQuery } from "../../lib/queries/runs";
+import { previewTurns } from "@/lib/copy/preview-turns";
+import { runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 
 export interface PreviewTarget {
   runId: string | null;

@@ -1,11 +1,17 @@
 "use client";
 
-import { formatInstant } from "../../lib/format";
-import { TIME_RANGES, type TimeRange } from "../../lib/queries/url-params";
+import { formatInstant } from "@/lib/format";
+import { TIME_RANGES, type TimeRange } from "@/lib/queries/url-params";
 import styles from "./filter-select.module.css";
 
 /** A filter over the values a facet takes (agents, models); "all" clears it. */
-export function FacetSelect({ label, all, value, options, onChange }: {
+export function FacetSelect({
+  label,
+  all,
+  value,
+  options,
+  onChange,
+}: {
   label: string;
   all: string;
   value: string | undefined;
@@ -30,7 +36,13 @@ export function FacetSelect({ label, all, value, options, onChange }: {
 }
 
 /** A preset time range (sliding window); fixed from/to from a shared link show as a custom entry. */
-export function RangeSelect({ label, range, from, to, onChange }: {
+export function RangeSelect({
+  label,
+  range,
+  from,
+  to,
+  onChange,
+}: {
   label: string;
   range: TimeRange | undefined;
   from: string | undefined;
@@ -38,7 +50,9 @@ export function RangeSelect({ label, range, from, to, onChange }: {
   onChange: (range: TimeRange | undefined) => void;
 }) {
   const custom = !range && (from || to);
-  const customLabel = custom ? [from ? `from ${formatInstant(from)}` : null, to ? `to ${formatInstant(to)}` : null].filter(Boolean).join(" ") : "";
+  const customLabel = custom
+    ? [from ? `from ${formatInstant(from)}` : null, to ? `to ${formatInstant(to)}` : null].filter(Boolean).join(" ")
+    : "";
   return (
     <label className={styles.field}>
       <span className="sr-only">{label}</span>

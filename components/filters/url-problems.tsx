@@ -1,13 +1,20 @@
 import Link from "next/link";
-import type { TProblem } from "../../lib/contracts";
-import { listPageStyles as frame } from "../ui/list-page";
+import type { TProblem } from "@/lib/contracts";
+import { listPageStyles as frame } from "@/components/ui/list-page";
 import styles from "./url-problems.module.css";
 
 /**
  * A page's URL holds filter values it cannot use: say which parameter and why, and offer a way
  * out — the same link without the bad values, or the page with no filters.
  */
-export function UrlProblems({ title, what, problems, withoutBadHref, resetHref, resetLabel }: {
+export function UrlProblems({
+  title,
+  what,
+  problems,
+  withoutBadHref,
+  resetHref,
+  resetLabel,
+}: {
   title: string;
   /** What cannot use the values, e.g. "the runs list". */
   what: string;

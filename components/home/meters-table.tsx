@@ -1,8 +1,22 @@
 const METERS = [
   { meter: "requests", unit: "count", shown: "used / usable", ratio: "used ÷ (limit − delivery reserve)", owner: "budget", kind: "notice" },
   { meter: "time", unit: "ms", shown: "minutes", ratio: "elapsedMs ÷ limitMs", owner: "clock", kind: "notice" },
-  { meter: "context", unit: "bytes", shown: "bytes of the final request", ratio: "requiredBytes ÷ capacityBytes", owner: "context assembler", kind: "notice" },
-  { meter: "edits", unit: "count per block", shown: "used / limit, each block", ratio: "used ÷ block limit", owner: "publisher", kind: "state (every turn)" },
+  {
+    meter: "context",
+    unit: "bytes",
+    shown: "bytes of the final request",
+    ratio: "requiredBytes ÷ capacityBytes",
+    owner: "context assembler",
+    kind: "notice",
+  },
+  {
+    meter: "edits",
+    unit: "count per block",
+    shown: "used / limit, each block",
+    ratio: "used ÷ block limit",
+    owner: "publisher",
+    kind: "state (every turn)",
+  },
 ] as const;
 
 export function MetersTable() {

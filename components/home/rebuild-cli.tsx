@@ -17,8 +17,8 @@ export function RebuildCli() {
   return (
     <div className="cli">
       <p>
-        The same pure rebuild the server runs is available offline. Give it one run as JSON Lines (one telemetry
-        event per line); it prints the run&apos;s decisions as JSON on stdout.
+        The same pure rebuild the server runs is available offline. Give it one run as JSON Lines (one telemetry event per line); it prints
+        the run&apos;s decisions as JSON on stdout.
       </p>
       <pre className="code" aria-label="Rebuild command">
         <code>
@@ -29,9 +29,7 @@ export function RebuildCli() {
         </code>
       </pre>
       <ul className="plain-list">
-        <li>
-          Same events, same result — whatever order they arrived in, however often one was repeated.
-        </li>
+        <li>Same events, same result — whatever order they arrived in, however often one was repeated.</li>
         <li>
           Bad input exits with code <code>2</code>, prints nothing on stdout and one line per problem on stderr:{" "}
           <code>line N: PATH: reason</code>.

@@ -1,5 +1,5 @@
-import { DELIVERY_STATUSES, type TDeliveryStatus } from "../../lib/contracts";
-import { StatusMark } from "../ui/status-mark";
+import { DELIVERY_STATUSES, type TDeliveryStatus } from "@/lib/contracts";
+import { StatusMark } from "@/components/ui/status-mark";
 
 const MEANING: Record<TDeliveryStatus, { meaning: string; ledger: string }> = {
   delivered: { meaning: "In the submitted request; the submission succeeded.", ledger: "stage recorded" },

@@ -1,6 +1,6 @@
-import type { AgentDiff, DiffMark, DiffRow } from "../../lib/inspector/agent-diff";
-import { pairLabel } from "../../lib/inspector/labels";
-import { StatusMark } from "../ui/status-mark";
+import type { AgentDiff, DiffMark, DiffRow } from "@/lib/inspector/agent-diff";
+import { pairLabel } from "@/lib/inspector/labels";
+import { StatusMark } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
 
@@ -38,7 +38,12 @@ function AgentCell({ row, record }: { row: DiffRow; record: AgentDiff["record"] 
   return (
     <span className={styles.stageNum}>
       {row.agent.join(", ")}
-      {row.agent.length > 1 ? <span className={styles.faint}> (×{row.agent.length}, highest {row.agentStage})</span> : null}
+      {row.agent.length > 1 ? (
+        <span className={styles.faint}>
+          {" "}
+          (×{row.agent.length}, highest {row.agentStage})
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -48,7 +53,11 @@ function MarkedCell({ row }: { row: DiffRow }) {
     <span className={styles.markedLine}>
       <span className={styles.faint}>marked </span>
       {row.marked.map((m, i) => (
-        <span key={i} className={m.submitted === false ? styles.warn : styles.stageNum} title={m.submitted === false ? MARK_HELP.marked_not_submitted : undefined}>
+        <span
+          key={i}
+          className={m.submitted === false ? styles.warn : styles.stageNum}
+          title={m.submitted === false ? MARK_HELP.marked_not_submitted : undefined}
+        >
           {m.stage}
           {m.submitted === false ? " ⚠ not sent" : m.submitted ? " ✓" : ""}
         </span>
@@ -121,7 +130,16 @@ export function AgentDiffSection({ diff, skipped }: { diff: AgentDiff; skipped: 
       )}
       <p className={styles.footnote}>
         Stages (for review: the checkpoint). Agent = the submission&apos;s <code>reminders</code> list
-        {anyMarked ? <>; marked = its <code>reminders.marked</code> (✓ in the submitted request)</> : <>; no <code>reminders.marked</code> entry on this turn</>}.
+        {anyMarked ? (
+          <>
+            ; marked = its <code>reminders.marked</code> (✓ in the submitted request)
+          </>
+        ) : (
+          <>
+            ; no <code>reminders.marked</code> entry on this turn
+          </>
+        )}
+        .
       </p>
     </InspectorSection>
   );

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { TReminderDecision } from "../../lib/contracts";
-import { formatBytes } from "../../lib/format";
-import { pairLabel, stageLabel } from "../../lib/inspector/labels";
-import { StatusMark } from "../ui/status-mark";
+import type { TReminderDecision } from "@/lib/contracts";
+import { formatBytes } from "@/lib/format";
+import { pairLabel, stageLabel } from "@/lib/inspector/labels";
+import { StatusMark } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./fitting.module.css";
 

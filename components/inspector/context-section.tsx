@@ -1,6 +1,6 @@
-import type { TEventOf, TTurnDecision } from "../../lib/contracts";
-import { formatBytes, formatNumber, formatPercent } from "../../lib/format";
-import { barPercent } from "../../lib/inspector/waterfall";
+import type { TEventOf, TTurnDecision } from "@/lib/contracts";
+import { formatBytes, formatNumber, formatPercent } from "@/lib/format";
+import { barPercent } from "@/lib/inspector/waterfall";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
 
@@ -10,7 +10,19 @@ type Props = {
   finals: readonly TEventOf<"request.final">[];
 };
 
-function SizeBar({ label, bytes, scale, capacity, tone }: { label: string; bytes: number; scale: number; capacity: number | null; tone: string }) {
+function SizeBar({
+  label,
+  bytes,
+  scale,
+  capacity,
+  tone,
+}: {
+  label: string;
+  bytes: number;
+  scale: number;
+  capacity: number | null;
+  tone: string;
+}) {
   return (
     <li className={styles.sizeRow} data-tone={tone}>
       <span className={styles.sizeLabel}>{label}</span>
@@ -42,7 +54,10 @@ export function ContextSection({ decision, compactions, finals }: Props) {
         <p className={styles.lead}>
           Stage and fitting used the final request: <strong>{formatBytes(finalBytes)}</strong> required
           {finals.length > 1 ? ` (the last of ${finals.length} request.final events)` : ""}
-          {tokens !== undefined ? <span className={styles.faint}> · provider reported {formatNumber(tokens)} tokens (not used)</span> : null}.
+          {tokens !== undefined ? (
+            <span className={styles.faint}> · provider reported {formatNumber(tokens)} tokens (not used)</span>
+          ) : null}
+          .
         </p>
       )}
       {last ? (
@@ -56,7 +71,9 @@ export function ContextSection({ decision, compactions, finals }: Props) {
               capacity={capacity}
               tone={last.body.outcome}
             />
-            {finalBytes !== null ? <SizeBar label="final (used)" bytes={finalBytes} scale={scale} capacity={capacity} tone="final" /> : null}
+            {finalBytes !== null ? (
+              <SizeBar label="final (used)" bytes={finalBytes} scale={scale} capacity={capacity} tone="final" />
+            ) : null}
           </ul>
           <p className={styles.explain}>
             {last.body.outcome === "rolled_back"

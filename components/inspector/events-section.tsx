@@ -1,5 +1,5 @@
-import type { TTurnEvent } from "../../lib/contracts";
-import { shortTime } from "../../lib/inspector/labels";
+import type { TTurnEvent } from "@/lib/contracts";
+import { shortTime } from "@/lib/inspector/labels";
 import styles from "./record.module.css";
 
 function bodyText(body: unknown): string {

@@ -1,5 +1,5 @@
-import type { TFinding } from "../../lib/contracts";
-import { findingInfo } from "../../lib/audit/finding-info";
+import type { TFinding } from "@/lib/contracts";
+import { findingInfo } from "@/lib/audit/finding-info";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
 

@@ -1,8 +1,8 @@
-import type { TTurnDecision } from "../../lib/contracts";
-import { formatBytes, formatPercent } from "../../lib/format";
-import { pairLabel } from "../../lib/inspector/labels";
-import { barPercent, fittingWaterfall, type FitStep, type Waterfall } from "../../lib/inspector/waterfall";
-import { STATUS_MARKS } from "../ui/status-mark";
+import type { TTurnDecision } from "@/lib/contracts";
+import { formatBytes, formatPercent } from "@/lib/format";
+import { pairLabel } from "@/lib/inspector/labels";
+import { barPercent, fittingWaterfall, type FitStep, type Waterfall } from "@/lib/inspector/waterfall";
+import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./fitting.module.css";
 
@@ -86,7 +86,15 @@ function StepRow({ step, waterfall }: { step: FitStep; waterfall: Waterfall }) {
  * order, the free bytes left after each, and where drops happened. Bars are drawn on the free
  * region (the dashed line is where the free bytes end); numbers are exact bytes.
  */
-export function FittingWaterfall({ decision, id = "inspector-fitting", title = "Fitting" }: { decision: TTurnDecision; id?: string; title?: string }) {
+export function FittingWaterfall({
+  decision,
+  id = "inspector-fitting",
+  title = "Fitting",
+}: {
+  decision: TTurnDecision;
+  id?: string;
+  title?: string;
+}) {
   const waterfall = fittingWaterfall(decision);
   const { steps, freeStart, freeEnd, includedBytes, droppedCount, limitInScale, capacityBytes } = waterfall;
   return (

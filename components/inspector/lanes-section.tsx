@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import type { TEventOf, TReviewerDecision } from "../../lib/contracts";
-import { denialReasonText } from "../../lib/inspector/labels";
-import type { TReviewerEvent } from "../../lib/inspector/turn-record";
+import type { TEventOf, TReviewerDecision } from "@/lib/contracts";
+import { denialReasonText } from "@/lib/inspector/labels";
+import type { TReviewerEvent } from "@/lib/inspector/turn-record";
 import { InspectorSection } from "./inspector-section";
 import styles from "./lanes.module.css";
 

@@ -1,5 +1,5 @@
-import type { TTurnMeters } from "../../lib/contracts";
-import { formatBytes, formatEdits, formatMs, formatPercent, formatRequests } from "../../lib/format";
+import type { TTurnMeters } from "@/lib/contracts";
+import { formatBytes, formatEdits, formatMs, formatPercent, formatRequests } from "@/lib/format";
 import { InspectorSection } from "./inspector-section";
 import styles from "./meters.module.css";
 

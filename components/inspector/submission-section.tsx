@@ -1,7 +1,7 @@
-import type { TSubmissionEvent } from "../../lib/inspector/turn-record";
-import { statusOfOutcome } from "../../lib/inspector/turn-record";
-import { shortTime } from "../../lib/inspector/labels";
-import { StatusMark } from "../ui/status-mark";
+import type { TSubmissionEvent } from "@/lib/inspector/turn-record";
+import { statusOfOutcome } from "@/lib/inspector/turn-record";
+import { shortTime } from "@/lib/inspector/labels";
+import { StatusMark } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
 
@@ -45,7 +45,11 @@ export function SubmissionSection({ submissions }: { submissions: readonly TSubm
                       {shortTime(s.ts)}
                     </span>
                     {" · "}
-                    {s.body.countsAgainstBudget ? "counts against the budget" : <span className={styles.warn}>free: not counted against the budget</span>}
+                    {s.body.countsAgainstBudget ? (
+                      "counts against the budget"
+                    ) : (
+                      <span className={styles.warn}>free: not counted against the budget</span>
+                    )}
                     {" · list: "}
                     {s.body.reminders === undefined
                       ? "no record"

@@ -1,10 +1,15 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { driftEvents, turnDetail } from "../testing/fixtures";
+import { driftEvents, turnDetail } from "@/components/testing/fixtures";
 import { TurnBody } from "./turn-body";
 
 const section = (name: string) => within(screen.getByRole("region", { name }));
-const rowOf = (table: HTMLElement, name: string) => within(within(table).getByRole("rowheader", { name: new RegExp(`^${name}`) }).closest("tr")!);
+const rowOf = (table: HTMLElement, name: string) =>
+  within(
+    within(table)
+      .getByRole("rowheader", { name: new RegExp(`^${name}`) })
+      .closest("tr")!,
+  );
 
 describe("turn inspector: a rebuilt turn where the agent drifted (contract §9 turn 10)", () => {
   it("fitting waterfall: free bytes from the final request, each reminder's cost in R4 order, the drops and what was left", () => {

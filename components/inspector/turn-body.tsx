@@ -1,7 +1,7 @@
-import type { TTurnDetail } from "../../lib/contracts";
-import { formatTurn } from "../../lib/format";
-import { diffAgentWithRebuild } from "../../lib/inspector/agent-diff";
-import { readTurnRecord } from "../../lib/inspector/turn-record";
+import type { TTurnDetail } from "@/lib/contracts";
+import { formatTurn } from "@/lib/format";
+import { diffAgentWithRebuild } from "@/lib/inspector/agent-diff";
+import { readTurnRecord } from "@/lib/inspector/turn-record";
 import { AgentDiffSection } from "./agent-diff-section";
 import { CandidatesSection } from "./candidates-section";
 import { ContextSection } from "./context-section";
@@ -22,8 +22,8 @@ export function TurnBody({ detail }: { detail: TTurnDetail }) {
     return (
       <div className={styles.body}>
         <p className={styles.banner} data-tone="empty">
-          <strong>{formatTurn(turn)} has no events in this run.</strong> Only turns with at least one event exist; use ← → to go to
-          the nearest ones.
+          <strong>{formatTurn(turn)} has no events in this run.</strong> Only turns with at least one event exist; use ← → to go to the
+          nearest ones.
         </p>
       </div>
     );
@@ -39,9 +39,9 @@ export function TurnBody({ detail }: { detail: TTurnDetail }) {
     <div className={styles.body}>
       {decision === null ? (
         <p className={styles.banner} data-tone="skipped">
-          <strong>Skipped turn</strong> — <code>INCOMPLETE_TURN</code>: it has events but no <code>request.final</code>, so its
-          request cannot be rebuilt. No candidates, no fitting, no ledger change and no Reviewer candidate (R14); its meter readings
-          still count for later turns. Its events are shown below.
+          <strong>Skipped turn</strong> — <code>INCOMPLETE_TURN</code>: it has events but no <code>request.final</code>, so its request
+          cannot be rebuilt. No candidates, no fitting, no ledger change and no Reviewer candidate (R14); its meter readings still count for
+          later turns. Its events are shown below.
         </p>
       ) : null}
       {decision ? (

@@ -2,10 +2,10 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { TTurnDetail } from "../../lib/contracts";
-import { formatTurn } from "../../lib/format";
-import { turnDetailQuery } from "../../lib/queries/runs";
-import { StatusMark } from "../ui/status-mark";
+import type { TTurnDetail } from "@/lib/contracts";
+import { formatTurn } from "@/lib/format";
+import { turnDetailQuery } from "@/lib/queries/runs";
+import { StatusMark } from "@/components/ui/status-mark";
 import { TurnBody } from "./turn-body";
 import { TurnNav } from "./turn-nav";
 import { useTurnKeys } from "./use-turn-keys";
@@ -71,10 +71,10 @@ export function TurnInspector({ runId, turn, onNavigate }: TurnInspectorProps) {
     <aside className={styles.inspector} aria-label={`Turn inspector: ${formatTurn(turn)}`} aria-busy={query.isFetching && !current}>
       <header className={styles.header}>
         <div className={styles.titleBlock}>
-          <h2 className={styles.title}>
-            {formatTurn(turn).replace(/^turn/, "Turn")}
-          </h2>
-          <div className={styles.subtitle}>{current ? <TurnSummary detail={current} /> : query.isError ? "could not load" : "loading…"}</div>
+          <h2 className={styles.title}>{formatTurn(turn).replace(/^turn/, "Turn")}</h2>
+          <div className={styles.subtitle}>
+            {current ? <TurnSummary detail={current} /> : query.isError ? "could not load" : "loading…"}
+          </div>
         </div>
         <TurnNav previousTurn={previousTurn} nextTurn={nextTurn} onNavigate={onNavigate} />
       </header>

@@ -1,4 +1,4 @@
-import { formatTurn } from "../../lib/format";
+import { formatTurn } from "@/lib/format";
 import styles from "./inspector.module.css";
 
 type TurnNavProps = {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { turnForKey } from "../../lib/inspector/turn-keys";
+import { turnForKey } from "@/lib/inspector/turn-keys";
 
 /**
  * ← → move to the previous / next existing turn, anywhere on the page except while typing (or on

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { signOut } from "../../lib/server/auth/actions";
+import { signOut } from "@/lib/server/auth/actions";
 import { BrandMark } from "./brand-mark";
 
 const SECTIONS = [

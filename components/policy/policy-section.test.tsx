@@ -2,9 +2,9 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useEffect, useMemo, useState } from "react";
 import { describe, expect, it } from "vitest";
-import type { TPolicy } from "../../lib/contracts";
-import { policyDraftFrom, policyFromDraft, POLICY_SECTION_NAMES, type PolicyDraft } from "../../lib/copy/policy-draft";
-import { teachPolicy } from "../testing/fixtures";
+import type { TPolicy } from "@/lib/contracts";
+import { policyDraftFrom, policyFromDraft, POLICY_SECTION_NAMES, type PolicyDraft } from "@/lib/copy/policy-draft";
+import { teachPolicy } from "@/components/testing/fixtures";
 import { PolicySectionEditor } from "./policy-section";
 
 let latest: TPolicy | null = null;
@@ -25,7 +25,9 @@ function Editor({ initial }: { initial: PolicyDraft }) {
           draft={draft[section]}
           problems={problems}
           onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
-          onChange={(field, value) => setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))}
+          onChange={(field, value) =>
+            setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))
+          }
         />
       ))}
     </>
@@ -41,7 +43,9 @@ describe("policy editor sections", () => {
     expect(screen.getByRole("textbox", { name: "Requests request limit" })).toHaveValue(String(limit));
     expect(screen.getByRole("textbox", { name: "Requests stages" })).toHaveValue(stages.join(", "));
     const usable = limit - (deliveryReserve ?? 0);
-    expect(section("requests").getByText(stages.map((s, i) => `stage ${i + 1} at ${Number((s * usable).toFixed(1))} requests`).join(" · "))).toBeInTheDocument();
+    expect(
+      section("requests").getByText(stages.map((s, i) => `stage ${i + 1} at ${Number((s * usable).toFixed(1))} requests`).join(" · ")),
+    ).toBeInTheDocument();
     expect(section("time").getByText("stage 1 at 15 min · stage 2 at 27 min")).toBeInTheDocument();
     expect(section("time").getByText("= 30 min")).toBeInTheDocument();
   });

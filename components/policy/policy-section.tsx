@@ -1,7 +1,7 @@
 "use client";
 
-import { formatBytes, formatMinutes, formatNumber } from "../../lib/format";
-import { POLICY_SECTIONS, type PolicyDraft, type PolicyProblem, type PolicySection } from "../../lib/copy/policy-draft";
+import { formatBytes, formatMinutes, formatNumber } from "@/lib/format";
+import { POLICY_SECTIONS, type PolicyDraft, type PolicyProblem, type PolicySection } from "@/lib/copy/policy-draft";
 import styles from "./policy.module.css";
 
 const TITLES: Record<PolicySection, { title: string; about: string }> = {
@@ -74,7 +74,9 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
                     {spec.label}: {m}
                   </p>
                 ))}
-                {spec.kind === "stages" && messages.length === 0 ? <p className={styles.hint}>{thresholdHint(section, draft.values)}</p> : null}
+                {spec.kind === "stages" && messages.length === 0 ? (
+                  <p className={styles.hint}>{thresholdHint(section, draft.values)}</p>
+                ) : null}
                 {spec.field === "limitMs" || spec.field === "afterMs" ? <p className={styles.hint}>{minutesHint(value)}</p> : null}
               </div>
             );
@@ -87,7 +89,10 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
 
 /** Each stage threshold in the meter's own unit, e.g. "stage 1 at 27 requests". */
 function thresholdHint(section: PolicySection, values: Record<string, string>): string {
-  const stages = (values.stages ?? "").split(/[\s,]+/).filter(Boolean).map(Number);
+  const stages = (values.stages ?? "")
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
   const denominator: Record<string, () => [number, (n: number) => string] | null> = {
     requests: () => [Number(values.limit) - Number(values.deliveryReserve || 0), (n) => `${formatNumber(n, 1)} requests`],
     time: () => [Number(values.limitMs) / 60_000, (n) => formatMinutes(n)],

@@ -2,14 +2,14 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import type { TPolicy, TPolicyVersion } from "../../lib/contracts";
-import { diffPolicies, POLICY_SECTION_NAMES, policyDraftFrom, policyFromDraft, type PolicyDraft } from "../../lib/copy/policy-draft";
-import { policyVersionsQuery, savePolicyVersion } from "../../lib/queries/copy";
-import { runsListQuery, runSummaryQuery } from "../../lib/queries/runs";
-import { Panel } from "../ui/panel";
-import { EditorColumns, TuningPage } from "../ui/tuning-page";
-import { SaveVersionForm } from "../versions/save-version-form";
-import { VersionsPanel } from "../versions/version-list";
+import type { TPolicy, TPolicyVersion } from "@/lib/contracts";
+import { diffPolicies, POLICY_SECTION_NAMES, policyDraftFrom, policyFromDraft, type PolicyDraft } from "@/lib/copy/policy-draft";
+import { policyVersionsQuery, savePolicyVersion } from "@/lib/queries/copy";
+import { runsListQuery, runSummaryQuery } from "@/lib/queries/runs";
+import { Panel } from "@/components/ui/panel";
+import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
+import { SaveVersionForm } from "@/components/versions/save-version-form";
+import { VersionsPanel } from "@/components/versions/version-list";
 import styles from "./policy.module.css";
 import { PolicySectionEditor } from "./policy-section";
 
@@ -67,14 +67,18 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
       current="/copy/policy"
       lead={
         <>
-          Editing from {baseName}. Thresholds decide which stages fire; limits and capacity are the facts&apos; denominators. Saved versions never change; try
-          one with the what-if replay.
+          Editing from {baseName}. Thresholds decide which stages fire; limits and capacity are the facts&apos; denominators. Saved versions
+          never change; try one with the what-if replay.
         </>
       }
     >
       <EditorColumns
         editor={
-          <Panel id="policy" title="Sections" meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}>
+          <Panel
+            id="policy"
+            title="Sections"
+            meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}
+          >
             {POLICY_SECTION_NAMES.map((section) => (
               <PolicySectionEditor
                 key={section}
@@ -82,7 +86,9 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
                 draft={draft[section]}
                 problems={problems}
                 onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
-                onChange={(field, value) => setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))}
+                onChange={(field, value) =>
+                  setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))
+                }
               />
             ))}
           </Panel>

@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import type { TReplayResult } from "../../lib/contracts";
-import { formatNumber } from "../../lib/format";
+import type { TReplayResult } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
 import styles from "./replay.module.css";
-import { replayTurnPath, runPath } from "../../lib/queries/paths";
+import { replayTurnPath, runPath } from "@/lib/queries/paths";
 
 /** The side-by-side view of one changed turn. */
 export function replayTurnHref(jobId: string, runId: string, turn: number): string {
@@ -20,7 +20,8 @@ export function replayTurnHref(jobId: string, runId: string, turn: number): stri
 export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResult["changedRuns"] }) {
   const anyFate = runs.some((r) => r.fateChangedTurns > 0);
   const [fateOnly, setFateOnly] = useState(anyFate);
-  if (runs.length === 0) return <p className="muted">No turn&apos;s decisions changed: the what-if gives every run exactly its recorded decisions.</p>;
+  if (runs.length === 0)
+    return <p className="muted">No turn&apos;s decisions changed: the what-if gives every run exactly its recorded decisions.</p>;
   const shown = runs.filter((r) => !fateOnly || r.fateChangedTurns > 0);
 
   return (
@@ -29,7 +30,9 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
         <input type="checkbox" checked={fateOnly} onChange={(e) => setFateOnly(e.target.checked)} />
         Only turns where a reminder was delivered, dropped or staged differently (not only reworded)
       </label>
-      {shown.length === 0 ? <p className="muted">Every changed turn only has new wording: no reminder was delivered or dropped differently.</p> : null}
+      {shown.length === 0 ? (
+        <p className="muted">Every changed turn only has new wording: no reminder was delivered or dropped differently.</p>
+      ) : null}
       <ul className={styles.changedRuns}>
         {shown.map((run) => {
           const turns = fateOnly ? run.turns.filter((t) => t.fate) : run.turns;
@@ -39,7 +42,8 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
               <p className={styles.changedRunHead}>
                 <Link href={runPath(run.runId)}>{run.runId}</Link>{" "}
                 <span className="muted">
-                  {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}, {formatNumber(run.fateChangedTurns)} with a different outcome
+                  {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}, {formatNumber(run.fateChangedTurns)}{" "}
+                  with a different outcome
                   {turns.length < total ? ` (first ${formatNumber(turns.length)} listed)` : ""}
                 </span>
               </p>

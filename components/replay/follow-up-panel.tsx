@@ -1,6 +1,6 @@
-import type { TReplayResult } from "../../lib/contracts";
-import { formatNumber, formatPercent } from "../../lib/format";
-import { Panel } from "../ui/panel";
+import type { TReplayResult } from "@/lib/contracts";
+import { formatNumber, formatPercent } from "@/lib/format";
+import { Panel } from "@/components/ui/panel";
 import styles from "./replay.module.css";
 
 const ACTIONS: Record<string, string> = {
@@ -20,15 +20,18 @@ export function FollowUpPanel({ groups }: { groups: TReplayResult["followUp"] })
   return (
     <Panel id="follow-up" title="Follow-up after delivery" meta="association, not effect">
       <p className={styles.caveat}>
-        <strong>Association, not effect.</strong> How often the model did the related thing within 3 turns after a reminder was delivered, on the
-        recorded runs, per copy they were rendered with. Delivery is not adoption (R11), and a what-if copy was never shown to a model, so it has no
-        follow-up of its own.
+        <strong>Association, not effect.</strong> How often the model did the related thing within 3 turns after a reminder was delivered,
+        on the recorded runs, per copy they were rendered with. Delivery is not adoption (R11), and a what-if copy was never shown to a
+        model, so it has no follow-up of its own.
       </p>
       {groups.length === 0 ? <p className="muted">No delivered reminders in these runs.</p> : null}
       {groups.map((group) => (
         <div key={group.copy.fingerprint} className={styles.followGroup}>
           <h3>
-            {group.copy.label} <span className="muted">· {formatNumber(group.copy.runs)} run{group.copy.runs === 1 ? "" : "s"}</span>
+            {group.copy.label}{" "}
+            <span className="muted">
+              · {formatNumber(group.copy.runs)} run{group.copy.runs === 1 ? "" : "s"}
+            </span>
           </h3>
           <table className="data-table" aria-label={`Follow-up with ${group.copy.label}`}>
             <thead>

@@ -1,8 +1,8 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { TReplayResult } from "../../lib/contracts";
-import { formatNumber } from "../../lib/format";
+import type { TReplayResult } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
 import styles from "./replay.module.css";
 
 type Measure = "delivered" | "dropped";
@@ -23,11 +23,23 @@ export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; 
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2}>
             <CartesianGrid vertical={false} stroke="var(--border)" />
             <XAxis dataKey="key" tickLine={false} stroke="var(--text-faint)" fontSize={12} />
-            <YAxis allowDecimals={false} width={48} tickLine={false} stroke="var(--text-faint)" fontSize={12} tickFormatter={(v: number) => formatNumber(v)} />
+            <YAxis
+              allowDecimals={false}
+              width={48}
+              tickLine={false}
+              stroke="var(--text-faint)"
+              fontSize={12}
+              tickFormatter={(v: number) => formatNumber(v)}
+            />
             <Tooltip formatter={(value) => `${formatNumber(Number(value))} reminders`} cursor={{ fill: "var(--surface-2)" }} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Bar dataKey="baseline" name="Baseline" fill="var(--text-faint)" isAnimationActive={false} />
-            <Bar dataKey="whatIf" name="What-if" fill={measure === "dropped" ? "var(--st-dropped)" : "var(--st-delivered)"} isAnimationActive={false} />
+            <Bar
+              dataKey="whatIf"
+              name="What-if"
+              fill={measure === "dropped" ? "var(--st-dropped)" : "var(--st-delivered)"}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </div>

@@ -1,5 +1,5 @@
-import type { TReplayResult } from "../../lib/contracts";
-import { formatBytes, formatNumber, formatPercent } from "../../lib/format";
+import type { TReplayResult } from "@/lib/contracts";
+import { formatBytes, formatNumber, formatPercent } from "@/lib/format";
 import styles from "./replay.module.css";
 
 type KeyRow = TReplayResult["keys"][number];
@@ -35,13 +35,20 @@ export function KeyStatsTable({ keys }: { keys: readonly KeyRow[] }) {
         </tbody>
       </table>
       <p className={styles.unitNote}>
-        Counts are reminders; bytes are the reminders&apos; cost in the request (text + newline). Baseline: each run&apos;s own copy and policy, as stored.
+        Counts are reminders; bytes are the reminders&apos; cost in the request (text + newline). Baseline: each run&apos;s own copy and
+        policy, as stored.
       </p>
     </div>
   );
 }
 
-function Cell({ before, after, format, better, testId }: {
+function Cell({
+  before,
+  after,
+  format,
+  better,
+  testId,
+}: {
   before: number;
   after: number;
   format: (n: number) => string;
@@ -50,11 +57,18 @@ function Cell({ before, after, format, better, testId }: {
   testId?: string;
 }) {
   const delta = after - before;
-  const tone = !better || delta === 0 ? "" : (delta > 0) === (better === "up") ? styles.good : styles.bad;
+  const tone = !better || delta === 0 ? "" : delta > 0 === (better === "up") ? styles.good : styles.bad;
   return (
     <td data-testid={testId}>
       <span className={styles.before}>{format(before)}</span> → <strong>{format(after)}</strong>{" "}
-      {delta !== 0 ? <span className={`${styles.delta} ${tone}`}>({delta > 0 ? "+" : "−"}{format(Math.abs(delta))})</span> : <span className={styles.delta}>(=)</span>}
+      {delta !== 0 ? (
+        <span className={`${styles.delta} ${tone}`}>
+          ({delta > 0 ? "+" : "−"}
+          {format(Math.abs(delta))})
+        </span>
+      ) : (
+        <span className={styles.delta}>(=)</span>
+      )}
     </td>
   );
 }

@@ -2,10 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "../../lib/contracts";
-import { runFacetsQuery } from "../../lib/queries/runs";
-import { rangeStart, stripUndefined, type TimeRange } from "../../lib/queries/url-params";
-import { FacetSelect, RangeSelect } from "../filters/filter-selects";
+import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "@/lib/contracts";
+import { runFacetsQuery } from "@/lib/queries/runs";
+import { rangeStart, stripUndefined, type TimeRange } from "@/lib/queries/url-params";
+import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./replay.module.css";
 
 export interface ReplayChoice {
@@ -57,7 +57,13 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
     >
       <fieldset className={styles.fieldset}>
         <legend>Try</legend>
-        <VersionSelect label="Copy version" own="Each run's own copy" versions={copyVersions} value={choice.copyVersionId} onChange={(copyVersionId) => set({ copyVersionId })} />
+        <VersionSelect
+          label="Copy version"
+          own="Each run's own copy"
+          versions={copyVersions}
+          value={choice.copyVersionId}
+          onChange={(copyVersionId) => set({ copyVersionId })}
+        />
         <VersionSelect
           label="Policy version"
           own="Each run's own policy"
@@ -70,12 +76,42 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
         <legend>On runs</legend>
         <label className={styles.field}>
           <span className="sr-only">Task contains</span>
-          <input type="search" placeholder="Task contains…" aria-label="Task contains" value={choice.q ?? ""} onChange={(e) => set({ q: e.target.value })} />
+          <input
+            type="search"
+            placeholder="Task contains…"
+            aria-label="Task contains"
+            value={choice.q ?? ""}
+            onChange={(e) => set({ q: e.target.value })}
+          />
         </label>
-        <FacetSelect label="Status" all="All statuses" value={choice.status} options={facets.data?.statuses} onChange={(status) => set({ status: status as TRunStatus | undefined })} />
-        <FacetSelect label="Agent" all="All agents" value={choice.agent} options={facets.data?.agents} onChange={(agent) => set({ agent })} />
-        <FacetSelect label="Model" all="All models" value={choice.model} options={facets.data?.models} onChange={(model) => set({ model })} />
-        <RangeSelect label="Started" range={choice.range} from={choice.from} to={choice.to} onChange={(range) => set({ range, from: undefined, to: undefined })} />
+        <FacetSelect
+          label="Status"
+          all="All statuses"
+          value={choice.status}
+          options={facets.data?.statuses}
+          onChange={(status) => set({ status: status as TRunStatus | undefined })}
+        />
+        <FacetSelect
+          label="Agent"
+          all="All agents"
+          value={choice.agent}
+          options={facets.data?.agents}
+          onChange={(agent) => set({ agent })}
+        />
+        <FacetSelect
+          label="Model"
+          all="All models"
+          value={choice.model}
+          options={facets.data?.models}
+          onChange={(model) => set({ model })}
+        />
+        <RangeSelect
+          label="Started"
+          range={choice.range}
+          from={choice.from}
+          to={choice.to}
+          onChange={(range) => set({ range, from: undefined, to: undefined })}
+        />
         <label className={styles.field}>
           at most
           <input
@@ -106,7 +142,13 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
 }
 
 /** A saved version to try, or none (each run keeps its own). */
-function VersionSelect({ label, own, versions, value, onChange }: {
+function VersionSelect({
+  label,
+  own,
+  versions,
+  value,
+  onChange,
+}: {
   label: string;
   own: string;
   versions: readonly { id: string; name: string; isDefault: boolean }[];

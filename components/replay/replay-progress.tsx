@@ -1,5 +1,5 @@
-import type { TReplayJob } from "../../lib/contracts";
-import { formatNumber } from "../../lib/format";
+import type { TReplayJob } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
 import styles from "./replay.module.css";
 
 /** A running replay: runs and turns done of the total, and a way to stop it. */

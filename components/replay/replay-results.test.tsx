@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { replayOf, roomyEvents, TEACH_COPY, teachingEvents } from "../testing/fixtures";
+import { replayOf, roomyEvents, TEACH_COPY, teachingEvents } from "@/components/testing/fixtures";
 import { ChangedTurns } from "./changed-turns";
 import { KeyStatsTable } from "./key-stats-table";
 
@@ -13,7 +13,9 @@ const result = replayOf([teachingEvents, roomyEvents], { copy: { ...TEACH_COPY, 
 /** A key's row as { column header: cell text }. */
 function keyRow(key: string): Record<string, string> {
   const table = screen.getByRole("table", { name: "Per key, baseline vs what-if" });
-  const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent ?? "");
+  const headers = within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent ?? "");
   const tr = within(table).getByRole("rowheader", { name: key }).closest("tr")!;
   const cells = [...tr.children].map((c) => c.textContent ?? "");
   return Object.fromEntries(headers.map((h, i) => [h, cells[i]]));
@@ -30,7 +32,12 @@ describe("replay result: per key, baseline vs what-if", () => {
       "Bytes included": "38 B → 6 B (−32 B)",
       "Drop rate": "0% → 0%",
     });
-    expect(keyRow("edits")).toMatchObject({ Delivered: "2 → 1 (−1)", Dropped: "0 → 1 (+1)", "Bytes included": "34 B → 17 B (−17 B)", "Drop rate": "0% → 50%" });
+    expect(keyRow("edits")).toMatchObject({
+      Delivered: "2 → 1 (−1)",
+      Dropped: "0 → 1 (+1)",
+      "Bytes included": "34 B → 17 B (−17 B)",
+      "Drop rate": "0% → 50%",
+    });
     expect(keyRow("context")).toMatchObject({ Candidates: "2 → 1 (−1)", Dropped: "1 → 0 (−1)", "Drop rate": "50% → 0%" });
     // A key without candidates has no drop rate rather than 0%.
     expect(keyRow("time")["Drop rate"]).toBe("— → —");
@@ -66,7 +73,9 @@ describe("replay result: changed turns", () => {
     await user.click(screen.getByRole("checkbox"));
     expect(screen.getByRole("link", { name: "roomy" })).toBeInTheDocument();
     expect(screen.getByText(/1 changed turn, 0 with a different outcome/)).toBeInTheDocument();
-    expect(within(screen.getByRole("list", { name: "Changed turns of roomy" })).getByRole("link", { name: "Turn 3: requests: text (19 → 3 B)" })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole("list", { name: "Changed turns of roomy" })).getByRole("link", { name: "Turn 3: requests: text (19 → 3 B)" }),
+    ).toBeInTheDocument();
   });
 
   it("with only rewording, the filter starts off; with no change at all, it says the what-if matches", () => {

@@ -3,17 +3,17 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { TFinding, TTurnDecision } from "../../lib/contracts";
-import { formatBytes } from "../../lib/format";
-import { copyVersionsQuery, policyVersionsQuery } from "../../lib/queries/copy";
-import { replayTurnQuery } from "../../lib/queries/replay";
-import { FittingWaterfall } from "../inspector/fitting-waterfall";
-import { useTurnKeys } from "../inspector/use-turn-keys";
-import { Panel } from "../ui/panel";
-import { StatusMark } from "../ui/status-mark";
+import type { TFinding, TTurnDecision } from "@/lib/contracts";
+import { formatBytes } from "@/lib/format";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { replayTurnQuery } from "@/lib/queries/replay";
+import { FittingWaterfall } from "@/components/inspector/fitting-waterfall";
+import { useTurnKeys } from "@/components/inspector/use-turn-keys";
+import { Panel } from "@/components/ui/panel";
+import { StatusMark } from "@/components/ui/status-mark";
 import { replayTurnHref } from "./changed-turns";
 import styles from "./replay-turn.module.css";
-import { runTurnPath } from "../../lib/queries/paths";
+import { runTurnPath } from "@/lib/queries/paths";
 
 /** One turn of a replayed run: the recorded decisions (baseline) beside the what-if, and what changed. */
 export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: string; turn: number }) {
@@ -23,7 +23,9 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
   const back = `/copy/replay?job=${encodeURIComponent(jobId)}`;
   const router = useRouter();
   // ← → step through the run's changed turns, as in the turn inspector.
-  useTurnKeys(view.data?.previousChanged ?? null, view.data?.nextChanged ?? null, (next) => router.push(replayTurnHref(jobId, runId, next)));
+  useTurnKeys(view.data?.previousChanged ?? null, view.data?.nextChanged ?? null, (next) =>
+    router.push(replayTurnHref(jobId, runId, next)),
+  );
 
   if (view.isError) {
     return (
@@ -58,8 +60,16 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
           </h1>
         </div>
         <nav className={styles.nav} aria-label="Changed turns" title="← → also step through the changed turns">
-          {previousChanged !== null ? <Link href={replayTurnHref(jobId, runId, previousChanged)}>← changed turn {previousChanged}</Link> : <span className="muted">first changed turn</span>}
-          {nextChanged !== null ? <Link href={replayTurnHref(jobId, runId, nextChanged)}>changed turn {nextChanged} →</Link> : <span className="muted">last changed turn</span>}
+          {previousChanged !== null ? (
+            <Link href={replayTurnHref(jobId, runId, previousChanged)}>← changed turn {previousChanged}</Link>
+          ) : (
+            <span className="muted">first changed turn</span>
+          )}
+          {nextChanged !== null ? (
+            <Link href={replayTurnHref(jobId, runId, nextChanged)}>changed turn {nextChanged} →</Link>
+          ) : (
+            <span className="muted">last changed turn</span>
+          )}
         </nav>
       </header>
 
@@ -76,14 +86,32 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
       </Panel>
 
       <div className={styles.sides}>
-        <Side title="Baseline" note="the run's own copy and policy, as recorded" decision={baseline} findings={view.data.baselineFindings} id="baseline" />
+        <Side
+          title="Baseline"
+          note="the run's own copy and policy, as recorded"
+          decision={baseline}
+          findings={view.data.baselineFindings}
+          id="baseline"
+        />
         <Side title="What-if" note={what} decision={whatIf} findings={view.data.whatIfFindings} id="what-if" />
       </div>
     </div>
   );
 }
 
-function Side({ title, note, decision, findings, id }: { title: string; note: string; decision: TTurnDecision | null; findings: TFinding[]; id: string }) {
+function Side({
+  title,
+  note,
+  decision,
+  findings,
+  id,
+}: {
+  title: string;
+  note: string;
+  decision: TTurnDecision | null;
+  findings: TFinding[];
+  id: string;
+}) {
   return (
     <Panel id={id} title={title} meta={note}>
       {decision === null ? (
@@ -96,7 +124,8 @@ function Side({ title, note, decision, findings, id }: { title: string; note: st
               <li key={`${r.key}:${r.subject ?? ""}`} data-key={r.key} data-status={r.status}>
                 <p className={styles.reminderHead}>
                   <strong>{r.key}</strong>
-                  {r.subject ? ` ${r.subject}` : ""} · {r.key === "review" ? "checkpoint" : "stage"} {r.stage} <StatusMark status={r.status} />{" "}
+                  {r.subject ? ` ${r.subject}` : ""} · {r.key === "review" ? "checkpoint" : "stage"} {r.stage}{" "}
+                  <StatusMark status={r.status} />{" "}
                   <span className="muted">
                     {formatBytes(r.bytes)}
                     {r.status === "dropped" && r.freeBytes !== undefined ? `, ${formatBytes(r.freeBytes)} free` : ""}

@@ -3,12 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import type { TReplayJob } from "../../lib/contracts";
-import { formatInstant, formatNumber } from "../../lib/format";
-import { copyVersionsQuery, policyVersionsQuery } from "../../lib/queries/copy";
-import { cancelReplay, replayJobQuery, replayKeys, startReplay } from "../../lib/queries/replay";
-import { Panel } from "../ui/panel";
-import { TuningPage } from "../ui/tuning-page";
+import type { TReplayJob } from "@/lib/contracts";
+import { formatInstant, formatNumber } from "@/lib/format";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { cancelReplay, replayJobQuery, replayKeys, startReplay } from "@/lib/queries/replay";
+import { Panel } from "@/components/ui/panel";
+import { TuningPage } from "@/components/ui/tuning-page";
 import { ChangedTurns } from "./changed-turns";
 import { FollowUpPanel } from "./follow-up-panel";
 import { KeyStatsChart } from "./key-stats-chart";
@@ -62,7 +62,6 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
       current="/copy/replay"
       lead="Rebuilds recorded runs with another copy or policy — exactly, without calling any model — and compares them with what was recorded."
     >
-
       <Panel id="replay-settings" title="Replay">
         <ReplayForm
           initial={initial}
@@ -92,7 +91,17 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
   );
 }
 
-function JobView({ job, names, cancelling, onCancel }: { job: TReplayJob; names: Map<string, string>; cancelling: boolean; onCancel: () => void }) {
+function JobView({
+  job,
+  names,
+  cancelling,
+  onCancel,
+}: {
+  job: TReplayJob;
+  names: Map<string, string>;
+  cancelling: boolean;
+  onCancel: () => void;
+}) {
   const what = [
     job.copyVersionId ? `copy “${names.get(job.copyVersionId) ?? job.copyVersionId}”` : null,
     job.policyVersionId ? `policy “${names.get(job.policyVersionId) ?? job.policyVersionId}”` : null,
@@ -105,12 +114,17 @@ function JobView({ job, names, cancelling, onCancel }: { job: TReplayJob; names:
 
   return (
     <>
-      <Panel id="replay-job" title={`Replay with ${what}`} meta={job.finishedAt ? `finished ${formatInstant(job.finishedAt)}` : `started ${formatInstant(job.createdAt)}`}>
+      <Panel
+        id="replay-job"
+        title={`Replay with ${what}`}
+        meta={job.finishedAt ? `finished ${formatInstant(job.finishedAt)}` : `started ${formatInstant(job.createdAt)}`}
+      >
         {job.status === "running" ? (
           <ReplayProgress job={job} onCancel={onCancel} cancelling={cancelling} />
         ) : job.status === "cancelled" ? (
           <p role="status">
-            Cancelled after {formatNumber(job.progress.doneRuns)} of {formatNumber(job.progress.totalRuns)} runs; nothing was kept. Start it again to see the result.
+            Cancelled after {formatNumber(job.progress.doneRuns)} of {formatNumber(job.progress.totalRuns)} runs; nothing was kept. Start it
+            again to see the result.
           </p>
         ) : job.status === "failed" || !result ? (
           <p className="form-error" role="alert">
@@ -119,8 +133,9 @@ function JobView({ job, names, cancelling, onCancel }: { job: TReplayJob; names:
         ) : (
           <p className={styles.summary} role="status">
             <strong>{formatNumber(result.runs)}</strong> runs · <strong>{formatNumber(result.turns)}</strong> turns rebuilt ·{" "}
-            <strong data-testid="changed-turns">{formatNumber(changedTurns)}</strong> turns changed in {formatNumber(result.changedRuns.length)} runs, of which{" "}
-            <strong data-testid="fate-turns">{formatNumber(fateTurns)}</strong> with a reminder delivered, dropped or staged differently
+            <strong data-testid="changed-turns">{formatNumber(changedTurns)}</strong> turns changed in{" "}
+            {formatNumber(result.changedRuns.length)} runs, of which <strong data-testid="fate-turns">{formatNumber(fateTurns)}</strong>{" "}
+            with a reminder delivered, dropped or staged differently
             {job.reused ? <span className="muted"> · the same inputs were replayed before: this is that result, kept</span> : null}
           </p>
         )}

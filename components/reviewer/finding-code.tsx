@@ -1,5 +1,5 @@
-import { FINDING_INFO } from "../../lib/audit/finding-info";
-import type { TFindingCode } from "../../lib/contracts";
+import { FINDING_INFO } from "@/lib/audit/finding-info";
+import type { TFindingCode } from "@/lib/contracts";
 import styles from "./finding-code.module.css";
 
 /**

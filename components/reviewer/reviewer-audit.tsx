@@ -1,16 +1,16 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { formatNumber } from "../../lib/format";
-import { reviewerCandidatesQuery, reviewerFunnelQuery } from "../../lib/queries/reviewer";
-import { CLEARED, hasReviewerFilters, reviewerHref, type ReviewerFilters, type ReviewerView } from "../../lib/queries/reviewer-url";
-import { runFacetsQuery } from "../../lib/queries/runs";
+import { formatNumber } from "@/lib/format";
+import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
+import { CLEARED, hasReviewerFilters, reviewerHref, type ReviewerFilters, type ReviewerView } from "@/lib/queries/reviewer-url";
+import { runFacetsQuery } from "@/lib/queries/runs";
 import { ReviewerEmpty } from "./reviewer-empty";
 import { ReviewerFilterBar } from "./reviewer-filters";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
 import { FunnelSkeleton, TableSkeleton } from "./reviewer-skeleton";
 import { ReviewerTable } from "./reviewer-table";
-import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "../ui/list-page";
+import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import styles from "./reviewer.module.css";
 import { useReviewerNavigation } from "./use-reviewer-navigation";
 
@@ -51,8 +51,8 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
       />
       <p className={styles.intro}>
         Every Reviewer candidate with its recorded admission next to what rule R13 says on that turn&apos;s facts, its dispatches and
-        completions. The turn&apos;s review reminder is shown beside it, on its own: a reminder is advice to the model — a dropped one
-        never cancels a candidate, a delivered one is never an admission (R12).
+        completions. The turn&apos;s review reminder is shown beside it, on its own: a reminder is advice to the model — a dropped one never
+        cancels a candidate, a delivered one is never an admission (R12).
       </p>
 
       <ReviewerFilterBar view={view} filters={filters} facets={facets.data} navigate={navigate} runTask={rows?.[0]?.task ?? null} />
@@ -85,9 +85,7 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
       ) : (
         <section className={frame.panel} aria-labelledby="candidates-title">
           <header className="panel-header">
-            <h2 id="candidates-title">
-              Candidates
-            </h2>
+            <h2 id="candidates-title">Candidates</h2>
             <span className="panel-meta">one row per Reviewer candidate · newest run first, then by turn</span>
           </header>
           <ReviewerTable rows={rows} view={view} dimmed={pending} />

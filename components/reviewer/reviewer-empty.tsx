@@ -28,8 +28,8 @@ export function ReviewerEmpty({ project, filtered, violationsOnly, clearHref, al
         <p className={styles.emptyText}>
           {violationsOnly ? (
             <>
-              Every dispatch had a granted admission, none ran alongside another, every recorded admission follows R13, and no candidate
-              was cancelled by a reminder&apos;s fate. <Link href={allCandidatesHref}>Show every candidate</Link>.
+              Every dispatch had a granted admission, none ran alongside another, every recorded admission follows R13, and no candidate was
+              cancelled by a reminder&apos;s fate. <Link href={allCandidatesHref}>Show every candidate</Link>.
             </>
           ) : filtered ? (
             <>

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { TRunFacets } from "../../lib/contracts";
+import type { TRunFacets } from "@/lib/contracts";
 import {
   CLEARED,
   hasReviewerFilters,
@@ -9,8 +9,8 @@ import {
   reviewerHref,
   type ReviewerFilters,
   type ReviewerView,
-} from "../../lib/queries/reviewer-url";
-import { FacetSelect, RangeSelect } from "../filters/filter-selects";
+} from "@/lib/queries/reviewer-url";
+import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./reviewer-filters.module.css";
 
 type Props = {
@@ -29,7 +29,11 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
     <div className={styles.bar}>
       <form className={styles.filters} role="search" aria-label="Filter Reviewer candidates" onSubmit={(e) => e.preventDefault()}>
         <label className={styles.check}>
-          <input type="checkbox" checked={Boolean(view.violations)} onChange={(e) => navigate({ violations: e.target.checked || undefined })} />
+          <input
+            type="checkbox"
+            checked={Boolean(view.violations)}
+            onChange={(e) => navigate({ violations: e.target.checked || undefined })}
+          />
           <span>Only violations</span>
         </label>
         <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
@@ -39,7 +43,12 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
           <span className={styles.chip} title={runTask ?? undefined}>
             <span className={styles.chipLabel}>run</span>
             <span className={styles.chipValue}>{view.run}</span>
-            <Link className={styles.chipRemove} href={reviewerHref(view, { run: undefined })} aria-label={`Show all runs, not only ${view.run}`} scroll={false}>
+            <Link
+              className={styles.chipRemove}
+              href={reviewerHref(view, { run: undefined })}
+              aria-label={`Show all runs, not only ${view.run}`}
+              scroll={false}
+            >
               ✕
             </Link>
           </span>

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { reviewerFunnel } from "../../lib/audit/reviewer-funnel";
-import { reviewerCandidateRows, reviewerEvents } from "../testing/fixtures";
+import { reviewerFunnel } from "@/lib/audit/reviewer-funnel";
+import { reviewerCandidateRows, reviewerEvents } from "@/components/testing/fixtures";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
 
 // c1 granted → d1 completed; c2 granted against R13, cancelled by a dropped reminder; c3 denied, dispatched anyway (d3 running).
@@ -33,7 +33,9 @@ describe("Reviewer funnel", () => {
     expect(screen.getByRole("link", { name: "without admission: 1 — show only violations" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: /^while another ran/ })).not.toBeInTheDocument();
     const codes = within(screen.getByRole("region", { name: "Violations by code" })).getAllByRole("listitem");
-    expect(codes.map((li) => [li.querySelector("[data-finding]")?.getAttribute("data-finding"), li.firstElementChild?.textContent])).toEqual([
+    expect(
+      codes.map((li) => [li.querySelector("[data-finding]")?.getAttribute("data-finding"), li.firstElementChild?.textContent]),
+    ).toEqual([
       ["DISPATCH_WITHOUT_ADMISSION", "1"],
       ["CONCURRENT_DISPATCH", "0"],
       ["ADMISSION_RULE_MISMATCH", "1"],
@@ -47,6 +49,9 @@ describe("Reviewer funnel", () => {
     expect(screen.queryByRole("link", { name: "show only violations →" })).not.toBeInTheDocument();
     expect(screen.getByText("3 in all")).toBeInTheDocument();
     expect(within(screen.getByRole("region", { name: "Violations by code" })).queryAllByRole("link")).toEqual([]);
-    expect(within(screen.getByRole("listitem", { name: "Candidates: 3" })).getByRole("link", { name: "3" })).toHaveAttribute("href", "/reviewer");
+    expect(within(screen.getByRole("listitem", { name: "Candidates: 3" })).getByRole("link", { name: "3" })).toHaveAttribute(
+      "href",
+      "/reviewer",
+    );
   });
 });

@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { FINDING_INFO } from "../../lib/audit/finding-info";
-import { prepareReviewerFunnel, type FunnelPart } from "../../lib/charts/reviewer-funnel";
-import type { TFindingCode, TReviewerFunnel } from "../../lib/contracts";
-import { formatNumber } from "../../lib/format";
-import { reviewerHref, type ReviewerView } from "../../lib/queries/reviewer-url";
+import { FINDING_INFO } from "@/lib/audit/finding-info";
+import { prepareReviewerFunnel, type FunnelPart } from "@/lib/charts/reviewer-funnel";
+import type { TFindingCode, TReviewerFunnel } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
+import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 import { FindingCode } from "./finding-code";
 import styles from "./reviewer-funnel.module.css";
 
@@ -41,7 +41,11 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
               <span className={styles.stageLabel}>{stage.label}</span>
               <span className={styles.stageCount}>
                 {stage.key === "candidates" && view.violations ? (
-                  <Link href={reviewerHref(view, { violations: undefined })} title="Show every candidate, not only violations" scroll={false}>
+                  <Link
+                    href={reviewerHref(view, { violations: undefined })}
+                    title="Show every candidate, not only violations"
+                    scroll={false}
+                  >
                     {formatNumber(stage.count)}
                   </Link>
                 ) : (
@@ -120,7 +124,12 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
 function Part({ part, violationsHref }: { part: FunnelPart; violationsHref: string }) {
   const violation = part.kind === "violation";
   const title = part.code ? `${part.code} — ${FINDING_INFO[part.code].title}: ${FINDING_INFO[part.code].rule}` : undefined;
-  const classes = [styles.part, part.nested ? styles.nested : "", violation ? styles.violation : "", part.count === 0 ? styles.zero : ""].join(" ");
+  const classes = [
+    styles.part,
+    part.nested ? styles.nested : "",
+    violation ? styles.violation : "",
+    part.count === 0 ? styles.zero : "",
+  ].join(" ");
   return (
     <li className={classes} title={title}>
       <span className={styles.partLabel}>

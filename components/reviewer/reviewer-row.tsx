@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { FINDING_INFO } from "../../lib/audit/finding-info";
-import type { TReviewerCandidateRow } from "../../lib/contracts";
-import { formatNumber, formatTurn } from "../../lib/format";
-import { reviewerHref, runTurnHref, type ReviewerView } from "../../lib/queries/reviewer-url";
+import { FINDING_INFO } from "@/lib/audit/finding-info";
+import type { TReviewerCandidateRow } from "@/lib/contracts";
+import { formatNumber, formatTurn } from "@/lib/format";
+import { reviewerHref, runTurnHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 import {
   admissionDisagrees,
   CANCELLED_BY_DROP_REASONS,
@@ -12,8 +12,8 @@ import {
   ruleAdmission,
   sourceText,
   type AdmissionText,
-} from "../../lib/reviewer/row-text";
-import { StatusMark } from "../ui/status-mark";
+} from "@/lib/reviewer/row-text";
+import { StatusMark } from "@/components/ui/status-mark";
 import { FindingCode } from "./finding-code";
 import styles from "./reviewer-table.module.css";
 
@@ -71,7 +71,10 @@ export function CandidateCells({ row, view, repeatRun, expanded, detailId, onTog
       <td className={`${styles.groupStart} ${disagrees ? styles.disagree : ""}`}>
         <Admission text={recordedAdmission(row)} />
       </td>
-      <td className={disagrees ? styles.disagreeRule : undefined} title={rule.basis === "rebuild" ? "No admission was recorded: the rebuild's own admission at the start of the turn" : undefined}>
+      <td
+        className={disagrees ? styles.disagreeRule : undefined}
+        title={rule.basis === "rebuild" ? "No admission was recorded: the rebuild's own admission at the start of the turn" : undefined}
+      >
         {disagrees ? (
           <span className={styles.neq} title="The recorded admission differs from R13" aria-label="differs from the recorded admission">
             ≠
@@ -150,7 +153,13 @@ export function CandidateCells({ row, view, repeatRun, expanded, detailId, onTog
             {row.findings.map((code, i) => (
               <FindingCode key={`${code}-${i}`} code={code} />
             ))}
-            <button type="button" className={styles.why} aria-expanded={expanded} aria-controls={expanded ? detailId : undefined} onClick={onToggle}>
+            <button
+              type="button"
+              className={styles.why}
+              aria-expanded={expanded}
+              aria-controls={expanded ? detailId : undefined}
+              onClick={onToggle}
+            >
               {expanded ? "Hide" : "Why"} <span aria-hidden="true">{expanded ? "▴" : "▾"}</span>
             </button>
           </>
@@ -187,7 +196,8 @@ export function FindingDetail({ row }: { row: TReviewerCandidateRow }) {
         <li key={`${code}-${i}`}>
           <FindingCode code={code} />
           <span className={styles.detailText}>
-            <strong>{FINDING_INFO[code].title}.</strong> {FINDING_INFO[code].rule} <span className={styles.faint}>({FINDING_INFO[code].ref})</span>
+            <strong>{FINDING_INFO[code].title}.</strong> {FINDING_INFO[code].rule}{" "}
+            <span className={styles.faint}>({FINDING_INFO[code].ref})</span>
             <span className={styles.evidence}>{findingEvidence(row, code)}</span>
           </span>
         </li>

@@ -1,6 +1,6 @@
 import funnelStyles from "./reviewer-funnel.module.css";
 import tableStyles from "./reviewer-table.module.css";
-import { listPageStyles as frame } from "../ui/list-page";
+import { listPageStyles as frame } from "@/components/ui/list-page";
 
 /** Placeholder of the funnel while it loads. */
 export function FunnelSkeleton() {

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { reviewerCandidateRows, reviewerEvents } from "../testing/fixtures";
+import { reviewerCandidateRows, reviewerEvents } from "@/components/testing/fixtures";
 import { ReviewerTable } from "./reviewer-table";
 
 const rows = reviewerCandidateRows(reviewerEvents, { task: "compare ETF holdings and fees" });
@@ -19,11 +19,11 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
     render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
     const table = screen.getByRole("table", { name: "Reviewer candidates" });
     expect(rows.map((r) => r.candidateId)).toEqual(["c1", "c2", "c3"]);
-    expect(within(table).getAllByRole("link", { name: /^Open rev at turn / }).map((a) => a.getAttribute("href"))).toEqual([
-      "/runs/rev?turn=10",
-      "/runs/rev?turn=11",
-      "/runs/rev?turn=20",
-    ]);
+    expect(
+      within(table)
+        .getAllByRole("link", { name: /^Open rev at turn / })
+        .map((a) => a.getAttribute("href")),
+    ).toEqual(["/runs/rev?turn=10", "/runs/rev?turn=11", "/runs/rev?turn=20"]);
     expect(within(table).getAllByRole("link", { name: "Only run rev" })[0]).toHaveAttribute("href", expect.stringContaining("run=rev"));
   });
 
@@ -37,7 +37,9 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
     // The dropped review suggestion sits in its own group: it neither cancels nor admits (R12).
     expect(c1.Suggestion).toBe("✕droppedstage 1");
     expect(c1.Finding).toBe("—");
-    expect(within(document.querySelector<HTMLElement>('tr[data-candidate="c1"]')!).queryByLabelText("differs from the recorded admission")).toBeNull();
+    expect(
+      within(document.querySelector<HTMLElement>('tr[data-candidate="c1"]')!).queryByLabelText("differs from the recorded admission"),
+    ).toBeNull();
   });
 
   it("an admission against R13 is marked ≠ with the rule's reasons, and a cancellation by a drop is flagged", () => {

@@ -1,8 +1,8 @@
 "use client";
 
 import { Fragment, useState } from "react";
-import type { TReviewerCandidateRow } from "../../lib/contracts";
-import type { ReviewerView } from "../../lib/queries/reviewer-url";
+import type { TReviewerCandidateRow } from "@/lib/contracts";
+import type { ReviewerView } from "@/lib/queries/reviewer-url";
 import { CandidateCells, FindingDetail } from "./reviewer-row";
 import styles from "./reviewer-table.module.css";
 
@@ -50,7 +50,11 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
             <th scope="colgroup" colSpan={3} className={styles.groupStart}>
               Reviewer dispatch
             </th>
-            <th scope="colgroup" className={styles.reminderGroup} title="The turn's review suggestion: advice to the model. A dropped one never cancels the candidate; a delivered one is never an admission (R12).">
+            <th
+              scope="colgroup"
+              className={styles.reminderGroup}
+              title="The turn's review suggestion: advice to the model. A dropped one never cancels the candidate; a delivered one is never an admission (R12)."
+            >
               Reminder <span className={styles.groupNote}>advice to the model — not an admission</span>
             </th>
             <th scope="colgroup" className={styles.groupStart}>

@@ -1,6 +1,6 @@
-import type { TProblem } from "../../lib/contracts";
-import { reviewerHref, type ReviewerView } from "../../lib/queries/reviewer-url";
-import { UrlProblems, withoutProblems } from "../filters/url-problems";
+import type { TProblem } from "@/lib/contracts";
+import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
+import { UrlProblems, withoutProblems } from "@/components/filters/url-problems";
 
 /** The Reviewer audit's URL holds values it cannot use. */
 export function ReviewerUrlError({ problems, view }: { problems: TProblem[]; view: ReviewerView }) {

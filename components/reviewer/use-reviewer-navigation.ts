@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useOptimistic, useTransition } from "react";
-import { applyReviewerChanges, reviewerHref, type ReviewerView } from "../../lib/queries/reviewer-url";
+import { applyReviewerChanges, reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 
 /**
  * Moves the audit to another view by changing the URL (filters live there: shareable, and the

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import type { TRunTimeline } from "../../lib/contracts";
-import { formatNumber, formatTurn } from "../../lib/format";
-import { groupFindings } from "../../lib/run-view/finding-groups";
+import type { TRunTimeline } from "@/lib/contracts";
+import { formatNumber, formatTurn } from "@/lib/format";
+import { groupFindings } from "@/lib/run-view/finding-groups";
 import styles from "./run.module.css";
 
 const SHOWN_TURNS = 24;
@@ -53,31 +53,31 @@ export function FindingsView({
                   <span className={styles.findingRef}>{group.info.ref}</span>
                 </div>
                 <div className={styles.findingBody}>
-                <p className={styles.findingRule}>{group.info.rule}</p>
-                <div className={styles.findingTurns} aria-label={`Turns with ${group.code}`}>
-                  {group.runLevel ? <span className={styles.runLevel}>whole run</span> : null}
-                  {turns.map((turn) => (
-                    <a
-                      key={turn}
-                      href={hrefForTurn(turn)}
-                      onClick={(event) => {
-                        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-                        event.preventDefault();
-                        onSelectTurn(turn);
-                      }}
-                      className={`${styles.turnLink} ${turn === selectedTurn ? styles.turnLinkActive : ""}`}
-                      aria-label={`${group.info.title} at ${formatTurn(turn)}`}
-                      aria-current={turn === selectedTurn ? "true" : undefined}
-                    >
-                      {formatNumber(turn)}
-                    </a>
-                  ))}
-                  {group.turns.length > SHOWN_TURNS ? (
-                    <button type="button" className={styles.moreTurns} onClick={() => setOpen({ ...open, [group.code]: !all })}>
-                      {all ? "fewer" : `+${formatNumber(group.turns.length - SHOWN_TURNS)} more`}
-                    </button>
-                  ) : null}
-                </div>
+                  <p className={styles.findingRule}>{group.info.rule}</p>
+                  <div className={styles.findingTurns} aria-label={`Turns with ${group.code}`}>
+                    {group.runLevel ? <span className={styles.runLevel}>whole run</span> : null}
+                    {turns.map((turn) => (
+                      <a
+                        key={turn}
+                        href={hrefForTurn(turn)}
+                        onClick={(event) => {
+                          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                          event.preventDefault();
+                          onSelectTurn(turn);
+                        }}
+                        className={`${styles.turnLink} ${turn === selectedTurn ? styles.turnLinkActive : ""}`}
+                        aria-label={`${group.info.title} at ${formatTurn(turn)}`}
+                        aria-current={turn === selectedTurn ? "true" : undefined}
+                      >
+                        {formatNumber(turn)}
+                      </a>
+                    ))}
+                    {group.turns.length > SHOWN_TURNS ? (
+                      <button type="button" className={styles.moreTurns} onClick={() => setOpen({ ...open, [group.code]: !all })}>
+                        {all ? "fewer" : `+${formatNumber(group.turns.length - SHOWN_TURNS)} more`}
+                      </button>
+                    ) : null}
+                  </div>
                 </div>
               </li>
             );

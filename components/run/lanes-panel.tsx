@@ -1,13 +1,13 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { TRunTimeline } from "../../lib/contracts";
-import { findingInfo } from "../../lib/audit/finding-info";
-import { formatTurn } from "../../lib/format";
+import type { TRunTimeline } from "@/lib/contracts";
+import { findingInfo } from "@/lib/audit/finding-info";
+import { formatTurn } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { ReminderStrip } from "./reminder-strip";
-import { notificationMarks, reviewerLayout, type LaneGlyph, type LaneMark } from "../../lib/run-view/reviewer-layout";
-import { turnFraction } from "../../lib/run-view/turn-window";
+import { notificationMarks, reviewerLayout, type LaneGlyph, type LaneMark } from "@/lib/run-view/reviewer-layout";
+import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
 import styles from "./lanes.module.css";
 
@@ -26,7 +26,12 @@ export const LANE_GLYPHS: Record<LaneGlyph, string> = {
 function Lane({ label, hint, rows, axis, children }: { label: string; hint: string; rows: number; axis: AxisProps; children: ReactNode }) {
   const { selectedTurn, domain } = axis;
   return (
-    <div className={styles.lane} style={{ height: rows * ROW + 6, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }} role="group" aria-label={`${label}: ${hint}`}>
+    <div
+      className={styles.lane}
+      style={{ height: rows * ROW + 6, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
+      role="group"
+      aria-label={`${label}: ${hint}`}
+    >
       <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint}>
         {label}
       </span>
@@ -74,7 +79,14 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
     byTurn.set(f.turn, list);
   }
   for (const [turn, list] of byTurn) {
-    findings.push({ id: `f${turn}`, turn, x: turnFraction(turn, domain), row: 0, glyph: "notification", title: `${formatTurn(turn)} · findings: ${list.join(", ")}` });
+    findings.push({
+      id: `f${turn}`,
+      turn,
+      x: turnFraction(turn, domain),
+      row: 0,
+      glyph: "notification",
+      title: `${formatTurn(turn)} · findings: ${list.join(", ")}`,
+    });
   }
   const { counts } = layout;
   const schedule = timeline.reviewer.schedule;
@@ -84,19 +96,26 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
     <section className={styles.card} aria-labelledby="lanes-title">
       <header className={`panel-header ${styles.header}`}>
         <h2 id="lanes-title">Review, Reviewer and notifications</h2>
-        <span className={styles.meta}>
-          separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification
-        </span>
+        <span className={styles.meta}>separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification</span>
       </header>
 
       <div className={styles.group}>
         <h3 className={styles.groupTitle}>
           Review suggestion <span className={styles.kind}>reminder to the model</span>
           <span className={styles.groupMeta}>
-            {schedule ? `checkpoints every ${[schedule.everyTurns !== null ? `${schedule.everyTurns} turns` : null, schedule.afterMin !== null ? `${schedule.afterMin} min` : null].filter(Boolean).join(" / ")}` : "no review section"}
+            {schedule
+              ? `checkpoints every ${[schedule.everyTurns !== null ? `${schedule.everyTurns} turns` : null, schedule.afterMin !== null ? `${schedule.afterMin} min` : null].filter(Boolean).join(" / ")}`
+              : "no review section"}
           </span>
         </h3>
-        <ReminderStrip label="review" items={timeline.reminders.review} stageRows={1} domain={domain} selectedTurn={axis.selectedTurn} onSelectTurn={onSelectTurn} />
+        <ReminderStrip
+          label="review"
+          items={timeline.reminders.review}
+          stageRows={1}
+          domain={domain}
+          selectedTurn={axis.selectedTurn}
+          onSelectTurn={onSelectTurn}
+        />
       </div>
 
       <div className={styles.group}>
@@ -108,10 +127,20 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
               : `no reviewer section · recorded: ${counts.chains} chains`}
           </span>
         </h3>
-        <Lane label="rules" hint="the rebuild's Reviewer candidates and R13's admission: ✓ granted, ⊘ denied (reasons in the tooltip)" rows={1} axis={axis}>
+        <Lane
+          label="rules"
+          hint="the rebuild's Reviewer candidates and R13's admission: ✓ granted, ⊘ denied (reasons in the tooltip)"
+          rows={1}
+          axis={axis}
+        >
           <Marks marks={layout.rebuilt} onSelectTurn={onSelectTurn} />
         </Lane>
-        <Lane label="recorded" hint="what the agent and runtime recorded: ◇ candidate, ✓/⊘ admission, ▶ dispatch ━ running ■ completed, ⊗ cancelled" rows={layout.recorded.rows} axis={axis}>
+        <Lane
+          label="recorded"
+          hint="what the agent and runtime recorded: ◇ candidate, ✓/⊘ admission, ▶ dispatch ━ running ■ completed, ⊗ cancelled"
+          rows={layout.recorded.rows}
+          axis={axis}
+        >
           {layout.recorded.spans.map((s) => (
             <button
               key={s.id}
@@ -144,7 +173,15 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
         </h3>
         <Lane label="findings" hint="turns with audit findings: ⚑ (codes in the tooltip)" rows={1} axis={axis}>
           {findings.map((m) => (
-            <button key={m.id} type="button" className={`${styles.mark} ${styles.finding}`} style={{ left: `${m.x * 100}%`, top: 3 }} title={m.title} aria-label={m.title} onClick={() => onSelectTurn(m.turn)}>
+            <button
+              key={m.id}
+              type="button"
+              className={`${styles.mark} ${styles.finding}`}
+              style={{ left: `${m.x * 100}%`, top: 3 }}
+              title={m.title}
+              aria-label={m.title}
+              onClick={() => onSelectTurn(m.turn)}
+            >
               ⚑
             </button>
           ))}

@@ -1,12 +1,24 @@
 "use client";
 
-import { CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import type { TCompaction, TMeterPoint, TMeterUnit } from "../../lib/contracts";
-import { formatBytes, formatInUnit, formatTurn } from "../../lib/format";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from "recharts";
+import type { TCompaction, TMeterPoint, TMeterUnit } from "@/lib/contracts";
+import { formatBytes, formatInUnit, formatTurn } from "@/lib/format";
 import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { valueDomain, valueTicks } from "../../lib/run-view/turn-ticks";
-import type { TurnWindow } from "../../lib/run-view/turn-window";
+import { valueDomain, valueTicks } from "@/lib/run-view/turn-ticks";
+import type { TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./meter-chart.module.css";
 
 /** A horizontal line in the chart's unit: a limit (solid), the usable line, or a stage threshold (dotted). */
@@ -59,7 +71,22 @@ function Diamond({ cx, cy, filled }: { cx?: number; cy?: number; filled: boolean
 
 /** One meter over the shared turn axis, in its own unit; draws only what the timeline gives it. */
 export function MeterChart(props: MeterChartProps) {
-  const { unit, axisLabel, seriesName, points, lines, compactions = [], domain, ticks, height, selectedTurn, onSelectTurn, onZoom, showTurnLabels = true, ariaLabel } = props;
+  const {
+    unit,
+    axisLabel,
+    seriesName,
+    points,
+    lines,
+    compactions = [],
+    domain,
+    ticks,
+    height,
+    selectedTurn,
+    onSelectTurn,
+    onZoom,
+    showTurnLabels = true,
+    ariaLabel,
+  } = props;
   const { drag, handlers } = usePlotPointer(domain, onSelectTurn, onZoom);
   const yDomain = valueDomain(
     [...points.map((p) => p.value), ...compactions.map((c) => c.candidateBytes)],
@@ -67,7 +94,9 @@ export function MeterChart(props: MeterChartProps) {
     0.12,
   );
   const adopted: CompactionPoint[] = compactions.filter((c) => c.outcome === "adopted").map((c) => ({ ...c, value: c.candidateBytes }));
-  const rolledBack: CompactionPoint[] = compactions.filter((c) => c.outcome === "rolled_back").map((c) => ({ ...c, value: c.candidateBytes }));
+  const rolledBack: CompactionPoint[] = compactions
+    .filter((c) => c.outcome === "rolled_back")
+    .map((c) => ({ ...c, value: c.candidateBytes }));
   const yTicks = valueTicks(yDomain[1], height < 100 ? 2 : 4);
   const tick = (v: number) => formatInUnit(unit, v, { compact: true });
 
@@ -79,7 +108,8 @@ export function MeterChart(props: MeterChartProps) {
         <div className={styles.tooltip}>
           <strong>{formatTurn(item.turn)}</strong>
           <span>
-            compaction {item.outcome === "adopted" ? "adopted" : "rolled back"}: candidate {formatBytes(item.candidateBytes)} (from {formatBytes(item.originalBytes)})
+            compaction {item.outcome === "adopted" ? "adopted" : "rolled back"}: candidate {formatBytes(item.candidateBytes)} (from{" "}
+            {formatBytes(item.originalBytes)})
           </span>
         </div>
       );
@@ -98,7 +128,12 @@ export function MeterChart(props: MeterChartProps) {
   return (
     <div className={styles.plot} style={{ height }} role="img" aria-label={ariaLabel} {...handlers}>
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={points as TMeterPoint[]} margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }} syncId="run-turns" syncMethod="value">
+        <ComposedChart
+          data={points as TMeterPoint[]}
+          margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }}
+          syncId="run-turns"
+          syncMethod="value"
+        >
           <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
           <XAxis
             dataKey="turn"
@@ -122,7 +157,13 @@ export function MeterChart(props: MeterChartProps) {
             tick={{ fontSize: 11, fill: "var(--text-muted)" }}
             tickLine={false}
             axisLine={false}
-            label={{ value: axisLabel, angle: -90, position: "insideLeft", offset: 2, style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" } }}
+            label={{
+              value: axisLabel,
+              angle: -90,
+              position: "insideLeft",
+              offset: 2,
+              style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" },
+            }}
           />
           {lines.map((line) => (
             <ReferenceLine
@@ -135,7 +176,12 @@ export function MeterChart(props: MeterChartProps) {
               label={
                 line.kind === "threshold"
                   ? { value: line.label, position: "right", fontSize: 10, fill: "var(--text-faint)" }
-                  : { value: line.label, position: line.kind === "usable" ? "insideTopLeft" : "insideBottomLeft", fontSize: 10, fill: "var(--text-muted)" }
+                  : {
+                      value: line.label,
+                      position: line.kind === "usable" ? "insideTopLeft" : "insideBottomLeft",
+                      fontSize: 10,
+                      fill: "var(--text-muted)",
+                    }
               }
             />
           ))}
@@ -149,14 +195,30 @@ export function MeterChart(props: MeterChartProps) {
             dot={points.length <= 2 ? { r: 2.5, fill: "var(--chart-series)", strokeWidth: 0 } : false}
             isAnimationActive={false}
           />
-          {adopted.length ? <Scatter name="compaction adopted" data={adopted} dataKey="value" shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled />} isAnimationActive={false} /> : null}
+          {adopted.length ? (
+            <Scatter
+              name="compaction adopted"
+              data={adopted}
+              dataKey="value"
+              shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled />}
+              isAnimationActive={false}
+            />
+          ) : null}
           {rolledBack.length ? (
-            <Scatter name="compaction rolled back" data={rolledBack} dataKey="value" shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled={false} />} isAnimationActive={false} />
+            <Scatter
+              name="compaction rolled back"
+              data={rolledBack}
+              dataKey="value"
+              shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled={false} />}
+              isAnimationActive={false}
+            />
           ) : null}
           {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
             <ReferenceLine x={selectedTurn} stroke="var(--chart-selected)" strokeWidth={1.5} />
           ) : null}
-          {drag ? <ReferenceArea x1={Math.min(drag.a, drag.b)} x2={Math.max(drag.a, drag.b)} fill="var(--accent)" fillOpacity={0.12} /> : null}
+          {drag ? (
+            <ReferenceArea x1={Math.min(drag.a, drag.b)} x2={Math.max(drag.a, drag.b)} fill="var(--accent)" fillOpacity={0.12} />
+          ) : null}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

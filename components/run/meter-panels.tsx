@@ -1,11 +1,11 @@
 "use client";
 
-import type { TRunTimeline } from "../../lib/contracts";
-import { formatBytes, formatEdits, formatMinutes, formatRequests } from "../../lib/format";
+import type { TRunTimeline } from "@/lib/contracts";
+import { formatBytes, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
 import { MeterChart, type ValueLine } from "./meter-chart";
 import { ReminderStrip } from "./reminder-strip";
-import { stageRowCount } from "../../lib/run-view/strip-layout";
-import type { TurnWindow } from "../../lib/run-view/turn-window";
+import { stageRowCount } from "@/lib/run-view/strip-layout";
+import type { TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 export interface AxisProps {
@@ -16,7 +16,19 @@ export interface AxisProps {
   onZoom: (a: number, b: number) => void;
 }
 
-function MeterPanel({ id, title, unit, meta, children }: { id: string; title: string; unit: string; meta?: string; children: React.ReactNode }) {
+function MeterPanel({
+  id,
+  title,
+  unit,
+  meta,
+  children,
+}: {
+  id: string;
+  title: string;
+  unit: string;
+  meta?: string;
+  children: React.ReactNode;
+}) {
   return (
     <section className={styles.meterPanel} aria-labelledby={`${id}-title`} data-meter={id}>
       <header className={styles.meterHeader}>
@@ -46,7 +58,11 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
         id="meter-requests"
         title="Requests"
         unit="count"
-        meta={requests ? `${formatRequests(requests.usable)} usable + ${formatRequests(requests.reserve)} reserved = ${formatRequests(requests.limit)}` : undefined}
+        meta={
+          requests
+            ? `${formatRequests(requests.usable)} usable + ${formatRequests(requests.reserve)} reserved = ${formatRequests(requests.limit)}`
+            : undefined
+        }
       >
         {requests ? (
           <>
@@ -58,7 +74,15 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
               points={requests.points}
               lines={[
                 { value: requests.limit, label: `limit ${formatRequests(requests.limit, { compact: true })}`, kind: "limit" },
-                ...(requests.reserve ? [{ value: requests.usable, label: `usable ${formatRequests(requests.usable, { compact: true })} · reserve above`, kind: "usable" } as ValueLine] : []),
+                ...(requests.reserve
+                  ? [
+                      {
+                        value: requests.usable,
+                        label: `usable ${formatRequests(requests.usable, { compact: true })} · reserve above`,
+                        kind: "usable",
+                      } as ValueLine,
+                    ]
+                  : []),
                 ...requests.thresholds.map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
               ]}
               height={150}
@@ -98,7 +122,11 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
         id="meter-context"
         title="Context"
         unit="bytes of the final request"
-        meta={context ? `capacity ${formatBytes(context.capacity)} · ${context.compactions.length} compaction${context.compactions.length === 1 ? "" : "s"}` : undefined}
+        meta={
+          context
+            ? `capacity ${formatBytes(context.capacity)} · ${context.compactions.length} compaction${context.compactions.length === 1 ? "" : "s"}`
+            : undefined
+        }
       >
         {context ? (
           <>
@@ -145,7 +173,9 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
                     points={block.points}
                     lines={[
                       { value: block.limit, label: `limit ${formatEdits(block.limit, { compact: true })}`, kind: "limit" },
-                      ...block.thresholds.filter((t) => t.value !== block.limit).map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
+                      ...block.thresholds
+                        .filter((t) => t.value !== block.limit)
+                        .map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
                     ]}
                     height={i === edits.blocks.length - 1 ? 78 : 60}
                     showTurnLabels={i === edits.blocks.length - 1}

@@ -2,7 +2,7 @@
 
 import { useRef, useState, type PointerEvent } from "react";
 import { PLOT_INSETS } from "./plot-insets";
-import { turnAtFraction, type TurnWindow } from "../../lib/run-view/turn-window";
+import { turnAtFraction, type TurnWindow } from "@/lib/run-view/turn-window";
 
 /** A drag shorter than this (px) is a click. */
 const CLICK_SLOP = 4;

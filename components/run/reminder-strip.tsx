@@ -1,10 +1,10 @@
 "use client";
 
-import type { TTimelineReminder } from "../../lib/contracts";
-import { STATUS_MARKS } from "../ui/status-mark";
+import type { TTimelineReminder } from "@/lib/contracts";
+import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { PLOT_INSETS } from "./plot-insets";
-import { stripMarks } from "../../lib/run-view/strip-layout";
-import { turnFraction, type TurnWindow } from "../../lib/run-view/turn-window";
+import { stripMarks } from "@/lib/run-view/strip-layout";
+import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./strip.module.css";
 
 const ROW_HEIGHT = 11;
@@ -30,7 +30,12 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
   const marks = stripMarks(items, domain, rows, label);
   const height = rows * ROW_HEIGHT + 4;
   return (
-    <div className={styles.strip} style={{ height, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }} role="group" aria-label={`${label} reminders, by stage and status`}>
+    <div
+      className={styles.strip}
+      style={{ height, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
+      role="group"
+      aria-label={`${label} reminders, by stage and status`}
+    >
       <div className={styles.gutter} style={{ width: PLOT_INSETS.left }} aria-hidden="true">
         {Array.from({ length: rows }, (_, row) => (
           <span key={row} className={styles.stageLabel} style={{ top: 2 + row * ROW_HEIGHT, height: ROW_HEIGHT }}>

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { TurnInspector } from "../inspector/turn-inspector";
-import { runSummaryQuery, runTimelineQuery } from "../../lib/queries/runs";
+import { TurnInspector } from "@/components/inspector/turn-inspector";
+import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
 import { FindingsView } from "./findings-view";
 import { LanesPanel } from "./lanes-panel";
@@ -13,8 +13,8 @@ import { RunHeader } from "./run-header";
 import { TurnBrush } from "./turn-brush";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
-import { turnTicks } from "../../lib/run-view/turn-ticks";
-import { axisDomain, windowFromDrag } from "../../lib/run-view/turn-window";
+import { turnTicks } from "@/lib/run-view/turn-ticks";
+import { axisDomain, windowFromDrag } from "@/lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 /** How often a live run's header and timeline are fetched again. */
@@ -123,8 +123,8 @@ export function RunExplorer({ runId }: { runId: string }) {
             </div>
           ) : (
             <div className={styles.hint}>
-              <strong>No turn selected.</strong> Click a chart, a reminder mark, a lane or a finding&apos;s turn to inspect that turn: its meters, candidates and fitting,
-              and what the agent recorded.
+              <strong>No turn selected.</strong> Click a chart, a reminder mark, a lane or a finding&apos;s turn to inspect that turn: its
+              meters, candidates and fitting, and what the agent recorded.
             </div>
           )}
         </aside>

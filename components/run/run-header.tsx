@@ -1,7 +1,7 @@
-import type { TRunStatus, TRunSummary } from "../../lib/contracts";
-import { formatBytes, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "../../lib/format";
-import { STATUS_MARKS } from "../ui/status-mark";
-import { policySummary } from "../../lib/run-view/policy-summary";
+import type { TRunStatus, TRunSummary } from "@/lib/contracts";
+import { formatBytes, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "@/lib/format";
+import { STATUS_MARKS } from "@/components/ui/status-mark";
+import { policySummary } from "@/lib/run-view/policy-summary";
 import styles from "./run.module.css";
 
 const RUN_STATUS_MARKS: Record<TRunStatus, string> = { live: "◉", completed: "✓", failed: "✗", stopped: "■" };
@@ -29,7 +29,9 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
       <div className={styles.titleRow}>
         <h1 className={styles.task}>{summary.task ?? summary.runId}</h1>
         <div className={styles.identity}>
-          <span title="run id" className="mono">{summary.runId}</span>
+          <span title="run id" className="mono">
+            {summary.runId}
+          </span>
           <span>{summary.agent ?? "unknown agent"}</span>
           <span>{summary.model ?? "unknown model"}</span>
           <RunStatus status={summary.status} />
@@ -40,7 +42,11 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
           {polling ? <span className={styles.polling}>updating every 5 s</span> : null}
         </div>
       </div>
-      {summary.rebuildError ? <p className={styles.rebuildError} role="alert">The decisions cannot be rebuilt: {summary.rebuildError}</p> : null}
+      {summary.rebuildError ? (
+        <p className={styles.rebuildError} role="alert">
+          The decisions cannot be rebuilt: {summary.rebuildError}
+        </p>
+      ) : null}
       <p className={styles.policy} aria-label="Policy limits">
         <span className={styles.rowLabel}>limits</span>
         {parts.length ? (
@@ -61,7 +67,9 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             meters.requests ? `${formatNumber(meters.requests.used)} of ${formatRequests(meters.requests.usable)} usable` : null,
             meters.time ? `${formatMs(meters.time.elapsedMs)} of ${formatMs(meters.time.limitMs)}` : null,
             meters.context ? `${formatBytes(meters.context.requiredBytes)} of ${formatBytes(meters.context.capacityBytes)}` : null,
-            meters.edits?.length ? `${meters.edits.length} blocks edited${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}` : null,
+            meters.edits?.length
+              ? `${meters.edits.length} blocks edited${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}`
+              : null,
           ]
             .filter((x): x is string => x !== null)
             .map((text, i) => (
@@ -72,12 +80,17 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             ))}
           <span className={styles.sep}> · </span>
           <span className={styles.counts}>
-            reminders {(["delivered", "dropped", "failed", "uncertain", "pending"] as const).filter((s) => reminders[s] > 0).map((s) => (
-              <span key={s} className={`status status-${s}`} title={`${formatNumber(reminders[s])} ${s}`}>
-                <span className="status-glyph" aria-hidden="true">{STATUS_MARKS[s]}</span>
-                {formatNumber(reminders[s])} <span className="sr-only">{s}</span>
-              </span>
-            ))}
+            reminders{" "}
+            {(["delivered", "dropped", "failed", "uncertain", "pending"] as const)
+              .filter((s) => reminders[s] > 0)
+              .map((s) => (
+                <span key={s} className={`status status-${s}`} title={`${formatNumber(reminders[s])} ${s}`}>
+                  <span className="status-glyph" aria-hidden="true">
+                    {STATUS_MARKS[s]}
+                  </span>
+                  {formatNumber(reminders[s])} <span className="sr-only">{s}</span>
+                </span>
+              ))}
           </span>
         </p>
       ) : null}

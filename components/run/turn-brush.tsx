@@ -1,10 +1,10 @@
 "use client";
 
-import type { TMeterPoint } from "../../lib/contracts";
-import { formatNumber, formatTurnRange } from "../../lib/format";
+import type { TMeterPoint } from "@/lib/contracts";
+import { formatNumber, formatTurnRange } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { panWindow, turnFraction, windowFromDrag, zoomOut, type TurnWindow } from "../../lib/run-view/turn-window";
+import { panWindow, turnFraction, windowFromDrag, zoomOut, type TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./brush.module.css";
 
 export interface TurnBrushProps {
@@ -53,16 +53,32 @@ export function TurnBrush({ extent, domain, zoomed, overview, overviewLabel, fet
       <header className={styles.header}>
         <h2 id="brush-title">Turns</h2>
         <span className={styles.window} data-testid="turn-window">
-          {zoomed ? `showing ${formatTurnRange(domain.from, domain.to)} of ${formatTurnRange(extent[0], extent[1])}` : `whole run: ${formatTurnRange(extent[0], extent[1])}`}
+          {zoomed
+            ? `showing ${formatTurnRange(domain.from, domain.to)} of ${formatTurnRange(extent[0], extent[1])}`
+            : `whole run: ${formatTurnRange(extent[0], extent[1])}`}
           {" · "}
-          {downsampled ? `series thinned to ≤ ${formatNumber(maxPoints)} points (markers kept); zoom in for every turn` : "every turn drawn"}
+          {downsampled
+            ? `series thinned to ≤ ${formatNumber(maxPoints)} points (markers kept); zoom in for every turn`
+            : "every turn drawn"}
           {fetching ? " · loading…" : ""}
         </span>
         <span className={styles.buttons}>
-          <button type="button" className={styles.button} disabled={!zoomed} onClick={() => onWindow(panWindow(domain, -1, extent))} aria-label="Earlier turns">
+          <button
+            type="button"
+            className={styles.button}
+            disabled={!zoomed}
+            onClick={() => onWindow(panWindow(domain, -1, extent))}
+            aria-label="Earlier turns"
+          >
             ◀
           </button>
-          <button type="button" className={styles.button} disabled={!zoomed} onClick={() => onWindow(panWindow(domain, 1, extent))} aria-label="Later turns">
+          <button
+            type="button"
+            className={styles.button}
+            disabled={!zoomed}
+            onClick={() => onWindow(panWindow(domain, 1, extent))}
+            aria-label="Later turns"
+          >
             ▶
           </button>
           <button type="button" className={styles.button} disabled={!zoomed} onClick={() => onWindow(zoomOut(domain, extent))}>

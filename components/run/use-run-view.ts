@@ -2,7 +2,7 @@
 
 import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
-import { parseTurnParam, selectTurnParams, timelineWindow, withViewParams, type TurnWindow } from "../../lib/run-view/turn-window";
+import { parseTurnParam, selectTurnParams, timelineWindow, withViewParams, type TurnWindow } from "@/lib/run-view/turn-window";
 
 /**
  * The run page's view state, which lives in the URL: the selected turn (`?turn=N`) and the zoom

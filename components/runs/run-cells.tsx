@@ -1,7 +1,7 @@
-import { countBySeverity, describeFindings, worstSeverity } from "../../lib/audit/worst-severity";
-import type { TDeliveryStatus, TRunListItem, TRunStatus } from "../../lib/contracts";
-import { formatInstant, formatNumber, formatRelative, formatTimeUsage, requestsUsageParts } from "../../lib/format";
-import { STATUS_MARKS } from "../ui/status-mark";
+import { countBySeverity, describeFindings, worstSeverity } from "@/lib/audit/worst-severity";
+import type { TDeliveryStatus, TRunListItem, TRunStatus } from "@/lib/contracts";
+import { formatInstant, formatNumber, formatRelative, formatTimeUsage, requestsUsageParts } from "@/lib/format";
+import { STATUS_MARKS } from "@/components/ui/status-mark";
 import styles from "./runs-table.module.css";
 
 /** A run's status as a shape and a word: live runs stand out without relying on colour. */
@@ -97,7 +97,9 @@ export function FindingsCount({ run }: { run: TRunListItem }) {
   const bySeverity = countBySeverity(run.findingsByCode)
     .map((s) => `${formatNumber(s.count)} ${s.severity}`)
     .join(", ");
-  const title = [`${formatNumber(run.findings)} findings (${bySeverity}); worst: ${worst}`, ...describeFindings(run.findingsByCode)].join("\n");
+  const title = [`${formatNumber(run.findings)} findings (${bySeverity}); worst: ${worst}`, ...describeFindings(run.findingsByCode)].join(
+    "\n",
+  );
   return (
     <span className={`${styles.findings} ${styles[`sev-${worst}`]}`} title={title}>
       <span className={styles.findingsCount}>{formatNumber(run.findings)}</span>

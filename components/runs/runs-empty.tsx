@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { API_KEY_PLACEHOLDER, ingestCurl } from "../../lib/client/ingest-curl";
+import { API_KEY_PLACEHOLDER, ingestCurl } from "@/lib/client/ingest-curl";
 import styles from "./runs-empty.module.css";
 
 export type IngestTarget = { url: string; key: string | null };
@@ -32,8 +32,8 @@ export function RunsEmpty({ project, ingest, filtered, clearHref, now }: Props) 
           <p className={styles.text}>
             {filtered ? (
               <>
-                Try a wider time range or another status, or <Link href={clearHref}>clear the filters</Link>. Runs appear
-                here as soon as their events arrive:
+                Try a wider time range or another status, or <Link href={clearHref}>clear the filters</Link>. Runs appear here as soon as
+                their events arrive:
               </>
             ) : (
               <>Agents send their telemetry to the ingestion API; a run appears here with its first event.</>
@@ -71,12 +71,12 @@ function SendFirstEvents({ curl, demo }: { curl: string; demo: boolean }) {
         ) : (
           <>
             Set <code>{API_KEY_PLACEHOLDER}</code> to a key of this project (<code>npm run keys -- create --project NAME</code>
-            ). {" "}
+            ).{" "}
           </>
         )}
         The answer is <code>207</code> with one result per event; send each turn&apos;s <code>meter.requests</code>,{" "}
-        <code>request.final</code> and <code>request.submitted</code> the same way, then <code>run.ended</code>. Up to 1,000
-        events per batch; re-sending an event is a no-op.
+        <code>request.final</code> and <code>request.submitted</code> the same way, then <code>run.ended</code>. Up to 1,000 events per
+        batch; re-sending an event is a no-op.
       </p>
     </div>
   );

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useEffect, useState } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { parseRunListUrl, type RunListView } from "../../lib/queries/run-list-url";
+import { parseRunListUrl, type RunListView } from "@/lib/queries/run-list-url";
 import { RunsFilters } from "./runs-filters";
 import { useRunsNavigation } from "./use-runs-navigation";
 

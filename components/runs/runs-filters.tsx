@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { RUN_SORTS, type TRunFacets, type TRunSort, type TRunStatus } from "../../lib/contracts";
-import { hasFilters, runListHref, SORT_LABELS, type RunListView } from "../../lib/queries/run-list-url";
-import { FacetSelect, RangeSelect } from "../filters/filter-selects";
+import { RUN_SORTS, type TRunFacets, type TRunSort, type TRunStatus } from "@/lib/contracts";
+import { hasFilters, runListHref, SORT_LABELS, type RunListView } from "@/lib/queries/run-list-url";
+import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./runs-filters.module.css";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -32,7 +32,12 @@ export function RunsFilters({ view, facets, navigate }: Props) {
       <RangeSelect label="Started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
       <label className={styles.field}>
         <span className={styles.label}>Sort</span>
-        <select className={styles.select} aria-label="Sort" value={view.sort} onChange={(e) => navigate({ sort: e.target.value as TRunSort })}>
+        <select
+          className={styles.select}
+          aria-label="Sort"
+          value={view.sort}
+          onChange={(e) => navigate({ sort: e.target.value as TRunSort })}
+        >
           {RUN_SORTS.map((sort) => (
             <option key={sort} value={sort}>
               {SORT_LABELS[sort]}
@@ -41,7 +46,11 @@ export function RunsFilters({ view, facets, navigate }: Props) {
         </select>
       </label>
       {hasFilters(view) ? (
-        <Link className={styles.clear} href={runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined })} scroll={false}>
+        <Link
+          className={styles.clear}
+          href={runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined })}
+          scroll={false}
+        >
           Clear filters
         </Link>
       ) : null}

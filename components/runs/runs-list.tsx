@@ -2,12 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatNumber } from "../../lib/format";
-import { hasFilters, replayHref, runListHref, type RunListView } from "../../lib/queries/run-list-url";
-import { runFacetsQuery, runsListQuery, type RunFilters } from "../../lib/queries/runs";
+import { formatNumber } from "@/lib/format";
+import { hasFilters, replayHref, runListHref, type RunListView } from "@/lib/queries/run-list-url";
+import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
 import { RunsEmpty, type IngestTarget } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
-import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "../ui/list-page";
+import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import styles from "./runs-list.module.css";
 import { RunsSkeleton } from "./runs-skeleton";
 import { RunsTable } from "./runs-table";
@@ -80,7 +80,9 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
       ) : null}
 
       {runs === undefined ? (
-        list.isError ? null : <RunsSkeleton />
+        list.isError ? null : (
+          <RunsSkeleton />
+        )
       ) : runs.length === 0 ? (
         <RunsEmpty project={project} ingest={ingest} filtered={filtered || Boolean(view.cursor)} clearHref={clearHref} now={serverNow} />
       ) : (

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { TRunListItem, TRunSort } from "../../lib/contracts";
-import { formatNumber } from "../../lib/format";
-import { runListHref, type RunListView } from "../../lib/queries/run-list-url";
+import type { TRunListItem, TRunSort } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
+import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
 import styles from "./runs-table.module.css";
-import { runPath } from "../../lib/queries/paths";
+import { runPath } from "@/lib/queries/paths";
 
 type Props = { runs: TRunListItem[]; view: RunListView; now: number; dimmed?: boolean };
 
@@ -17,7 +17,9 @@ export function RunsTable({ runs, view, now, dimmed }: Props) {
         <caption className="sr-only">Runs</caption>
         <thead>
           <tr>
-            <th scope="col" className={styles.colTask}>Task</th>
+            <th scope="col" className={styles.colTask}>
+              Task
+            </th>
             <th scope="col">Agent</th>
             <th scope="col">Model</th>
             <th scope="col">Status</th>

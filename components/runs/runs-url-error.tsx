@@ -1,6 +1,6 @@
-import type { TProblem } from "../../lib/contracts";
-import { runListHref, type RunListView } from "../../lib/queries/run-list-url";
-import { UrlProblems, withoutProblems } from "../filters/url-problems";
+import type { TProblem } from "@/lib/contracts";
+import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
+import { UrlProblems, withoutProblems } from "@/components/filters/url-problems";
 
 /** The runs list's URL holds values it cannot use. */
 export function RunsUrlError({ problems, view }: { problems: TProblem[]; view: RunListView }) {

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useOptimistic, useTransition } from "react";
-import { applyViewChanges, runListHref, type RunListView } from "../../lib/queries/run-list-url";
+import { applyViewChanges, runListHref, type RunListView } from "@/lib/queries/run-list-url";
 
 /**
  * Moves the runs list to another view by changing the URL (filters live there: shareable, and the

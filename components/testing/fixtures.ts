@@ -2,12 +2,12 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
-import { reviewerRows } from "../../lib/audit/reviewer-rows";
-import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "../../lib/contracts";
-import { rebuild, type RebuildOptions } from "../../lib/core";
-import { changedTurns, turnsToList } from "../../lib/replay/changed-turns";
-import { addKeyStats, emptyKeyStats } from "../../lib/replay/key-stats";
-import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../../lib/core/spec/builders";
+import { reviewerRows } from "@/lib/audit/reviewer-rows";
+import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "@/lib/contracts";
+import { rebuild, type RebuildOptions } from "@/lib/core";
+import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
+import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
 
 export { TEACH_COPY };
 
@@ -25,7 +25,13 @@ export const teaching = json(
   rebuild(
     run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
       .turn(9, (t) => t.requests(17).final(5000).ok([]))
-      .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+      .turn(10, (t) =>
+        t
+          .requests(28)
+          .final(9962)
+          .block("b1", 2)
+          .ok([rem("requests", 2), rem("edits", 1, "b1")]),
+      )
       .turn(11, (t) => t.requests(29).final(8000).ok([]))
       .events(),
   ),
@@ -36,7 +42,9 @@ export const turn10 = turnOf(teaching, 10);
 /** A turn as `GET /api/v1/runs/:runId/turns/:turn` serves it (lib/server/runs/run-reads.ts), from built events. */
 export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail {
   const decisions = json(rebuild([...events]));
-  const existing = [...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn))].sort((a, b) => a - b);
+  const existing = [
+    ...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn)),
+  ].sort((a, b) => a - b);
   const at = existing.indexOf(turn);
   return {
     runId: decisions.runId,
@@ -56,15 +64,32 @@ export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail
  */
 export const driftEvents = run({ runId: "drift", policy: teachPolicy, copy: TEACH_COPY })
   .turn(9, (t) => t.requests(17).final(5000).ok([]))
-  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 1)]))
+  .turn(10, (t) =>
+    t
+      .requests(28)
+      .final(9962)
+      .block("b1", 2)
+      .ok([rem("requests", 1)]),
+  )
   .turn(11, (t) => t.requests(29).final(8000).ok([]))
   .turn(12, (t) => t.requests(30).ok([]))
   .events();
 
 /** Reviewer rows as `GET /api/v1/reviewer/candidates` serves them (lib/server/reviewer/list-candidates.ts). */
-export function reviewerCandidateRows(events: readonly TEvent[], run: { task: string | null; agent?: string | null; model?: string | null }): TReviewerCandidateRow[] {
+export function reviewerCandidateRows(
+  events: readonly TEvent[],
+  run: { task: string | null; agent?: string | null; model?: string | null },
+): TReviewerCandidateRow[] {
   const decisions = rebuild([...events]);
-  return json(reviewerRows(events, decisions).map((row) => ({ runId: decisions.runId, task: run.task, agent: run.agent ?? null, model: run.model ?? null, ...row })));
+  return json(
+    reviewerRows(events, decisions).map((row) => ({
+      runId: decisions.runId,
+      task: run.task,
+      agent: run.agent ?? null,
+      model: run.model ?? null,
+      ...row,
+    })),
+  );
 }
 
 /**
@@ -73,10 +98,20 @@ export function reviewerCandidateRows(events: readonly TEvent[], run: { task: st
  * against R13 and cancelled because its reminder was dropped; c3 denied for budget, dispatched anyway.
  */
 export const reviewerEvents = run({ runId: "rev", policy: teachPolicy, copy: TEACH_COPY })
-  .turn(10, (t) => t.requests(28).final(9962).ok([rem("requests", 2)]).candidate("c1", 1).admission("c1", true).dispatched("c1", "d1"))
+  .turn(10, (t) =>
+    t
+      .requests(28)
+      .final(9962)
+      .ok([rem("requests", 2)])
+      .candidate("c1", 1)
+      .admission("c1", true)
+      .dispatched("c1", "d1"),
+  )
   .turn(11, (t) => t.requests(29).final(8000).ok([]).candidate("c2").admission("c2", true).cancelled("c2", "reminder_dropped"))
   .turn(12, (t) => t.requests(30).final(8000).ok([]).completed("d1"))
-  .turn(20, (t) => t.requests(33).final(8000).ok([]).candidate("c3", 2).admission("c3", false, ["insufficient_budget"]).dispatched("c3", "d3"))
+  .turn(20, (t) =>
+    t.requests(33).final(8000).ok([]).candidate("c3", 2).admission("c3", false, ["insufficient_budget"]).dispatched("c3", "d3"),
+  )
   .events();
 
 /** The keys and changed runs of a replay result, as lib/server/replay/replay-runs.ts computes them (follow-up left out). */
@@ -90,7 +125,13 @@ export function replayOf(runs: readonly (readonly TEvent[])[], overrides: Rebuil
     baseline = addKeyStats(baseline, before);
     whatIf = addKeyStats(whatIf, after);
     const changed = changedTurns(before, after);
-    if (changed.length) changedRuns.push({ runId: before.runId, changedTurns: changed.length, fateChangedTurns: changed.filter((c) => c.fate).length, turns: turnsToList(changed, 200) });
+    if (changed.length)
+      changedRuns.push({
+        runId: before.runId,
+        changedTurns: changed.length,
+        fateChangedTurns: changed.filter((c) => c.fate).length,
+        turns: turnsToList(changed, 200),
+      });
   }
   return json({ keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })), changedRuns });
 }
@@ -98,12 +139,28 @@ export function replayOf(runs: readonly (readonly TEvent[])[], overrides: Rebuil
 /** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
 export const teachingEvents = run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
   .turn(9, (t) => t.requests(17).final(5000).ok([]))
-  .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+  .turn(10, (t) =>
+    t
+      .requests(28)
+      .final(9962)
+      .block("b1", 2)
+      .ok([rem("requests", 2), rem("edits", 1, "b1")]),
+  )
   .turn(11, (t) => t.requests(29).final(8000).ok([]))
   .events();
 
 /** A run with room to spare: every reminder fits whatever the copy says. */
 export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEACH_COPY })
-  .turn(3, (t) => t.requests(20).final(1000).ok([rem("requests", 1)]))
-  .turn(4, (t) => t.requests(21).final(1000).ok([rem("requests", 1)]))
+  .turn(3, (t) =>
+    t
+      .requests(20)
+      .final(1000)
+      .ok([rem("requests", 1)]),
+  )
+  .turn(4, (t) =>
+    t
+      .requests(21)
+      .final(1000)
+      .ok([rem("requests", 1)]),
+  )
   .events();

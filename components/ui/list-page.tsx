@@ -47,7 +47,17 @@ export function ListPager({ info, firstHref, nextHref }: { info: ReactNode; firs
 }
 
 /** A part of the page that could not be loaded: what, the server's reason, and ways on. */
-export function LoadError({ title, message, onRetry, firstHref }: { title: string; message: string; onRetry: () => void; firstHref?: string }) {
+export function LoadError({
+  title,
+  message,
+  onRetry,
+  firstHref,
+}: {
+  title: string;
+  message: string;
+  onRetry: () => void;
+  firstHref?: string;
+}) {
   return (
     <div role="alert" className={styles.alert}>
       <h2 className={styles.alertTitle}>{title}</h2>

@@ -1,4 +1,4 @@
-import type { TDeliveryStatus } from "../../lib/contracts";
+import type { TDeliveryStatus } from "@/lib/contracts";
 
 /** Shape + word for each delivery status: colour is never the only cue (UI.md). */
 export const STATUS_MARKS: Record<TDeliveryStatus, string> = {

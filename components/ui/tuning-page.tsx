@@ -13,7 +13,13 @@ const TUNING = [
 type TuningHref = (typeof TUNING)[number]["href"];
 
 /** The frame of the tuning pages (copy, policy, replay): project, title, what the page does, and the tabs between them. */
-export function TuningPage({ project, title, lead, current, children }: {
+export function TuningPage({
+  project,
+  title,
+  lead,
+  current,
+  children,
+}: {
   project: string;
   title: string;
   lead: ReactNode;

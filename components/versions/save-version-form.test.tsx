@@ -3,9 +3,9 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ZCopyVersion, type TCopyVersion } from "../../lib/contracts";
-import { saveCopyVersion } from "../../lib/queries/copy";
-import { TEACH_COPY } from "../testing/fixtures";
+import { ZCopyVersion, type TCopyVersion } from "@/lib/contracts";
+import { saveCopyVersion } from "@/lib/queries/copy";
+import { TEACH_COPY } from "@/components/testing/fixtures";
 import { SaveVersionForm } from "./save-version-form";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,12 +25,31 @@ function stubFetch(answer: (body: Record<string, unknown>) => Response) {
 }
 
 const saved = (body: Record<string, unknown>): TCopyVersion =>
-  ZCopyVersion.parse({ id: "cv-1", kind: "copy", name: body.name, note: body.note ?? null, savedBy: "ana", parentId: null, createdAt: "2026-11-30T12:00:00.000Z", copy: body.copy, isDefault: body.makeDefault });
+  ZCopyVersion.parse({
+    id: "cv-1",
+    kind: "copy",
+    name: body.name,
+    note: body.note ?? null,
+    savedBy: "ana",
+    parentId: null,
+    createdAt: "2026-11-30T12:00:00.000Z",
+    copy: body.copy,
+    isDefault: body.makeDefault,
+  });
 
 function renderForm(blocked: string | null, onSaved = vi.fn()) {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  render(<SaveVersionForm kind="copy" save={(meta) => saveCopyVersion({ ...meta, copy: TEACH_COPY })} blocked={blocked} placeholder="e.g. terse notices" onSaved={onSaved} />, { wrapper });
+  render(
+    <SaveVersionForm
+      kind="copy"
+      save={(meta) => saveCopyVersion({ ...meta, copy: TEACH_COPY })}
+      blocked={blocked}
+      placeholder="e.g. terse notices"
+      onSaved={onSaved}
+    />,
+    { wrapper },
+  );
   return onSaved;
 }
 
@@ -64,7 +83,9 @@ describe("saving a draft as a new version", () => {
 
   it("shows the API's error and keeps what was typed", async () => {
     const user = userEvent.setup();
-    stubFetch(() => Response.json({ error: { code: "conflict", message: 'a copy version named "terse" exists', path: "name" } }, { status: 409 }));
+    stubFetch(() =>
+      Response.json({ error: { code: "conflict", message: 'a copy version named "terse" exists', path: "name" } }, { status: 409 }),
+    );
     const onSaved = renderForm(null);
     await user.type(screen.getByRole("textbox", { name: "Name" }), "terse");
     await user.click(screen.getByRole("button", { name: "Save as new version" }));

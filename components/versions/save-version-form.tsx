@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { versionKeys } from "../../lib/queries/copy";
+import { versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
 
 export interface VersionMeta {
@@ -73,7 +73,8 @@ export function SaveVersionForm<V extends { id: string; name: string }>({ kind, 
       ) : null}
       {mutation.isSuccess ? (
         <p className={styles.saved} role="status">
-          Saved “{mutation.data.name}”. <Link href={`/copy/replay?${kind}=${encodeURIComponent(mutation.data.id)}`}>Replay it over recorded runs →</Link>
+          Saved “{mutation.data.name}”.{" "}
+          <Link href={`/copy/replay?${kind}=${encodeURIComponent(mutation.data.id)}`}>Replay it over recorded runs →</Link>
         </p>
       ) : null}
     </form>

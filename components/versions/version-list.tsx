@@ -3,9 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Panel } from "../ui/panel";
-import { formatInstant } from "../../lib/format";
-import { makeDefaultVersion, versionKeys } from "../../lib/queries/copy";
+import { Panel } from "@/components/ui/panel";
+import { formatInstant } from "@/lib/format";
+import { makeDefaultVersion, versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
 
 interface Version {
@@ -32,7 +32,11 @@ type Props = {
  * The editors' "Versions" panel: the saved versions once loaded (with their count), the reason
  * when they could not be, and whatever else the editor offers to start from.
  */
-export function VersionsPanel({ query, children, ...list }: Omit<Props, "versions"> & {
+export function VersionsPanel({
+  query,
+  children,
+  ...list
+}: Omit<Props, "versions"> & {
   query: { isSuccess: boolean; isError: boolean; error: Error | null; data?: { versions: readonly Version[] } };
   children?: ReactNode;
 }) {
@@ -99,7 +103,9 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
               <td>
                 {formatInstant(v.createdAt)} <span className="muted">by {v.savedBy}</span>
               </td>
-              <td className="muted">{v.parentId ? (names.get(v.parentId) ?? "an earlier version") : (builtIn?.label ?? "a run's policy")}</td>
+              <td className="muted">
+                {v.parentId ? (names.get(v.parentId) ?? "an earlier version") : (builtIn?.label ?? "a run's policy")}
+              </td>
               <td>{v.note ?? ""}</td>
               <td className={styles.rowActions}>
                 <button type="button" className="link-button" onClick={() => onEditFrom(v.id)} disabled={baseId === v.id}>

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { generateEtfRun } from "../../lib/demo/etf-run";
-import { apiTarget } from "../support/targets";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { apiTarget } from "@/e2e/support/targets";
 
 /**
  * GET /api/v1/reviewer/candidates/export against the running servers: every bad parameter is a 400
@@ -44,7 +44,14 @@ test.describe("Reviewer export", () => {
 
   test("valid and odd parameters give complete downloads, read to the last byte", async ({ request }, info) => {
     const { key } = apiTarget(info);
-    const queries = ["", "violations=1", "from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z", `runId=${encodeURIComponent(" :%+;&=,@$<é😀")}`, `agent=${"a".repeat(4000)}`, "unknown=1"];
+    const queries = [
+      "",
+      "violations=1",
+      "from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z",
+      `runId=${encodeURIComponent(" :%+;&=,@$<é😀")}`,
+      `agent=${"a".repeat(4000)}`,
+      "unknown=1",
+    ];
     for (const query of queries) {
       const csv = await request.get(`${EXPORT}?format=csv&${query}`, { headers: { authorization: `Bearer ${key}` } });
       expect(csv.status(), query).toBe(200);

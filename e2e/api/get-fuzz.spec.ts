@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import fc from "fast-check";
-import { endedEvent, startedEvent, turnEvents } from "../../lib/server/testing/events";
-import { apiTarget } from "../support/targets";
+import { endedEvent, startedEvent, turnEvents } from "@/lib/server/testing/events";
+import { apiTarget } from "@/e2e/support/targets";
 
 /**
  * Property-based fuzzing of every GET route's query and path parameters against the running
@@ -23,10 +23,57 @@ const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode
 
 /** Text that has broken parsers before: wildcards, escapes, NUL, numbers that are not quite. */
 const nasty = fc.constantFrom(
-  "", " ", "%", "%%", "_", "\\", "\\%", "'", '"', "\u0000", "a\u0000b", "\ud800", "\udfff", "\u200b", "🚀", "运行",
-  "NaN", "Infinity", "-Infinity", "-1", "-0", "0", "1", "01", "1.5", "1e3", "1e309", "0x10", "0b1", " 1", "1 ", "+1",
-  "2147483647", "2147483648", "9007199254740993", "99999999999999999999999", "-99999999999", "null", "undefined",
-  "true", "[]", "{}", "__proto__", "constructor", "x".repeat(129), "x".repeat(5000), "%00", "%ZZ", "..", ".", "~",
+  "",
+  " ",
+  "%",
+  "%%",
+  "_",
+  "\\",
+  "\\%",
+  "'",
+  '"',
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\udfff",
+  "\u200b",
+  "🚀",
+  "运行",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "-1",
+  "-0",
+  "0",
+  "1",
+  "01",
+  "1.5",
+  "1e3",
+  "1e309",
+  "0x10",
+  "0b1",
+  " 1",
+  "1 ",
+  "+1",
+  "2147483647",
+  "2147483648",
+  "9007199254740993",
+  "99999999999999999999999",
+  "-99999999999",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "x".repeat(129),
+  "x".repeat(5000),
+  "%00",
+  "%ZZ",
+  "..",
+  ".",
+  "~",
 );
 
 const text = fc.oneof(
@@ -63,7 +110,10 @@ const dateText = fc.oneof(
       zone: fc.constantFrom("Z", "z", "+00:00", "-00:00", "+14:00", "-12:00", "+23:59", "+24:00", "", "+0100", "UTC"),
       separator: fc.constantFrom("T", "t", " "),
     })
-    .map((d) => `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}${d.separator}${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}${d.fraction}${d.zone}`),
+    .map(
+      (d) =>
+        `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}${d.separator}${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}${d.fraction}${d.zone}`,
+    ),
   fc.constantFrom(
     "+275760-09-13T00:00:00.000Z",
     "275760-09-13T00:00:00Z",
@@ -87,22 +137,25 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value) ?? "").toStrin
 const cursorText = fc.oneof(
   text,
   fc.jsonValue().map(b64),
-  fc.record({ v: fc.oneof(fc.constant(null), fc.integer(), fc.double(), dateText, fc.jsonValue()), id: fc.oneof(text, fc.jsonValue()) }).map(b64),
+  fc
+    .record({ v: fc.oneof(fc.constant(null), fc.integer(), fc.double(), dateText, fc.jsonValue()), id: fc.oneof(text, fc.jsonValue()) })
+    .map(b64),
   fc.record({ run: fc.oneof(text, fc.jsonValue()), skip: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()) }).map(b64),
   fc.bigInt({ min: 0n, max: 10n ** 25n }).map(String),
 );
 
 /** One query parameter's value(s): usually one, sometimes repeated (the last one counts). */
-const values = (value: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: value.map((v) => [v]) }, { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 3 }) });
+const values = (value: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: value.map((v) => [v]) }, { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 3 }) });
 
 type QuerySpec = Record<string, fc.Arbitrary<string>>;
 
 /** Some of a route's parameters (and an unknown one now and then), with values from their generators. */
 function query(spec: QuerySpec): fc.Arbitrary<[string, string][]> {
   const withUnknown: QuerySpec = { ...spec, [`x${"_unknown"}`]: text };
-  return fc.record(Object.fromEntries(Object.entries(withUnknown).map(([name, value]) => [name, values(value)])), { requiredKeys: [] }).map((chosen) =>
-    Object.entries(chosen).flatMap(([name, list]) => (list as string[]).map((v) => [name, v] as [string, string])),
-  );
+  return fc
+    .record(Object.fromEntries(Object.entries(withUnknown).map(([name, value]) => [name, values(value)])), { requiredKeys: [] })
+    .map((chosen) => Object.entries(chosen).flatMap(([name, list]) => (list as string[]).map((v) => [name, v] as [string, string])));
 }
 
 /**
@@ -114,7 +167,10 @@ function segment(known: string[]): fc.Arbitrary<string> {
     .oneof(
       { weight: 2, arbitrary: fc.constantFrom(...known).map(encodeURIComponent) },
       { weight: 3, arbitrary: text.filter((t) => t.length > 0).map(encode) },
-      { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...PRINTABLE_ASCII), minLength: 1, maxLength: 12 }).map(encodeURIComponent) },
+      {
+        weight: 2,
+        arbitrary: fc.string({ unit: fc.constantFrom(...PRINTABLE_ASCII), minLength: 1, maxLength: 12 }).map(encodeURIComponent),
+      },
       { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "a%E0%A4%A", "%ED%A0%80", "%C0%AF", "%00", "%2F", "%252F", "~", "x%20y") },
     )
     .filter((s) => !isDotSegment(s));
@@ -203,7 +259,10 @@ test.beforeAll(async ({ request }, info) => {
   expect(ingest.status()).toBe(207);
   expect((await ingest.json()).summary.error).toBe(0);
 
-  const policy = await request.post("/api/v1/policy-versions", { headers, data: { name: "fuzz", policy: { requests: { limit: 30, stages: [0.5, 0.9] } } } });
+  const policy = await request.post("/api/v1/policy-versions", {
+    headers,
+    data: { name: "fuzz", policy: { requests: { limit: 30, stages: [0.5, 0.9] } } },
+  });
   if (policy.status() === 201) policyVersionId = (await policy.json()).id;
   if (policyVersionId) {
     const replay = await request.post("/api/v1/replay", { headers, data: { policyVersionId, filters: { q: "Fuzz target" }, maxRuns: 1 } });
@@ -231,9 +290,15 @@ test("a run's routes never answer 5xx, whatever the run id, turn and query", asy
   const routes: fc.Arbitrary<Sent>[] = [
     runSegment.map((id) => ({ url: `/api/v1/runs/${id}`, names: ["runId"] })),
     runSegment.map((id) => ({ url: `/api/v1/runs/${id}/decisions`, names: ["runId"] })),
-    fc.tuple(runSegment, query({ turn: integerText, cursor: cursorText, limit: integerText })).map(([id, q]) => url(`/api/v1/runs/${id}/events`, q)),
-    fc.tuple(runSegment, query({ from: integerText, to: integerText, maxPoints: integerText })).map(([id, q]) => url(`/api/v1/runs/${id}/timeline`, q)),
-    fc.tuple(runSegment, fc.oneof(integerText.map(encode), segment(["0", "3", "5", "6"]))).map(([id, turn]) => ({ url: `/api/v1/runs/${id}/turns/${turn}`, names: ["runId", "turn"] })),
+    fc
+      .tuple(runSegment, query({ turn: integerText, cursor: cursorText, limit: integerText }))
+      .map(([id, q]) => url(`/api/v1/runs/${id}/events`, q)),
+    fc
+      .tuple(runSegment, query({ from: integerText, to: integerText, maxPoints: integerText }))
+      .map(([id, q]) => url(`/api/v1/runs/${id}/timeline`, q)),
+    fc
+      .tuple(runSegment, fc.oneof(integerText.map(encode), segment(["0", "3", "5", "6"])))
+      .map(([id, turn]) => ({ url: `/api/v1/runs/${id}/turns/${turn}`, names: ["runId", "turn"] })),
   ];
   await fc.assert(
     fc.asyncProperty(fc.oneof(...routes), async (sent) => {
@@ -293,7 +358,15 @@ test("unknown ids are 404, bad ones 400 naming the parameter, and early-year dat
     const response = await request.get(path, { headers });
     return { status: response.status(), body: await response.json() };
   };
-  for (const path of ["/api/v1/runs/no%20such%20run", "/api/v1/runs/no-such/turns/3", "/api/v1/copy-versions/nope", "/api/v1/policy-versions/nope", "/api/v1/replay/nope", "/api/v1/replay/nope/runs/x/turns/1", "/api/v1/no-such-route"]) {
+  for (const path of [
+    "/api/v1/runs/no%20such%20run",
+    "/api/v1/runs/no-such/turns/3",
+    "/api/v1/copy-versions/nope",
+    "/api/v1/policy-versions/nope",
+    "/api/v1/replay/nope",
+    "/api/v1/replay/nope/runs/x/turns/1",
+    "/api/v1/no-such-route",
+  ]) {
     const { status, body } = await get(path);
     expect(status, path).toBe(404);
     expect(body.error.code).toBe("not_found");

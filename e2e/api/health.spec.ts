@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { apiTarget } from "../support/targets";
+import { apiTarget } from "@/e2e/support/targets";
 
 test("health names the database each server runs on, and a key reads its runs", async ({ request }, info) => {
   const target = apiTarget(info);

@@ -4,9 +4,9 @@
  * (and in practice none at all), and every event stored exactly once.
  */
 import { expect, test } from "@playwright/test";
-import { generateEtfRun } from "../../lib/demo/etf-run";
-import { readRunEventIds } from "../../lib/client/load";
-import { apiTarget } from "../support/targets";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { readRunEventIds } from "@/lib/client/load";
+import { apiTarget } from "@/e2e/support/targets";
 
 function shuffle<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
@@ -24,11 +24,16 @@ test("10 concurrent writers of overlapping batches: zero 5xx but 503, every even
   const target = apiTarget(info);
   const tag = `conc-${Date.now().toString(36)}`;
   const runIds = Array.from({ length: 4 }, (_, r) => `${tag} run:${r}`);
-  const events = runIds.flatMap((runId, r) => generateEtfRun({ runId, seed: r + 11, turns: 12 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` })));
+  const events = runIds.flatMap((runId, r) =>
+    generateEtfRun({ runId, seed: r + 11, turns: 12 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` })),
+  );
   const statuses: Record<number, number> = {};
   const answered = new Set<string>();
   const writers = Array.from({ length: 10 }, async (_, w) => {
-    const api = await playwright.request.newContext({ baseURL: target.baseURL, extraHTTPHeaders: { authorization: `Bearer ${target.key}` } });
+    const api = await playwright.request.newContext({
+      baseURL: target.baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${target.key}` },
+    });
     const order = shuffle(events, w * 31 + 1);
     const size = 20 + w * 7;
     for (let i = 0; i < order.length; i += size) {

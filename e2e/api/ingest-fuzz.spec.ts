@@ -6,9 +6,9 @@
  */
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
-import { canonicalJson } from "../../lib/core";
-import { answerMismatches, expectedStored, mixedBatch } from "../../lib/server/ingest/fuzz-events";
-import { apiTarget } from "../support/targets";
+import { canonicalJson } from "@/lib/core";
+import { answerMismatches, expectedStored, mixedBatch } from "@/lib/server/ingest/fuzz-events";
+import { apiTarget } from "@/e2e/support/targets";
 
 test("ingest never answers 500, stores every valid sibling, and stores what it accepted", async ({ request }, info) => {
   test.setTimeout(180_000);
@@ -67,5 +67,12 @@ test("a batch whose every event is unstorable still answers 207 with one error e
   expect(response.status()).toBe(207);
   const answer = await response.json();
   expect(answer.summary).toEqual({ created: 0, duplicate: 0, error: batch.length });
-  expect(answer.results.map((r: { error: { path: string } }) => r.error.path.split(".")[0])).toEqual(["id", "runId", "turn", "body", "ts", "deep"]);
+  expect(answer.results.map((r: { error: { path: string } }) => r.error.path.split(".")[0])).toEqual([
+    "id",
+    "runId",
+    "turn",
+    "body",
+    "ts",
+    "deep",
+  ]);
 });

@@ -3,8 +3,8 @@
  * against each running server; no 5xx other than 503, and every acknowledged event stored once.
  */
 import { expect, test } from "@playwright/test";
-import { formatLoadReport, runLoad } from "../../lib/client/load";
-import { apiTarget } from "../support/targets";
+import { formatLoadReport, runLoad } from "@/lib/client/load";
+import { apiTarget } from "@/e2e/support/targets";
 
 test("a 10-second loopback load: no 5xx but 503, acknowledged == stored", async ({}, info) => {
   test.setTimeout(120_000);

@@ -13,7 +13,12 @@ export interface OwnServer {
   stop(): Promise<void>;
 }
 
-export async function startOwnServer(options: { port: number; host: string; dir: string; env?: Record<string, string> }): Promise<OwnServer> {
+export async function startOwnServer(options: {
+  port: number;
+  host: string;
+  dir: string;
+  env?: Record<string, string>;
+}): Promise<OwnServer> {
   rmSync(options.dir, { recursive: true, force: true });
   let output = "";
   const env: NodeJS.ProcessEnv = { ...process.env };

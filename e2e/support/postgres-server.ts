@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
-import { createKey } from "../../lib/server/auth/keys";
-import { openDatabase } from "../../lib/server/db";
+import { createKey } from "@/lib/server/auth/keys";
+import { openDatabase } from "@/lib/server/db";
 
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;

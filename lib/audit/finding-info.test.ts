@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FINDING_CODES } from "../contracts";
+import { FINDING_CODES } from "@/lib/contracts";
 import { FINDING_INFO, SEVERITY_ORDER } from "./finding-info";
 
 describe("finding explanations", () => {

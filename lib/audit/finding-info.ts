@@ -1,4 +1,4 @@
-import type { TFindingCode } from "../contracts";
+import type { TFindingCode } from "@/lib/contracts";
 
 export type FindingSeverity = "violation" | "mismatch" | "notice";
 

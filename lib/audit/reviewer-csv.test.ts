@@ -1,14 +1,23 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerCandidateRow } from "../contracts";
+import type { TReviewerCandidateRow } from "@/lib/contracts";
 import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "./reviewer-csv";
 
 const row: TReviewerCandidateRow = {
-  runId: "r-17", task: 'Compare "VOO", IVV', agent: "etf", model: "m", candidateId: "=cmd", turn: 40, checkpoint: 4, source: "both",
+  runId: "r-17",
+  task: 'Compare "VOO", IVV',
+  agent: "etf",
+  model: "m",
+  candidateId: "=cmd",
+  turn: 40,
+  checkpoint: 4,
+  source: "both",
   rebuilt: { checkpoint: 4, granted: false, reasons: ["insufficient_budget"] },
   recorded: { granted: true, reasons: [], turn: 40 },
   rule: { granted: false, reasons: ["insufficient_budget"], requestsLeft: 6, minRequestsLeft: 8, reviewInProgress: false },
   dispatches: [{ dispatchId: "d-9", turn: 40, completedTurn: 44, verdict: "ok" }],
-  cancelled: null, suggestion: { stage: 4, status: "dropped" }, findings: ["ADMISSION_RULE_MISMATCH"],
+  cancelled: null,
+  suggestion: { stage: 4, status: "dropped" },
+  findings: ["ADMISSION_RULE_MISMATCH"],
 };
 
 describe("Reviewer audit CSV", () => {
@@ -27,7 +36,15 @@ describe("Reviewer audit CSV", () => {
 
   it("writes the rule's verdict next to the recorded one", () => {
     const cells = Object.fromEntries(REVIEWER_CSV_COLUMNS.map((c, i) => [c, reviewerCsvCells(row)[i]]));
-    expect(cells).toMatchObject({ recorded_admission: "granted", rule_verdict: "denied", rule_reasons: "insufficient_budget", requests_left: 6, suggestion_status: "dropped", findings: "ADMISSION_RULE_MISMATCH", candidate_id: "=cmd" });
+    expect(cells).toMatchObject({
+      recorded_admission: "granted",
+      rule_verdict: "denied",
+      rule_reasons: "insufficient_budget",
+      requests_left: 6,
+      suggestion_status: "dropped",
+      findings: "ADMISSION_RULE_MISMATCH",
+      candidate_id: "=cmd",
+    });
     expect(csvLine(reviewerCsvCells(row))).toContain(`"Compare ""VOO"", IVV"`);
   });
 });

@@ -1,11 +1,30 @@
-import type { TReviewerCandidateRow } from "../contracts";
+import type { TReviewerCandidateRow } from "@/lib/contracts";
 
 /** Columns of the Reviewer audit export, in order. */
 export const REVIEWER_CSV_COLUMNS = [
-  "run_id", "task", "agent", "model", "turn", "checkpoint", "candidate_id", "source",
-  "recorded_admission", "recorded_reasons", "rule_verdict", "rule_reasons", "requests_left", "min_requests_left", "review_in_progress",
-  "rebuilt_admission", "dispatch_ids", "completed_turns", "verdicts", "cancelled_reason",
-  "suggestion_stage", "suggestion_status", "findings",
+  "run_id",
+  "task",
+  "agent",
+  "model",
+  "turn",
+  "checkpoint",
+  "candidate_id",
+  "source",
+  "recorded_admission",
+  "recorded_reasons",
+  "rule_verdict",
+  "rule_reasons",
+  "requests_left",
+  "min_requests_left",
+  "review_in_progress",
+  "rebuilt_admission",
+  "dispatch_ids",
+  "completed_turns",
+  "verdicts",
+  "cancelled_reason",
+  "suggestion_stage",
+  "suggestion_status",
+  "findings",
 ] as const;
 
 type Cell = string | number | boolean | null;
@@ -14,15 +33,34 @@ type Cell = string | number | boolean | null;
 export function reviewerCsvCells(row: TReviewerCandidateRow): Cell[] {
   const verdict = (granted: boolean | undefined) => (granted === undefined ? null : granted ? "granted" : "denied");
   return [
-    row.runId, row.task, row.agent, row.model, row.turn, row.checkpoint, row.candidateId, row.source,
-    verdict(row.recorded?.granted), row.recorded?.reasons.join(" ") ?? null,
-    verdict(row.rule?.granted), row.rule?.reasons.join(" ") ?? null, row.rule?.requestsLeft ?? null, row.rule?.minRequestsLeft ?? null, row.rule?.reviewInProgress ?? null,
+    row.runId,
+    row.task,
+    row.agent,
+    row.model,
+    row.turn,
+    row.checkpoint,
+    row.candidateId,
+    row.source,
+    verdict(row.recorded?.granted),
+    row.recorded?.reasons.join(" ") ?? null,
+    verdict(row.rule?.granted),
+    row.rule?.reasons.join(" ") ?? null,
+    row.rule?.requestsLeft ?? null,
+    row.rule?.minRequestsLeft ?? null,
+    row.rule?.reviewInProgress ?? null,
     verdict(row.rebuilt?.granted),
     row.dispatches.map((d) => d.dispatchId).join(" ") || null,
-    row.dispatches.map((d) => d.completedTurn ?? "").join(" ").trim() || null,
-    row.dispatches.map((d) => d.verdict ?? "").filter(Boolean).join(" | ") || null,
+    row.dispatches
+      .map((d) => d.completedTurn ?? "")
+      .join(" ")
+      .trim() || null,
+    row.dispatches
+      .map((d) => d.verdict ?? "")
+      .filter(Boolean)
+      .join(" | ") || null,
     row.cancelled?.reason ?? null,
-    row.suggestion?.stage ?? null, row.suggestion?.status ?? null,
+    row.suggestion?.stage ?? null,
+    row.suggestion?.status ?? null,
     row.findings.join(" ") || null,
   ];
 }

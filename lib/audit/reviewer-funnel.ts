@@ -1,4 +1,4 @@
-import type { TFindingCode, TReviewerCandidateRow } from "../contracts";
+import type { TFindingCode, TReviewerCandidateRow } from "@/lib/contracts";
 
 /** The Reviewer funnel over audit rows: candidate → admission → dispatch → completion, with exits. */
 export interface ReviewerFunnel {
@@ -28,7 +28,8 @@ export function reviewerFunnel(rows: readonly TReviewerCandidateRow[]): Reviewer
       if (row.recorded.granted) funnel.admissions.granted++;
       else {
         funnel.admissions.denied++;
-        for (const reason of row.recorded.reasons.length ? row.recorded.reasons : ["(no reason given)"]) bump(funnel.admissions.deniedByReason, reason);
+        for (const reason of row.recorded.reasons.length ? row.recorded.reasons : ["(no reason given)"])
+          bump(funnel.admissions.deniedByReason, reason);
       }
     }
     for (const dispatch of row.dispatches) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TEvent } from "../contracts";
-import { rebuild } from "../core";
-import { generateEtfRun } from "../demo/etf-run";
+import { ZEvent, type TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { reviewerRows } from "./reviewer-rows";
 
 const REVIEWER_CODES = ["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"];
@@ -9,7 +9,14 @@ const REVIEWER_CODES = ["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "AD
 function teachingRun(extra: object[]): TEvent[] {
   let n = 0;
   const e = (type: string, turn: number | undefined, body: object) =>
-    ZEvent.parse({ id: `e-${String(++n).padStart(3, "0")}`, runId: "teach", type, turn, ts: `2026-11-29T10:00:${String(n).padStart(2, "0")}Z`, body });
+    ZEvent.parse({
+      id: `e-${String(++n).padStart(3, "0")}`,
+      runId: "teach",
+      type,
+      turn,
+      ts: `2026-11-29T10:00:${String(n).padStart(2, "0")}Z`,
+      body,
+    });
   return [
     e("run.started", undefined, {
       task: "teaching scene",
@@ -75,8 +82,13 @@ describe("Reviewer audit rows", () => {
   it.each([11, 12, 15])("finds exactly the rebuild's Reviewer findings in a generated run (seed %i)", (seed) => {
     const events = generateEtfRun({ seed, turns: 600, anomalies: true }).events.map((e) => ZEvent.parse(e));
     const decisions = rebuild(events);
-    const fromRows = reviewerRows(events, decisions).flatMap((r) => r.findings).sort();
-    const fromCore = decisions.findings.filter((f) => REVIEWER_CODES.includes(f.code)).map((f) => f.code).sort();
+    const fromRows = reviewerRows(events, decisions)
+      .flatMap((r) => r.findings)
+      .sort();
+    const fromCore = decisions.findings
+      .filter((f) => REVIEWER_CODES.includes(f.code))
+      .map((f) => f.code)
+      .sort();
     expect(fromRows).toEqual(fromCore);
     expect(fromCore.length).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
-import type { TDeliveryStatus, TDenialReason, TEvent, TFindingCode, TPolicy, TRunDecisions } from "../contracts";
-import { admit, DispatchTracker, inRunOrder, MeterFacts } from "../core";
+import type { TDeliveryStatus, TDenialReason, TEvent, TFindingCode, TPolicy, TRunDecisions } from "@/lib/contracts";
+import { admit, DispatchTracker, inRunOrder, MeterFacts } from "@/lib/core";
 
 /** One Reviewer candidate as the audit shows it: what was recorded next to what the rules say. */
 export interface ReviewerRow {
@@ -13,7 +13,13 @@ export interface ReviewerRow {
   /** The last admission the runtime recorded for this candidate. */
   recorded: { granted: boolean; reasons: string[]; turn: number } | null;
   /** R13 evaluated where the recorded admission stands (its turn's facts, dispatches in progress there). */
-  rule: { granted: boolean; reasons: TDenialReason[]; requestsLeft: number | null; minRequestsLeft: number; reviewInProgress: boolean } | null;
+  rule: {
+    granted: boolean;
+    reasons: TDenialReason[];
+    requestsLeft: number | null;
+    minRequestsLeft: number;
+    reviewInProgress: boolean;
+  } | null;
   dispatches: { dispatchId: string; turn: number; completedTurn: number | null; verdict: string | null }[];
   cancelled: { reason: string; turn: number } | null;
   /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
@@ -51,7 +57,7 @@ export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions
     return row;
   };
 
-  for (let i = 0; i < ordered.length; ) {
+  for (let i = 0; i < ordered.length;) {
     const turn = turnOf(ordered[i]);
     let end = i;
     while (end < ordered.length && turnOf(ordered[end]) === turn) end++;
@@ -128,7 +134,9 @@ function attachRebuilt(rows: ReviewerRow[], decisions: TRunDecisions): void {
     if (!decision.reviewer) continue;
     const { checkpoint } = decision.reviewer.candidate;
     const rebuilt = { checkpoint, ...decision.reviewer.admission };
-    const match = rows.find((r) => r.turn === decision.turn && r.rebuilt === null && (r.checkpoint === null || r.checkpoint === checkpoint));
+    const match = rows.find(
+      (r) => r.turn === decision.turn && r.rebuilt === null && (r.checkpoint === null || r.checkpoint === checkpoint),
+    );
     if (match) {
       match.rebuilt = rebuilt;
       match.source = "both";
@@ -143,7 +151,19 @@ function attachRebuilt(rows: ReviewerRow[], decisions: TRunDecisions): void {
 }
 
 function emptyRow(candidateId: string | null, turn: number, checkpoint: number | null, source: ReviewerRow["source"]): ReviewerRow {
-  return { candidateId, turn, checkpoint, source, rebuilt: null, recorded: null, rule: null, dispatches: [], cancelled: null, suggestion: null, findings: [] };
+  return {
+    candidateId,
+    turn,
+    checkpoint,
+    source,
+    rebuilt: null,
+    recorded: null,
+    rule: null,
+    dispatches: [],
+    cancelled: null,
+    suggestion: null,
+    findings: [],
+  };
 }
 
 function turnOf(event: TEvent): number | undefined {

@@ -1,4 +1,4 @@
-import { FINDING_CODES, type TFindingCode } from "../contracts";
+import { FINDING_CODES, type TFindingCode } from "@/lib/contracts";
 import { FINDING_INFO, SEVERITY_ORDER, type FindingSeverity } from "./finding-info";
 
 export type FindingCounts = Partial<Record<TFindingCode, number>>;

@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ZEvent, ZRunTimeline, type TEvent, type TMeterPoint, type TRunDecisions } from "../contracts";
-import { rebuild } from "../core";
-import { generateEtfRun } from "../demo/etf-run";
+import { ZEvent, ZRunTimeline, type TEvent, type TMeterPoint, type TRunDecisions } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { buildTimeline, DEFAULT_MAX_POINTS } from "./build-timeline";
 import { expandReminders, MARKER_STATUSES } from "./reminder-lanes";
 import { round3 } from "./thresholds";
@@ -45,7 +45,10 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
       notifications: timeline.notifications.length,
     };
     const gzipped = gzipSync(json).length;
-    console.log(`${turns} turns: ${json.length.toLocaleString("en-US")} B JSON (${gzipped.toLocaleString("en-US")} B gzipped), built in ${elapsed.toFixed(0)} ms`, JSON.stringify(counts));
+    console.log(
+      `${turns} turns: ${json.length.toLocaleString("en-US")} B JSON (${gzipped.toLocaleString("en-US")} B gzipped), built in ${elapsed.toFixed(0)} ms`,
+      JSON.stringify(counts),
+    );
     expect(json.length).toBeLessThan(maxBytes);
     expect(timeline.downsampled).toBe(true);
     expect(timeline.sourceTurns).toBe(decisions.turns.length);
@@ -56,7 +59,14 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
       const expected = decisions.turns.flatMap(({ turn, reminders }) =>
         reminders
           .filter((r) => r.key === key)
-          .map((r) => ({ turn, ...(r.key === "edits" ? { subject: r.subject! } : {}), stage: r.stage, status: r.status, bytes: r.bytes, ...(r.status === "dropped" ? { freeBytes: r.freeBytes } : {}) })),
+          .map((r) => ({
+            turn,
+            ...(r.key === "edits" ? { subject: r.subject! } : {}),
+            stage: r.stage,
+            status: r.status,
+            bytes: r.bytes,
+            ...(r.status === "dropped" ? { freeBytes: r.freeBytes } : {}),
+          })),
       );
       expect(byTurnAndSubject(expandReminders(timeline.reminders[key], rebuilt))).toEqual(byTurnAndSubject(expected));
     }
@@ -93,14 +103,23 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
     ];
     for (const [key, points, extra] of charts) {
       const kept = new Set(points.map((p) => p.turn));
-      const markers = markerTurns(decisions, (r) => r.key === key, (m) => stageOf(m, key));
-      for (const turn of [...markers, ...findingTurns].filter((t) => byTurnHas(decisions, t))) expect(kept, `${key} turn ${turn}`).toContain(turn);
+      const markers = markerTurns(
+        decisions,
+        (r) => r.key === key,
+        (m) => stageOf(m, key),
+      );
+      for (const turn of [...markers, ...findingTurns].filter((t) => byTurnHas(decisions, t)))
+        expect(kept, `${key} turn ${turn}`).toContain(turn);
       for (const turn of rebuilt) if (extra(turn)) expect(kept, `${key} compaction turn ${turn}`).toContain(turn);
       expect(points.length).toBeLessThanOrEqual(Math.max(DEFAULT_MAX_POINTS, markers.size + findingTurns.size + compactionTurns.size + 4));
     }
     for (const block of timeline.edits!.blocks) {
       const kept = new Set(block.points.map((p) => p.turn));
-      const markers = markerTurns(decisions, (r) => r.key === "edits" && r.subject === block.blockId, (m) => m.edits?.find((b) => b.blockId === block.blockId)?.stage);
+      const markers = markerTurns(
+        decisions,
+        (r) => r.key === "edits" && r.subject === block.blockId,
+        (m) => m.edits?.find((b) => b.blockId === block.blockId)?.stage,
+      );
       for (const turn of markers) expect(kept, `${block.blockId} turn ${turn}`).toContain(turn);
     }
   });
@@ -112,7 +131,9 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
     const chains = timeline.reviewer.chains;
     expect(chains.flatMap((c) => c.dispatches)).toHaveLength(count("reviewer.dispatched"));
     expect(chains.flatMap((c) => c.admissions)).toHaveLength(count("reviewer.admission"));
-    expect(chains.filter((c) => c.turn !== null)).toHaveLength(new Set(events.flatMap((e) => (e.type === "reviewer.candidate" ? [e.body.candidateId] : []))).size);
+    expect(chains.filter((c) => c.turn !== null)).toHaveLength(
+      new Set(events.flatMap((e) => (e.type === "reviewer.candidate" ? [e.body.candidateId] : []))).size,
+    );
     expect(timeline.reviewer.rebuilt).toHaveLength(decisions.turns.filter((t) => t.reviewer).length);
     const findings = decisions.findings.filter((f) => f.turn !== null).length;
     expect(timeline.findings.reduce((n, f) => n + f.count, 0)).toBe(findings);
@@ -161,5 +182,7 @@ function byTurnHas(decisions: TRunDecisions, turn: number): boolean {
 
 /** Sorted by turn, then subject (a folded lane expands run by run). */
 function byTurnAndSubject<T extends { turn: number; subject?: string }>(items: T[]): T[] {
-  return [...items].sort((a, b) => a.turn - b.turn || ((a.subject ?? "") < (b.subject ?? "") ? -1 : (a.subject ?? "") > (b.subject ?? "") ? 1 : 0));
+  return [...items].sort(
+    (a, b) => a.turn - b.turn || ((a.subject ?? "") < (b.subject ?? "") ? -1 : (a.subject ?? "") > (b.subject ?? "") ? 1 : 0),
+  );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, ZRunTimeline, type TEvent } from "../contracts";
-import { rebuild } from "../core";
+import { ZEvent, ZRunTimeline, type TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
 import { buildTimeline } from "./build-timeline";
 
 /** Raw events of contract §9's teaching scene, plus time, a compaction, a Reviewer chain and a skipped turn. */
@@ -200,18 +200,18 @@ describe("buildTimeline options", () => {
   ] as [string, { fromTurn?: number; toTurn?: number }, [number, number] | null, [number, number][], number, number[]][])(
     "window: %s",
     (_, window, turnRange, rebuiltTurns, sourceTurns, skippedTurns) => {
-    const t = buildTimeline(decisions, events, window);
-    expect(ZRunTimeline.safeParse(t).success).toBe(true);
-    expect(t.runTurnRange).toEqual([9, 11]);
-    expect(t.turnRange).toEqual(turnRange);
-    expect(t.rebuiltTurns).toEqual(rebuiltTurns);
-    expect(t.sourceTurns).toBe(sourceTurns);
-    expect(t.skippedTurns).toEqual(skippedTurns);
-    const inside = (turn: number) => turn >= (window.fromTurn ?? 0) && turn <= (window.toTurn ?? Infinity);
-    for (const chart of [t.requests!, t.time!, t.context!]) for (const p of chart.points) expect(inside(p.turn)).toBe(true);
-    for (const lane of Object.values(t.reminders)) for (const r of lane) expect(inside(r.turn) && inside(r.toTurn ?? r.turn)).toBe(true);
-    for (const c of t.context!.compactions) expect(inside(c.turn)).toBe(true);
-    for (const f of t.findings) expect(inside(f.turn)).toBe(true);
+      const t = buildTimeline(decisions, events, window);
+      expect(ZRunTimeline.safeParse(t).success).toBe(true);
+      expect(t.runTurnRange).toEqual([9, 11]);
+      expect(t.turnRange).toEqual(turnRange);
+      expect(t.rebuiltTurns).toEqual(rebuiltTurns);
+      expect(t.sourceTurns).toBe(sourceTurns);
+      expect(t.skippedTurns).toEqual(skippedTurns);
+      const inside = (turn: number) => turn >= (window.fromTurn ?? 0) && turn <= (window.toTurn ?? Infinity);
+      for (const chart of [t.requests!, t.time!, t.context!]) for (const p of chart.points) expect(inside(p.turn)).toBe(true);
+      for (const lane of Object.values(t.reminders)) for (const r of lane) expect(inside(r.turn) && inside(r.toTurn ?? r.turn)).toBe(true);
+      for (const c of t.context!.compactions) expect(inside(c.turn)).toBe(true);
+      for (const f of t.findings) expect(inside(f.turn)).toBe(true);
     },
   );
 

@@ -11,9 +11,9 @@ import type {
   TRunTimeline,
   TTimelineNotification,
   TTurnDecision,
-} from "../contracts";
-import { compareCodePoints, inRunOrder } from "../core";
-import { msToMinutes, MS_PER_MINUTE } from "../format/time";
+} from "@/lib/contracts";
+import { compareCodePoints, inRunOrder } from "@/lib/core";
+import { msToMinutes, MS_PER_MINUTE } from "@/lib/format/time";
 import { thinSeries } from "./downsample";
 import { meterSeries, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
@@ -135,7 +135,12 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
             const trimmed = points.map(({ turn, value, stage, limit: own }): TBlockPoint =>
               own === limit ? { turn, value, stage } : { turn, value, stage, limit: own },
             );
-            return { blockId, limit, thresholds: thresholdsFor(edits.stages, limit), points: thin(trimmed, marks.blocks.get(blockId) ?? new Set()) };
+            return {
+              blockId,
+              limit,
+              thresholds: thresholdsFor(edits.stages, limit),
+              points: thin(trimmed, marks.blocks.get(blockId) ?? new Set()),
+            };
           }),
         }
       : null,
@@ -151,7 +156,12 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
 
 /** Turns where a meter's reminder (an edits one: per block) was not simply delivered. */
 function reminderMarkerTurns(turns: readonly TTurnDecision[]) {
-  const marks = { requests: new Set<number>(), time: new Set<number>(), context: new Set<number>(), blocks: new Map<string, Set<number>>() };
+  const marks = {
+    requests: new Set<number>(),
+    time: new Set<number>(),
+    context: new Set<number>(),
+    blocks: new Map<string, Set<number>>(),
+  };
   for (const { turn, reminders } of turns) {
     for (const reminder of reminders) {
       if (!MARKER_STATUSES.has(reminder.status)) continue;

@@ -1,5 +1,5 @@
-import type { TBlockPoint, TMeterPoint, TTurnDecision } from "../contracts";
-import { msToMinutes } from "../format/time";
+import type { TBlockPoint, TMeterPoint, TTurnDecision } from "@/lib/contracts";
+import { msToMinutes } from "@/lib/format/time";
 
 /** The full-resolution series of the four meters over some rebuilt turns, each in its own unit. */
 export interface MeterSeries {

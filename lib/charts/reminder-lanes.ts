@@ -1,4 +1,4 @@
-import type { TReminderDecision, TTimelineReminder, TTimelineReminders, TTurnDecision } from "../contracts";
+import type { TReminderDecision, TTimelineReminder, TTimelineReminders, TTurnDecision } from "@/lib/contracts";
 
 /** Statuses that mark a turn on its meter's chart: the reminder did not simply arrive. */
 export const MARKER_STATUSES: ReadonlySet<TReminderDecision["status"]> = new Set(["dropped", "failed", "uncertain", "pending"]);

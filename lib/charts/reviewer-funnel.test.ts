@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerFunnel } from "../contracts";
+import type { TReviewerFunnel } from "@/lib/contracts";
 import { prepareReviewerFunnel } from "./reviewer-funnel";
 
 const funnel: TReviewerFunnel = {
   candidates: { total: 42, recorded: 41, rebuiltDue: 40, recordedNotDue: 2, dueNotRecorded: 1 },
-  admissions: { recorded: 40, granted: 30, denied: 10, deniedByReason: { review_in_progress: 5, insufficient_budget: 4, custom: 1 }, againstRule: 2 },
+  admissions: {
+    recorded: 40,
+    granted: 30,
+    denied: 10,
+    deniedByReason: { review_in_progress: 5, insufficient_budget: 4, custom: 1 },
+    againstRule: 2,
+  },
   dispatches: { total: 31, completed: 29, running: 2 },
   cancelled: { total: 12, byReason: { admission_denied: 10, reminder_dropped: 2 } },
   violations: { ADMISSION_RULE_MISMATCH: 2, DISPATCH_WITHOUT_ADMISSION: 1, CANDIDATE_CANCELLED_BY_DROP: 2 },

@@ -1,4 +1,4 @@
-import { DENIAL_REASONS, type TFindingCode, type TReviewerFunnel } from "../contracts";
+import { DENIAL_REASONS, type TFindingCode, type TReviewerFunnel } from "@/lib/contracts";
 
 /** One count that leaves or qualifies a funnel stage, e.g. "denied: review in progress 27". */
 export interface FunnelPart {
@@ -41,7 +41,12 @@ export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
   const { candidates, admissions, dispatches, cancelled, violations } = funnel;
   const v = (code: TFindingCode) => violations[code] ?? 0;
 
-  const denialOrder = [...DENIAL_REASONS, ...Object.keys(admissions.deniedByReason).filter((r) => !(DENIAL_REASONS as readonly string[]).includes(r)).sort()];
+  const denialOrder = [
+    ...DENIAL_REASONS,
+    ...Object.keys(admissions.deniedByReason)
+      .filter((r) => !(DENIAL_REASONS as readonly string[]).includes(r))
+      .sort(),
+  ];
   const deniedParts: FunnelPart[] = denialOrder
     .filter((reason) => (admissions.deniedByReason[reason] ?? 0) > 0)
     .map((reason) => ({ label: words(reason), count: admissions.deniedByReason[reason], kind: "exit", nested: true }));

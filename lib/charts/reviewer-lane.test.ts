@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TEvent } from "../contracts";
+import { ZEvent, type TEvent } from "@/lib/contracts";
 import { chainExtent, reviewerLane } from "./reviewer-lane";
 
 /** Turn-tagged reviewer events in run order: [turn, type, body]. */
@@ -19,7 +19,15 @@ describe("reviewerLane", () => {
         [11, "reviewer.dispatched", { candidateId: "c1", dispatchId: "d1" }],
         [14, "reviewer.completed", { dispatchId: "d1", verdict: "ok" }],
       ]),
-      [{ candidateId: "c1", turn: 10, checkpoint: 1, admissions: [{ turn: 10, granted: true, reasons: [] }], dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 14, verdict: "ok" }] }],
+      [
+        {
+          candidateId: "c1",
+          turn: 10,
+          checkpoint: 1,
+          admissions: [{ turn: 10, granted: true, reasons: [] }],
+          dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 14, verdict: "ok" }],
+        },
+      ],
       [],
     ],
     [

@@ -1,5 +1,5 @@
-import type { TEvent, TPolicy, TRebuiltReviewer, TReviewerChain, TReviewerDispatch, TReviewerLane, TTurnDecision } from "../contracts";
-import { msToMinutes } from "../format/time";
+import type { TEvent, TPolicy, TRebuiltReviewer, TReviewerChain, TReviewerDispatch, TReviewerLane, TTurnDecision } from "@/lib/contracts";
+import { msToMinutes } from "@/lib/format/time";
 
 /**
  * The Reviewer lane: the rebuild's own candidates and admissions (what the rules say, R13) beside
@@ -43,7 +43,11 @@ export function reviewerLane(policy: TPolicy, turns: readonly TTurnDecision[], o
         break;
       }
       case "reviewer.admission":
-        chainOf(event.body.candidateId).admissions.push({ turn: event.turn, granted: event.body.granted, reasons: [...event.body.reasons] });
+        chainOf(event.body.candidateId).admissions.push({
+          turn: event.turn,
+          granted: event.body.granted,
+          reasons: [...event.body.reasons],
+        });
         break;
       case "reviewer.dispatched": {
         const dispatch: TReviewerDispatch = { dispatchId: event.body.dispatchId, turn: event.turn, doneTurn: null };
@@ -73,8 +77,12 @@ export function reviewerLane(policy: TPolicy, turns: readonly TTurnDecision[], o
 
   const review = policy.review;
   return {
-    schedule: review ? { everyTurns: review.everyTurns ?? null, afterMin: review.afterMs === undefined ? null : msToMinutes(review.afterMs) } : null,
-    admission: policy.reviewer ? { autoReviewAllowed: policy.reviewer.autoReviewAllowed, minRequestsLeft: policy.reviewer.minRequestsLeft } : null,
+    schedule: review
+      ? { everyTurns: review.everyTurns ?? null, afterMin: review.afterMs === undefined ? null : msToMinutes(review.afterMs) }
+      : null,
+    admission: policy.reviewer
+      ? { autoReviewAllowed: policy.reviewer.autoReviewAllowed, minRequestsLeft: policy.reviewer.minRequestsLeft }
+      : null,
     rebuilt,
     chains: [...chains.values()],
     strayCompletions,

@@ -1,4 +1,4 @@
-import type { TThreshold } from "../contracts";
+import type { TThreshold } from "@/lib/contracts";
 
 /** Rounds away float noise (0.9 × 54 = 48.6000…01) to 3 decimals. */
 export function round3(x: number): number {

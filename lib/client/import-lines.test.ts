@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../server/ingest/ingest-batch";
-import type { Database } from "../server/db";
-import { smallRun } from "../server/testing/events";
-import { testDatabases } from "../server/testing/databases";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import type { Database } from "@/lib/server/db";
+import { smallRun } from "@/lib/server/testing/events";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { importLines } from "./import-lines";
 
 describe("importing a JSON Lines file", () => {

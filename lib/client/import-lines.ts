@@ -1,4 +1,4 @@
-import type { TIngestResult } from "../contracts";
+import type { TIngestResult } from "@/lib/contracts";
 import type { IngestSink } from "./ingest-sink";
 
 export interface LineOutcome {
@@ -34,7 +34,13 @@ export async function importLines(
     try {
       parsed.push({ line: index + 1, value: JSON.parse(source) });
     } catch (error) {
-      tally.errors.push({ line: index + 1, id: null, status: "error", path: "(root)", message: `not valid JSON (${(error as Error).message})` });
+      tally.errors.push({
+        line: index + 1,
+        id: null,
+        status: "error",
+        path: "(root)",
+        message: `not valid JSON (${(error as Error).message})`,
+      });
     }
   });
   tally.events = parsed.length + tally.errors.length;
@@ -45,7 +51,14 @@ export async function importLines(
     answer.results.forEach((result, i) => {
       if (result.status === "created") tally.created++;
       else if (result.status === "duplicate") tally.duplicate++;
-      else tally.errors.push({ line: slice[i].line, id: result.id, status: "error", path: result.error?.path, message: result.error?.message });
+      else
+        tally.errors.push({
+          line: slice[i].line,
+          id: result.id,
+          status: "error",
+          path: result.error?.path,
+          message: result.error?.message,
+        });
     });
     options.onProgress?.(Math.min(start + batchSize, parsed.length), parsed.length, tally);
   }

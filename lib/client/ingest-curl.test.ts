@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent } from "../contracts";
+import { ZEvent } from "@/lib/contracts";
 import { API_KEY_PLACEHOLDER, ingestCurl } from "./ingest-curl";
 
 describe("ingestCurl", () => {

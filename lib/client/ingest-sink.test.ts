@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { httpSink, IngestRequestError, parseRetryAfterMs, retryDelayMs } from "./ingest-sink";
 
-const ok207 = (n: number) => JSON.stringify({ results: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, status: "created" })), summary: { created: n, duplicate: 0, error: 0 } });
+const ok207 = (n: number) =>
+  JSON.stringify({
+    results: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, status: "created" })),
+    summary: { created: n, duplicate: 0, error: 0 },
+  });
 
 /** A local server answering the scripted statuses in turn (then 207), recording what it got. */
 async function scripted(answers: { status: number; headers?: Record<string, string>; body?: string }[]) {
@@ -17,7 +21,12 @@ async function scripted(answers: { status: number; headers?: Record<string, stri
       if (next?.status === 0) return req.socket.destroy(); // a network fault
       const status = next?.status ?? 207;
       res.writeHead(status, { "content-type": "application/json", ...(next?.headers ?? {}) });
-      res.end(next?.body ?? (status === 207 ? ok207((JSON.parse(body).batch as unknown[]).length) : JSON.stringify({ error: { code: "x", message: `status ${status}` } })));
+      res.end(
+        next?.body ??
+          (status === 207
+            ? ok207((JSON.parse(body).batch as unknown[]).length)
+            : JSON.stringify({ error: { code: "x", message: `status ${status}` } })),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,4 +1,4 @@
-import { ZIngestResponse, type TIngestResponse } from "../contracts";
+import { ZIngestResponse, type TIngestResponse } from "@/lib/contracts";
 
 /** Where batches of raw events go: the running server's API, or the ingestion service directly. */
 export type IngestSink = (batch: readonly unknown[]) => Promise<TIngestResponse>;

@@ -4,7 +4,7 @@
  * ordered its own way), then every run read back through `GET /api/v1/runs/:runId/events`.
  * Used by `npm run test:load` (scripts/load-test.ts) and the CI spec e2e/api/ingest-load.spec.ts.
  */
-import { generateEtfRun, type TRawEvent } from "../demo/etf-run";
+import { generateEtfRun, type TRawEvent } from "@/lib/demo/etf-run";
 
 export interface LoadOptions {
   /** The server: only loopback addresses (127.0.0.1, ::1, localhost) are accepted. */
@@ -163,7 +163,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     for (const id of await readRunEventIds(base, options.key, runId)) storedCount.set(id, (storedCount.get(id) ?? 0) + 1);
   }
   const sorted = [...latencies].sort((a, b) => a - b);
-  const serverErrors = Object.entries(statuses).filter(([s]) => /^5\d\d$/.test(s)).reduce((n, [, c]) => n + c, 0);
+  const serverErrors = Object.entries(statuses)
+    .filter(([s]) => /^5\d\d$/.test(s))
+    .reduce((n, [, c]) => n + c, 0);
   return {
     durationMs,
     senders: options.senders,
@@ -188,9 +190,12 @@ export async function readRunEventIds(base: string, key: string, runId: string):
   let cursor: string | null = null;
   do {
     const query: string = `limit=5000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-    const response = await fetch(`${base}/api/v1/runs/${encodeURIComponent(runId)}/events?${query}`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${base}/api/v1/runs/${encodeURIComponent(runId)}/events?${query}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     if (response.status === 404) return ids;
-    if (response.status !== 200) throw new Error(`reading ${runId} back answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    if (response.status !== 200)
+      throw new Error(`reading ${runId} back answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     const page = (await response.json()) as { events: { event: { id: string } }[]; nextCursor: string | null };
     for (const { event } of page.events) ids.push(event.id);
     cursor = page.nextCursor;

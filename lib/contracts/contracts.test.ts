@@ -52,7 +52,14 @@ describe("telemetry envelope (§4)", () => {
   });
 
   it("subjects may be a string, null or absent", () => {
-    const body = { outcome: "ok", reminders: [{ key: "edits", subject: "b1", stage: 1 }, { key: "time", subject: null, stage: 1 }, { key: "time", stage: 2 }] };
+    const body = {
+      outcome: "ok",
+      reminders: [
+        { key: "edits", subject: "b1", stage: 1 },
+        { key: "time", subject: null, stage: 1 },
+        { key: "time", stage: 2 },
+      ],
+    };
     expect(problems(ZEvent, { ...envelope, type: "request.submitted", body })).toEqual([]);
   });
 });
@@ -123,8 +130,12 @@ describe("RFC 3339 instants", () => {
     expect(parseInstant(text)).toEqual({ ms, sub });
   });
 
-  it.each(["2026-11-29 10:00:05Z", "2026-11-29T10:00:05", "2026-13-01T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:00:05+1:00", "yesterday"])(
-    "%s is not one",
-    (text) => expect(parseInstant(text)).toBeNull(),
-  );
+  it.each([
+    "2026-11-29 10:00:05Z",
+    "2026-11-29T10:00:05",
+    "2026-13-01T00:00:00Z",
+    "2026-11-29T24:00:00Z",
+    "2026-11-29T10:00:05+1:00",
+    "yesterday",
+  ])("%s is not one", (text) => expect(parseInstant(text)).toBeNull());
 });

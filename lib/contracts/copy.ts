@@ -25,9 +25,13 @@ function templateNameProblem(key: TReminderKey, name: string): string | null {
 /** The templates of one key: `*` required, stage numbers, and `exhausted` for edits. */
 function zTemplates(key: TReminderKey) {
   return z
-    .record(z.string(), zStorableString((iss) => `expected template text (string), got ${show(iss.input)}`), {
-      error: (iss) => `expected an object of templates, got ${show(iss.input)}`,
-    })
+    .record(
+      z.string(),
+      zStorableString((iss) => `expected template text (string), got ${show(iss.input)}`),
+      {
+        error: (iss) => `expected an object of templates, got ${show(iss.input)}`,
+      },
+    )
     .superRefine((templates, ctx) => {
       if (!("*" in templates)) {
         ctx.addIssue({ code: "custom", path: ["*"], message: `key "${key}" needs a "*" template`, input: templates });

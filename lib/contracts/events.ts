@@ -65,7 +65,12 @@ function zTurnEvent<T extends TurnEventType>(type: T) {
 
 /** run.started / run.ended: `turn` is allowed and ignored. */
 function zRunEvent<T extends RunEventType>(type: T) {
-  return zEnvelope(type).extend({ turn: z.unknown().optional().transform((): undefined => undefined) });
+  return zEnvelope(type).extend({
+    turn: z
+      .unknown()
+      .optional()
+      .transform((): undefined => undefined),
+  });
 }
 
 type RunEventType = (typeof RUN_LEVEL_TYPES)[number];

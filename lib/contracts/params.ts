@@ -29,7 +29,11 @@ export function zTextParam(options: { min?: number; max: number; what?: string }
     if (value.length < min || value.length > options.max) {
       ctx.issues.push({ code: "custom", input: value, message: `expected ${what}, got ${value.length} characters` });
     } else if (UNSTORABLE.test(value)) {
-      ctx.issues.push({ code: "custom", input: value, message: `expected ${what} without NUL characters or lone surrogates, got ${showParam(value)}` });
+      ctx.issues.push({
+        code: "custom",
+        input: value,
+        message: `expected ${what} without NUL characters or lone surrogates, got ${showParam(value)}`,
+      });
     }
   });
 }

@@ -95,12 +95,18 @@ export function parseInstant(text: string): { ms: number; sub: string } | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac = "", zone] = m;
-  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
+  const year = +y,
+    month = +mo,
+    day = +d,
+    hour = +h,
+    minute = +mi,
+    second = +s;
   if (month < 1 || month > 12 || day < 1 || day > gregorianDaysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 60) return null;
   let offsetMin = 0;
   if (zone !== "Z" && zone !== "z") {
-    const oh = +zone.slice(1, 3), om = +zone.slice(4, 6);
+    const oh = +zone.slice(1, 3),
+      om = +zone.slice(4, 6);
     if (oh > 23 || om > 59) return null;
     offsetMin = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
   }
@@ -151,8 +157,12 @@ export function parseCommonInstantMs(text: string): number {
   ) {
     return NaN;
   }
-  const year = digitsAt(text, 0, 4), month = digitsAt(text, 5, 2), day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2), minute = digitsAt(text, 14, 2), second = digitsAt(text, 17, 2);
+  const year = digitsAt(text, 0, 4),
+    month = digitsAt(text, 5, 2),
+    day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2),
+    minute = digitsAt(text, 14, 2),
+    second = digitsAt(text, 17, 2);
   const milli = digitsAt(text, 20, 3);
   // digitsAt gives -1 for a non-digit, which every range check below rejects.
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > gregorianDaysInMonth(year, month)) return NaN;

@@ -19,7 +19,9 @@ export type TReminderKind = (typeof REMINDER_KIND)[TReminderKey];
 /** A reminder as an agent records it in `request.submitted` or `reminders.marked`. */
 export const ZRecordedReminder = z.object({
   key: ZReminderKey,
-  subject: zStorableString(() => "expected string or null").nullable().optional(),
+  subject: zStorableString(() => "expected string or null")
+    .nullable()
+    .optional(),
   stage: ZCount,
 });
 export type TRecordedReminder = z.infer<typeof ZRecordedReminder>;

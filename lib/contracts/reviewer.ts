@@ -39,7 +39,9 @@ export const ZReviewerCandidateRow = z.object({
       reviewInProgress: z.boolean(),
     })
     .nullable(),
-  dispatches: z.array(z.object({ dispatchId: z.string(), turn: z.number(), completedTurn: z.number().nullable(), verdict: z.string().nullable() })),
+  dispatches: z.array(
+    z.object({ dispatchId: z.string(), turn: z.number(), completedTurn: z.number().nullable(), verdict: z.string().nullable() }),
+  ),
   cancelled: z.object({ reason: z.string(), turn: z.number() }).nullable(),
   suggestion: z.object({ stage: z.number(), status: z.enum(DELIVERY_STATUSES) }).nullable(),
   findings: z.array(z.enum(FINDING_CODES)),
@@ -55,8 +57,20 @@ export const ZExportFormat = z.object({ format: z.enum(["csv", "json"], { error:
 
 /** `GET /api/v1/reviewer/funnel`: candidate → admission → dispatch → completion counts with exits. */
 export const ZReviewerFunnel = z.object({
-  candidates: z.object({ total: z.number(), recorded: z.number(), rebuiltDue: z.number(), recordedNotDue: z.number(), dueNotRecorded: z.number() }),
-  admissions: z.object({ recorded: z.number(), granted: z.number(), denied: z.number(), deniedByReason: z.record(z.string(), z.number()), againstRule: z.number() }),
+  candidates: z.object({
+    total: z.number(),
+    recorded: z.number(),
+    rebuiltDue: z.number(),
+    recordedNotDue: z.number(),
+    dueNotRecorded: z.number(),
+  }),
+  admissions: z.object({
+    recorded: z.number(),
+    granted: z.number(),
+    denied: z.number(),
+    deniedByReason: z.record(z.string(), z.number()),
+    againstRule: z.number(),
+  }),
   dispatches: z.object({ total: z.number(), completed: z.number(), running: z.number() }),
   cancelled: z.object({ total: z.number(), byReason: z.record(z.string(), z.number()) }),
   violations: z.partialRecord(z.enum(FINDING_CODES), z.number()),

@@ -25,7 +25,9 @@ describe("checkEvent: every value the API accepts is storable", () => {
       path: "body.message",
       message: expect.stringMatching(/lone UTF-16 surrogate U\+D800/),
     });
-    expect(problemOf({ ...base, type: "user.notified", body: { channel: "\udc00x", message: "m" } })).toMatchObject({ path: "body.channel" });
+    expect(problemOf({ ...base, type: "user.notified", body: { channel: "\udc00x", message: "m" } })).toMatchObject({
+      path: "body.channel",
+    });
     expect(problemOf({ ...base, unknown: ["ok", "bad\u0000"] })).toMatchObject({ path: "unknown.1" });
     expect(problemOf({ ...base, ["k\u0000"]: 1 })).toMatchObject({ path: "k\u0000", message: expect.stringMatching(/property name/) });
     // a proper pair is fine
@@ -33,7 +35,10 @@ describe("checkEvent: every value the API accepts is storable", () => {
   });
 
   it("rejects integers beyond 2^53 − 1 and turns beyond 2,147,483,647", () => {
-    expect(problemOf({ ...base, body: { used: 2 ** 53 } })).toMatchObject({ path: "body.used", message: expect.stringMatching(/at most 9007199254740991/) });
+    expect(problemOf({ ...base, body: { used: 2 ** 53 } })).toMatchObject({
+      path: "body.used",
+      message: expect.stringMatching(/at most 9007199254740991/),
+    });
     expect(checkEvent({ ...base, body: { used: 2 ** 53 - 1 } }).ok).toBe(true);
     expect(problemOf({ ...base, turn: 2 ** 31 })).toMatchObject({ path: "turn", message: expect.stringMatching(/at most 2147483647/) });
     expect(checkEvent({ ...base, turn: 2 ** 31 - 1 }).ok).toBe(true);
@@ -50,7 +55,10 @@ describe("checkEvent: every value the API accepts is storable", () => {
   });
 
   it("rejects instants outside 0001–9999 and keeps the ts of a leap second", () => {
-    expect(problemOf({ ...base, ts: "0000-01-01T00:00:00Z" })).toMatchObject({ path: "ts", message: expect.stringMatching(/out of range/) });
+    expect(problemOf({ ...base, ts: "0000-01-01T00:00:00Z" })).toMatchObject({
+      path: "ts",
+      message: expect.stringMatching(/out of range/),
+    });
     expect(checkEvent({ ...base, ts: "2016-12-31T23:59:60.5Z" })).toMatchObject({ ok: true, event: { ts: "2016-12-31T23:59:60.5Z" } });
   });
 });

@@ -37,7 +37,10 @@ export function unstorableProblem(raw: unknown): TProblem | null {
     }
     if (value === null || typeof value !== "object") continue;
     if (depth > MAX_EVENT_DEPTH) {
-      return { path: pathOf(frame), message: `nested too deeply: objects and arrays may nest at most ${MAX_EVENT_DEPTH} levels in an event` };
+      return {
+        path: pathOf(frame),
+        message: `nested too deeply: objects and arrays may nest at most ${MAX_EVENT_DEPTH} levels in an event`,
+      };
     }
     const children: Frame[] = [];
     if (Array.isArray(value)) {

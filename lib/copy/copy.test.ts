@@ -1,21 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TRunDecisions } from "../contracts";
-import { DEFAULT_COPY, rebuild } from "../core";
-import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "../core/spec/builders";
-import { generateEtfRun } from "../demo/etf-run";
+import { ZEvent, type TRunDecisions } from "@/lib/contracts";
+import { DEFAULT_COPY, rebuild } from "@/lib/core";
+import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { diffCopies, diffWords } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
 import { previewTurns } from "./preview-turns";
 import { draftFrom, pickedTemplateName, templateNames, type CopyDraft } from "./templates";
 import { copyProblems, problemsAt } from "./validate";
 
-const teachPolicy = { requests: REQ, context: CTX, edits: EDITS, review: { everyTurns: 10 }, reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 } };
+const teachPolicy = {
+  requests: REQ,
+  context: CTX,
+  edits: EDITS,
+  review: { everyTurns: 10 },
+  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
+};
 const teaching = json(
   rebuild(
     run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
       .turn(9, (t) => t.requests(17).final(5000).ok([]))
-      .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
-      .turn(11, (t) => t.requests(29).final(8000).ok([])).events(),
+      .turn(10, (t) =>
+        t
+          .requests(28)
+          .final(9962)
+          .block("b1", 2)
+          .ok([rem("requests", 2), rem("edits", 1, "b1")]),
+      )
+      .turn(11, (t) => t.requests(29).final(8000).ok([]))
+      .events(),
   ),
 );
 const turn10 = turnOf(teaching, 10);
@@ -77,7 +90,9 @@ describe("validation next to the template", () => {
 
 describe("template preview on a recorded turn", () => {
   it("renders each key with the rebuild's own values and cost (contract §9 turn 10, 38 free bytes)", () => {
-    const rows = (["requests", "context", "edits", "review"] as const).map((key) => previewTemplate(key, "*", teachDraft[key], turn10, teachPolicy));
+    const rows = (["requests", "context", "edits", "review"] as const).map((key) =>
+      previewTemplate(key, "*", teachDraft[key], turn10, teachPolicy),
+    );
     expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual([
       ["requests", "R2: 28/36 requests", 19, 2, true, 38, true],
       ["context", "C3: 9962/10000 bytes", 21, 3, true, 38, true],
@@ -109,7 +124,13 @@ describe("template preview on a recorded turn", () => {
   });
 
   it("a longer text costs more and stops fitting in the turn's free bytes", () => {
-    const long = previewTemplate("context", "*", { "*": "Context: {requiredBytes} of {capacityBytes} bytes, choose carefully" }, turn10, teachPolicy);
+    const long = previewTemplate(
+      "context",
+      "*",
+      { "*": "Context: {requiredBytes} of {capacityBytes} bytes, choose carefully" },
+      turn10,
+      teachPolicy,
+    );
     expect(long.bytes).toBe(Buffer.byteLength(long.text) + 1);
     expect(long.fits).toBe(false);
   });
@@ -146,7 +167,9 @@ describe("refitting a turn with a draft", () => {
     let dropped = 0;
     for (const turn of decisions.turns) {
       const refit = refitTurn(turn, draft);
-      expect(refit.reminders.map((r) => [r.text, r.bytes, r.included])).toEqual(turn.reminders.map((r) => [r.text, r.bytes, r.status !== "dropped"]));
+      expect(refit.reminders.map((r) => [r.text, r.bytes, r.included])).toEqual(
+        turn.reminders.map((r) => [r.text, r.bytes, r.status !== "dropped"]),
+      );
       turn.reminders.forEach((r) => keys.add(r.key));
       dropped += turn.reminders.filter((r) => r.status === "dropped").length;
     }
@@ -171,14 +194,41 @@ describe("diff against the parent version", () => {
 
   it.each([
     ["a b c", "a b c", [["same", "a b c"]]],
-    ["a b c", "a x c", [["same", "a "], ["removed", "b "], ["added", "x "], ["same", "c"]]],
+    [
+      "a b c",
+      "a x c",
+      [
+        ["same", "a "],
+        ["removed", "b "],
+        ["added", "x "],
+        ["same", "c"],
+      ],
+    ],
     ["", "new words", [["added", "new words"]]],
-    ["Context: this request is {requiredBytes} bytes", "Context: {requiredBytes} bytes", [["same", "Context: "], ["removed", "this request is "], ["same", "{requiredBytes} bytes"]]],
+    [
+      "Context: this request is {requiredBytes} bytes",
+      "Context: {requiredBytes} bytes",
+      [
+        ["same", "Context: "],
+        ["removed", "this request is "],
+        ["same", "{requiredBytes} bytes"],
+      ],
+    ],
   ])("word diff %#", (before, after, ops) => {
     const diff = diffWords(before, after);
     expect(diff.map((o) => [o.op, o.text])).toEqual(ops);
-    expect(diff.filter((o) => o.op !== "added").map((o) => o.text).join("")).toBe(before);
-    expect(diff.filter((o) => o.op !== "removed").map((o) => o.text).join("")).toBe(after);
+    expect(
+      diff
+        .filter((o) => o.op !== "added")
+        .map((o) => o.text)
+        .join(""),
+    ).toBe(before);
+    expect(
+      diff
+        .filter((o) => o.op !== "removed")
+        .map((o) => o.text)
+        .join(""),
+    ).toBe(after);
   });
 });
 
@@ -187,7 +237,13 @@ describe("turns worth previewing", () => {
   const none = { requests: [], time: [], context: [], edits: [], review: [] };
   it.each([
     ["no reminders", none, [], [], null],
-    ["a context drop wins over an earlier drop", { ...none, requests: [marker(2, "dropped")], context: [marker(5, "dropped")] }, [2, 5], [2, 5], 5],
+    [
+      "a context drop wins over an earlier drop",
+      { ...none, requests: [marker(2, "dropped")], context: [marker(5, "dropped")] },
+      [2, 5],
+      [2, 5],
+      5,
+    ],
     ["any drop", { ...none, edits: [marker(1, "delivered"), marker(4, "dropped", 6)] }, [4, 5, 6], [1, 4, 5, 6], 4],
     ["only deliveries", { ...none, review: [marker(9, "delivered")] }, [], [9], 9],
   ])("%s", (_name, reminders, dropTurns, reminderTurns, suggested) => {

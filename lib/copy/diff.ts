@@ -1,4 +1,4 @@
-import { REMINDER_KEYS, type TReminderKey, type TTemplates } from "../contracts";
+import { REMINDER_KEYS, type TReminderKey, type TTemplates } from "@/lib/contracts";
 import { templateNames, type CopyDraft } from "./templates";
 
 export type WordOp = { op: "same" | "added" | "removed"; text: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZPolicy } from "../contracts";
+import { ZPolicy } from "@/lib/contracts";
 import { diffPolicies, policyDraftFrom, policyFromDraft, type PolicyDraft } from "./policy-draft";
 
 const base = ZPolicy.parse({
@@ -54,7 +54,11 @@ describe("policy drafts", () => {
 
 describe("policy diff", () => {
   it("lists changed fields and sections switched on or off", () => {
-    const after = ZPolicy.parse({ requests: { limit: 40, deliveryReserve: 4, stages: [0.6, 0.8] }, time: { limitMs: 60_000, stages: [0.5] }, review: { everyTurns: 10 } });
+    const after = ZPolicy.parse({
+      requests: { limit: 40, deliveryReserve: 4, stages: [0.6, 0.8] },
+      time: { limitMs: 60_000, stages: [0.5] },
+      review: { everyTurns: 10 },
+    });
     expect(diffPolicies(base, after)).toEqual([
       { path: "requests.stages", before: "0.5, 0.75, 0.9", after: "0.6, 0.8" },
       { path: "time", before: "off", after: "on" },

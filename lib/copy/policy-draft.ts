@@ -1,4 +1,4 @@
-import { ZPolicy, type TPolicy } from "../contracts";
+import { ZPolicy, type TPolicy } from "@/lib/contracts";
 
 /** The policy sections in contract §5's order, with their fields as the editor shows them. */
 export const POLICY_SECTIONS = {

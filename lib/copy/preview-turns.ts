@@ -1,4 +1,4 @@
-import { REMINDER_KEYS, type TRunTimeline } from "../contracts";
+import { REMINDER_KEYS, type TRunTimeline } from "@/lib/contracts";
 
 export interface PreviewTurns {
   /** Turns where at least one reminder was dropped at capacity, ascending. */

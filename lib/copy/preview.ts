@@ -1,14 +1,22 @@
-import type { TBlockMeter, TPolicy, TReminderDecision, TReminderKey, TTemplates, TTurnDecision } from "../contracts";
+import type { TBlockMeter, TPolicy, TReminderDecision, TReminderKey, TTemplates, TTurnDecision } from "@/lib/contracts";
 import {
-  contextValues, editsValues, fillTemplate, fitReminders, reminderCost, requestsValues, reviewCheckpoint, reviewValues, timeValues,
-  type Rendered, type TemplateValues,
-} from "../core";
+  contextValues,
+  editsValues,
+  fillTemplate,
+  fitReminders,
+  reminderCost,
+  requestsValues,
+  reviewCheckpoint,
+  reviewValues,
+  timeValues,
+  type Rendered,
+  type TemplateValues,
+} from "@/lib/core";
 import { pickedTemplateName, type CopyDraft } from "./templates";
 
 /** The facts one template of a key is rendered from on a turn, or why there are none. */
 type Facts =
-  | { ok: true; values: TemplateValues; stage: number; exhausted: boolean; subject: string | null }
-  | { ok: false; reason: string };
+  { ok: true; values: TemplateValues; stage: number; exhausted: boolean; subject: string | null } | { ok: false; reason: string };
 
 /** One template rendered on a recorded turn: its text, its cost and whether it would fit there. */
 export interface TemplatePreview {
@@ -48,7 +56,18 @@ export function previewTemplate(
   const text = fillTemplate(template, facts.values);
   const bytes = reminderCost(text);
   const inUse = facts.stage >= 1 && pickedTemplateName(templates, facts.stage, facts.exhausted) === name;
-  return { key, name, unavailable: null, subject: facts.subject, text, bytes, stage: facts.stage, inUse, freeBytes, fits: freeBytes === null || bytes <= freeBytes };
+  return {
+    key,
+    name,
+    unavailable: null,
+    subject: facts.subject,
+    text,
+    bytes,
+    stage: facts.stage,
+    inUse,
+    freeBytes,
+    fits: freeBytes === null || bytes <= freeBytes,
+  };
 }
 
 /** Free bytes of a turn before fitting: capacity − required bytes (null: the policy has no byte limit). */
@@ -94,7 +113,13 @@ export function refitTurn(turn: TTurnDecision, draft: CopyDraft): RefitTurn {
   });
   const { fitted } = fitReminders(rendered, free ?? Number.POSITIVE_INFINITY);
   const reminders = fitted.map((f, i): RefitReminder => ({
-    key: f.key, subject: f.subject, stage: f.stage, baseline: turn.reminders[i], text: f.text, bytes: f.bytes, included: f.included,
+    key: f.key,
+    subject: f.subject,
+    stage: f.stage,
+    baseline: turn.reminders[i],
+    text: f.text,
+    bytes: f.bytes,
+    included: f.included,
     ...(f.included ? {} : { freeBytes: f.freeBytes }),
   }));
   const baselineIncluded = turn.reminders.filter((r) => r.status !== "dropped");
@@ -135,23 +160,44 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
   switch (key) {
     case "requests": {
       const m = meters.requests;
-      if (!m) return { ok: false, reason: policy && !policy.requests ? "the run's policy has no requests meter" : "no requests reading yet on this turn" };
+      if (!m)
+        return {
+          ok: false,
+          reason: policy && !policy.requests ? "the run's policy has no requests meter" : "no requests reading yet on this turn",
+        };
       return { ok: true, values: requestsValues(m.used, m.limit, m.reserve, m.stage), stage: m.stage, exhausted: false, subject: null };
     }
     case "time": {
       const m = meters.time;
-      if (!m) return { ok: false, reason: policy && !policy.time ? "the run's policy has no time meter" : "no time reading yet on this turn" };
+      if (!m)
+        return { ok: false, reason: policy && !policy.time ? "the run's policy has no time meter" : "no time reading yet on this turn" };
       return { ok: true, values: timeValues(m.elapsedMs, m.limitMs, m.stage), stage: m.stage, exhausted: false, subject: null };
     }
     case "context": {
       const m = meters.context;
       if (!m) return { ok: false, reason: "the run's policy has no context meter" };
-      return { ok: true, values: contextValues(m.requiredBytes, m.capacityBytes, m.stage), stage: m.stage, exhausted: false, subject: null };
+      return {
+        ok: true,
+        values: contextValues(m.requiredBytes, m.capacityBytes, m.stage),
+        stage: m.stage,
+        exhausted: false,
+        subject: null,
+      };
     }
     case "edits": {
       const block = blockFor(name, meters.edits ?? []);
-      if (!block) return { ok: false, reason: policy && !policy.edits ? "the run's policy has no edits meter" : "no block has been edited yet on this turn" };
-      return { ok: true, values: editsValues(block.blockId, block.used, block.limit, block.stage), stage: block.stage, exhausted: block.used >= block.limit, subject: block.blockId };
+      if (!block)
+        return {
+          ok: false,
+          reason: policy && !policy.edits ? "the run's policy has no edits meter" : "no block has been edited yet on this turn",
+        };
+      return {
+        ok: true,
+        values: editsValues(block.blockId, block.used, block.limit, block.stage),
+        stage: block.stage,
+        exhausted: block.used >= block.limit,
+        subject: block.blockId,
+      };
     }
     case "review": {
       if (policy && !policy.review) return { ok: false, reason: "the run's policy has no review checkpoints" };
@@ -161,7 +207,10 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
       if (k === undefined) {
         if (!policy) return { ok: false, reason: "the run's policy is not loaded yet" };
         if (policy.review?.afterMs !== undefined && !meters.time) {
-          return { ok: false, reason: "this turn's checkpoint depends on the clock reading, which its decision does not carry (no time meter)" };
+          return {
+            ok: false,
+            reason: "this turn's checkpoint depends on the clock reading, which its decision does not carry (no time meter)",
+          };
         }
         k = reviewCheckpoint(policy.review, turn.turn, meters.time?.elapsedMs);
       }
@@ -177,6 +226,7 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
 function blockFor(name: string, blocks: readonly TBlockMeter[]): TBlockMeter | undefined {
   const exhausted = (b: TBlockMeter) => b.used >= b.limit;
   if (name === "exhausted") return blocks.find(exhausted) ?? blocks[0];
-  if (/^\d+$/.test(name)) return blocks.find((b) => b.stage === Number(name) && !exhausted(b)) ?? blocks.find((b) => b.stage === Number(name)) ?? blocks[0];
+  if (/^\d+$/.test(name))
+    return blocks.find((b) => b.stage === Number(name) && !exhausted(b)) ?? blocks.find((b) => b.stage === Number(name)) ?? blocks[0];
   return blocks.find((b) => b.stage >= 1 && !exhausted(b)) ?? blocks.find((b) => b.stage >= 1) ?? blocks[0];
 }

@@ -1,5 +1,5 @@
-import { REMINDER_KEYS, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
-import { resolveCopy, type TResolvedCopy } from "../core";
+import { REMINDER_KEYS, type TCopy, type TReminderKey, type TTemplates } from "@/lib/contracts";
+import { resolveCopy, type TResolvedCopy } from "@/lib/core";
 
 /** The copy editor's `?from=` value for the built-in default copy of contract §5 (no `from` means the project default). */
 export const SPEC_COPY_PARAM = "spec";

@@ -1,4 +1,4 @@
-import { ZCopy } from "../contracts";
+import { ZCopy } from "@/lib/contracts";
 import type { CopyDraft } from "./templates";
 
 /** Where a copy problem belongs in the editor: a key, and a template of it when there is one. */

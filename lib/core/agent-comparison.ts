@@ -1,5 +1,5 @@
-import type { TEventOf, TFinding, TPolicy, TRecordedReminder, TReminderDecision } from "../contracts";
-import { REMINDER_KIND } from "../contracts";
+import type { TEventOf, TFinding, TPolicy, TRecordedReminder, TReminderDecision } from "@/lib/contracts";
+import { REMINDER_KIND } from "@/lib/contracts";
 import { ratioOf, stageOf } from "./stages";
 
 type Submission = TEventOf<"request.submitted">["body"];
@@ -90,7 +90,12 @@ function listMatches(list: readonly TRecordedReminder[], reminders: readonly TRe
 }
 
 /** MISSING_REMINDER, UNEXPECTED_REMINDER, STAGE_MISMATCH and DUPLICATE_REMINDER, in that order. */
-function compareLists(turn: number, list: readonly TRecordedReminder[], reminders: readonly TReminderDecision[], findings: TFinding[]): void {
+function compareLists(
+  turn: number,
+  list: readonly TRecordedReminder[],
+  reminders: readonly TReminderDecision[],
+  findings: TFinding[],
+): void {
   const agentStages = new Map<string, { count: number; highest: number; entry: TRecordedReminder }>();
   for (const entry of list) {
     const pair = pairOf(entry);
@@ -105,18 +110,33 @@ function compareLists(turn: number, list: readonly TRecordedReminder[], reminder
 
   for (const reminder of included) {
     if (!agentStages.has(pairOf(reminder))) {
-      add(findings, "MISSING_REMINDER", turn, `The rebuild put ${label(reminder)} in the request (${reminder.status}); the agent's list does not have it.`);
+      add(
+        findings,
+        "MISSING_REMINDER",
+        turn,
+        `The rebuild put ${label(reminder)} in the request (${reminder.status}); the agent's list does not have it.`,
+      );
     }
   }
   for (const [pair, { entry }] of agentStages) {
     if (!includedPairs.has(pair)) {
-      add(findings, "UNEXPECTED_REMINDER", turn, `The agent's list has ${label(entry)}; the rebuild did not include ${pairLabel(entry)} in this request.`);
+      add(
+        findings,
+        "UNEXPECTED_REMINDER",
+        turn,
+        `The agent's list has ${label(entry)}; the rebuild did not include ${pairLabel(entry)} in this request.`,
+      );
     }
   }
   for (const reminder of included) {
     const agent = agentStages.get(pairOf(reminder));
     if (agent && agent.highest !== reminder.stage) {
-      add(findings, "STAGE_MISMATCH", turn, `${pairLabel(reminder)}: the agent recorded stage ${agent.highest}, the rebuild says stage ${reminder.stage}.`);
+      add(
+        findings,
+        "STAGE_MISMATCH",
+        turn,
+        `${pairLabel(reminder)}: the agent recorded stage ${agent.highest}, the rebuild says stage ${reminder.stage}.`,
+      );
     }
   }
   for (const { count, entry } of agentStages.values()) {

@@ -1,4 +1,4 @@
-import type { TBlockMeter, TPolicy, TTurnMeters } from "../contracts";
+import type { TBlockMeter, TPolicy, TTurnMeters } from "@/lib/contracts";
 import { reviewCheckpoint } from "./checkpoint";
 import type { MeterFacts } from "./facts";
 import type { Rendered } from "./fit";
@@ -45,7 +45,9 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.requests = { used, limit, reserve, usable, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "requests", stage)) {
-      candidates.push(renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), requestsValues(used, limit, reserve, stage)));
+      candidates.push(
+        renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), requestsValues(used, limit, reserve, stage)),
+      );
     }
   }
 
@@ -56,7 +58,9 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.time = { elapsedMs, limitMs, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "time", stage)) {
-      candidates.push(renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), timeValues(elapsedMs, limitMs, stage)));
+      candidates.push(
+        renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), timeValues(elapsedMs, limitMs, stage)),
+      );
     }
   }
 
@@ -66,7 +70,16 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.context = { requiredBytes, capacityBytes, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "context", stage)) {
-      candidates.push(renderer.render("context", null, "notice", stage, pickTemplate(copy.context, stage), contextValues(requiredBytes, capacityBytes, stage)));
+      candidates.push(
+        renderer.render(
+          "context",
+          null,
+          "notice",
+          stage,
+          pickTemplate(copy.context, stage),
+          contextValues(requiredBytes, capacityBytes, stage),
+        ),
+      );
     }
   }
 
@@ -86,7 +99,9 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
 
   const checkpoint = reviewCheckpoint(policy.review, turn, facts.elapsedMs);
   if (checkpoint >= 1 && checkpoint > ledger.review) {
-    candidates.push(renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), reviewValues(checkpoint, turn)));
+    candidates.push(
+      renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), reviewValues(checkpoint, turn)),
+    );
   }
 
   return { meters, candidates, checkpoint };
@@ -100,4 +115,3 @@ function noticeDue(ledger: Ledger, key: LedgerKey, stage: number): boolean {
   if (stage < ledger[key]) ledger[key] = stage;
   return stage >= 1 && stage > ledger[key];
 }
-

@@ -1,4 +1,4 @@
-import type { TPolicy } from "../contracts";
+import type { TPolicy } from "@/lib/contracts";
 
 /**
  * Review checkpoint k (R7): the larger of floor(turn / everyTurns) and floor(elapsedMs /

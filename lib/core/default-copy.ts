@@ -1,4 +1,4 @@
-import type { TReminderKey, TTemplates } from "../contracts";
+import type { TReminderKey, TTemplates } from "@/lib/contracts";
 
 /** The default copy (contract §5): what a run without `copy` gets, and where copy versions start. */
 export const DEFAULT_COPY: Readonly<Record<TReminderKey, Readonly<TTemplates>>> = {

@@ -1,4 +1,4 @@
-import type { TEvent, TFinding, TPolicy } from "../contracts";
+import type { TEvent, TFinding, TPolicy } from "@/lib/contracts";
 import type { MeterFacts } from "./facts";
 import { admit, DispatchTracker } from "./reviewer";
 
@@ -21,10 +21,20 @@ export class EventAudit {
     switch (event.type) {
       case "request.submitted":
         if (event.body.countsAgainstBudget === false) {
-          add(findings, "FREE_REQUEST", event.turn, `Request ${JSON.stringify(event.id)} did not count against the request budget (countsAgainstBudget: false).`);
+          add(
+            findings,
+            "FREE_REQUEST",
+            event.turn,
+            `Request ${JSON.stringify(event.id)} did not count against the request budget (countsAgainstBudget: false).`,
+          );
         }
         if (event.body.purpose === "reminder_resend") {
-          add(findings, "REMINDER_RESEND", event.turn, `Request ${JSON.stringify(event.id)} was sent only to resend reminders (purpose: reminder_resend).`);
+          add(
+            findings,
+            "REMINDER_RESEND",
+            event.turn,
+            `Request ${JSON.stringify(event.id)} was sent only to resend reminders (purpose: reminder_resend).`,
+          );
         }
         break;
       case "reviewer.admission": {
@@ -46,10 +56,20 @@ export class EventAudit {
       case "reviewer.dispatched": {
         const { candidateId, dispatchId } = event.body;
         if (!this.admitted.has(candidateId)) {
-          add(findings, "DISPATCH_WITHOUT_ADMISSION", event.turn, `Dispatch ${JSON.stringify(dispatchId)} ran candidate ${JSON.stringify(candidateId)}, which had no granted admission before it.`);
+          add(
+            findings,
+            "DISPATCH_WITHOUT_ADMISSION",
+            event.turn,
+            `Dispatch ${JSON.stringify(dispatchId)} ran candidate ${JSON.stringify(candidateId)}, which had no granted admission before it.`,
+          );
         }
         if (this.dispatches.inProgress(dispatchId)) {
-          add(findings, "CONCURRENT_DISPATCH", event.turn, `Dispatch ${JSON.stringify(dispatchId)} started while another Reviewer dispatch was still in progress.`);
+          add(
+            findings,
+            "CONCURRENT_DISPATCH",
+            event.turn,
+            `Dispatch ${JSON.stringify(dispatchId)} started while another Reviewer dispatch was still in progress.`,
+          );
         }
         this.dispatches.dispatch(dispatchId);
         break;
@@ -69,7 +89,12 @@ export class EventAudit {
         break;
       case "run.ended":
         if (event.body.reason === "edit_quota_exhausted") {
-          add(findings, "GLOBAL_STOP_ON_LOCAL_QUOTA", null, "The run was ended because a block's edit quota ran out; an exhausted block is a local limit, not a reason to stop.");
+          add(
+            findings,
+            "GLOBAL_STOP_ON_LOCAL_QUOTA",
+            null,
+            "The run was ended because a block's edit quota ran out; an exhausted block is a local limit, not a reason to stop.",
+          );
         }
         break;
       default:

@@ -1,4 +1,4 @@
-import { checkEvent, show, type TEvent } from "../contracts";
+import { checkEvent, show, type TEvent } from "@/lib/contracts";
 import { sameJson } from "./canonical";
 
 /** One problem in a JSON Lines file: its 1-based line (null for the file as a whole), path and reason. */
@@ -63,7 +63,11 @@ export function readEventLines(text: string): EventLines {
 
     if (envelope.type === "run.started") {
       if (started) {
-        problems.push({ line, path: "type", message: `a second run.started (the run already started on line ${started.line}); a file holds one run` });
+        problems.push({
+          line,
+          path: "type",
+          message: `a second run.started (the run already started on line ${started.line}); a file holds one run`,
+        });
       } else started = { line, id: envelope.id, runId: envelope.runId };
     }
     if (typeof envelope.runId === "string") runIds.push({ line, runId: envelope.runId });
@@ -77,7 +81,11 @@ export function readEventLines(text: string): EventLines {
   } else if (typeof started.runId === "string") {
     for (const { line, runId } of runIds) {
       if (runId !== started.runId) {
-        problems.push({ line, path: "runId", message: `${show(runId)} differs from the run.started's runId ${show(started.runId)} (line ${started.line})` });
+        problems.push({
+          line,
+          path: "runId",
+          message: `${show(runId)} differs from the run.started's runId ${show(started.runId)} (line ${started.line})`,
+        });
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { TEvent } from "../contracts";
+import type { TEvent } from "@/lib/contracts";
 import { compareCodePoints } from "./code-points";
 
 export interface BlockFacts {

@@ -3,7 +3,7 @@
  * compiled templates, fitting straight into decisions, and run order without sorting.
  */
 import { describe, expect, it } from "vitest";
-import type { TDeliveryStatus, TEvent } from "../contracts";
+import type { TDeliveryStatus, TEvent } from "@/lib/contracts";
 import { fitDecisions, fitReminders, type Rendered } from "./fit";
 import { CompiledTemplate, fillTemplate } from "./render";
 import { inRunOrder, runOrder } from "./run-order";

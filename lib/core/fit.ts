@@ -1,4 +1,4 @@
-import type { TDeliveryStatus, TReminderDecision } from "../contracts";
+import type { TDeliveryStatus, TReminderDecision } from "@/lib/contracts";
 
 export interface Rendered {
   key: TReminderDecision["key"];

@@ -1,4 +1,4 @@
-import { REMINDER_KEYS, type TEvent, type TReminderKey, type TRunDecisions, type TTurnDecision } from "../contracts";
+import { REMINDER_KEYS, type TEvent, type TReminderKey, type TRunDecisions, type TTurnDecision } from "@/lib/contracts";
 
 export interface FollowUpItem {
   turn: number;

@@ -1,4 +1,4 @@
-import type { TReminderKey } from "../contracts";
+import type { TReminderKey } from "@/lib/contracts";
 
 /** Keys whose delivery the ledger remembers: notices and the review suggestion (R5, R7, R10). */
 export type LedgerKey = Exclude<TReminderKey, "edits">;

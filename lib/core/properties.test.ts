@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TEvent, type TRunDecisions } from "../contracts";
+import { ZEvent, type TEvent, type TRunDecisions } from "@/lib/contracts";
 import { rebuild } from "./rebuild";
 
 /**
@@ -11,8 +11,18 @@ import { rebuild } from "./rebuild";
 const arbTurn = fc.record({
   requests: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
   elapsedMs: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
-  blocks: fc.array(fc.record({ blockId: fc.constantFrom("b1", "b2", "é3", "\u{1F600}"), used: fc.integer({ min: 0, max: 6 }), limit: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) }), { maxLength: 3 }),
-  compaction: fc.option(fc.record({ candidateBytes: fc.integer({ min: 0, max: 1200 }), outcome: fc.constantFrom("adopted", "rolled_back") }), { nil: undefined }),
+  blocks: fc.array(
+    fc.record({
+      blockId: fc.constantFrom("b1", "b2", "é3", "\u{1F600}"),
+      used: fc.integer({ min: 0, max: 6 }),
+      limit: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+    }),
+    { maxLength: 3 },
+  ),
+  compaction: fc.option(
+    fc.record({ candidateBytes: fc.integer({ min: 0, max: 1200 }), outcome: fc.constantFrom("adopted", "rolled_back") }),
+    { nil: undefined },
+  ),
   finals: fc.array(fc.integer({ min: 0, max: 1300 }), { maxLength: 2 }),
   submissions: fc.array(fc.constantFrom("ok", "failed", "uncertain"), { maxLength: 2 }),
   reviewer: fc.array(fc.constantFrom("admit", "deny", "dispatch", "complete", "cancel"), { maxLength: 2 }),
@@ -52,10 +62,20 @@ function eventsOf(spec: RunSpec): TEvent[] {
     if (t.compaction) push("context.compaction", turn, s, { originalBytes: 1300, ...t.compaction });
     for (const requiredBytes of t.finals) push("request.final", turn, s, { requiredBytes });
     t.submissions.forEach((outcome, i) =>
-      push("request.submitted", turn, s, { outcome, reminders: i === 0 ? [{ key: "context", stage: 1 }, { key: "review", stage: 1 }] : undefined }),
+      push("request.submitted", turn, s, {
+        outcome,
+        reminders:
+          i === 0
+            ? [
+                { key: "context", stage: 1 },
+                { key: "review", stage: 1 },
+              ]
+            : undefined,
+      }),
     );
     for (const step of t.reviewer) {
-      if (step === "admit" || step === "deny") push("reviewer.admission", turn, s, { candidateId: `c${turn}`, granted: step === "admit", reasons: [] });
+      if (step === "admit" || step === "deny")
+        push("reviewer.admission", turn, s, { candidateId: `c${turn}`, granted: step === "admit", reasons: [] });
       if (step === "dispatch") push("reviewer.dispatched", turn, s, { candidateId: `c${turn}`, dispatchId: `d${turn}` });
       if (step === "complete") push("reviewer.completed", turn, s, { dispatchId: `d${Math.max(0, turn - 1)}` });
       if (step === "cancel") push("reviewer.cancelled", turn, s, { candidateId: `c${turn}`, reason: "reminder_dropped" });

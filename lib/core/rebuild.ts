@@ -11,7 +11,7 @@ import {
   type TReviewerDecision,
   type TRunDecisions,
   type TTurnDecision,
-} from "../contracts";
+} from "@/lib/contracts";
 import { compareWithAgent, uncertainResent, type RebuiltTurn } from "./agent-comparison";
 import { makeCandidates } from "./candidates";
 import { RunInputError } from "./errors";

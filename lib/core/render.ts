@@ -1,4 +1,4 @@
-import { PLACEHOLDER_PATTERN, type TCopy, type TReminderKey, type TTemplates } from "../contracts";
+import { PLACEHOLDER_PATTERN, type TCopy, type TReminderKey, type TTemplates } from "@/lib/contracts";
 import { DEFAULT_COPY } from "./default-copy";
 
 /** The copy a run renders with: the given copy replaces the default key by key (contract §5). */

@@ -1,4 +1,4 @@
-import type { TDenialReason, TPolicy } from "../contracts";
+import type { TDenialReason, TPolicy } from "@/lib/contracts";
 
 /**
  * Which Reviewer dispatches are in progress at a point of run order (R13): its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TEvent } from "../contracts";
+import { ZEvent, type TEvent } from "@/lib/contracts";
 import { compareCodePoints } from "./code-points";
 import { RunInputError } from "./errors";
 import { inRunOrder } from "./run-order";
@@ -79,7 +79,12 @@ describe("run order around a leap second and early years", () => {
 
   it("orders years 0001–0099 as themselves, before every later year", () => {
     const at = (id: string, ts: string) => ZEvent.parse({ id, runId: "old", type: "meter.time", ts, turn: 0, body: { elapsedMs: 1 } });
-    const expected = [at("c", "0001-01-01T00:00:00Z"), at("b", "0050-06-15T12:00:00.000Z"), at("a", "0099-12-31T23:59:59.999Z"), at("d", "1950-01-01T00:00:00Z")];
+    const expected = [
+      at("c", "0001-01-01T00:00:00Z"),
+      at("b", "0050-06-15T12:00:00.000Z"),
+      at("a", "0099-12-31T23:59:59.999Z"),
+      at("d", "1950-01-01T00:00:00Z"),
+    ];
     expect(inRunOrder([...expected].reverse()).map((e) => e.id)).toEqual(["c", "b", "a", "d"]);
   });
 });

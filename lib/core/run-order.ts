@@ -1,4 +1,4 @@
-import { parseCommonInstantMs, parseInstant, type TEvent } from "../contracts";
+import { parseCommonInstantMs, parseInstant, type TEvent } from "@/lib/contracts";
 import { compareCodePoints } from "./code-points";
 import { sameJson } from "./canonical";
 import { RunInputError } from "./errors";
@@ -55,7 +55,10 @@ export function runOrder(events: readonly TEvent[]): readonly TEvent[] {
 
 /** One pass: whether each event comes after the one before it in run order. */
 function isInRunOrder(events: readonly TEvent[]): boolean {
-  let rank = FIRST, ms = 0, sub = "", id = "";
+  let rank = FIRST,
+    ms = 0,
+    sub = "",
+    id = "";
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     const eventRank = rankOf(event);

@@ -1,4 +1,4 @@
-import type { TDecisionsSummary, TFindingCode, TRunDecisions } from "../contracts";
+import type { TDecisionsSummary, TFindingCode, TRunDecisions } from "@/lib/contracts";
 
 /** Its shape is the contract's, so the stored copy is parsed with the same schema. */
 export type DecisionsSummary = TDecisionsSummary;

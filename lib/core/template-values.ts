@@ -14,13 +14,24 @@ export function requestsValues(used: number, limit: number, reserve: number, sta
 
 export function timeValues(elapsedMs: number, limitMs: number, stage: number): TemplateValues {
   return {
-    elapsedMs, limitMs, elapsedMin: minutes(elapsedMs), limitMin: minutes(limitMs),
-    remainingMin: minutes(Math.max(0, limitMs - elapsedMs)), percent: percentOf(elapsedMs, limitMs), stage,
+    elapsedMs,
+    limitMs,
+    elapsedMin: minutes(elapsedMs),
+    limitMin: minutes(limitMs),
+    remainingMin: minutes(Math.max(0, limitMs - elapsedMs)),
+    percent: percentOf(elapsedMs, limitMs),
+    stage,
   };
 }
 
 export function contextValues(requiredBytes: number, capacityBytes: number, stage: number): TemplateValues {
-  return { requiredBytes, capacityBytes, freeBytes: capacityBytes - requiredBytes, percent: percentOf(requiredBytes, capacityBytes), stage };
+  return {
+    requiredBytes,
+    capacityBytes,
+    freeBytes: capacityBytes - requiredBytes,
+    percent: percentOf(requiredBytes, capacityBytes),
+    stage,
+  };
 }
 
 export function editsValues(blockId: string, used: number, limit: number, stage: number): TemplateValues {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FINDING_CODES, ZEvent } from "../contracts";
-import { rebuild } from "../core";
+import { FINDING_CODES, ZEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
 import { DEMO_RUNS, demoRuns } from "./demo-set";
 
 describe("the demo data set", () => {

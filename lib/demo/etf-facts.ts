@@ -1,4 +1,4 @@
-import type { TFindingCode, TPolicy } from "../contracts";
+import type { TFindingCode, TPolicy } from "@/lib/contracts";
 import type { EtfRates } from "./etf-options";
 import type { Draft, ExpectedFinding, Outcome, SubmissionBody, TurnRecord } from "./etf-model";
 import type { AnomalyPlan } from "./etf-plan";
@@ -93,7 +93,12 @@ export class EtfFacts {
       plan.abandon("CONTEXT_FROM_ABANDONED_CANDIDATE", "needs a context section with at least two stages");
     }
     if (!policy.reviewer) {
-      for (const code of ["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"] as const) {
+      for (const code of [
+        "DISPATCH_WITHOUT_ADMISSION",
+        "CONCURRENT_DISPATCH",
+        "ADMISSION_RULE_MISMATCH",
+        "CANDIDATE_CANCELLED_BY_DROP",
+      ] as const) {
         plan.abandon(code, "the generator makes Reviewer candidates only with a reviewer section");
       }
     }
@@ -135,7 +140,16 @@ export class EtfFacts {
 
   private turn(t: number): void {
     const { rng, plan, turns } = this.input;
-    this.rec = { turn: t, startMs: this.elapsed, durationMs: rng.int(6_000, 28_000), head: [], tail: [], marked: null, submissions: [], skipped: false };
+    this.rec = {
+      turn: t,
+      startMs: this.elapsed,
+      durationMs: rng.int(6_000, 28_000),
+      head: [],
+      tail: [],
+      marked: null,
+      submissions: [],
+      skipped: false,
+    };
     this.records.push(this.rec);
     this.push("meter.time", { elapsedMs: this.elapsed });
     this.push("meter.requests", { used: this.used });
@@ -147,8 +161,12 @@ export class EtfFacts {
     const newCheckpoint = k >= 1 && k > this.lastCheckpoint;
     const previous = this.records[t - 1];
     if (
-      plan.due("INCOMPLETE_TURN", t) && !newCheckpoint && t >= 1 && t <= turns - 3 &&
-      !previous?.forcedUncertainForResend && !previous?.skipped
+      plan.due("INCOMPLETE_TURN", t) &&
+      !newCheckpoint &&
+      t >= 1 &&
+      t <= turns - 3 &&
+      !previous?.forcedUncertainForResend &&
+      !previous?.skipped
     ) {
       // The context assembler crashed before the request was final: readings only, nothing sent.
       this.rec.skipped = true;
@@ -233,7 +251,8 @@ export class EtfFacts {
         }
       }
       ratio = this.required / capacity;
-      if (this.required > capacity) this.required = capacity - rng.int(0, 900); // selective inclusion
+      if (this.required > capacity)
+        this.required = capacity - rng.int(0, 900); // selective inclusion
       else if (!keepRoom && ratio >= 0.95 && rng.chance(rates.packToLimit)) this.required = capacity - rng.int(30, 900);
     }
     this.rec.requiredBytes = this.required;
@@ -289,7 +308,11 @@ export class EtfFacts {
       this.push("reviewer.admission", { candidateId, granted: true, reasons: [] });
       this.dispatch(t, k, candidateId, dispatchId);
       this.dispatch(t, k, candidateId, `${dispatchId}-retry`);
-      plan.done("CONCURRENT_DISPATCH", t, `the runtime re-dispatched ${candidateId} as ${dispatchId}-retry while ${dispatchId} was running`);
+      plan.done(
+        "CONCURRENT_DISPATCH",
+        t,
+        `the runtime re-dispatched ${candidateId} as ${dispatchId}-retry while ${dispatchId} was running`,
+      );
       this.expect("CONCURRENT_DISPATCH", t, `${dispatchId}-retry`);
     } else if (plan.due("ADMISSION_RULE_MISMATCH", t) && (rule.granted || this.inProgress.size === 0)) {
       if (rule.granted) {
@@ -298,7 +321,11 @@ export class EtfFacts {
       } else {
         this.push("reviewer.admission", { candidateId, granted: true, reasons: [] });
         this.dispatch(t, k, candidateId, dispatchId);
-        plan.done("ADMISSION_RULE_MISMATCH", t, `admission of ${candidateId} granted although the rule denies it (${rule.reasons.join(", ")})`);
+        plan.done(
+          "ADMISSION_RULE_MISMATCH",
+          t,
+          `admission of ${candidateId} granted although the rule denies it (${rule.reasons.join(", ")})`,
+        );
       }
       this.expect("ADMISSION_RULE_MISMATCH", t, candidateId);
     } else if (rule.granted) {
@@ -312,7 +339,11 @@ export class EtfFacts {
   private dispatch(t: number, k: number, candidateId: string, dispatchId: string): void {
     const { rng, rates, turns } = this.input;
     this.push("reviewer.dispatched", { candidateId, dispatchId });
-    this.push("user.notified", { channel: "ui", message: `Reviewer is checking the draft against the research objectives (checkpoint ${k}).` }, "tail");
+    this.push(
+      "user.notified",
+      { channel: "ui", message: `Reviewer is checking the draft against the research objectives (checkpoint ${k}).` },
+      "tail",
+    );
     this.inProgress.add(dispatchId);
     this.used += 1; // a Reviewer dispatch is a model request
     this.rec.durationMs += rng.int(500, 1_500);
@@ -354,7 +385,11 @@ export class EtfFacts {
   }
 
   private outcome(ok: number, failed: number, uncertain: number): Outcome {
-    return this.input.rng.weighted<Outcome>([["ok", ok], ["failed", failed], ["uncertain", uncertain]]);
+    return this.input.rng.weighted<Outcome>([
+      ["ok", ok],
+      ["failed", failed],
+      ["uncertain", uncertain],
+    ]);
   }
 
   /** What the model did with an answered request. Its effects are facts of the next turn. */
@@ -403,14 +438,23 @@ export class EtfFacts {
       action("other");
     }
     if (t > 0 && t % 100 === 0) {
-      this.push("user.notified", { channel: "ui", message: `Progress: ${this.blocks.length} sections drafted, checking ${rng.pick(FUNDS)} holdings.` }, "tail");
+      this.push(
+        "user.notified",
+        { channel: "ui", message: `Progress: ${this.blocks.length} sections drafted, checking ${rng.pick(FUNDS)} holdings.` },
+        "tail",
+      );
     }
   }
 
   /** Bytes a tool result adds to the next request: fact sheets, holdings tables, search, prices. */
   private toolResultBytes(): number {
     const { rng } = this.input;
-    const kind = rng.weighted([["fact_sheet", 35], ["holdings", 30], ["search", 25], ["prices", 10]] as const);
+    const kind = rng.weighted([
+      ["fact_sheet", 35],
+      ["holdings", 30],
+      ["search", 25],
+      ["prices", 10],
+    ] as const);
     switch (kind) {
       case "fact_sheet":
         return rng.int(2_400, 7_200);

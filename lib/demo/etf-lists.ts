@@ -1,4 +1,4 @@
-import type { TFindingCode, TPolicy, TRecordedReminder, TReminderDecision, TRunDecisions, TTurnDecision } from "../contracts";
+import type { TFindingCode, TPolicy, TRecordedReminder, TReminderDecision, TRunDecisions, TTurnDecision } from "@/lib/contracts";
 import type { EtfRates } from "./etf-options";
 import { labelOf, stageOf, type TurnRecord } from "./etf-model";
 import type { AnomalyPlan } from "./etf-plan";

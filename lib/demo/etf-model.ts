@@ -1,4 +1,4 @@
-import type { TEventType, TFindingCode, TRecordedReminder } from "../contracts";
+import type { TEventType, TFindingCode, TRecordedReminder } from "@/lib/contracts";
 
 /** One event before it gets its id and ts (assigned in emission order when the run is assembled). */
 export interface Draft {

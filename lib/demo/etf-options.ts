@@ -1,4 +1,4 @@
-import type { TCopy, TFindingCode, TPolicyInput } from "../contracts";
+import type { TCopy, TFindingCode, TPolicyInput } from "@/lib/contracts";
 
 /** Probabilities that shape an ordinary (non-anomalous) run. */
 export interface EtfRates {

@@ -1,4 +1,4 @@
-import { FINDING_CODES, type TFindingCode, type TPolicy, type TRecordedReminder, type TRunDecisions } from "../contracts";
+import { FINDING_CODES, type TFindingCode, type TPolicy, type TRecordedReminder, type TRunDecisions } from "@/lib/contracts";
 import { labelOf, stageOf, type ExpectedFinding, type TurnRecord } from "./etf-model";
 
 const pairOf = (e: { key: string; subject?: string | null }) => `${e.key}\u0000${e.subject ?? ""}`;

@@ -1,4 +1,4 @@
-import { FINDING_CODES, type TFindingCode } from "../contracts";
+import { FINDING_CODES, type TFindingCode } from "@/lib/contracts";
 import type { InjectedAnomaly } from "./etf-model";
 import type { Rng } from "./prng";
 

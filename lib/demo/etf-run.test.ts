@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FINDING_CODES, parseInstant, ZEvent, type TEvent } from "../contracts";
-import { rebuild } from "../core";
+import { FINDING_CODES, parseInstant, ZEvent, type TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
 import { AGENT_COMPARISON_CODES, generateEtfRun, toJsonl, type EtfRun } from "./etf-run";
 
 const validated = (run: EtfRun): TEvent[] => run.events.map((event) => ZEvent.parse(event));
@@ -71,7 +71,14 @@ describe("generateEtfRun: the events", () => {
     expect(kinds.has("review_objectives") || kinds.has("check_evidence")).toBe(true);
     const blocks = new Set(bodies("block.edited").map((b) => b.blockId));
     expect([...blocks].sort()).toEqual(["b1", "b2", "b3", "b4", "b5"]);
-    for (const type of ["reviewer.candidate", "reviewer.admission", "reviewer.dispatched", "reviewer.completed", "user.notified", "reminders.marked"]) {
+    for (const type of [
+      "reviewer.candidate",
+      "reviewer.admission",
+      "reviewer.dispatched",
+      "reviewer.completed",
+      "user.notified",
+      "reminders.marked",
+    ]) {
       expect(ofType(type).length, type).toBeGreaterThan(0);
     }
     const used = bodies("meter.requests").map((b) => b.used as number);
@@ -105,7 +112,8 @@ describe("generateEtfRun: rebuilt by the core", () => {
     expect(manifest.notInjected).toEqual([]);
     expect(new Set(manifest.injected.map((a) => a.code))).toEqual(new Set(FINDING_CODES));
     const found = new Set(keys(anomalyDecisions.findings));
-    for (const anomaly of manifest.injected) expect(found, `${anomaly.code} at ${anomaly.turn}: ${anomaly.note}`).toContain(`${anomaly.turn}:${anomaly.code}`);
+    for (const anomaly of manifest.injected)
+      expect(found, `${anomaly.code} at ${anomaly.turn}: ${anomaly.note}`).toContain(`${anomaly.turn}:${anomaly.code}`);
     expect(new Set(anomalyDecisions.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES));
   });
 
@@ -125,8 +133,12 @@ describe("generateEtfRun: rebuilt by the core", () => {
     const turnKey = (turn: number | null) => (turn === null ? Number.MAX_SAFE_INTEGER : turn);
     const { findings } = anomalyDecisions;
     for (let i = 1; i < findings.length; i++) {
-      const a = findings[i - 1], b = findings[i];
-      expect(turnKey(a.turn) < turnKey(b.turn) || (a.turn === b.turn && rank(a.code) <= rank(b.code)), `${a.turn}:${a.code} before ${b.turn}:${b.code}`).toBe(true);
+      const a = findings[i - 1],
+        b = findings[i];
+      expect(
+        turnKey(a.turn) < turnKey(b.turn) || (a.turn === b.turn && rank(a.code) <= rank(b.code)),
+        `${a.turn}:${a.code} before ${b.turn}:${b.code}`,
+      ).toBe(true);
     }
   });
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { parseInstant, ZEvent, ZPolicy, type TEvent, type TPolicy, type TRunDecisions } from "../contracts";
-import { rebuild } from "../core";
+import { parseInstant, ZEvent, ZPolicy, type TEvent, type TPolicy, type TRunDecisions } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
 import { EtfFacts } from "./etf-facts";
 import { fillAgentLists } from "./etf-lists";
 import type { AnomalyManifest, TurnRecord } from "./etf-model";
@@ -115,7 +115,11 @@ function assembleEvents(
   emit("run.started", startMs, started);
   let end = startMs;
   for (const rec of records) {
-    const drafts = [...rec.head, ...(rec.marked ? [{ type: "reminders.marked" as const, body: { reminders: rec.marked } }] : []), ...rec.tail];
+    const drafts = [
+      ...rec.head,
+      ...(rec.marked ? [{ type: "reminders.marked" as const, body: { reminders: rec.marked } }] : []),
+      ...rec.tail,
+    ];
     const step = rec.durationMs / (drafts.length + 1);
     drafts.forEach((draft, i) => emit(draft.type, startMs + rec.startMs + Math.floor((i + 1) * step), draft.body, rec.turn));
     end = startMs + rec.startMs + rec.durationMs;

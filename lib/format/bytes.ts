@@ -19,7 +19,9 @@ export function formatBytes(n: number, options: FormatOptions = {}): string {
     prefix++;
   }
   const sign = n < 0 ? "-" : "";
-  return prefix < 0 ? `${sign}${formatNumber(roundSignificant(scaled), 0)} B` : `${sign}${formatNumber(roundSignificant(scaled), 2)} ${PREFIXES[prefix]}`;
+  return prefix < 0
+    ? `${sign}${formatNumber(roundSignificant(scaled), 0)} B`
+    : `${sign}${formatNumber(roundSignificant(scaled), 2)} ${PREFIXES[prefix]}`;
 }
 
 function roundSignificant(x: number): number {

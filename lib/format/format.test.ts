@@ -14,7 +14,7 @@ import {
   msToMinutes,
   UNIT_FORMATTERS,
 } from ".";
-import { METER_UNITS } from "../contracts";
+import { METER_UNITS } from "@/lib/contracts";
 
 describe("formatNumber", () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { TMeterUnit } from "../contracts/timeline";
+import type { TMeterUnit } from "@/lib/contracts/timeline";
 import { formatBytes } from "./bytes";
 import { formatEdits } from "./edits";
 import type { FormatOptions } from "./number";

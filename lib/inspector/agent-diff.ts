@@ -1,5 +1,5 @@
-import { compareCodePoints } from "../core/code-points";
-import { REMINDER_KEYS, type TDeliveryStatus, type TRecordedReminder, type TReminderDecision, type TReminderKey } from "../contracts";
+import { compareCodePoints } from "@/lib/core/code-points";
+import { REMINDER_KEYS, type TDeliveryStatus, type TRecordedReminder, type TReminderDecision, type TReminderKey } from "@/lib/contracts";
 
 /** What can differ between the agent's record and the rebuild for one (key, subject) (contract §7). */
 export type DiffMark = "missing" | "unexpected" | "stage_differs" | "duplicate" | "marked_not_submitted";

@@ -1,4 +1,4 @@
-import type { TDenialReason, TReminderKey } from "../contracts";
+import type { TDenialReason, TReminderKey } from "@/lib/contracts";
 
 /** "requests", "edits · b1": a reminder's (key, subject) for people. */
 export function pairLabel(key: TReminderKey, subject: string | null | undefined): string {

@@ -15,7 +15,19 @@ export interface KeyPress {
 }
 
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
-const ARROW_ROLES = new Set(["slider", "listbox", "combobox", "menu", "menubar", "radiogroup", "tablist", "textbox", "spinbutton", "grid", "tree"]);
+const ARROW_ROLES = new Set([
+  "slider",
+  "listbox",
+  "combobox",
+  "menu",
+  "menubar",
+  "radiogroup",
+  "tablist",
+  "textbox",
+  "spinbutton",
+  "grid",
+  "tree",
+]);
 
 /**
  * The turn a key press asks for: ← the previous existing turn, → the next one; null when the key

@@ -1,4 +1,4 @@
-import { ZEvent, type TEventOf, type TTurnEvent } from "../contracts";
+import { ZEvent, type TEventOf, type TTurnEvent } from "@/lib/contracts";
 
 export type TSubmissionEvent = TEventOf<"request.submitted">;
 export type TReviewerEvent = TEventOf<

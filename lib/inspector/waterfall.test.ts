@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TReminderDecision, TTurnDecision } from "../contracts";
+import type { TReminderDecision, TTurnDecision } from "@/lib/contracts";
 import { barPercent, fittingWaterfall } from "./waterfall";
 
 function r(key: TReminderDecision["key"], bytes: number, status: TReminderDecision["status"], freeBytes?: number): TReminderDecision {
@@ -43,12 +43,22 @@ describe("fittingWaterfall (R8)", () => {
   it.each<[string, D, { freeStart: number | null; freeAfter: (number | null)[]; scale: number; limitInScale: boolean }]>([
     [
       "a request over capacity drops everything (negative free bytes)",
-      { requiredBytes: 10_050, capacityBytes: 10_000, freeBytesAfter: -50, reminders: [r("requests", 30, "dropped", -50), r("time", 40, "dropped", -50)] },
+      {
+        requiredBytes: 10_050,
+        capacityBytes: 10_000,
+        freeBytesAfter: -50,
+        reminders: [r("requests", 30, "dropped", -50), r("time", 40, "dropped", -50)],
+      },
       { freeStart: -50, freeAfter: [-50, -50], scale: 40, limitInScale: true },
     ],
     [
       "no context section: no byte limit, everything fits",
-      { requiredBytes: 500, capacityBytes: null, freeBytesAfter: null, reminders: [r("requests", 30, "pending"), r("review", 40, "pending")] },
+      {
+        requiredBytes: 500,
+        capacityBytes: null,
+        freeBytesAfter: null,
+        reminders: [r("requests", 30, "pending"), r("review", 40, "pending")],
+      },
       { freeStart: null, freeAfter: [null, null], scale: 70, limitInScale: false },
     ],
     [
@@ -68,7 +78,9 @@ describe("fittingWaterfall (R8)", () => {
     ],
   ])("%s", (_, decision, expected) => {
     const w = fittingWaterfall(decision);
-    expect({ freeStart: w.freeStart, freeAfter: w.steps.map((s) => s.freeAfter), scale: w.scale, limitInScale: w.limitInScale }).toEqual(expected);
+    expect({ freeStart: w.freeStart, freeAfter: w.steps.map((s) => s.freeAfter), scale: w.scale, limitInScale: w.limitInScale }).toEqual(
+      expected,
+    );
   });
 
   it("takes a dropped reminder's free bytes from the decision", () => {

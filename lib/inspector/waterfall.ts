@@ -1,4 +1,4 @@
-import type { TDeliveryStatus, TReminderKey, TTurnDecision } from "../contracts";
+import type { TDeliveryStatus, TReminderKey, TTurnDecision } from "@/lib/contracts";
 
 /** One reminder placed (or not) into the bytes left in the final request (R8). */
 export interface FitStep {
@@ -47,7 +47,9 @@ const MAX_ZOOM_OUT = 4;
  * reminder's cost in presentation order and the free bytes left after it. A dropped reminder's free
  * bytes are the ones the rebuild recorded at that moment.
  */
-export function fittingWaterfall(decision: Pick<TTurnDecision, "requiredBytes" | "capacityBytes" | "freeBytesAfter" | "reminders">): Waterfall {
+export function fittingWaterfall(
+  decision: Pick<TTurnDecision, "requiredBytes" | "capacityBytes" | "freeBytesAfter" | "reminders">,
+): Waterfall {
   const { requiredBytes, capacityBytes } = decision;
   const freeStart = capacityBytes === null ? null : capacityBytes - requiredBytes;
   let free = freeStart;

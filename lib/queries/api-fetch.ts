@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ZApiError } from "../contracts";
+import { ZApiError } from "@/lib/contracts";
 
 /** An API answer that was not a success, with the server's own message. */
 export class ApiRequestError extends Error {

@@ -1,8 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import {
-  ZCopyVersion, ZCopyVersionList, ZPolicyVersion, ZPolicyVersionList,
-  type TCopyVersionCreate, type TPolicyVersionCreate,
-} from "../contracts";
+  ZCopyVersion,
+  ZCopyVersionList,
+  ZPolicyVersion,
+  ZPolicyVersionList,
+  type TCopyVersionCreate,
+  type TPolicyVersionCreate,
+} from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
 import { idSegment } from "./paths";
 

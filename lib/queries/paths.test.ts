@@ -23,7 +23,18 @@ function apiRead(path: string): string | null {
 
 describe("run paths", () => {
   it("keeps every printable ASCII character and non-ASCII text inside one segment", () => {
-    for (const id of [PRINTABLE_ASCII, "run with space", "ünïcødé-运行-🚀", "a%2Fb", "%", "?x=1#y", ": % + ; & = , @ $ <", "a/b", "...", "~"]) {
+    for (const id of [
+      PRINTABLE_ASCII,
+      "run with space",
+      "ünïcødé-运行-🚀",
+      "a%2Fb",
+      "%",
+      "?x=1#y",
+      ": % + ; & = , @ $ <",
+      "a/b",
+      "...",
+      "~",
+    ]) {
       const path = runPath(id);
       expect(sent(path).pathname.split("/")).toHaveLength(3);
       expect(pageRead(path)).toBe(id);

@@ -69,7 +69,11 @@ export function apiReplayTurnPath(jobId: string, runId: string, turn: number): s
 }
 
 function sortedQuery(query: Query): Query {
-  return Object.fromEntries(Object.keys(query).sort().map((key) => [key, query[key]]));
+  return Object.fromEntries(
+    Object.keys(query)
+      .sort()
+      .map((key) => [key, query[key]]),
+  );
 }
 
 /**
@@ -78,7 +82,11 @@ function sortedQuery(query: Query): Query {
  * already decoded for route handlers. The placeholder `~` with `?runId=` names `.` or `..`.
  * Null when the segment is not valid percent-encoding.
  */
-export function runIdFromRoute(segment: string, search: URLSearchParams | Record<string, string | string[] | undefined>, options: { decode: boolean }): string | null {
+export function runIdFromRoute(
+  segment: string,
+  search: URLSearchParams | Record<string, string | string[] | undefined>,
+  options: { decode: boolean },
+): string | null {
   const raw = search instanceof URLSearchParams ? search.get(DOT_ID_PARAM) : search[DOT_ID_PARAM];
   const viaQuery = Array.isArray(raw) ? raw.at(-1) : raw;
   const id = options.decode ? decodeSegment(segment) : segment;

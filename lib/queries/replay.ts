@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "../contracts";
+import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
 import { apiReplayTurnPath, idSegment } from "./paths";
 
@@ -26,8 +26,7 @@ export function replayJobQuery(id: string) {
 export function replayTurnQuery(id: string, runId: string, turn: number) {
   return queryOptions({
     queryKey: replayKeys.turn(id, runId, turn),
-    queryFn: ({ signal }) =>
-      apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
+    queryFn: ({ signal }) => apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
     staleTime: Infinity,
   });
 }

@@ -28,14 +28,20 @@ describe("Reviewer URL ⇄ filters", () => {
 
   it("goes back to the first page on any change but the cursor; a range replaces fixed instants", () => {
     const view = { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z", cursor: "c1" };
-    expect(reviewerHref(view, { violations: true })).toBe("/reviewer?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z&violations=1");
+    expect(reviewerHref(view, { violations: true })).toBe(
+      "/reviewer?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z&violations=1",
+    );
     expect(reviewerHref(view, { range: "30d" })).toBe("/reviewer?range=30d");
     expect(reviewerHref({ violations: true, cursor: "c1" }, { violations: false })).toBe("/reviewer");
     expect(reviewerHref({ agent: "x" }, { cursor: "c2" })).toBe("/reviewer?agent=x&cursor=c2");
   });
 
   it("accepts true/false for the flag, as the API does, and writes it back as 1", () => {
-    expect(parseReviewerUrl({ violations: "true" }, NOW)).toMatchObject({ ok: true, view: { violations: true }, filters: { violations: true } });
+    expect(parseReviewerUrl({ violations: "true" }, NOW)).toMatchObject({
+      ok: true,
+      view: { violations: true },
+      filters: { violations: true },
+    });
     expect(parseReviewerUrl({ violations: "0" }, NOW)).toEqual({ ok: true, view: {}, filters: {} });
   });
 
@@ -55,7 +61,9 @@ describe("Reviewer URL ⇄ filters", () => {
 
   it("builds API and export URLs with the same filters (no cursor in an export)", () => {
     const filters = { agent: "etf", runId: "r 17", violations: true, cursor: "c9", from: "2026-11-28T10:00:00.000Z" };
-    expect(reviewerApiSearch(filters, { limit: 50 })).toBe("?agent=etf&cursor=c9&from=2026-11-28T10%3A00%3A00.000Z&limit=50&runId=r+17&violations=1");
+    expect(reviewerApiSearch(filters, { limit: 50 })).toBe(
+      "?agent=etf&cursor=c9&from=2026-11-28T10%3A00%3A00.000Z&limit=50&runId=r+17&violations=1",
+    );
     expect(reviewerExportHref(filters, "csv")).toBe(
       "/api/v1/reviewer/candidates/export?agent=etf&format=csv&from=2026-11-28T10%3A00%3A00.000Z&runId=r+17&violations=1",
     );

@@ -1,4 +1,4 @@
-import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "../contracts";
+import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "@/lib/contracts";
 import { queryString } from "./api-fetch";
 import { runTurnPath } from "./paths";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
@@ -36,8 +36,7 @@ export interface ReviewerFilters {
 }
 
 export type ParsedReviewerUrl =
-  | { ok: true; view: ReviewerView; filters: ReviewerFilters }
-  | { ok: false; problems: TProblem[]; view: ReviewerView };
+  { ok: true; view: ReviewerView; filters: ReviewerFilters } | { ok: false; problems: TProblem[]; view: ReviewerView };
 
 /** The page's URL parameters, in the order they are written back. */
 const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "cursor"] as const;
@@ -143,4 +142,3 @@ export function reviewerExportHref(filters: ReviewerFilters, format: "csv" | "js
 export function runTurnHref(runId: string, turn: number): string {
   return runTurnPath(runId, turn);
 }
-

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZReviewerCandidatesResponse, ZReviewerFunnel } from "../contracts";
+import { ZReviewerCandidatesResponse, ZReviewerFunnel } from "@/lib/contracts";
 import { apiGet } from "./api-fetch";
 import { REVIEWER_PAGE_SIZE, reviewerApiSearch, type ReviewerFilters } from "./reviewer-url";
 
@@ -15,7 +15,11 @@ export function reviewerCandidatesQuery(filters: ReviewerFilters) {
   return queryOptions({
     queryKey: reviewerKeys.candidates(filters),
     queryFn: ({ signal }) =>
-      apiGet(`/api/v1/reviewer/candidates${reviewerApiSearch(filters, { limit: REVIEWER_PAGE_SIZE })}`, ZReviewerCandidatesResponse, signal),
+      apiGet(
+        `/api/v1/reviewer/candidates${reviewerApiSearch(filters, { limit: REVIEWER_PAGE_SIZE })}`,
+        ZReviewerCandidatesResponse,
+        signal,
+      ),
   });
 }
 

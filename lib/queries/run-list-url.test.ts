@@ -22,7 +22,11 @@ describe("parseRunListUrl", () => {
 
   it("turns a preset range into `from`, floored to the minute, and drops fixed from/to", () => {
     const parsed = parseRunListUrl({ range: "24h", from: "2020-01-01T00:00:00Z" }, NOW);
-    expect(parsed).toEqual({ ok: true, view: { range: "24h", sort: "-started" }, filters: { from: "2026-11-28T12:00:00.000Z", sort: "-started" } });
+    expect(parsed).toEqual({
+      ok: true,
+      view: { range: "24h", sort: "-started" },
+      filters: { from: "2026-11-28T12:00:00.000Z", sort: "-started" },
+    });
     expect(rangeStart("7d", NOW)).toBe("2026-11-22T12:00:00.000Z");
   });
 
@@ -78,7 +82,10 @@ describe("replayHref", () => {
     [{ sort: "-started" as const }, "/copy/replay"],
     [{ status: "completed" as const, agent: "a b", sort: "turns" as const, cursor: "12" }, "/copy/replay?status=completed&agent=a+b"],
     [{ range: "7d" as const, q: "voo", sort: "-started" as const }, "/copy/replay?q=voo&range=7d"],
-    [{ from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z", sort: "-started" as const }, "/copy/replay?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z"],
+    [
+      { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z", sort: "-started" as const },
+      "/copy/replay?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z",
+    ],
   ])("carries the filters, never sort or paging %#", (view, href) => {
     expect(replayHref(view)).toBe(href);
   });

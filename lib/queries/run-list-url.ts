@@ -1,4 +1,4 @@
-import { problemsFrom, RUN_SORTS, ZRunListQuery, type TProblem, type TRunSort, type TRunStatus } from "../contracts";
+import { problemsFrom, RUN_SORTS, ZRunListQuery, type TProblem, type TRunSort, type TRunStatus } from "@/lib/contracts";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
 export { TIME_RANGES, rangeStart, type TimeRange } from "./url-params";
@@ -30,12 +30,10 @@ export interface RunListView {
 }
 
 export type ParsedRunListUrl =
-  | { ok: true; view: RunListView; filters: RunFilters }
-  | { ok: false; problems: TProblem[]; view: RunListView };
+  { ok: true; view: RunListView; filters: RunFilters } | { ok: false; problems: TProblem[]; view: RunListView };
 
 /** The page's URL parameters, in the order they are written back. */
 const PARAMS = ["q", "status", "agent", "model", "range", "from", "to", "sort", "cursor"] as const;
-
 
 /**
  * Reads the runs page's URL with the list's contract (ZRunListQuery). A preset range becomes the
@@ -118,4 +116,3 @@ export function applyViewChanges(view: RunListView, changes: Partial<RunListView
 export function hasFilters(view: RunListView): boolean {
   return Boolean(view.q || view.status || view.agent || view.model || view.range || view.from || view.to);
 }
-

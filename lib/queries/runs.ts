@@ -1,5 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZRunFacets, ZRunListResponse, ZRunSummary, ZRunTimeline, ZTurnDetail, type TRunListQuery, type TTimelineQuery } from "../contracts";
+import {
+  ZRunFacets,
+  ZRunListResponse,
+  ZRunSummary,
+  ZRunTimeline,
+  ZTurnDetail,
+  type TRunListQuery,
+  type TTimelineQuery,
+} from "@/lib/contracts";
 import { apiGet, queryString } from "./api-fetch";
 import { apiRunPath } from "./paths";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { problemsFrom, type TProblem } from "../contracts";
+import { problemsFrom, type TProblem } from "@/lib/contracts";
 
 /** Time range presets shared by the list pages: a sliding window that ends now. */
 export const TIME_RANGES = {
@@ -30,7 +30,11 @@ export function readTimeRange(value: string | undefined): { range?: TimeRange; p
  * The named URL parameters: a repeated one's last value wins (as the API reads it); blank means
  * "not set". `trim` says which values lose surrounding white space.
  */
-export function readParams<P extends string>(input: SearchInput, names: readonly P[], trim: (name: P) => boolean = () => true): Partial<Record<P, string>> {
+export function readParams<P extends string>(
+  input: SearchInput,
+  names: readonly P[],
+  trim: (name: P) => boolean = () => true,
+): Partial<Record<P, string>> {
   const out: Partial<Record<P, string>> = {};
   for (const name of names) {
     const raw = input instanceof URLSearchParams ? input.getAll(name) : input[name];

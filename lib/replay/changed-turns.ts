@@ -1,4 +1,4 @@
-import type { TRunDecisions, TTurnDecision } from "../contracts";
+import type { TRunDecisions, TTurnDecision } from "@/lib/contracts";
 
 export interface ChangedTurn {
   turn: number;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { REMINDER_KEYS, type TCopy, type TReminderKey } from "../contracts";
-import { DEFAULT_COPY } from "../core";
+import { REMINDER_KEYS, type TCopy, type TReminderKey } from "@/lib/contracts";
+import { DEFAULT_COPY } from "@/lib/core";
 import { followUpGroups, resolvedCopyJson, type RunFollowUp, type SavedCopy } from "./follow-up-groups";
 
 const fingerprint = (json: string) => createHash("sha256").update(json).digest("hex").slice(0, 10);
@@ -11,8 +11,16 @@ const SHORT: TCopy = { context: { "*": "Ctx {percent}%" } };
 const LONG: TCopy = { context: { "*": "Context: very full, choose carefully — {requiredBytes} of {capacityBytes} bytes." } };
 
 /** A run with `delivered`/`followed` for the context key only. */
-const run = (copy: TCopy | undefined, delivered = 0, followed = 0): RunFollowUp => ({ copy, byKey: [{ key: "context", delivered, followed }] });
-const version = (id: string, name: string, copy: TCopy, createdAt = "2026-11-01T00:00:00.000Z"): SavedCopy => ({ id, name, copy, createdAt });
+const run = (copy: TCopy | undefined, delivered = 0, followed = 0): RunFollowUp => ({
+  copy,
+  byKey: [{ key: "context", delivered, followed }],
+});
+const version = (id: string, name: string, copy: TCopy, createdAt = "2026-11-01T00:00:00.000Z"): SavedCopy => ({
+  id,
+  name,
+  copy,
+  createdAt,
+});
 
 type Row = [label: string, copyVersionId: string | null, runs: number];
 
@@ -20,21 +28,44 @@ describe("follow-up per copy", () => {
   it.each<[string, RunFollowUp[], SavedCopy[], Row[]]>([
     ["no runs, no groups", [], [version("v1", "short", SHORT)], []],
     ["runs without copy: the default copy", [run(undefined), run(undefined)], [], [["Default copy", null, 2]]],
-    ["an empty copy and the default's own text are the default copy too", [run({}), run({ context: { ...DEFAULT_COPY.context } }), run(undefined)], [], [["Default copy", null, 3]]],
-    ["a saved version with the run's copy names it", [run(SHORT)], [version("v1", "short", SHORT), version("v2", "long", LONG)], [["short", "v1", 1]]],
+    [
+      "an empty copy and the default's own text are the default copy too",
+      [run({}), run({ context: { ...DEFAULT_COPY.context } }), run(undefined)],
+      [],
+      [["Default copy", null, 3]],
+    ],
+    [
+      "a saved version with the run's copy names it",
+      [run(SHORT)],
+      [version("v1", "short", SHORT), version("v2", "long", LONG)],
+      [["short", "v1", 1]],
+    ],
     [
       "of several versions with that copy the newest names it",
       [run(SHORT)],
-      [version("v1", "short", SHORT, "2026-11-01T00:00:00.000Z"), version("v3", "short again", SHORT, "2026-11-03T00:00:00.000Z"), version("v2", "short 2", SHORT, "2026-11-02T00:00:00.000Z")],
+      [
+        version("v1", "short", SHORT, "2026-11-01T00:00:00.000Z"),
+        version("v3", "short again", SHORT, "2026-11-03T00:00:00.000Z"),
+        version("v2", "short 2", SHORT, "2026-11-02T00:00:00.000Z"),
+      ],
       [["short again", "v3", 1]],
     ],
-    ["the default keeps its name, noting a saved version equal to it", [run(undefined)], [version("v0", "baseline copy", {})], [["Default copy (saved as “baseline copy”)", "v0", 1]]],
+    [
+      "the default keeps its name, noting a saved version equal to it",
+      [run(undefined)],
+      [version("v0", "baseline copy", {})],
+      [["Default copy (saved as “baseline copy”)", "v0", 1]],
+    ],
     ["a copy no version has is the run's own", [run(LONG)], [version("v1", "short", SHORT)], [[`Run's own copy · ${fp(LONG)}`, null, 1]]],
     [
       "groups by runs, most first, then by label",
       [run(LONG), run(SHORT), run(undefined), run(SHORT), run(LONG)],
       [version("v1", "short", SHORT)],
-      [["Run's own copy · " + fp(LONG), null, 2], ["short", "v1", 2], ["Default copy", null, 1]],
+      [
+        ["Run's own copy · " + fp(LONG), null, 2],
+        ["short", "v1", 2],
+        ["Default copy", null, 1],
+      ],
     ],
   ])("%s", (_, runs, saved, expected) => {
     const groups = followUpGroups(runs, saved, fingerprint);

@@ -1,5 +1,5 @@
-import { REMINDER_KEYS, type TCopy, type TFollowUpGroup, type TReminderKey } from "../contracts";
-import { canonicalJson, compareCodePoints, resolveCopy } from "../core";
+import { REMINDER_KEYS, type TCopy, type TFollowUpGroup, type TReminderKey } from "@/lib/contracts";
+import { canonicalJson, compareCodePoints, resolveCopy } from "@/lib/core";
 import { wilsonInterval } from "./wilson";
 
 /** One recorded run's §8 follow-up counts and the copy its decisions were rendered with. */
@@ -57,7 +57,11 @@ export function followUpGroups(
   for (const version of saved) {
     const id = resolvedCopyJson(version.copy);
     const known = newestSaved.get(id);
-    if (!known || version.createdAt > known.createdAt || (version.createdAt === known.createdAt && compareCodePoints(version.id, known.id) > 0)) {
+    if (
+      !known ||
+      version.createdAt > known.createdAt ||
+      (version.createdAt === known.createdAt && compareCodePoints(version.id, known.id) > 0)
+    ) {
       newestSaved.set(id, version);
     }
   }
@@ -69,15 +73,33 @@ export function followUpGroups(
       const version = newestSaved.get(id);
       // The default copy keeps its name (a saved version equal to it is mentioned, not put in its place).
       const label =
-        id === defaultJson ? (version ? `${DEFAULT_COPY_LABEL} (saved as “${version.name}”)` : DEFAULT_COPY_LABEL) : version ? version.name : `Run's own copy · ${print}`;
+        id === defaultJson
+          ? version
+            ? `${DEFAULT_COPY_LABEL} (saved as “${version.name}”)`
+            : DEFAULT_COPY_LABEL
+          : version
+            ? version.name
+            : `Run's own copy · ${print}`;
       return {
         copy: { fingerprint: print, label, copyVersionId: version?.id ?? null, runs: group.runs },
         keys: REMINDER_KEYS.map((key) => {
           const { delivered, followed } = group.totals.get(key)!;
           const interval = wilsonInterval(followed, delivered);
-          return { key, delivered, followed, rate: delivered ? followed / delivered : null, low: interval?.low ?? null, high: interval?.high ?? null };
+          return {
+            key,
+            delivered,
+            followed,
+            rate: delivered ? followed / delivered : null,
+            low: interval?.low ?? null,
+            high: interval?.high ?? null,
+          };
         }),
       };
     })
-    .sort((a, b) => b.copy.runs - a.copy.runs || compareCodePoints(a.copy.label, b.copy.label) || compareCodePoints(a.copy.fingerprint, b.copy.fingerprint));
+    .sort(
+      (a, b) =>
+        b.copy.runs - a.copy.runs ||
+        compareCodePoints(a.copy.label, b.copy.label) ||
+        compareCodePoints(a.copy.fingerprint, b.copy.fingerprint),
+    );
 }

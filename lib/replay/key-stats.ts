@@ -1,4 +1,4 @@
-import { REMINDER_KEYS, type TReminderKey, type TRunDecisions } from "../contracts";
+import { REMINDER_KEYS, type TReminderKey, type TRunDecisions } from "@/lib/contracts";
 
 /** Per reminder key: how many candidates were made, delivered, dropped, and the bytes they cost. */
 export interface KeyStats {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TCopy } from "../contracts";
-import { rebuild } from "../core";
-import { generateEtfRun } from "../demo/etf-run";
+import { ZEvent, type TCopy } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { changedTurns, turnsToList, type ChangedTurn } from "./changed-turns";
-import type { TReminderDecision, TRunDecisions } from "../contracts";
+import type { TReminderDecision, TRunDecisions } from "@/lib/contracts";
 import { keyStatsOf } from "./key-stats";
 import { wilsonInterval } from "./wilson";
 
@@ -24,9 +24,15 @@ describe("what-if replay", () => {
     const tight = { ...policy, context: { capacityBytes: largest + 200, stages: [0.5, 0.7, 0.85, 0.95] } };
     const rebuildWith = (copy?: TCopy) => rebuild(events, { policy: tight, copy });
     const baseline = rebuildWith();
-    const long: TCopy = { context: { "*": `Context: ${"this request is very full, please choose material selectively; ".repeat(4)}{requiredBytes} of {capacityBytes} bytes.` } };
+    const long: TCopy = {
+      context: {
+        "*": `Context: ${"this request is very full, please choose material selectively; ".repeat(4)}{requiredBytes} of {capacityBytes} bytes.`,
+      },
+    };
     const short: TCopy = { context: { "*": "Ctx {percent}%" } };
-    const [before, longer, shorter] = [baseline, rebuildWith(long), rebuildWith(short)].map((d) => keyStatsOf([d]).find((s) => s.key === "context")!);
+    const [before, longer, shorter] = [baseline, rebuildWith(long), rebuildWith(short)].map((d) =>
+      keyStatsOf([d]).find((s) => s.key === "context")!,
+    );
     expect(before.candidates).toBeGreaterThan(0);
     expect(longer.dropped).toBeGreaterThan(before.dropped);
     expect(shorter.dropped).toBeLessThanOrEqual(before.dropped);
@@ -47,18 +53,44 @@ describe("what-if replay", () => {
 
 describe("changed turns", () => {
   const reminder = (key: TReminderDecision["key"], status: TReminderDecision["status"], text = "t", stage = 1): TReminderDecision => ({
-    key, subject: null, kind: key === "review" ? "suggestion" : "notice", stage, text, bytes: text.length + 1, status,
+    key,
+    subject: null,
+    kind: key === "review" ? "suggestion" : "notice",
+    stage,
+    text,
+    bytes: text.length + 1,
+    status,
   });
   const decisions = (...turns: TReminderDecision[][]): TRunDecisions => ({
     runId: "r",
-    turns: turns.map((reminders, turn) => ({ turn, requiredBytes: 0, capacityBytes: null, freeBytesAfter: null, meters: {}, reminders, reviewer: null })),
+    turns: turns.map((reminders, turn) => ({
+      turn,
+      requiredBytes: 0,
+      capacityBytes: null,
+      freeBytesAfter: null,
+      meters: {},
+      reminders,
+      reviewer: null,
+    })),
     findings: [],
   });
 
   it.each<[string, TReminderDecision[], TReminderDecision[], string[], boolean]>([
     ["same", [reminder("time", "delivered")], [reminder("time", "delivered")], [], false],
-    ["text only", [reminder("context", "delivered", "long text")], [reminder("context", "delivered", "short")], ["context: text (10 → 6 B)"], false],
-    ["dropped → delivered", [reminder("context", "dropped", "long text")], [reminder("context", "delivered", "short")], ["context: dropped → delivered", "context: text (10 → 6 B)"], true],
+    [
+      "text only",
+      [reminder("context", "delivered", "long text")],
+      [reminder("context", "delivered", "short")],
+      ["context: text (10 → 6 B)"],
+      false,
+    ],
+    [
+      "dropped → delivered",
+      [reminder("context", "dropped", "long text")],
+      [reminder("context", "delivered", "short")],
+      ["context: dropped → delivered", "context: text (10 → 6 B)"],
+      true,
+    ],
     ["stage", [reminder("requests", "delivered", "t", 1)], [reminder("requests", "delivered", "t", 2)], ["requests: stage 1 → 2"], true],
     ["new", [], [reminder("review", "delivered")], ["review: new (delivered)"], true],
     ["gone", [reminder("review", "dropped")], [], ["review: gone (was dropped)"], true],

@@ -1,5 +1,5 @@
-import type { TDenialReason, TReviewerCandidateRow } from "../contracts";
-import { formatNumber } from "../format";
+import type { TDenialReason, TReviewerCandidateRow } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
 
 /** R13's denial reasons in a few plain words. */
 export const DENIAL_LABELS: Record<TDenialReason, string> = {

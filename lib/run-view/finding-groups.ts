@@ -1,5 +1,5 @@
-import { FINDING_CODES, type TFindingCode, type TFindingMarker } from "../contracts";
-import { findingInfo, SEVERITY_ORDER, type FindingInfo } from "../audit/finding-info";
+import { FINDING_CODES, type TFindingCode, type TFindingMarker } from "@/lib/contracts";
+import { findingInfo, SEVERITY_ORDER, type FindingInfo } from "@/lib/audit/finding-info";
 
 export interface FindingGroup {
   code: TFindingCode;
@@ -16,7 +16,10 @@ export interface FindingGroup {
  * The findings view: findings grouped by code, violations first (then mismatches, notices), and
  * within a severity in contract §7's order; each group counts its findings and lists its turns.
  */
-export function groupFindings(findings: readonly TFindingMarker[], runFindings: readonly { code: TFindingCode; count: number }[]): FindingGroup[] {
+export function groupFindings(
+  findings: readonly TFindingMarker[],
+  runFindings: readonly { code: TFindingCode; count: number }[],
+): FindingGroup[] {
   const groups = new Map<TFindingCode, FindingGroup>();
   const groupOf = (code: TFindingCode) => {
     let group = groups.get(code);
@@ -35,6 +38,8 @@ export function groupFindings(findings: readonly TFindingMarker[], runFindings: 
   }
   for (const group of groups.values()) group.turns = [...new Set(group.turns)].sort((a, b) => a - b);
   return [...groups.values()].sort(
-    (a, b) => SEVERITY_ORDER.indexOf(a.info.severity) - SEVERITY_ORDER.indexOf(b.info.severity) || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code),
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.info.severity) - SEVERITY_ORDER.indexOf(b.info.severity) ||
+      FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code),
   );
 }

@@ -1,5 +1,5 @@
-import type { TPolicy } from "../contracts";
-import { formatBytes, formatEdits, formatMs, formatNumber, formatPercent, formatRequests, formatTurnCount } from "../format";
+import type { TPolicy } from "@/lib/contracts";
+import { formatBytes, formatEdits, formatMs, formatNumber, formatPercent, formatRequests, formatTurnCount } from "@/lib/format";
 
 export interface PolicyPart {
   key: "requests" | "time" | "context" | "edits" | "review" | "reviewer";
@@ -29,7 +29,12 @@ export function policySummary(policy: TPolicy | null): PolicyPart[] {
       detail: `requests: stages at ${stagesText(requests.stages)} of ${formatRequests(usable)} usable`,
     });
   }
-  if (time) parts.push({ key: "time", text: formatMs(time.limitMs), detail: `time: stages at ${stagesText(time.stages)} of ${formatMs(time.limitMs)}` });
+  if (time)
+    parts.push({
+      key: "time",
+      text: formatMs(time.limitMs),
+      detail: `time: stages at ${stagesText(time.stages)} of ${formatMs(time.limitMs)}`,
+    });
   if (context) {
     parts.push({
       key: "context",
@@ -45,10 +50,17 @@ export function policySummary(policy: TPolicy | null): PolicyPart[] {
     });
   }
   if (review && (review.everyTurns !== undefined || review.afterMs !== undefined)) {
-    const every = [review.everyTurns !== undefined ? formatTurnCount(review.everyTurns) : null, review.afterMs !== undefined ? formatMs(review.afterMs) : null]
+    const every = [
+      review.everyTurns !== undefined ? formatTurnCount(review.everyTurns) : null,
+      review.afterMs !== undefined ? formatMs(review.afterMs) : null,
+    ]
       .filter((x): x is string => x !== null)
       .join(" / ");
-    parts.push({ key: "review", text: `review every ${every}`, detail: "review: a checkpoint suggestion each time a new checkpoint is reached" });
+    parts.push({
+      key: "review",
+      text: `review every ${every}`,
+      detail: "review: a checkpoint suggestion each time a new checkpoint is reached",
+    });
   }
   if (reviewer) {
     parts.push({

@@ -1,5 +1,5 @@
-import type { TReviewerLane, TTimelineNotification } from "../contracts";
-import { formatTurn, formatTurnRange } from "../format";
+import type { TReviewerLane, TTimelineNotification } from "@/lib/contracts";
+import { formatTurn, formatTurnRange } from "@/lib/format";
 import { turnFraction, type TurnWindow } from "./turn-window";
 
 export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
@@ -76,16 +76,18 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
   const x = (turn: number) => Math.min(1, Math.max(0, turnFraction(turn, domain)));
   const inside = (turn: number) => turn >= domain.from && turn <= domain.to;
 
-  const rebuilt: LaneMark[] = lane.rebuilt.filter((r) => inside(r.turn)).map((r) => ({
-    id: `r${r.turn}`,
-    turn: r.turn,
-    x: x(r.turn),
-    row: 0,
-    glyph: r.granted ? "granted" : "denied",
-    title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
-      r.granted ? "granted" : `denied: ${r.reasons.map(denialWords).join(", ")}`
-    }`,
-  }));
+  const rebuilt: LaneMark[] = lane.rebuilt
+    .filter((r) => inside(r.turn))
+    .map((r) => ({
+      id: `r${r.turn}`,
+      turn: r.turn,
+      x: x(r.turn),
+      row: 0,
+      glyph: r.granted ? "granted" : "denied",
+      title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
+        r.granted ? "granted" : `denied: ${r.reasons.map(denialWords).join(", ")}`
+      }`,
+    }));
 
   const extents = lane.chains.map((chain): [number, number] => {
     const turns: number[] = [];
@@ -105,7 +107,14 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
     const row = packed.rows[c];
     const name = `candidate ${chain.candidateId}`;
     if (chain.turn !== null && inside(chain.turn)) {
-      marks.push({ id: `c${c}`, turn: chain.turn, x: x(chain.turn), row, glyph: "candidate", title: `${formatTurn(chain.turn)} · recorded: Reviewer ${name}${chain.checkpoint !== null ? `, checkpoint ${chain.checkpoint}` : ""}` });
+      marks.push({
+        id: `c${c}`,
+        turn: chain.turn,
+        x: x(chain.turn),
+        row,
+        glyph: "candidate",
+        title: `${formatTurn(chain.turn)} · recorded: Reviewer ${name}${chain.checkpoint !== null ? `, checkpoint ${chain.checkpoint}` : ""}`,
+      });
     }
     chain.admissions.forEach((a, i) => {
       if (!inside(a.turn)) return;
@@ -134,22 +143,51 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
           d.doneTurn === null ? "still running" : `completed${d.verdict ? ` (${d.verdict})` : ""}`
         }`,
       });
-      if (inside(d.turn)) marks.push({ id: `c${c}d${i}`, turn: d.turn, x: x(d.turn), row, glyph: "dispatch", title: `${formatTurn(d.turn)} · dispatched ${d.dispatchId} for ${name}` });
+      if (inside(d.turn))
+        marks.push({
+          id: `c${c}d${i}`,
+          turn: d.turn,
+          x: x(d.turn),
+          row,
+          glyph: "dispatch",
+          title: `${formatTurn(d.turn)} · dispatched ${d.dispatchId} for ${name}`,
+        });
       if (d.doneTurn !== null && inside(d.doneTurn)) {
-        marks.push({ id: `c${c}f${i}`, turn: d.doneTurn, x: x(d.doneTurn), row, glyph: "done", title: `${formatTurn(d.doneTurn)} · dispatch ${d.dispatchId} completed${d.verdict ? `: ${d.verdict}` : ""}` });
+        marks.push({
+          id: `c${c}f${i}`,
+          turn: d.doneTurn,
+          x: x(d.doneTurn),
+          row,
+          glyph: "done",
+          title: `${formatTurn(d.doneTurn)} · dispatch ${d.dispatchId} completed${d.verdict ? `: ${d.verdict}` : ""}`,
+        });
       }
     });
     if (chain.cancelled) {
       cancelled++;
       if (inside(chain.cancelled.turn)) {
-        marks.push({ id: `c${c}x`, turn: chain.cancelled.turn, x: x(chain.cancelled.turn), row, glyph: "cancelled", title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${denialWords(chain.cancelled.reason)}` });
+        marks.push({
+          id: `c${c}x`,
+          turn: chain.cancelled.turn,
+          x: x(chain.cancelled.turn),
+          row,
+          glyph: "cancelled",
+          title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${denialWords(chain.cancelled.reason)}`,
+        });
       }
     }
   });
   return {
     rebuilt,
     recorded: { marks, spans, rows: packed.count },
-    counts: { rebuilt: lane.rebuilt.length, denied: lane.rebuilt.filter((r) => !r.granted).length, chains: lane.chains.length, dispatches, running, cancelled },
+    counts: {
+      rebuilt: lane.rebuilt.length,
+      denied: lane.rebuilt.filter((r) => !r.granted).length,
+      chains: lane.chains.length,
+      dispatches,
+      running,
+      cancelled,
+    },
   };
 }
 

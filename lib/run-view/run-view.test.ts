@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerLane } from "../contracts";
+import type { TReviewerLane } from "@/lib/contracts";
 import { groupFindings } from "./finding-groups";
 import { policySummary } from "./policy-summary";
 import { notificationMarks, packRows, reviewerLayout } from "./reviewer-layout";
@@ -133,8 +133,28 @@ describe("reminder strips", () => {
 
 describe("Reviewer and notification lanes", () => {
   it("packs overlapping intervals on separate rows", () => {
-    expect(packRows([[0, 10], [5, 20], [12, 30], [40, 41]], 0)).toEqual({ rows: [0, 1, 0, 0], count: 2 });
-    expect(packRows([[0, 10], [1, 10], [2, 10]], 0, 2).count).toBe(2);
+    expect(
+      packRows(
+        [
+          [0, 10],
+          [5, 20],
+          [12, 30],
+          [40, 41],
+        ],
+        0,
+      ),
+    ).toEqual({ rows: [0, 1, 0, 0], count: 2 });
+    expect(
+      packRows(
+        [
+          [0, 10],
+          [1, 10],
+          [2, 10],
+        ],
+        0,
+        2,
+      ).count,
+    ).toBe(2);
   });
 
   it("keeps the rules' candidates apart from the recorded chains, with spans and denial reasons", () => {
@@ -146,8 +166,21 @@ describe("Reviewer and notification lanes", () => {
         { turn: 20, checkpoint: 2, granted: false, reasons: ["insufficient_budget", "review_in_progress"] },
       ],
       chains: [
-        { candidateId: "c1", turn: 10, checkpoint: 1, admissions: [{ turn: 10, granted: true, reasons: [] }], dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 15 }] },
-        { candidateId: "c2", turn: 20, checkpoint: 2, admissions: [], dispatches: [{ dispatchId: "d2", turn: 21, doneTurn: null }], cancelled: undefined },
+        {
+          candidateId: "c1",
+          turn: 10,
+          checkpoint: 1,
+          admissions: [{ turn: 10, granted: true, reasons: [] }],
+          dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 15 }],
+        },
+        {
+          candidateId: "c2",
+          turn: 20,
+          checkpoint: 2,
+          admissions: [],
+          dispatches: [{ dispatchId: "d2", turn: 21, doneTurn: null }],
+          cancelled: undefined,
+        },
       ],
       strayCompletions: [],
     };
@@ -163,7 +196,13 @@ describe("Reviewer and notification lanes", () => {
   });
 
   it("places notifications of the window only", () => {
-    const marks = notificationMarks([{ turn: 5, channel: "email", message: "done" }, { turn: 500, channel: "email", message: "x" }], { from: 0, to: 10 });
+    const marks = notificationMarks(
+      [
+        { turn: 5, channel: "email", message: "done" },
+        { turn: 500, channel: "email", message: "x" },
+      ],
+      { from: 0, to: 10 },
+    );
     expect(marks).toHaveLength(1);
     expect(marks[0]).toMatchObject({ x: 0.5, title: "turn 5 · user notified via email: done" });
   });

@@ -1,5 +1,5 @@
-import type { TDeliveryStatus, TTimelineReminder } from "../contracts";
-import { formatBytes, formatTurnRange } from "../format";
+import type { TDeliveryStatus, TTimelineReminder } from "@/lib/contracts";
+import { formatBytes, formatTurnRange } from "@/lib/format";
 import { turnFraction, type TurnWindow } from "./turn-window";
 
 /** Drawing order of statuses: delivered underneath, the ones a reader must not miss on top. */

@@ -39,7 +39,10 @@ export function valueTicks(max: number, target = 4): number[] {
   const multiples = power >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10];
   const steps = multiples.map((m) => m * power).filter((s) => s >= 1 || max < 1);
   // The step whose number of intervals is closest to the target (ties: the wider step).
-  const step = steps.reduce((best, s) => (Math.abs(max / s - target) <= Math.abs(max / best - target) ? s : best), steps[steps.length - 1] ?? 1);
+  const step = steps.reduce(
+    (best, s) => (Math.abs(max / s - target) <= Math.abs(max / best - target) ? s : best),
+    steps[steps.length - 1] ?? 1,
+  );
   const ticks: number[] = [];
   for (let i = 0; i * step <= max + 1e-9; i++) ticks.push(Math.round(i * step * 1e6) / 1e6);
   return ticks;

@@ -20,7 +20,9 @@ describe("the environment", () => {
   });
 
   it("parses values: proxy hops as 0/false, true or a count; strings as given", () => {
-    expect(["0", "false", " FALSE ", "true", "2"].map((v) => env("CUESCOPE_TRUST_PROXY", { CUESCOPE_TRUST_PROXY: v }))).toEqual([0, 0, 0, 1, 2]);
+    expect(["0", "false", " FALSE ", "true", "2"].map((v) => env("CUESCOPE_TRUST_PROXY", { CUESCOPE_TRUST_PROXY: v }))).toEqual([
+      0, 0, 0, 1, 2,
+    ]);
     expect(env("CUESCOPE_INGEST_CONCURRENCY", { CUESCOPE_INGEST_CONCURRENCY: "8" })).toBe(8);
     expect(env("CUESCOPE_DB_CONNECT_TIMEOUT_MS", { CUESCOPE_DB_CONNECT_TIMEOUT_MS: "0" })).toBe(0);
     expect(env("DATABASE_URL", { DATABASE_URL: "postgresql://u@h/db" })).toBe("postgresql://u@h/db");

@@ -39,23 +39,77 @@ const zHops = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.union([z.literal(["0", "false"]).transform(() => 0), z.literal("true").transform(() => 1), z.coerce.number<string>().int().positive()]));
+  .pipe(
+    z.union([
+      z.literal(["0", "false"]).transform(() => 0),
+      z.literal("true").transform(() => 1),
+      z.coerce.number<string>().int().positive(),
+    ]),
+  );
 
 export const ENV = {
-  DATABASE_URL: variable<string | undefined>(text, undefined, "a PostgreSQL URL", "PostgreSQL to use (`postgresql://…`); unset: the embedded PGlite database"),
+  DATABASE_URL: variable<string | undefined>(
+    text,
+    undefined,
+    "a PostgreSQL URL",
+    "PostgreSQL to use (`postgresql://…`); unset: the embedded PGlite database",
+  ),
   CUESCOPE_DATA_DIR: variable(text, ".cuescope/data", "a directory", "the embedded database's directory (`memory://` for one in memory)"),
-  CUESCOPE_MIGRATIONS_DIR: variable<string | undefined>(text, undefined, "a directory", "where the migrations are (default: prisma/migrations under the working directory)", true),
-  CUESCOPE_SERVER_URL: variable<string | undefined>(text, undefined, "a URL", "set by `npm start` (scripts/server.mjs): this server's address, recorded in the embedded database's lock", true),
-  CUESCOPE_PEER_HEADER: variable<string | undefined>(text, undefined, "a header name", "set by scripts/server.mjs: the private header carrying the TCP peer's address", true),
-  CUESCOPE_TRUST_PROXY: variable(zHops, 0, "a number of proxy hops (0/false, true = 1, or a positive whole number)", "read forwarded headers from that many trusted proxies; unset: they are ignored"),
-  CUESCOPE_INGEST_CONCURRENCY: variable(z.coerce.number().int().positive(), 4, "a positive whole number", "at most this many ingest transactions at once on PostgreSQL (PGlite: 1)"),
-  CUESCOPE_RUN_CACHE_MB: variable(z.coerce.number().positive(), 64, "a positive number of megabytes", "the bound on each in-process cache of a run's derived data (parsed decisions, timelines, what-if replays)"),
-  CUESCOPE_HEALTH_TIMEOUT_MS: variable(z.coerce.number().int().positive(), 3_000, "a positive whole number of milliseconds", "the health check's limit on `SELECT 1`, opening included"),
+  CUESCOPE_MIGRATIONS_DIR: variable<string | undefined>(
+    text,
+    undefined,
+    "a directory",
+    "where the migrations are (default: prisma/migrations under the working directory)",
+    true,
+  ),
+  CUESCOPE_SERVER_URL: variable<string | undefined>(
+    text,
+    undefined,
+    "a URL",
+    "set by `npm start` (scripts/server.mjs): this server's address, recorded in the embedded database's lock",
+    true,
+  ),
+  CUESCOPE_PEER_HEADER: variable<string | undefined>(
+    text,
+    undefined,
+    "a header name",
+    "set by scripts/server.mjs: the private header carrying the TCP peer's address",
+    true,
+  ),
+  CUESCOPE_TRUST_PROXY: variable(
+    zHops,
+    0,
+    "a number of proxy hops (0/false, true = 1, or a positive whole number)",
+    "read forwarded headers from that many trusted proxies; unset: they are ignored",
+  ),
+  CUESCOPE_INGEST_CONCURRENCY: variable(
+    z.coerce.number().int().positive(),
+    4,
+    "a positive whole number",
+    "at most this many ingest transactions at once on PostgreSQL (PGlite: 1)",
+  ),
+  CUESCOPE_RUN_CACHE_MB: variable(
+    z.coerce.number().positive(),
+    64,
+    "a positive number of megabytes",
+    "the bound on each in-process cache of a run's derived data (parsed decisions, timelines, what-if replays)",
+  ),
+  CUESCOPE_HEALTH_TIMEOUT_MS: variable(
+    z.coerce.number().int().positive(),
+    3_000,
+    "a positive whole number of milliseconds",
+    "the health check's limit on `SELECT 1`, opening included",
+  ),
   CUESCOPE_DB_CONNECT_TIMEOUT_MS: ms(5_000, "opening a connection, and waiting for a free pooled one"),
   CUESCOPE_DB_STATEMENT_TIMEOUT_MS: ms(15_000, "one statement, on the server (`statement_timeout`)"),
   CUESCOPE_DB_LOCK_TIMEOUT_MS: ms(10_000, "waiting for a lock (`lock_timeout`)"),
   CUESCOPE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: ms(60_000, "a session left idle inside a transaction"),
-  CUESCOPE_DB_QUERY_TIMEOUT_MS: variable<number | undefined>(zMs, undefined, MS, "any answer, on the client; unset: the statement timeout + 2000 (0 when that is off)"),
+  CUESCOPE_DB_QUERY_TIMEOUT_MS: variable<number | undefined>(
+    zMs,
+    undefined,
+    MS,
+    "any answer, on the client; unset: the statement timeout + 2000 (0 when that is off)",
+  ),
   CUESCOPE_DB_OPEN_TIMEOUT_MS: ms(20_000, "how long a request waits for the database to open"),
   CUESCOPE_DB_MIGRATION_TIMEOUT_MS: ms(300_000, "the statement timeout while migrations run at start-up"),
   CUESCOPE_URL: variable<string | undefined>(text, undefined, "a URL", "where `import` and `demo` send, when not to the local server"),
@@ -74,7 +128,10 @@ export function env<K extends EnvName>(name: K, source: EnvSource = process.env)
   if (raw === undefined || raw.trim() === "") return spec.fallback;
   const parsed = spec.schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  warnOnce(`${name}=${raw}`, `[cuescope] ${name}=${JSON.stringify(raw)} is not ${spec.expected}; using ${spec.fallback === undefined ? "the default" : JSON.stringify(spec.fallback)}`);
+  warnOnce(
+    `${name}=${raw}`,
+    `[cuescope] ${name}=${JSON.stringify(raw)} is not ${spec.expected}; using ${spec.fallback === undefined ? "the default" : JSON.stringify(spec.fallback)}`,
+  );
   return spec.fallback;
 }
 

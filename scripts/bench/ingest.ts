@@ -7,13 +7,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { Client } from "pg";
-import { parseInstant } from "../../lib/contracts";
-import { canonicalJson } from "../../lib/core";
-import { generateEtfRun, type TRawEvent } from "../../lib/demo/etf-run";
-import { createKey } from "../../lib/server/auth/keys";
-import { openDatabase, type Database } from "../../lib/server/db";
+import { parseInstant } from "@/lib/contracts";
+import { canonicalJson } from "@/lib/core";
+import { generateEtfRun, type TRawEvent } from "@/lib/demo/etf-run";
+import { createKey } from "@/lib/server/auth/keys";
+import { openDatabase, type Database } from "@/lib/server/db";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
-import { env } from "../../lib/server/env";
+import { env } from "@/lib/server/env";
 
 const TOTAL_EVENTS = 100_000;
 const BATCH = 500;
@@ -103,7 +103,8 @@ async function timeHttp(events: readonly TRawEvent[], key: string, ctx: BenchCon
         body: JSON.stringify({ batch }),
       });
       const body = (await response.json()) as { summary?: { created: number } };
-      if (response.status !== 207 || body.summary?.created !== batch.length) throw new Error(`ingest answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+      if (response.status !== 207 || body.summary?.created !== batch.length)
+        throw new Error(`ingest answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
       done += batch.length;
       ctx.progress(`HTTP ingest ${fmt.int(done)}/${fmt.int(events.length)}`);
     }

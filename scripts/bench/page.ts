@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium } from "@playwright/test";
-import { generateEtfRun } from "../../lib/demo/etf-run";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
-import { env } from "../../lib/server/env";
+import { env } from "@/lib/server/env";
 
 const PORT = 3312;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -38,7 +38,15 @@ async function run(ctx: BenchContext): Promise<void> {
 
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     });
     try {
       const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -69,7 +77,9 @@ async function run(ctx: BenchContext): Promise<void> {
           ],
         ),
       );
-      ctx.print(`first chart ${fmt.ms(median(chart))} ms (target <= 1500 ms) ${verdict(median(chart), 1500)}; ${fmt.ratio(median(chart) / median(plain))}x the static page`);
+      ctx.print(
+        `first chart ${fmt.ms(median(chart))} ms (target <= 1500 ms) ${verdict(median(chart), 1500)}; ${fmt.ratio(median(chart) / median(plain))}x the static page`,
+      );
     } finally {
       await browser.close();
     }
@@ -82,7 +92,10 @@ async function run(ctx: BenchContext): Promise<void> {
 
 async function loadRun(key: string, ctx: BenchContext): Promise<void> {
   ctx.progress("generating and sending a 5,000-turn run ...");
-  const events = generateEtfRun({ runId: RUN_ID, seed: 5, turns: 5000, anomalies: true }).events.map((e) => ({ ...e, id: `${RUN_ID}:${e.id}` }));
+  const events = generateEtfRun({ runId: RUN_ID, seed: 5, turns: 5000, anomalies: true }).events.map((e) => ({
+    ...e,
+    id: `${RUN_ID}:${e.id}`,
+  }));
   for (let i = 0; i < events.length; i += 1000) {
     const response = await fetch(`${BASE}/api/v1/ingest`, {
       method: "POST",

@@ -5,9 +5,9 @@
  * with ZEvent happens outside the timed part) are each timed `repeats` times, interleaved, and the
  * medians are compared. Targets: rebuild/parse <= 1.0, rebuild(2n)/rebuild(n) <= 2.2.
  */
-import { ZEvent, type TEvent } from "../../lib/contracts";
-import { rebuild } from "../../lib/core";
-import { generateEtfRun, toJsonl } from "../../lib/demo/etf-run";
+import { ZEvent, type TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
 import { collectGarbage, fmt, median, table, timeMs, verdict, type BenchContext, type BenchSection } from "./common";
 
 export const RATIO_TARGET = 1.0;
@@ -100,7 +100,8 @@ export function reportRebuild(ctx: BenchContext, rows: readonly RebuildMeasureme
     ),
   );
   for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1], b = rows[i];
+    const a = rows[i - 1],
+      b = rows[i];
     const scaling = b.rebuildMs / a.rebuildMs;
     ctx.print(
       `scaling rebuild(${fmt.int(b.turns)}) / rebuild(${fmt.int(a.turns)}) = ${fmt.ratio(scaling)}` +

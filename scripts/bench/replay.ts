@@ -4,26 +4,30 @@
  * job as the API runs it on an embedded database (load events and cached decisions, rebuild,
  * compare, follow-up, progress writes).
  */
-import { ZEvent, type TCopy, type TPolicy } from "../../lib/contracts";
-import { rebuild } from "../../lib/core";
-import { demoRuns } from "../../lib/demo/demo-set";
-import { changedTurns } from "../../lib/replay/changed-turns";
-import { keyStatsOf } from "../../lib/replay/key-stats";
+import { ZEvent, type TCopy, type TPolicy } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { demoRuns } from "@/lib/demo/demo-set";
+import { changedTurns } from "@/lib/replay/changed-turns";
+import { keyStatsOf } from "@/lib/replay/key-stats";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKey, authenticate } from "../../lib/server/auth/keys";
-import { openDatabase } from "../../lib/server/db";
-import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
-import { startReplay } from "../../lib/server/replay/replay-jobs";
-import { createCopyVersion } from "../../lib/server/versions/versions";
-import { loadDemo } from "../lib/load-demo";
+import { createKey, authenticate } from "@/lib/server/auth/keys";
+import { openDatabase } from "@/lib/server/db";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { startReplay } from "@/lib/server/replay/replay-jobs";
+import { createCopyVersion } from "@/lib/server/versions/versions";
+import { loadDemo } from "@/scripts/lib/load-demo";
 import { collectGarbage, fmt, median, table, type BenchContext, type BenchSection } from "./common";
 
 const SHORT_COPY: TCopy = { context: { "*": "Context {percent}% of {capacityBytes} B" } };
 
 export function replaySection(): BenchSection {
-  return { name: "replay", description: "what-if replay of the demo runs (copy + policy override, compared with their own decisions)", run };
+  return {
+    name: "replay",
+    description: "what-if replay of the demo runs (copy + policy override, compared with their own decisions)",
+    run,
+  };
 }
 
 async function run(ctx: BenchContext): Promise<void> {
@@ -84,7 +88,10 @@ async function jobReplay(ctx: BenchContext): Promise<void> {
     for (let r = 0; r <= ctx.repeats; r++) {
       ctx.progress(`replay job: ${r === 0 ? "warm-up (builds the decisions cache)" : `repetition ${r}/${ctx.repeats}`}`);
       // A new version each time, so no finished job of the same inputs answers at once.
-      const version = await createCopyVersion(db, caller, { name: `bench ${r}`, copy: { ...SHORT_COPY, review: { "*": `Checkpoint {checkpoint} (${r})` } } });
+      const version = await createCopyVersion(db, caller, {
+        name: `bench ${r}`,
+        copy: { ...SHORT_COPY, review: { "*": `Checkpoint {checkpoint} (${r})` } },
+      });
       const started = process.hrtime.bigint();
       const { job, done } = await startReplay(db, caller, { copyVersionId: version.id, filters: {}, maxRuns: 500 });
       await done;
@@ -92,7 +99,12 @@ async function jobReplay(ctx: BenchContext): Promise<void> {
       turns = job.progress.totalTurns;
     }
     const ms = median(times);
-    ctx.print(table(["replay job (embedded database)", "turns", "median ms", "turns/s"], [["demo runs, copy version", fmt.int(turns), fmt.ms(ms), fmt.int((turns / ms) * 1000)]]));
+    ctx.print(
+      table(
+        ["replay job (embedded database)", "turns", "median ms", "turns/s"],
+        [["demo runs, copy version", fmt.int(turns), fmt.ms(ms), fmt.int((turns / ms) * 1000)]],
+      ),
+    );
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,12 @@
-import { demoRuns } from "../../lib/demo/demo-set";
-import type { IngestSink } from "../../lib/client/ingest-sink";
+import { demoRuns } from "@/lib/demo/demo-set";
+import type { IngestSink } from "@/lib/client/ingest-sink";
 import { progressBar } from "./progress";
 
 /** Generates the demo runs and sends them through a sink in batches of 500, with progress. */
-export async function loadDemo(sink: IngestSink, now = new Date().toISOString()): Promise<{ runs: number; events: number; errors: number }> {
+export async function loadDemo(
+  sink: IngestSink,
+  now = new Date().toISOString(),
+): Promise<{ runs: number; events: number; errors: number }> {
   const generating = progressBar("generating demo runs");
   const runs = demoRuns(now, (_, index, total) => generating.update(index, total));
   generating.done();

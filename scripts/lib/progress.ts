@@ -12,12 +12,16 @@ export function progressBar(label: string) {
       if (tty) {
         const width = 24;
         const filled = Math.round(fraction * width);
-        process.stderr.write(`\r${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${note}\x1b[K`);
+        process.stderr.write(
+          `\r${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} ${note}\x1b[K`,
+        );
       } else {
         const tenth = Math.floor(fraction * 10);
         if (tenth !== lastTenth) {
           lastTenth = tenth;
-          process.stderr.write(`${label}: ${Math.round(fraction * 100)}% (${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")}) ${note}\n`);
+          process.stderr.write(
+            `${label}: ${Math.round(fraction * 100)}% (${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")}) ${note}\n`,
+          );
         }
       }
     },

@@ -1,8 +1,8 @@
-import { readDemoKey } from "../../lib/server/auth/demo-key";
-import { httpSink, type IngestSink } from "../../lib/client/ingest-sink";
-import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "../../lib/server/db";
-import { ingestBatch } from "../../lib/server/ingest/ingest-batch";
-import { env } from "../../lib/server/env";
+import { readDemoKey } from "@/lib/server/auth/demo-key";
+import { httpSink, type IngestSink } from "@/lib/client/ingest-sink";
+import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "@/lib/server/db";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { env } from "@/lib/server/env";
 
 export interface TargetOptions {
   url?: string;

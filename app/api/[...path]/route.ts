@@ -1,4 +1,4 @@
-import { json } from "../../../lib/server/http/errors-to-response";
+import { json } from "@/lib/server/http/errors-to-response";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -6,7 +6,9 @@ export const runtime = "nodejs";
 /** Any /api path no route serves: a JSON 404 like every other API answer (not the HTML 404 page). */
 function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
-  return json(404, { error: { code: "not_found", message: `no API at ${request.method} ${pathname.slice(0, 200)}; see /api/v1 in the README` } });
+  return json(404, {
+    error: { code: "not_found", message: `no API at ${request.method} ${pathname.slice(0, 200)}; see /api/v1 in the README` },
+  });
 }
 
 export const GET = notFound;

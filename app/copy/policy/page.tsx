@@ -1,14 +1,14 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { PolicyWorkbench, type PolicyBase } from "../../../components/policy/policy-workbench";
-import { ZRunListQuery } from "../../../lib/contracts";
-import { policyVersionsQuery } from "../../../lib/queries/copy";
-import { readParams } from "../../../lib/queries/url-params";
-import { requireSession } from "../../../lib/server/auth/session";
-import { getDb } from "../../../lib/server/db";
-import { listRuns } from "../../../lib/server/runs/list-runs";
-import { getRunSummary } from "../../../lib/server/runs/run-reads";
-import { listPolicyVersions } from "../../../lib/server/versions/versions";
+import { PolicyWorkbench, type PolicyBase } from "@/components/policy/policy-workbench";
+import { ZRunListQuery } from "@/lib/contracts";
+import { policyVersionsQuery } from "@/lib/queries/copy";
+import { readParams } from "@/lib/queries/url-params";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { listRuns } from "@/lib/server/runs/list-runs";
+import { getRunSummary } from "@/lib/server/runs/run-reads";
+import { listPolicyVersions } from "@/lib/server/versions/versions";
 
 export const metadata: Metadata = { title: "Policy" };
 export const dynamic = "force-dynamic";
@@ -26,7 +26,10 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
 
   const db = await getDb();
   const queryClient = new QueryClient();
-  const { versions } = await queryClient.fetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) });
+  const { versions } = await queryClient.fetchQuery({
+    ...policyVersionsQuery(),
+    queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }),
+  });
 
   const fromVersion = params.from ?? (params.run ? undefined : versions.find((v) => v.isDefault)?.id);
   let base: PolicyBase = fromVersion && versions.some((v) => v.id === fromVersion) ? { versionId: fromVersion } : null;

@@ -1,17 +1,17 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import type { ReplayChoice } from "../../../components/replay/replay-form";
-import { ReplayWorkbench } from "../../../components/replay/replay-workbench";
-import { ZRunStatus } from "../../../lib/contracts";
-import { copyVersionsQuery, policyVersionsQuery } from "../../../lib/queries/copy";
-import { replayJobQuery } from "../../../lib/queries/replay";
-import { runFacetsQuery } from "../../../lib/queries/runs";
-import { readParams, readTimeRange } from "../../../lib/queries/url-params";
-import { requireSession } from "../../../lib/server/auth/session";
-import { getDb } from "../../../lib/server/db";
-import { getReplayJob } from "../../../lib/server/replay/replay-jobs";
-import { getRunFacets } from "../../../lib/server/runs/run-facets";
-import { listCopyVersions, listPolicyVersions } from "../../../lib/server/versions/versions";
+import type { ReplayChoice } from "@/components/replay/replay-form";
+import { ReplayWorkbench } from "@/components/replay/replay-workbench";
+import { ZRunStatus } from "@/lib/contracts";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { replayJobQuery } from "@/lib/queries/replay";
+import { runFacetsQuery } from "@/lib/queries/runs";
+import { readParams, readTimeRange } from "@/lib/queries/url-params";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { getReplayJob } from "@/lib/server/replay/replay-jobs";
+import { getRunFacets } from "@/lib/server/runs/run-facets";
+import { listCopyVersions, listPolicyVersions } from "@/lib/server/versions/versions";
 
 export const metadata: Metadata = { title: "What-if replay" };
 export const dynamic = "force-dynamic";
@@ -35,7 +35,9 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
     queryClient.prefetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) }),
     queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
     // An unknown job is not prefetched: the client asks and shows the API's error.
-    params.job ? queryClient.prefetchQuery({ ...replayJobQuery(params.job), queryFn: () => getReplayJob(db, projectId, params.job!) }) : null,
+    params.job
+      ? queryClient.prefetchQuery({ ...replayJobQuery(params.job), queryFn: () => getReplayJob(db, projectId, params.job!) })
+      : null,
   ]);
 
   const status = ZRunStatus.safeParse(params.status);

@@ -1,17 +1,17 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { RunExplorer } from "../../../components/run/run-explorer";
-import { timelineWindow } from "../../../lib/run-view/turn-window";
+import { RunExplorer } from "@/components/run/run-explorer";
+import { timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
-import { ZRunIdParam } from "../../../lib/contracts";
-import { runIdFromRoute, runPath } from "../../../lib/queries/paths";
-import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "../../../lib/queries/runs";
-import { requireSession } from "../../../lib/server/auth/session";
-import { getDb } from "../../../lib/server/db";
-import { DomainError } from "../../../lib/server/errors";
-import { getRunSummary, getTurnDetail } from "../../../lib/server/runs/run-reads";
-import { getRunTimeline } from "../../../lib/server/runs/run-timeline";
+import { ZRunIdParam } from "@/lib/contracts";
+import { runIdFromRoute, runPath } from "@/lib/queries/paths";
+import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
+import { getRunTimeline } from "@/lib/server/runs/run-timeline";
 
 export const dynamic = "force-dynamic";
 
@@ -70,7 +70,9 @@ export default async function RunPage(props: Props) {
   const summary = queryClient.getQueryData(runSummaryQuery(runId).queryKey);
   const embedTimeline = (summary?.turns ?? 0) <= EMBEDDED_TIMELINE_TURNS;
   if (embedTimeline) {
-    prefetches.push(queryClient.prefetchQuery({ ...runTimelineQuery(runId, window), queryFn: () => getRunTimeline(db, projectId, runId, window) }));
+    prefetches.push(
+      queryClient.prefetchQuery({ ...runTimelineQuery(runId, window), queryFn: () => getRunTimeline(db, projectId, runId, window) }),
+    );
   } else {
     // Start the download with the page, not after hydration; the client's fetch of the same URL reuses it.
     preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
@@ -81,7 +83,12 @@ export default async function RunPage(props: Props) {
   }
   const turn = one(search.turn);
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
-    prefetches.push(queryClient.prefetchQuery({ ...turnDetailQuery(runId, Number(turn)), queryFn: () => getTurnDetail(db, projectId, runId, Number(turn)) }));
+    prefetches.push(
+      queryClient.prefetchQuery({
+        ...turnDetailQuery(runId, Number(turn)),
+        queryFn: () => getTurnDetail(db, projectId, runId, Number(turn)),
+      }),
+    );
   }
   await Promise.all(prefetches);
 

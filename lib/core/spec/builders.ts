@@ -19,7 +19,7 @@ import {
   type TReminderKey,
   type TRunDecisions,
   type TTurnDecision,
-} from "../../contracts";
+} from "@/lib/contracts";
 
 export const BASE_MS = Date.parse("2026-11-29T10:00:00.000Z");
 
@@ -44,14 +44,7 @@ export interface Meta {
   id?: string;
 }
 
-export type ActionKind =
-  | "tool_call"
-  | "edit_block"
-  | "append_block"
-  | "review_objectives"
-  | "check_evidence"
-  | "finalize"
-  | "other";
+export type ActionKind = "tool_call" | "edit_block" | "append_block" | "review_objectives" | "check_evidence" | "finalize" | "other";
 
 export interface SubmitOptions extends Meta {
   countsAgainstBudget?: boolean;

@@ -1,7 +1,7 @@
 /** Contract §5: template lookup, run copy vs default copy, options overrides, placeholder values. */
 import { describe, expect, it } from "vitest";
-import type { TCopy, TPolicyInput } from "../../contracts";
-import { rebuild } from "../index";
+import type { TCopy, TPolicyInput } from "@/lib/contracts";
+import { rebuild } from "@/lib/core/index";
 import { EDITS, json, policy, REQ, run, turnOf, type TurnBuilder } from "./builders";
 
 function texts(p: TPolicyInput, copy: TCopy | undefined, fill: (t: TurnBuilder) => unknown, turn = 1): string[] {
@@ -46,9 +46,9 @@ describe("§5 template lookup: exhausted > exact stage > *", () => {
     { name: "requests stage 2 without a '2' template uses '*'", used: 27, text: "any 2" },
   ];
   it.each(stageCases)("$name", ({ used, text }) => {
-    expect(
-      texts({ requests: REQ }, { requests: { "*": "any {stage}", "3": "three" } }, (t) => t.requests(used).final(10).ok()),
-    ).toEqual([text]);
+    expect(texts({ requests: REQ }, { requests: { "*": "any {stage}", "3": "three" } }, (t) => t.requests(used).final(10).ok())).toEqual([
+      text,
+    ]);
   });
 
   it.each([
@@ -80,11 +80,7 @@ describe("§5 run copy replaces the default copy key by key; options override th
   });
 
   it("a key the run's copy names is replaced whole: no default 'exhausted' template survives", () => {
-    expect(texts(p, { edits: { "*": "E {blockId} {used}/{limit}" } }, fill)).toEqual([
-      defaultRequests,
-      "E b1 4/4",
-      "E b2 2/4",
-    ]);
+    expect(texts(p, { edits: { "*": "E {blockId} {used}/{limit}" } }, fill)).toEqual([defaultRequests, "E b1 4/4", "E b2 2/4"]);
   });
 
   it("options.copy takes the place of the run's own copy", () => {

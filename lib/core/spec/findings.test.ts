@@ -1,7 +1,7 @@
 /** Contract §7: every finding code fires where it should and not where it should not; finding order. */
 import { describe, expect, it } from "vitest";
-import { FINDING_CODES, type TPolicyInput } from "../../contracts";
-import { rebuild } from "../index";
+import { FINDING_CODES, type TPolicyInput } from "@/lib/contracts";
+import { rebuild } from "@/lib/core/index";
 import { at, CTX, EDITS, findingTurns, json, REQ, rem, run, type RunBuilder } from "./builders";
 
 /** requests stage 1 at turn 1 (18/36), block b1 at stage 1 when asked; plenty of room. */
@@ -55,17 +55,35 @@ describe("§7 finding codes", () => {
     },
     {
       name: "in the agent's list (subject absent = null)",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1)]),
+        ),
       turns: [],
     },
     {
       name: "in the agent's list with subject null",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1, null)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1, null)]),
+        ),
       turns: [],
     },
     {
       name: "in the agent's list at another stage is not missing",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 2)]),
+        ),
       turns: [],
     },
     { name: "no list recorded: no comparison", build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok()), turns: [] },
@@ -97,30 +115,62 @@ describe("§7 finding codes", () => {
   check("UNEXPECTED_REMINDER", [
     {
       name: "in the list, not included by the rebuild",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1), rem("time", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1), rem("time", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "in the list, but dropped by the rebuild",
       policy: { requests: REQ, context: { capacityBytes: 10_000, stages: [5] } },
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10_000).ok([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10_000)
+            .ok([rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "another subject of the same key",
-      build: (b) => b.turn(1, (t) => t.block("b1", 2).final(10).ok([rem("edits", 1, "b2")])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .block("b1", 2)
+            .final(10)
+            .ok([rem("edits", 1, "b2")]),
+        ),
       turns: [1],
     },
     {
       name: "the list matches",
-      build: (b) => b.turn(1, (t) => t.requests(18).block("b1", 2).final(10).ok([rem("edits", 1, "b1"), rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .block("b1", 2)
+            .final(10)
+            .ok([rem("edits", 1, "b1"), rem("requests", 1)]),
+        ),
       turns: [],
     },
     { name: "no list recorded", build: (b) => b.turn(1, (t) => t.final(10).ok()), turns: [] },
     {
       name: "a notice already delivered earlier is unexpected when listed again",
       build: (b) =>
-        b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)])).turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
+        b
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .ok([rem("requests", 1)]),
+          )
+          .turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [2],
     },
   ]);
@@ -128,22 +178,46 @@ describe("§7 finding codes", () => {
   check("STAGE_MISMATCH", [
     {
       name: "included by both at different stages",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 2)]),
+        ),
       turns: [1],
     },
     {
       name: "same stage",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1)]),
+        ),
       turns: [],
     },
     {
       name: "duplicated pair: the agent's highest stage differs",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1), rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 2)]),
+        ),
       turns: [1],
     },
     {
       name: "duplicated pair: the agent's highest stage matches",
-      build: (b) => b.turn(1, (t) => t.requests(27).final(10).ok([rem("requests", 1), rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(27)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 2)]),
+        ),
       turns: [],
     },
     {
@@ -154,7 +228,13 @@ describe("§7 finding codes", () => {
     {
       name: "dropped by the rebuild: not included by both",
       policy: { requests: REQ, context: { capacityBytes: 10_000, stages: [5] } },
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10_000).ok([rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10_000)
+            .ok([rem("requests", 2)]),
+        ),
       turns: [],
     },
   ]);
@@ -162,12 +242,24 @@ describe("§7 finding codes", () => {
   check("DUPLICATE_REMINDER", [
     {
       name: "a pair twice",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1), rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "a pair three times: one finding",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1), rem("requests", 1), rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 1), rem("requests", 2)]),
+        ),
       turns: [1],
     },
     {
@@ -184,17 +276,36 @@ describe("§7 finding codes", () => {
     },
     {
       name: "the same pair at different stages",
-      build: (b) => b.turn(1, (t) => t.requests(27).final(10).ok([rem("requests", 1), rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(27)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 2)]),
+        ),
       turns: [1],
     },
     {
       name: "subject absent and subject null are the same pair",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1), rem("requests", 1, null)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1), rem("requests", 1, null)]),
+        ),
       turns: [1],
     },
     {
       name: "same key, different subjects",
-      build: (b) => b.turn(1, (t) => t.block("b1", 2).block("b2", 2).final(10).ok([rem("edits", 1, "b1"), rem("edits", 1, "b2")])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .block("b1", 2)
+            .block("b2", 2)
+            .final(10)
+            .ok([rem("edits", 1, "b1"), rem("edits", 1, "b2")]),
+        ),
       turns: [],
     },
     {
@@ -207,63 +318,149 @@ describe("§7 finding codes", () => {
   check("MARKED_NOT_SUBMITTED", [
     {
       name: "marked, not in the list",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "marked at another stage than listed",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)]).marked([rem("requests", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1)])
+            .marked([rem("requests", 2)]),
+        ),
       turns: [1],
     },
     {
       name: "no submission: every entry",
-      build: (b) => b.turn(1, (t) => t.requests(18).block("b1", 2).final(10).marked([rem("requests", 1), rem("edits", 1, "b1")])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .block("b1", 2)
+            .final(10)
+            .marked([rem("requests", 1), rem("edits", 1, "b1")]),
+        ),
       turns: [1, 1],
     },
     {
       name: "submission failed: every entry, even listed ones",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).submitted("failed", [rem("requests", 1)]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .submitted("failed", [rem("requests", 1)])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "submission failed without a list",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).submitted("failed").marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .submitted("failed")
+            .marked([rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "one finding per entry over several marked events",
       build: (b) =>
-        b.turn(1, (t) => t.requests(18).block("b1", 2).final(10).ok([]).marked([rem("requests", 1)]).marked([rem("edits", 1, "b1")])),
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .block("b1", 2)
+            .final(10)
+            .ok([])
+            .marked([rem("requests", 1)])
+            .marked([rem("edits", 1, "b1")]),
+        ),
       turns: [1, 1],
     },
     {
       name: "one finding per entry, even repeated entries",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([]).marked([rem("requests", 1), rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([])
+            .marked([rem("requests", 1), rem("requests", 1)]),
+        ),
       turns: [1, 1],
     },
     {
       name: "the last submission is the one checked",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)]).ok([]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1)])
+            .ok([])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "marked and listed (ok)",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1)])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [],
     },
     {
       name: "marked and listed (uncertain)",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .submitted("uncertain", [rem("requests", 1)])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [],
     },
     {
       name: "ok submission without a list: not checked",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok().marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok()
+            .marked([rem("requests", 1)]),
+        ),
       turns: [],
     },
     {
       name: "subject absent in marked matches subject null in the list",
-      build: (b) => b.turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1, null)]).marked([rem("requests", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .requests(18)
+            .final(10)
+            .ok([rem("requests", 1, null)])
+            .marked([rem("requests", 1)]),
+        ),
       turns: [],
     },
   ]);
@@ -272,36 +469,68 @@ describe("§7 finding codes", () => {
   check("CONTEXT_FROM_ABANDONED_CANDIDATE", [
     {
       name: "rolled back, agent's context stage is the candidate's",
-      build: (b) => b.turn(1, (t) => t.compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "at most one per turn",
       build: (b) =>
-        b.turn(1, (t) => t.compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 1), rem("context", 1)])),
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 1), rem("context", 1)]),
+        ),
       turns: [1],
     },
     {
       name: "the agent's highest context stage is compared",
       build: (b) =>
-        b.turn(1, (t) => t.compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 1), rem("context", 2)])),
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 1), rem("context", 2)]),
+        ),
       turns: [],
     },
     {
       name: "agent's stage is the final request's",
-      build: (b) => b.turn(1, (t) => t.compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 2)]),
+        ),
       turns: [],
     },
     {
       name: "adopted compaction",
-      build: (b) => b.turn(1, (t) => t.compaction(9000, 7000, "adopted").final(9000).ok([rem("context", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "adopted")
+            .final(9000)
+            .ok([rem("context", 1)]),
+        ),
       turns: [],
     },
     {
       name: "the last compaction of the turn was adopted",
       build: (b) =>
         b.turn(1, (t) =>
-          t.compaction(9000, 7000, "rolled_back").compaction(9000, 7100, "adopted").final(9000).ok([rem("context", 1)]),
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .compaction(9000, 7100, "adopted")
+            .final(9000)
+            .ok([rem("context", 1)]),
         ),
       turns: [],
     },
@@ -309,13 +538,23 @@ describe("§7 finding codes", () => {
       name: "the last compaction of the turn was rolled back",
       build: (b) =>
         b.turn(1, (t) =>
-          t.compaction(9000, 7100, "adopted").compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 1)]),
+          t
+            .compaction(9000, 7100, "adopted")
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 1)]),
         ),
       turns: [1],
     },
     {
       name: "candidate and final at the same stage",
-      build: (b) => b.turn(1, (t) => t.compaction(9000, 8600, "rolled_back").final(9000).ok([rem("context", 2)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 8600, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 2)]),
+        ),
       turns: [],
     },
     {
@@ -331,7 +570,13 @@ describe("§7 finding codes", () => {
     {
       name: "no context section",
       policy: { requests: REQ },
-      build: (b) => b.turn(1, (t) => t.compaction(9000, 7000, "rolled_back").final(9000).ok([rem("context", 1)])),
+      build: (b) =>
+        b.turn(1, (t) =>
+          t
+            .compaction(9000, 7000, "rolled_back")
+            .final(9000)
+            .ok([rem("context", 1)]),
+        ),
       turns: [],
     },
   ]);
@@ -346,11 +591,7 @@ describe("§7 finding codes", () => {
       name: "any submission, not only the last; one per event",
       build: (b) =>
         b.turn(1, (t) =>
-          t
-            .final(10)
-            .ok(undefined, { countsAgainstBudget: false })
-            .submitted("failed", undefined, { countsAgainstBudget: false })
-            .ok(),
+          t.final(10).ok(undefined, { countsAgainstBudget: false }).submitted("failed", undefined, { countsAgainstBudget: false }).ok(),
         ),
       turns: [1, 1],
     },
@@ -379,7 +620,12 @@ describe("§7 finding codes", () => {
       name: "uncertain notice listed again in turn t+1: finding on t+1",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)]),
+          )
           .turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [2],
     },
@@ -387,9 +633,7 @@ describe("§7 finding codes", () => {
       name: "uncertain suggestion listed again",
       policy: { review: { everyTurns: 10 } },
       build: (b) =>
-        b
-          .turn(10, (t) => t.final(10).submitted("uncertain", [rem("review", 1)]))
-          .turn(11, (t) => t.final(10).ok([rem("review", 1)])),
+        b.turn(10, (t) => t.final(10).submitted("uncertain", [rem("review", 1)])).turn(11, (t) => t.final(10).ok([rem("review", 1)])),
       turns: [11],
     },
     {
@@ -397,7 +641,12 @@ describe("§7 finding codes", () => {
       policy: { requests: REQ, review: { everyTurns: 10 } },
       build: (b) =>
         b
-          .turn(10, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1), rem("review", 1)]))
+          .turn(10, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1), rem("review", 1)]),
+          )
           .turn(11, (t) => t.final(10).ok([rem("review", 1), rem("requests", 1)])),
       turns: [11, 11],
     },
@@ -405,7 +654,12 @@ describe("§7 finding codes", () => {
       name: "subject absent in t and null in t+1 are the same entry",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)]),
+          )
           .turn(2, (t) => t.final(10).ok([rem("requests", 1, null)])),
       turns: [2],
     },
@@ -413,7 +667,12 @@ describe("§7 finding codes", () => {
       name: "turn t was ok",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).ok([rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .ok([rem("requests", 1)]),
+          )
           .turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [],
     },
@@ -421,7 +680,13 @@ describe("§7 finding codes", () => {
       name: "turn t's last submission was ok after an uncertain one",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]).ok([rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)])
+              .ok([rem("requests", 1)]),
+          )
           .turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [],
     },
@@ -429,15 +694,30 @@ describe("§7 finding codes", () => {
       name: "another stage in t+1",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]))
-          .turn(2, (t) => t.requests(27).final(10).ok([rem("requests", 2)])),
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)]),
+          )
+          .turn(2, (t) =>
+            t
+              .requests(27)
+              .final(10)
+              .ok([rem("requests", 2)]),
+          ),
       turns: [],
     },
     {
       name: "an edits state is repeated legitimately",
       build: (b) =>
         b
-          .turn(1, (t) => t.block("b1", 2).final(10).submitted("uncertain", [rem("edits", 1, "b1")]))
+          .turn(1, (t) =>
+            t
+              .block("b1", 2)
+              .final(10)
+              .submitted("uncertain", [rem("edits", 1, "b1")]),
+          )
           .turn(2, (t) => t.final(10).ok([rem("edits", 1, "b1")])),
       turns: [],
     },
@@ -445,23 +725,31 @@ describe("§7 finding codes", () => {
       name: "turn t+1 not rebuilt",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)]),
+          )
           .turn(2, (t) => t.ok([rem("requests", 1)])),
       turns: [],
     },
     {
       name: "turn t not rebuilt",
       build: (b) =>
-        b
-          .turn(1, (t) => t.requests(18).submitted("uncertain", [rem("requests", 1)]))
-          .turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
+        b.turn(1, (t) => t.requests(18).submitted("uncertain", [rem("requests", 1)])).turn(2, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [],
     },
     {
       name: "t+2, not t+1",
       build: (b) =>
         b
-          .turn(1, (t) => t.requests(18).final(10).submitted("uncertain", [rem("requests", 1)]))
+          .turn(1, (t) =>
+            t
+              .requests(18)
+              .final(10)
+              .submitted("uncertain", [rem("requests", 1)]),
+          )
           .turn(3, (t) => t.final(10).ok([rem("requests", 1)])),
       turns: [],
     },
@@ -482,7 +770,12 @@ describe("§7 finding codes", () => {
     {
       name: "granted after the dispatch in run order",
       build: (b) =>
-        b.turn(1, (t) => t.final(10).admission("c1", true, [], { ts: at(600) }).dispatched("c1", "d1", { ts: at(500) })),
+        b.turn(1, (t) =>
+          t
+            .final(10)
+            .admission("c1", true, [], { ts: at(600) })
+            .dispatched("c1", "d1", { ts: at(500) }),
+        ),
       turns: [1],
     },
     {
@@ -680,7 +973,12 @@ describe("§6/§7 finding order: turns ascending, §7 table order within a turn,
           .requests(27)
           .final(10),
       )
-      .turn(0, (t) => t.requests(18).final(10).ok([rem("requests", 2), rem("requests", 2)]));
+      .turn(0, (t) =>
+        t
+          .requests(18)
+          .final(10)
+          .ok([rem("requests", 2), rem("requests", 2)]),
+      );
     const d = json(rebuild(b.events()));
     expect(d.findings.map((f) => [f.turn, f.code])).toEqual([
       [0, "STAGE_MISMATCH"],

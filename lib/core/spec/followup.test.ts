@@ -1,7 +1,7 @@
 /** Contract §8: follow-up (association, not effect) over the decisions and the events. */
 import { describe, expect, it } from "vitest";
-import type { TPolicyInput } from "../../contracts";
-import { followUp, rebuild } from "../index";
+import type { TPolicyInput } from "@/lib/contracts";
+import { followUp, rebuild } from "@/lib/core/index";
 import { CTX, KEY_ORDER, REQ, run, type RunBuilder } from "./builders";
 
 const FU: TPolicyInput = {
@@ -108,7 +108,11 @@ describe("§8 follow-up items", () => {
     },
     {
       name: "context notice, turn t+1 has events but no request.final: not followed",
-      build: (b) => b.turn(1, (t) => t.final(9000).ok()).turn(2, (t) => t.action("other")).turn(3, (t) => t.final(100)),
+      build: (b) =>
+        b
+          .turn(1, (t) => t.final(9000).ok())
+          .turn(2, (t) => t.action("other"))
+          .turn(3, (t) => t.final(100)),
       items: [{ turn: 1, key: "context", subject: null, stage: 2, followed: false }],
     },
     {
@@ -174,9 +178,7 @@ describe("§8 follow-up items", () => {
     {
       name: "several keys in one turn",
       build: (b) =>
-        b
-          .turn(10, (t) => t.requests(18).block("b1", 2).block("b0", 1).final(9000).ok())
-          .turn(11, (t) => t.final(8000).action("finalize")),
+        b.turn(10, (t) => t.requests(18).block("b1", 2).block("b0", 1).final(9000).ok()).turn(11, (t) => t.final(8000).action("finalize")),
       items: [
         { turn: 10, key: "requests", subject: null, stage: 1, followed: true },
         { turn: 10, key: "context", subject: null, stage: 2, followed: true },
@@ -217,8 +219,6 @@ describe("§8 follow-up rate per key", () => {
     const b = run({ policy: FU }).turn(1, (t) => t.final(10).ok());
     const result = follow(b);
     expect(result.items).toEqual([]);
-    expect(result.byKey.map((k) => [k.key, k.delivered, k.followed, k.rate])).toEqual(
-      KEY_ORDER.map((key) => [key, 0, 0, null]),
-    );
+    expect(result.byKey.map((k) => [k.key, k.delivered, k.followed, k.rate])).toEqual(KEY_ORDER.map((key) => [key, 0, 0, null]));
   });
 });

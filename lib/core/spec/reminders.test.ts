@@ -1,7 +1,7 @@
 /** R4–R10: presentation order, notices and the ledger, states, suggestions, fitting, statuses. */
 import { describe, expect, it } from "vitest";
-import type { TCopy, TPolicyInput } from "../../contracts";
-import { rebuild } from "../index";
+import type { TCopy, TPolicyInput } from "@/lib/contracts";
+import { rebuild } from "@/lib/core/index";
 import {
   at,
   CTX,
@@ -130,11 +130,7 @@ describe("R5 notices: ledger, and a meter that fell is noticed again when it ris
     },
     {
       name: "no fall: the same stage is never noticed twice",
-      fillers: [
-        (t: TurnBuilder) => t.final(9000).ok(),
-        (t: TurnBuilder) => t.final(8900).ok(),
-        (t: TurnBuilder) => t.final(9000).ok(),
-      ],
+      fillers: [(t: TurnBuilder) => t.final(9000).ok(), (t: TurnBuilder) => t.final(8900).ok(), (t: TurnBuilder) => t.final(9000).ok()],
       expected: { 1: ["context s2 delivered"], 2: [], 3: [] },
     },
     {
@@ -157,11 +153,7 @@ describe("R5 notices: ledger, and a meter that fell is noticed again when it ris
     },
     {
       name: "the fall counts whatever the turn's outcome (no submission)",
-      fillers: [
-        (t: TurnBuilder) => t.final(9000).ok(),
-        (t: TurnBuilder) => t.final(7500),
-        (t: TurnBuilder) => t.final(9000).ok(),
-      ],
+      fillers: [(t: TurnBuilder) => t.final(9000).ok(), (t: TurnBuilder) => t.final(7500), (t: TurnBuilder) => t.final(9000).ok()],
       expected: { 1: ["context s2 delivered"], 2: [], 3: ["context s2 delivered"] },
     },
   ];
@@ -510,7 +502,13 @@ describe("R9 the final request is measured, never a compaction candidate", () =>
     },
   ];
   it.each(cases)("$name", ({ fill, required, stage, after }) => {
-    const d = json(rebuild(run({ policy: { context: CTX }, copy: { context: { "*": "C{stage}" } } }).turn(1, fill).events()));
+    const d = json(
+      rebuild(
+        run({ policy: { context: CTX }, copy: { context: { "*": "C{stage}" } } })
+          .turn(1, fill)
+          .events(),
+      ),
+    );
     const turn = turnOf(d, 1);
     expect(turn.requiredBytes).toBe(required);
     expect(turn.meters.context?.stage).toBe(stage);
@@ -593,9 +591,7 @@ describe("R10 statuses follow the turn's last request.submitted; the ledger take
     {
       name: "ts compared as instants: 11:00:30+01:00 is before 10:00:40Z",
       fill: (t: TurnBuilder) =>
-        t
-          .submitted("failed", undefined, { ts: "2026-11-29T10:00:40Z" })
-          .submitted("ok", undefined, { ts: "2026-11-29T11:00:30+01:00" }),
+        t.submitted("failed", undefined, { ts: "2026-11-29T10:00:40Z" }).submitted("ok", undefined, { ts: "2026-11-29T11:00:30+01:00" }),
       status: "failed",
     },
     {
@@ -609,9 +605,7 @@ describe("R10 statuses follow the turn's last request.submitted; the ledger take
     {
       name: "same ts: ids break the tie in code-point order (e-10 < e-9)",
       fill: (t: TurnBuilder) =>
-        t
-          .submitted("failed", undefined, { ts: at(500), id: "e-9" })
-          .submitted("ok", undefined, { ts: at(500), id: "e-10" }),
+        t.submitted("failed", undefined, { ts: at(500), id: "e-9" }).submitted("ok", undefined, { ts: at(500), id: "e-10" }),
       status: "failed",
     },
   ];

@@ -1,17 +1,13 @@
 /** R13: Reviewer candidates (rebuilt) and admission, with the denial reasons in order. */
 import { describe, expect, it } from "vitest";
-import type { TPolicyInput } from "../../contracts";
-import { rebuild } from "../index";
+import type { TPolicyInput } from "@/lib/contracts";
+import { rebuild } from "@/lib/core/index";
 import { json, REQ, run, turnOf, type RunBuilder, type TurnBuilder } from "./builders";
 
 type Reviewer = { autoReviewAllowed?: boolean; minRequestsLeft?: number };
 
 /** Checkpoint 1 at turn 5 (everyTurns 5); `before` adds events on earlier / other turns. */
-function admissionAt5(
-  p: TPolicyInput,
-  turn5: (t: TurnBuilder) => unknown,
-  before: (b: RunBuilder) => unknown = () => {},
-) {
+function admissionAt5(p: TPolicyInput, turn5: (t: TurnBuilder) => unknown, before: (b: RunBuilder) => unknown = () => {}) {
   const b = run({ policy: { review: { everyTurns: 5 }, ...p } });
   before(b);
   b.turn(5, (t) => {
@@ -152,22 +148,32 @@ describe("R13 admission: autoReviewAllowed, usable − used >= minRequestsLeft, 
   });
 
   it("the recorded agent admission does not change the rebuilt one", () => {
-    expect(
-      admissionAt5({ reviewer: { autoReviewAllowed: false } }, (t) => t.candidate("c5", 1).admission("c5", true)),
-    ).toStrictEqual(denied("auto_review_disabled"));
+    expect(admissionAt5({ reviewer: { autoReviewAllowed: false } }, (t) => t.candidate("c5", 1).admission("c5", true))).toStrictEqual(
+      denied("auto_review_disabled"),
+    );
   });
 });
 
 describe("R13 candidates: only with a reviewer section, on a checkpoint higher than the last candidate's", () => {
   it("no reviewer section: reviewer is null (key present) even at a checkpoint", () => {
-    const d = json(rebuild(run({ policy: { review: { everyTurns: 5 } } }).turn(5, (t) => t.final(10).ok()).events()));
+    const d = json(
+      rebuild(
+        run({ policy: { review: { everyTurns: 5 } } })
+          .turn(5, (t) => t.final(10).ok())
+          .events(),
+      ),
+    );
     expect(turnOf(d, 5)).toHaveProperty("reviewer", null);
     expect(turnOf(d, 5).reminders.map((r) => r.key)).toEqual(["review"]);
   });
 
   it("no review section: no checkpoint, no candidate", () => {
     const d = json(
-      rebuild(run({ policy: { reviewer: { autoReviewAllowed: true } } }).turn(50, (t) => t.final(10).ok()).events()),
+      rebuild(
+        run({ policy: { reviewer: { autoReviewAllowed: true } } })
+          .turn(50, (t) => t.final(10).ok())
+          .events(),
+      ),
     );
     expect(turnOf(d, 50).reviewer).toBeNull();
   });

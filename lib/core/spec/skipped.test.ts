@@ -1,8 +1,8 @@
 /** R14: skipped turns, and the independence of the result from arrival order and repeats. */
 import { describe, expect, it } from "vitest";
-import type { TEvent } from "../../contracts";
-import { ZEvent } from "../../contracts";
-import { rebuild } from "../index";
+import type { TEvent } from "@/lib/contracts";
+import { ZEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core/index";
 import { CTX, EDITS, findingTurns, json, REQ, reminderTable, rem, run, shuffled, TEACH_COPY, turnOf } from "./builders";
 
 describe("R14 skipped turns", () => {
@@ -159,7 +159,13 @@ describe("§6 run order independence: same events in any order, repeated, give t
           .submitted("uncertain", [rem("context", 1), rem("edits", 1, "b1"), rem("review", 1)])
           .marked([rem("review", 1)]),
       )
-      .turn(12, (t) => t.action("finalize").block("b1", 4, 4).final(7000).ok([rem("review", 1)], { purpose: "reminder_resend" }))
+      .turn(12, (t) =>
+        t
+          .action("finalize")
+          .block("b1", 4, 4)
+          .final(7000)
+          .ok([rem("review", 1)], { purpose: "reminder_resend" }),
+      )
       .turn(13, (t) => t.completed("d1").requests(40))
       .turn(20, (t) => t.final(100).submitted("failed").submitted("ok", [], { countsAgainstBudget: false }))
       .ended("stopped", "edit_quota_exhausted");

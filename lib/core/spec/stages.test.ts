@@ -1,6 +1,6 @@
 /** R2 (stages per meter, ratios, meters output), R3 (highest stage only), §4 reading rules. */
 import { describe, expect, it } from "vitest";
-import { rebuild } from "../index";
+import { rebuild } from "@/lib/core/index";
 import { at, CTX, EDITS, json, REQ, reminderTable, run, shortReminders, TIME, turnOf } from "./builders";
 
 describe("R2 requests: used / (limit − deliveryReserve), r >= t on doubles", () => {
@@ -186,7 +186,13 @@ describe("R2 edits: used / limit per block (own limit, persisting, else perBlock
       policy: EDITS,
       turns: [
         { turn: 1, blocks: [["b1", 1, 8]] },
-        { turn: 2, blocks: [["b1", 4], ["b2", 2]] },
+        {
+          turn: 2,
+          blocks: [
+            ["b1", 4],
+            ["b2", 2],
+          ],
+        },
         { turn: 3, blocks: [["b1", 4, 4]] },
         { turn: 4, blocks: [] },
       ],

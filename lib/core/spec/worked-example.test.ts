@@ -1,6 +1,6 @@
 /** Contract §9 (the source's teaching scene) reproduced exactly, and contract §5's default copy. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COPY, rebuild } from "../index";
+import { DEFAULT_COPY, rebuild } from "@/lib/core/index";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "./builders";
 
 const teachPolicy = {
@@ -14,9 +14,18 @@ const teachPolicy = {
 function teachingRun() {
   return run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
     .turn(9, (t) => t.requests(17).final(5000).ok([]))
-    .turn(10, (t) => t.requests(28).final(9962).block("b1", 2).ok([rem("requests", 2), rem("edits", 1, "b1")]))
+    .turn(10, (t) =>
+      t
+        .requests(28)
+        .final(9962)
+        .block("b1", 2)
+        .ok([rem("requests", 2), rem("edits", 1, "b1")]),
+    )
     .turn(11, (t) =>
-      t.requests(29).final(8000).ok([rem("context", 1), rem("edits", 1, "b1"), rem("review", 1)]),
+      t
+        .requests(29)
+        .final(8000)
+        .ok([rem("context", 1), rem("edits", 1, "b1"), rem("review", 1)]),
     );
 }
 
@@ -106,7 +115,7 @@ describe("contract §9 worked example", () => {
   });
 
   it("is the same when replayed with options.policy / options.copy equal to the run's own", async () => {
-    const { ZPolicy } = await import("../../contracts");
+    const { ZPolicy } = await import("@/lib/contracts");
     const replay = json(rebuild(teachingRun().events(), { policy: ZPolicy.parse(teachPolicy), copy: TEACH_COPY }));
     expect(replay).toStrictEqual(decisions);
   });
@@ -146,12 +155,7 @@ describe("contract §5 default copy", () => {
         .events(),
     );
     expect(turnOf(d, 1).reminders.map((r) => [r.key, r.subject, r.text, r.bytes])).toEqual([
-      [
-        "requests",
-        null,
-        "Model requests: 28 of 36 usable used (77%); 8 left before the 4 reserved for final delivery.",
-        93,
-      ],
+      ["requests", null, "Model requests: 28 of 36 usable used (77%); 8 left before the 4 reserved for final delivery.", 93],
       ["time", null, "Time: 15 of 30 min used (50%); 15 min left.", 44],
       ["context", null, "Context: this request is 7000 of 10000 bytes (70%); choose material selectively.", 81],
       ["edits", "b1", "Block b1: 2 of 4 edits used; 2 left. Edit it only when needed.", 63],

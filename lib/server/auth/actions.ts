@@ -3,7 +3,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import * as auth from "./sign-in";
-import { getDb } from "../db";
+import { getDb } from "@/lib/server/db";
 
 /** The server actions of the sign-in form and the header (thin wrappers): the logic (sessions, limits, same-origin, demo on loopback only) is in lib/server/auth/sign-in.ts. */
 export interface SignInState {

@@ -1,4 +1,4 @@
-import { env } from "../env";
+import { env } from "@/lib/server/env";
 
 /**
  * Where a request comes from and which origin it was sent to, decided only from what this server

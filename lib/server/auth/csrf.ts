@@ -1,4 +1,4 @@
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/server/errors";
 import { requestOrigin, type HeaderSource } from "./client-address";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -20,12 +20,18 @@ export function assertSameOrigin(headers: HeaderSource, what = "a cookie-authent
   const fetchSite = headers.get("sec-fetch-site")?.trim().toLowerCase();
   if (fetchSite) {
     if (fetchSite === "same-origin") return;
-    throw new DomainError("forbidden", `cross-origin request refused: ${what} must come from this app's own pages (Sec-Fetch-Site: ${fetchSite})`);
+    throw new DomainError(
+      "forbidden",
+      `cross-origin request refused: ${what} must come from this app's own pages (Sec-Fetch-Site: ${fetchSite})`,
+    );
   }
   const origin = headers.get("origin")?.trim();
   const own = requestOrigin(headers);
   if (!origin) {
-    throw new DomainError("forbidden", `cross-origin request refused: ${what} must say where it comes from (no Origin or Sec-Fetch-Site header); use a Bearer key for scripts`);
+    throw new DomainError(
+      "forbidden",
+      `cross-origin request refused: ${what} must say where it comes from (no Origin or Sec-Fetch-Site header); use a Bearer key for scripts`,
+    );
   }
   if (origin.toLowerCase() !== own) {
     throw new DomainError(

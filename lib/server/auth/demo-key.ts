@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { defaultDataDir } from "../db";
+import { defaultDataDir } from "@/lib/server/db";
 
 /** The demo key of the embedded database, kept beside its directory (local state, not in git). */
 export function demoKeyPath(): string {

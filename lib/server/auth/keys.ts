@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 
 const SECRET_PREFIX = "cs_";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/server/errors";
 import { FailureLimiter, limitKey, RecentlyAccepted } from "./rate-limit";
 
 function clock() {

@@ -1,4 +1,4 @@
-import { DomainError } from "../errors";
+import { DomainError } from "@/lib/server/errors";
 
 /**
  * The wrong-credential limiter (issue #10): per client address, a bucket of BURST failures that
@@ -97,7 +97,10 @@ export function limitKey(address: string): string {
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
   const groups = address.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 const globalForLimiter = globalThis as unknown as { cuescopeAuthFailures?: Map<string, Bucket> };
@@ -111,7 +114,13 @@ let limiter: FailureLimiter | undefined;
 export function authFailureLimiter(): FailureLimiter {
   globalForLimiter.cuescopeAuthFailures ??= new Map();
   if (!limiter || (limiter as unknown as { buckets: Map<string, Bucket> }).buckets !== globalForLimiter.cuescopeAuthFailures) {
-    limiter = new FailureLimiter(AUTH_FAILURE_BURST, AUTH_FAILURE_REFILL_SECONDS, Date.now, MAX_TRACKED, globalForLimiter.cuescopeAuthFailures);
+    limiter = new FailureLimiter(
+      AUTH_FAILURE_BURST,
+      AUTH_FAILURE_REFILL_SECONDS,
+      Date.now,
+      MAX_TRACKED,
+      globalForLimiter.cuescopeAuthFailures,
+    );
   }
   return limiter;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 import { clientAddress } from "./client-address";
 import { assertSameOrigin, isSafeMethod } from "./csrf";
 import { authenticate, type Caller } from "./keys";
@@ -19,7 +19,8 @@ export async function authenticateRequest(db: Database, request: Request): Promi
   const authorization = request.headers.get("authorization");
   if (authorization !== null) return authenticateBearer(db, authorization, clientAddress(request.headers));
   const token = sessionTokenFromCookieHeader(request.headers.get("cookie"));
-  if (token === null) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>` (or sign in in the browser)");
+  if (token === null)
+    throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>` (or sign in in the browser)");
   if (!isSafeMethod(request.method)) assertSameOrigin(request.headers);
   return authenticateSession(db, token);
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { getDb } from "../db";
-import { DomainError } from "../errors";
+import { getDb } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 import type { Caller } from "./keys";
 import { authenticateSession, SESSION_COOKIE } from "./sessions";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { useDatabase, type Database } from "../db";
-import { defaultCopyVersionRoute } from "../http/version-routes";
-import { testDatabases } from "../testing/databases";
-import { createCopyVersion } from "../versions/versions";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { defaultCopyVersionRoute } from "@/lib/server/http/version-routes";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { createCopyVersion } from "@/lib/server/versions/versions";
 import { clientAddress, isLoopback } from "./client-address";
 import { authenticate, createKey, revokeKey, type Caller } from "./keys";
 import { AUTH_FAILURE_BURST, authFailureLimiter } from "./rate-limit";
@@ -57,7 +57,9 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
 
   const defaultCopy = async () => (await db.prisma.project.findUniqueOrThrow({ where: { id: caller.projectId } })).defaultCopyVersionId;
   const makeDefault = (id: string, headers: Record<string, string>) =>
-    defaultCopyVersionRoute(new Request(`${ORIGIN}/api/v1/copy-versions/${id}/default`, { method: "POST", headers }), { params: Promise.resolve({ id }) });
+    defaultCopyVersionRoute(new Request(`${ORIGIN}/api/v1/copy-versions/${id}/default`, { method: "POST", headers }), {
+      params: Promise.resolve({ id }),
+    });
 
   it("stores only the token's sha256, lasts a fixed 7 days, and ends at sign-out", async () => {
     const now = new Date("2026-12-01T10:00:00Z");
@@ -104,7 +106,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect(spoofed.options.get(SESSION_COOKIE)).toMatchObject({ secure: false });
 
     const get = () => new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
-    const { listCopyVersionsRoute } = await import("../http/version-routes");
+    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
     expect((await listCopyVersionsRoute(get())).status).toBe(200);
     expect(await signOut(db, browserHeaders(), cookies)).toEqual({ ok: true });
     expect(cookies.values.has(SESSION_COOKIE)).toBe(false);
@@ -112,12 +114,17 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect(after.status).toBe(401);
     expect((await after.json()).error.message).toMatch(/signed out/);
     // The API key itself still works.
-    expect((await listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization: `Bearer ${secret}` } }))).status).toBe(200);
+    expect(
+      (await listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization: `Bearer ${secret}` } })))
+        .status,
+    ).toBe(200);
   });
 
   it("no longer accepts the old cookie that held the raw API key", async () => {
-    const { listCopyVersionsRoute } = await import("../http/version-routes");
-    const response = await listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { cookie: `cuescope_key=${secret}` } }));
+    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const response = await listCopyVersionsRoute(
+      new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { cookie: `cuescope_key=${secret}` } }),
+    );
     expect(response.status).toBe(401);
   });
 
@@ -152,7 +159,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("rate limits wrong keys per client address: 429 with Retry-After after the burst; valid keys elsewhere and later still work", async () => {
-    const { listCopyVersionsRoute } = await import("../http/version-routes");
+    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
     const call = (key: string, peer: string) =>
       listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization: `Bearer ${key}`, [PEER]: peer } }));
     for (let i = 0; i < AUTH_FAILURE_BURST; i++) expect((await call("cs_wrong", "10.9.9.9")).status).toBe(401);
@@ -162,7 +169,9 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect((await limited.json()).error.message).toMatch(/too many failed API key checks/);
     // A client-sent X-Forwarded-For does not move the attacker to another bucket.
     const spoofed = await listCopyVersionsRoute(
-      new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization: "Bearer cs_wrong", [PEER]: "10.9.9.9", "x-forwarded-for": "10.1.1.1" } }),
+      new Request(`${ORIGIN}/api/v1/copy-versions`, {
+        headers: { authorization: "Bearer cs_wrong", [PEER]: "10.9.9.9", "x-forwarded-for": "10.1.1.1" },
+      }),
     );
     expect(spoofed.status).toBe(429);
     // Another address is unaffected, valid key or not.
@@ -197,7 +206,13 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("sign-in forms posted from another origin are refused", async () => {
-    const result = await signInWithKey(db, secret, "/runs", browserHeaders({ origin: "http://127.0.0.1:3001", "sec-fetch-site": "same-site" }), jar());
+    const result = await signInWithKey(
+      db,
+      secret,
+      "/runs",
+      browserHeaders({ origin: "http://127.0.0.1:3001", "sec-fetch-site": "same-site" }),
+      jar(),
+    );
     expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/cross-origin request refused/) });
     // Next.js's own server-action check lets a request without Origin through; this one does not.
     const silent = await signInWithKey(db, secret, "/runs", new Headers({ host: "127.0.0.1:3000", [PEER]: "127.0.0.1" }), jar());
@@ -233,7 +248,9 @@ describe("client address and the demo button", () => {
       /only from the machine that runs Cuescope.*10\.231\.7\.2.*Sign in with a project API key/,
     );
     // A loopback peer that arrived with forwarding headers is a proxy on this machine (or a pretender): refused.
-    expect(demoRefusal(new Headers({ [PEER]: "127.0.0.1", [`${PEER}-forwarded`]: "1", "x-forwarded-for": "203.0.113.5" }))).toMatch(/came through a proxy/);
+    expect(demoRefusal(new Headers({ [PEER]: "127.0.0.1", [`${PEER}-forwarded`]: "1", "x-forwarded-for": "203.0.113.5" }))).toMatch(
+      /came through a proxy/,
+    );
     delete process.env.CUESCOPE_PEER_HEADER;
     try {
       // Not under scripts/server.mjs: the peer is unknown, whatever the headers say.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 import type { Caller } from "./keys";
 
 /**
@@ -38,7 +38,14 @@ export async function createSession(db: Database, caller: Caller, options: { dem
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_MS);
   await db.prisma.session.create({
-    data: { projectId: caller.projectId, apiKeyId: caller.key.id, tokenHash: hashToken(token), demo: options.demo ?? false, createdAt: now, expiresAt },
+    data: {
+      projectId: caller.projectId,
+      apiKeyId: caller.key.id,
+      tokenHash: hashToken(token),
+      demo: options.demo ?? false,
+      createdAt: now,
+      expiresAt,
+    },
   });
   // Housekeeping: rows that can never authenticate again go after a day.
   const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
@@ -65,7 +72,12 @@ export async function authenticateSession(db: Database, token: string, now = new
           : null;
   if (!session || problem) throw new DomainError("unauthorized", `${problem}: sign in again`);
   const key = session.apiKey;
-  return { projectId: session.project.id, project: session.project.name, key: { id: key.id, prefix: key.prefix, label: key.label }, via: "session" };
+  return {
+    projectId: session.project.id,
+    project: session.project.name,
+    key: { id: key.id, prefix: key.prefix, label: key.label },
+    via: "session",
+  };
 }
 
 /** Ends a session (sign-out); an unknown or already ended token is harmless. */

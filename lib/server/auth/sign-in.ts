@@ -1,7 +1,16 @@
 import "server-only";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
-import { arrivedForwarded, clientAddress, isHttps, isLoopback, requestOrigin, trustedProxyHops, UNKNOWN_ADDRESS, type HeaderSource } from "./client-address";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import {
+  arrivedForwarded,
+  clientAddress,
+  isHttps,
+  isLoopback,
+  requestOrigin,
+  trustedProxyHops,
+  UNKNOWN_ADDRESS,
+  type HeaderSource,
+} from "./client-address";
 import { assertSameOrigin } from "./csrf";
 import { readDemoKey } from "./demo-key";
 import { authenticate } from "./keys";
@@ -44,7 +53,13 @@ async function openSession(db: Database, key: string, demo: boolean, headers: He
 }
 
 /** Sign-in with a pasted project key; wrong keys count against the client address's limit. */
-export async function signInWithKey(db: Database, rawKey: string, next: unknown, headers: HeaderSource, jar: CookieJar): Promise<SignInResult> {
+export async function signInWithKey(
+  db: Database,
+  rawKey: string,
+  next: unknown,
+  headers: HeaderSource,
+  jar: CookieJar,
+): Promise<SignInResult> {
   const refused = sameOriginOrError(headers);
   if (refused) return { ok: false, error: refused };
   const key = rawKey.trim();
@@ -95,7 +110,8 @@ export async function signInToDemo(db: Database, next: unknown, headers: HeaderS
   try {
     await openSession(db, key, true, headers, jar);
   } catch (error) {
-    if (error instanceof DomainError && error.kind === "unauthorized") return { ok: false, error: `The demo project cannot be opened: ${error.message}.` };
+    if (error instanceof DomainError && error.kind === "unauthorized")
+      return { ok: false, error: `The demo project cannot be opened: ${error.message}.` };
     throw error;
   }
   return { ok: true, redirectTo: safeNextPath(next, appOrigin(headers)) };

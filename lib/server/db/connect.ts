@@ -8,7 +8,7 @@ import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
 import type { SqlRunner } from "./sql";
 import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
-import { env } from "../env";
+import { env } from "@/lib/server/env";
 
 /** One open database: Prisma for the app, a raw runner for migrations, and how to close it. */
 export interface Database {
@@ -119,7 +119,8 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
       const client = await pool.connect();
       // Migrations may run longer than requests' statements: their own limit, on this connection only.
       const limit = timeouts.migrationMs;
-      const run = (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: limit > 0 ? limit + 2_000 : undefined } as pg.QueryConfig);
+      const run = (text: string, values?: unknown[]) =>
+        client.query({ text, values, query_timeout: limit > 0 ? limit + 2_000 : undefined } as pg.QueryConfig);
       let failure: unknown;
       try {
         await run(`SET statement_timeout = ${limit}`);
@@ -176,7 +177,7 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
     withSql: (work) =>
       work({
         exec: async (sql) => void (await pglite.exec(sql)),
-        query: async <T,>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+        query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
       }),
     async close() {
       await prisma.$disconnect();

@@ -3,10 +3,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { createKey } from "../auth/keys";
-import { smallRun } from "../testing/events";
-import { tempDataDir, testDatabases } from "../testing/databases";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { createKey } from "@/lib/server/auth/keys";
+import { smallRun } from "@/lib/server/testing/events";
+import { tempDataDir, testDatabases } from "@/lib/server/testing/databases";
 import { DataDirLockedError, openDatabase, type Database } from ".";
 import { lockPathFor } from "./lock";
 import { applyMigrations, listMigrations } from "./migrate";
@@ -56,7 +56,15 @@ describe("embedded database directory", () => {
     const dataDir = tempDataDir();
     const first = await openDatabase({ url: "", dataDir });
     await first.close();
-    writeFileSync(lockPathFor(dataDir), JSON.stringify({ pid: 2 ** 22 + 1, hostname: (await import("node:os")).hostname(), command: "gone", startedAt: "2026-01-01T00:00:00Z" }));
+    writeFileSync(
+      lockPathFor(dataDir),
+      JSON.stringify({
+        pid: 2 ** 22 + 1,
+        hostname: (await import("node:os")).hostname(),
+        command: "gone",
+        startedAt: "2026-01-01T00:00:00Z",
+      }),
+    );
     const db = await openDatabase({ url: "", dataDir });
     expect(JSON.parse(readFileSync(lockPathFor(dataDir), "utf8")).pid).toBe(process.pid);
     await db.close();
@@ -72,7 +80,9 @@ describe.each(testDatabases())("migrations on $name", (kind) => {
 
   it("records every committed migration as prisma migrate deploy does, and applies nothing twice", async () => {
     const rows = await db.withSql((sql) =>
-      sql.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(`SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`),
+      sql.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+        `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`,
+      ),
     );
     const committed = listMigrations(join(root, "prisma", "migrations"));
     expect(rows.map((r) => r.migration_name)).toEqual(committed.map((m) => m.name));

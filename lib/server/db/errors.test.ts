@@ -8,10 +8,23 @@ function prismaError(code: string, message: string, cause?: Record<string, unkno
 
 describe("transient database errors (answered 503)", () => {
   it.each([
-    ["a statement timeout", prismaError("P2010", "Raw query failed", { kind: "postgres", code: "57014", message: "canceling statement due to statement timeout" })],
-    ["a lock timeout", prismaError("P2010", "Raw query failed", { kind: "postgres", code: "55P03", message: "canceling statement due to lock timeout" })],
+    [
+      "a statement timeout",
+      prismaError("P2010", "Raw query failed", {
+        kind: "postgres",
+        code: "57014",
+        message: "canceling statement due to statement timeout",
+      }),
+    ],
+    [
+      "a lock timeout",
+      prismaError("P2010", "Raw query failed", { kind: "postgres", code: "55P03", message: "canceling statement due to lock timeout" }),
+    ],
     ["disk full", prismaError("P2010", "Raw query failed", { kind: "postgres", code: "53100", message: "could not extend file" })],
-    ["too many connections", prismaError("P2037", "Too many database connections opened: sorry, too many clients already", { kind: "TooManyConnections" })],
+    [
+      "too many connections",
+      prismaError("P2037", "Too many database connections opened: sorry, too many clients already", { kind: "TooManyConnections" }),
+    ],
     ["a closed transaction", prismaError("P1018", "Transaction already closed", { kind: "TransactionAlreadyClosed" })],
     ["the client-side query timeout", new Error("Query read timeout")],
     ["a connection given up after a timeout", new Error("Client was closed and is not queryable")],

@@ -18,7 +18,12 @@ const TRANSIENT_SQLSTATES = new Set([
   "53200", // out_of_memory
   "53300", // too_many_connections
   "53400", // configuration_limit_exceeded
-  "08000", "08001", "08003", "08004", "08006", "08007", // connection exceptions
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "08007", // connection exceptions
   "25P03", // idle_in_transaction_session_timeout
 ]);
 
@@ -55,7 +60,8 @@ export function errorCodes(error: unknown): string[] {
 function messages(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof Error || typeof (e as { message?: unknown }).message === "string") parts.push(String((e as { message: unknown }).message));
+    if (e instanceof Error || typeof (e as { message?: unknown }).message === "string")
+      parts.push(String((e as { message: unknown }).message));
   }
   return parts.join(" | ");
 }

@@ -1,12 +1,17 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { GET as healthRoute } from "../../../app/api/v1/health/route";
-import { testDatabases } from "../testing/databases";
+import { GET as healthRoute } from "@/app/api/v1/health/route";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { useDatabase, type Database } from ".";
 
 async function health() {
   const started = Date.now();
   const response = await healthRoute();
-  return { status: response.status, ms: Date.now() - started, body: await response.json(), retryAfter: response.headers.get("retry-after") };
+  return {
+    status: response.status,
+    ms: Date.now() - started,
+    body: await response.json(),
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
 /** A database whose SELECT 1 does what `answer` says (a stand-in: only the health check's view of it). */
@@ -44,7 +49,7 @@ describe("GET /api/v1/health", () => {
   });
 
   it("answers 503, not 500, for any failure of the database (the reason goes to the log, not the answer)", async () => {
-    useDatabase(fakeDb(() => Promise.reject(new Error("password authentication failed for user \"secret\""))));
+    useDatabase(fakeDb(() => Promise.reject(new Error('password authentication failed for user "secret"'))));
     const answer = await health();
     expect(answer.status).toBe(503);
     expect(JSON.stringify(answer.body)).not.toContain("secret");

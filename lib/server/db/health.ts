@@ -1,10 +1,8 @@
 import { getDb } from "./index";
 import { withDeadline } from "./timeouts";
-import { env, type EnvSource } from "../env";
+import { env, type EnvSource } from "@/lib/server/env";
 
-export type DatabaseHealth =
-  | { ok: true; database: "postgres" | "pglite" }
-  | { ok: false; database: "postgres" | "pglite"; reason: string };
+export type DatabaseHealth = { ok: true; database: "postgres" | "pglite" } | { ok: false; database: "postgres" | "pglite"; reason: string };
 
 /** The health check's limit: CUESCOPE_HEALTH_TIMEOUT_MS, default 3 s. */
 export function healthTimeoutMs(source: EnvSource = process.env): number {
@@ -24,7 +22,7 @@ export async function checkDatabase(timeoutMs = healthTimeoutMs()): Promise<Data
     await withDeadline(db.prisma.$queryRaw`SELECT 1`, left, "SELECT 1");
     return { ok: true, database: db.kind };
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n").filter(Boolean).slice(-1)[0] ?? error.name : String(error);
+    const reason = error instanceof Error ? (error.message.split("\n").filter(Boolean).slice(-1)[0] ?? error.name) : String(error);
     return { ok: false, database: configured, reason };
   }
 }

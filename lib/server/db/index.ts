@@ -1,6 +1,6 @@
 import { openDatabase, type Database } from "./connect";
 import { databaseTimeouts, withDeadline } from "./timeouts";
-import { env } from "../env";
+import { env } from "@/lib/server/env";
 
 export { openDatabase, defaultDataDir, redactUrl, type Database, type OpenOptions } from "./connect";
 export { DataDirLockedError, readLiveHolder, type LockHolder } from "./lock";

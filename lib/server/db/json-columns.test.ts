@@ -12,7 +12,11 @@ const result = {
 describe("JSON columns read through their contracts", () => {
   it("hands back documents that parse, defaults and all", () => {
     expect(copyColumn({ id: "c1", copy: { context: { "*": "Ctx" } } })).toEqual({ context: { "*": "Ctx" } });
-    expect(policyColumn({ id: "p1", policy: { requests: { limit: 60, stages: [0.5] } } }).requests).toEqual({ limit: 60, deliveryReserve: 0, stages: [0.5] });
+    expect(policyColumn({ id: "p1", policy: { requests: { limit: 60, stages: [0.5] } } }).requests).toEqual({
+      limit: 60,
+      deliveryReserve: 0,
+      stages: [0.5],
+    });
     expect(replayFiltersColumn({ id: "j1", filters: null })).toEqual({});
     expect(replayResultColumn({ id: "j1", result: null })).toBeNull();
     expect(replayResultColumn({ id: "j1", result })).toEqual(result);
@@ -22,8 +26,12 @@ describe("JSON columns read through their contracts", () => {
     const read = () => copyColumn({ id: "c9", copy: { contxt: {} } });
     expect(read).toThrow(StoredDataError);
     expect(read).toThrow(/^stored copy_versions\.copy of row "c9" does not match its schema: \(the document\): unknown copy key "contxt"/);
-    expect(() => policyColumn({ id: "p9", policy: { requests: { limit: "60", stages: [] } } })).toThrow(/policy_versions\.policy of row "p9".*requests\.limit/);
-    expect(() => runSummaryColumn({ runPk: "run9", summary: { rebuiltTurns: 1 } })).toThrow(/run_decisions\.summary of row "run9".*skippedTurns/);
+    expect(() => policyColumn({ id: "p9", policy: { requests: { limit: "60", stages: [] } } })).toThrow(
+      /policy_versions\.policy of row "p9".*requests\.limit/,
+    );
+    expect(() => runSummaryColumn({ runPk: "run9", summary: { rebuiltTurns: 1 } })).toThrow(
+      /run_decisions\.summary of row "run9".*skippedTurns/,
+    );
     expect(() => replayFiltersColumn({ id: "j9", filters: { status: "asleep" } })).toThrow(/replay_jobs\.filters of row "j9".*status/);
     const error = (() => {
       try {

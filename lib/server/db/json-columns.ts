@@ -11,7 +11,7 @@ import {
   type TProblem,
   type TReplayFilters,
   type TReplayResult,
-} from "../../contracts";
+} from "@/lib/contracts";
 import type { Prisma } from "./generated/client";
 
 /**
@@ -91,10 +91,12 @@ export function replayFiltersColumn(row: { id: string; filters: unknown }): TRep
  */
 export function replayResultColumn(row: { id: string; result: unknown }): TReplayResult | null | "older format" {
   if (row.result === null || row.result === undefined) return null;
-  if (typeof row.result !== "object" || Array.isArray(row.result)) return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
+  if (typeof row.result !== "object" || Array.isArray(row.result))
+    return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
   const stored = row.result as { followUp?: unknown; changedRuns?: unknown };
   const changedRuns = Array.isArray(stored.changedRuns) ? stored.changedRuns.slice(0, 1) : stored.changedRuns;
-  const current = ZReplayResult.shape.followUp.safeParse(stored.followUp).success && ZReplayResult.shape.changedRuns.safeParse(changedRuns).success;
+  const current =
+    ZReplayResult.shape.followUp.safeParse(stored.followUp).success && ZReplayResult.shape.changedRuns.safeParse(changedRuns).success;
   if (!current) return "older format";
   return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SqlRunner } from "./sql";
-import { env } from "../env";
+import { env } from "@/lib/server/env";
 
 /**
  * Applies committed Prisma-layout migrations (prisma/migrations/<name>/migration.sql) that are not

@@ -1,4 +1,4 @@
-import { env, type EnvName, type EnvSource } from "../env";
+import { env, type EnvName, type EnvSource } from "@/lib/server/env";
 import { DatabaseTimeoutError } from "./errors";
 
 /**

@@ -1,6 +1,6 @@
-import type { Caller } from "../auth/keys";
-import { authenticateRequest } from "../auth/request-key";
-import { getDb, type Database } from "../db";
+import type { Caller } from "@/lib/server/auth/keys";
+import { authenticateRequest } from "@/lib/server/auth/request-key";
+import { getDb, type Database } from "@/lib/server/db";
 import { errorResponse, json } from "./errors-to-response";
 
 export interface ApiContext<P> {

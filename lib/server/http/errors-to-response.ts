@@ -1,5 +1,5 @@
-import { DomainError, type DomainErrorKind } from "../errors";
-import { isTransientDatabaseError, isUniqueViolation } from "../db/errors";
+import { DomainError, type DomainErrorKind } from "@/lib/server/errors";
+import { isTransientDatabaseError, isUniqueViolation } from "@/lib/server/db/errors";
 
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -34,7 +34,9 @@ export function errorResponse(error: unknown): Response {
   }
   if (isUniqueViolation(error)) {
     // A concurrent writer stored the same thing first; the service had no more specific answer.
-    return json(409, { error: { code: "conflict", message: "this was stored by a concurrent request first; read it back, or retry with a new name or id" } });
+    return json(409, {
+      error: { code: "conflict", message: "this was stored by a concurrent request first; read it back, or retry with a new name or id" },
+    });
   }
   console.error("[cuescope] unexpected error", error);
   return json(500, { error: { code: "internal", message: "unexpected server error; it has been logged" } });

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as healthRoute } from "../../../app/api/v1/health/route";
-import { createKey } from "../auth/keys";
-import { openDatabase, useDatabase, type Database } from "../db";
-import { isTransientDatabaseError } from "../db/errors";
-import { FaultProxy } from "../testing/fault-proxy";
-import { smallRun, type Raw } from "../testing/events";
+import { GET as healthRoute } from "@/app/api/v1/health/route";
+import { createKey } from "@/lib/server/auth/keys";
+import { openDatabase, useDatabase, type Database } from "@/lib/server/db";
+import { isTransientDatabaseError } from "@/lib/server/db/errors";
+import { FaultProxy } from "@/lib/server/testing/fault-proxy";
+import { smallRun, type Raw } from "@/lib/server/testing/events";
 import { reviewerExportRoute } from "./reviewer-routes";
 import { ingestRoute, listRunsRoute } from "./routes";
 
@@ -76,10 +76,16 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
         body: JSON.stringify({ batch }),
       }),
     );
-    const answer: Answer = { status: response.status, ms: Date.now() - started, body: await response.json(), retryAfter: response.headers.get("retry-after") };
+    const answer: Answer = {
+      status: response.status,
+      ms: Date.now() - started,
+      body: await response.json(),
+      retryAfter: response.headers.get("retry-after"),
+    };
     answers.push(answer);
     if (answer.status === 207) {
-      for (const result of answer.body.results!) if (result.status === "created" || result.status === "duplicate") acknowledged.add(result.id);
+      for (const result of answer.body.results!)
+        if (result.status === "created" || result.status === "duplicate") acknowledged.add(result.id);
     }
     return answer;
   }
@@ -87,7 +93,12 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   async function health(): Promise<{ status: number; ms: number; body: { ok: boolean; database: string }; retryAfter: string | null }> {
     const started = Date.now();
     const response = await healthRoute();
-    return { status: response.status, ms: Date.now() - started, body: await response.json(), retryAfter: response.headers.get("retry-after") };
+    return {
+      status: response.status,
+      ms: Date.now() - started,
+      body: await response.json(),
+      retryAfter: response.headers.get("retry-after"),
+    };
   }
 
   function expectUnavailable(answer: { status: number; ms: number; retryAfter: string | null }) {
@@ -120,7 +131,9 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     expectUnavailable(check);
     expect(check.ms).toBeLessThan(5_000);
     expect(check.body).toMatchObject({ ok: false, database: "postgres" });
-    console.info(`[faults] while stalled: ingest 503 after ${others.map((o) => o.ms).join("/")} ms, runs list after ${read.ms} ms, health after ${check.ms} ms`);
+    console.info(
+      `[faults] while stalled: ingest 503 after ${others.map((o) => o.ms).join("/")} ms, runs list after ${read.ms} ms, health after ${check.ms} ms`,
+    );
 
     proxy.heal();
     const retried = await ingest(batch);
@@ -144,10 +157,16 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     const exported = await timed(() => reviewerExportRoute(authed("/api/v1/reviewer/candidates/export?format=csv")));
     expectUnavailable(exported);
     // Opening a database while it is unreachable fails fast with an error answered as 503.
-    const opening = await timed(() => openDatabase({ url: proxyUrl(), timeouts: TIMEOUTS }).then(async (db) => (await db.close(), "opened")).catch((error) => error));
+    const opening = await timed(() =>
+      openDatabase({ url: proxyUrl(), timeouts: TIMEOUTS })
+        .then(async (db) => (await db.close(), "opened"))
+        .catch((error) => error),
+    );
     expect(isTransientDatabaseError(opening.value)).toBe(true);
     expect(opening.ms).toBeLessThan(PROMPT_MS);
-    console.info(`[faults] dropped mid-ingest: 503 after ${answer.ms} ms; refused: ingest after ${refused.ms} ms, health after ${check.ms} ms, open after ${opening.ms} ms`);
+    console.info(
+      `[faults] dropped mid-ingest: 503 after ${answer.ms} ms; refused: ingest after ${refused.ms} ms, health after ${check.ms} ms, open after ${opening.ms} ms`,
+    );
 
     proxy.heal();
     expect((await ingest(batch)).status).toBe(207);

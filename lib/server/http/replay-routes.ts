@@ -1,7 +1,7 @@
 import "server-only";
-import { ZIdPathParams, ZReplayRequest, ZTurnParams } from "../../contracts";
-import { cancelReplayJob, getReplayJob, startReplay } from "../replay/replay-jobs";
-import { getReplayTurn } from "../replay/replay-turn";
+import { ZIdPathParams, ZReplayRequest, ZTurnParams } from "@/lib/contracts";
+import { cancelReplayJob, getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
+import { getReplayTurn } from "@/lib/server/replay/replay-turn";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { parseWith, readJsonBody, runIdOf } from "./request";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { problemsFrom, ZRunPathParams } from "../../contracts";
-import { runIdFromRoute } from "../../queries/paths";
-import { DomainError } from "../errors";
+import { problemsFrom, ZRunPathParams } from "@/lib/contracts";
+import { runIdFromRoute } from "@/lib/queries/paths";
+import { DomainError } from "@/lib/server/errors";
 
 /**
  * Reads a JSON body of at most `maxBytes` without holding more than that in memory: 415 for another
@@ -12,7 +12,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!/^application\/json\b/i.test(type)) {
     throw new DomainError("unsupported_media_type", `expected Content-Type: application/json, got ${type ? JSON.stringify(type) : "none"}`);
   }
-  const tooLarge = () => new DomainError("too_large", `the body is larger than the limit of ${maxBytes} bytes (${formatMb(maxBytes)}); split the batch`);
+  const tooLarge = () =>
+    new DomainError("too_large", `the body is larger than the limit of ${maxBytes} bytes (${formatMb(maxBytes)}); split the batch`);
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
 

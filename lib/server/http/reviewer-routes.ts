@@ -1,8 +1,8 @@
 import "server-only";
-import { ZExportFormat, ZReviewerCandidatesQuery, type TReviewerCandidatesQuery } from "../../contracts";
-import { exportReviewerCandidates } from "../reviewer/export-candidates";
-import { getReviewerFunnel } from "../reviewer/funnel";
-import { listReviewerCandidates } from "../reviewer/list-candidates";
+import { ZExportFormat, ZReviewerCandidatesQuery, type TReviewerCandidatesQuery } from "@/lib/contracts";
+import { exportReviewerCandidates } from "@/lib/server/reviewer/export-candidates";
+import { getReviewerFunnel } from "@/lib/server/reviewer/funnel";
+import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
 import { apiRoute } from "./api-route";
 import { parseWith, queryOf } from "./request";
 

@@ -1,11 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsResponse, ZIngestResponse, ZRunFacets, ZRunListResponse, ZRunSummary, ZRunDecisions, ZRunTimeline, ZTurnDetail } from "../../contracts";
-import { authenticate, createKey, revokeKey } from "../auth/keys";
-import { createSession } from "../auth/sessions";
-import { useDatabase, type Database } from "../db";
-import { endedEvent, smallRun, startedEvent } from "../testing/events";
-import { testDatabases } from "../testing/databases";
-import { ingestRoute, listRunsRoute, runDecisionsRoute, runFacetsRoute, runEventsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "./routes";
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_EVENTS,
+  ZEventsResponse,
+  ZIngestResponse,
+  ZRunFacets,
+  ZRunListResponse,
+  ZRunSummary,
+  ZRunDecisions,
+  ZRunTimeline,
+  ZTurnDetail,
+} from "@/lib/contracts";
+import { authenticate, createKey, revokeKey } from "@/lib/server/auth/keys";
+import { createSession } from "@/lib/server/auth/sessions";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { endedEvent, smallRun, startedEvent } from "@/lib/server/testing/events";
+import { testDatabases } from "@/lib/server/testing/databases";
+import {
+  ingestRoute,
+  listRunsRoute,
+  runDecisionsRoute,
+  runFacetsRoute,
+  runEventsRoute,
+  runSummaryRoute,
+  runTimelineRoute,
+  turnDetailRoute,
+} from "./routes";
 
 const BASE = "http://cuescope.test/api/v1";
 
@@ -97,7 +117,9 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
   describe("read API", () => {
     beforeAll(async () => {
       for (const [i, runId] of ["list-1", "list-2", "list-3"].entries()) {
-        const events = smallRun(runId, 5 + i * 5).map((e) => (e.type === "run.started" ? { ...e, ts: `2026-11-2${i + 1}T10:00:00.000Z` } : e));
+        const events = smallRun(runId, 5 + i * 5).map((e) =>
+          e.type === "run.started" ? { ...e, ts: `2026-11-2${i + 1}T10:00:00.000Z` } : e,
+        );
         if (runId === "list-3") events.pop(); // live: no run.ended
         await ingestRoute(post(keyA, { batch: events }));
       }
@@ -159,15 +181,27 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
     it("serves one turn for the inspector, with its neighbours, and accepts a session cookie", async () => {
       const caller = await authenticate(db, `Bearer ${keyA}`);
       const { token } = await createSession(db, caller);
-      const cookie = new Request(`${BASE}/runs/list-2/turns/3`, { headers: { cookie: `other=1; cuescope_session=${encodeURIComponent(token)}` } });
-      const detail = ZTurnDetail.parse(await (await turnDetailRoute(cookie, { params: Promise.resolve({ runId: "list-2", turn: "3" }) })).json());
+      const cookie = new Request(`${BASE}/runs/list-2/turns/3`, {
+        headers: { cookie: `other=1; cuescope_session=${encodeURIComponent(token)}` },
+      });
+      const detail = ZTurnDetail.parse(
+        await (await turnDetailRoute(cookie, { params: Promise.resolve({ runId: "list-2", turn: "3" }) })).json(),
+      );
       expect(detail).toMatchObject({ runId: "list-2", turn: 3, exists: true, previousTurn: 2, nextTurn: 4 });
       expect(detail.decision?.meters.requests?.used).toBe(11);
       expect(detail.events.map((e) => e.type)).toEqual(["meter.requests", "request.final", "request.submitted"]);
 
-      const last = ZTurnDetail.parse(await (await turnDetailRoute(get(keyA, "/runs/list-2/turns/9"), { params: Promise.resolve({ runId: "list-2", turn: "9" }) })).json());
+      const last = ZTurnDetail.parse(
+        await (
+          await turnDetailRoute(get(keyA, "/runs/list-2/turns/9"), { params: Promise.resolve({ runId: "list-2", turn: "9" }) })
+        ).json(),
+      );
       expect(last).toMatchObject({ previousTurn: 8, nextTurn: null });
-      const missing = ZTurnDetail.parse(await (await turnDetailRoute(get(keyA, "/runs/list-2/turns/50"), { params: Promise.resolve({ runId: "list-2", turn: "50" }) })).json());
+      const missing = ZTurnDetail.parse(
+        await (
+          await turnDetailRoute(get(keyA, "/runs/list-2/turns/50"), { params: Promise.resolve({ runId: "list-2", turn: "50" }) })
+        ).json(),
+      );
       expect(missing).toMatchObject({ exists: false, decision: null, previousTurn: 9, nextTurn: null });
       const bad = await turnDetailRoute(get(keyA, "/runs/list-2/turns/x"), { params: Promise.resolve({ runId: "list-2", turn: "x" }) });
       expect(bad.status).toBe(400);
@@ -179,7 +213,9 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(whole.context?.unit).toBe("bytes");
       expect(whole.time).toBeNull(); // no time section in the policy
       expect(whole.requests?.points.at(-1)).toMatchObject({ turn: 9, value: 29 });
-      const window = ZRunTimeline.parse(await (await runTimelineRoute(get(keyA, "/runs/list-2/timeline?from=2&to=4"), params("list-2"))).json());
+      const window = ZRunTimeline.parse(
+        await (await runTimelineRoute(get(keyA, "/runs/list-2/timeline?from=2&to=4"), params("list-2"))).json(),
+      );
       expect(window.turnRange).toEqual([2, 4]);
       const bad = await runTimelineRoute(get(keyA, "/runs/list-2/timeline?maxPoints=1"), params("list-2"));
       expect(bad.status).toBe(400);
@@ -212,7 +248,11 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
         }),
       );
       const facets = ZRunFacets.parse(await (await runFacetsRoute(get(keyC, "/facets"))).json());
-      expect(facets).toEqual({ agents: ["alpha-agent", "zeta-agent"], models: ["m-large", "m-small"], statuses: ["live", "completed", "failed"] });
+      expect(facets).toEqual({
+        agents: ["alpha-agent", "zeta-agent"],
+        models: ["m-large", "m-small"],
+        statuses: ["live", "completed", "failed"],
+      });
 
       const ofB = ZRunFacets.parse(await (await runFacetsRoute(get(keyB, "/facets"))).json());
       expect(ofB).toEqual({ agents: ["etf-agent"], models: ["m-large"], statuses: ["completed"] });
@@ -237,7 +277,9 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       try {
         const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
         expect(again).toEqual(first);
-        expect(String(warned.mock.calls[0]?.[0])).toMatch(new RegExp(`stored run_decisions\\.summary of row "${run.id}" does not match its schema: rebuiltTurns`));
+        expect(String(warned.mock.calls[0]?.[0])).toMatch(
+          new RegExp(`stored run_decisions\\.summary of row "${run.id}" does not match its schema: rebuiltTurns`),
+        );
       } finally {
         warned.mockRestore();
       }

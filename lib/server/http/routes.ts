@@ -1,11 +1,19 @@
 import "server-only";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZTimelineQuery, ZTurnParams, ZEventsQuery, ZIngestRequest, ZRunListQuery } from "../../contracts";
-import { DomainError } from "../errors";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { listRuns } from "../runs/list-runs";
-import { getRunFacets } from "../runs/run-facets";
-import { getRunTimeline } from "../runs/run-timeline";
-import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "../runs/run-reads";
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_EVENTS,
+  ZTimelineQuery,
+  ZTurnParams,
+  ZEventsQuery,
+  ZIngestRequest,
+  ZRunListQuery,
+} from "@/lib/contracts";
+import { DomainError } from "@/lib/server/errors";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { listRuns } from "@/lib/server/runs/list-runs";
+import { getRunFacets } from "@/lib/server/runs/run-facets";
+import { getRunTimeline } from "@/lib/server/runs/run-timeline";
+import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
 import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
@@ -32,7 +40,9 @@ export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
 export const runFacetsRoute = apiRoute(async ({ db, auth }) => getRunFacets(db, auth.projectId));
 
 /** GET /api/v1/runs/:runId */
-export const runSummaryRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => getRunSummary(db, auth.projectId, runIdOf(params, request)));
+export const runSummaryRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
+  getRunSummary(db, auth.projectId, runIdOf(params, request)),
+);
 
 /** GET /api/v1/runs/:runId/decisions */
 export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>

@@ -1,5 +1,5 @@
 import "server-only";
-import { ZCopyVersionCreate, ZIdPathParams, ZPolicyVersionCreate } from "../../contracts";
+import { ZCopyVersionCreate, ZIdPathParams, ZPolicyVersionCreate } from "@/lib/contracts";
 import {
   createCopyVersion,
   createPolicyVersion,
@@ -8,7 +8,7 @@ import {
   listCopyVersions,
   listPolicyVersions,
   setDefault,
-} from "../versions/versions";
+} from "@/lib/server/versions/versions";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { parseWith, readJsonBody } from "./request";

@@ -4,8 +4,8 @@
  * and odd events the contract must reject — each with the path its rejection must name.
  */
 import fc from "fast-check";
-import { checkEvent, MAX_EVENT_DEPTH, MAX_TURN } from "../../contracts";
-import { canonicalJson } from "../../core";
+import { checkEvent, MAX_EVENT_DEPTH, MAX_TURN } from "@/lib/contracts";
+import { canonicalJson } from "@/lib/core";
 
 export type RawEvent = Record<string, unknown>;
 
@@ -17,8 +17,7 @@ export interface FuzzEntry {
 }
 
 /** Any Unicode text without NUL or lone surrogates (astral characters and controls included). */
-export const storableText = (maxLength = 12) =>
-  fc.string({ unit: "binary", maxLength }).map((s) => s.replace(/\u0000/g, "0"));
+export const storableText = (maxLength = 12) => fc.string({ unit: "binary", maxLength }).map((s) => s.replace(/\u0000/g, "0"));
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
@@ -31,7 +30,11 @@ export const validTs = fc
     hour: fc.integer({ min: 0, max: 23 }),
     minute: fc.integer({ min: 0, max: 59 }),
     second: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 59 }) }, { weight: 1, arbitrary: fc.constant(60) }),
-    fraction: fc.oneof(fc.constant(""), fc.integer({ min: 0, max: 999 }).map((n) => `.${pad(n, 3)}`), fc.constant(".1234567")),
+    fraction: fc.oneof(
+      fc.constant(""),
+      fc.integer({ min: 0, max: 999 }).map((n) => `.${pad(n, 3)}`),
+      fc.constant(".1234567"),
+    ),
     zone: fc.constantFrom("Z", "+05:30", "-08:00", "+00:00", "z"),
   })
   .map(({ year, month, day, hour, minute, second, fraction, zone }) => {
@@ -58,19 +61,32 @@ const turnBody = fc.oneof(
   fc.record({ type: fc.constant("meter.requests"), body: fc.record({ used: count }) }),
   fc.record({ type: fc.constant("meter.time"), body: fc.record({ elapsedMs: count }) }),
   fc.record({ type: fc.constant("block.edited"), body: fc.record({ blockId: storableText(), used: count }) }),
-  fc.record({ type: fc.constant("request.final"), body: fc.record({ requiredBytes: count, providerTokens: count }, { requiredKeys: ["requiredBytes"] }) }),
+  fc.record({
+    type: fc.constant("request.final"),
+    body: fc.record({ requiredBytes: count, providerTokens: count }, { requiredKeys: ["requiredBytes"] }),
+  }),
   fc.record({
     type: fc.constant("request.submitted"),
     body: fc.record(
       {
         outcome: fc.constantFrom("ok", "failed", "uncertain"),
-        reminders: fc.array(fc.record({ key: fc.constantFrom("requests", "edits", "review"), subject: fc.option(storableText(), { nil: null }), stage: count }), { maxLength: 3 }),
+        reminders: fc.array(
+          fc.record({
+            key: fc.constantFrom("requests", "edits", "review"),
+            subject: fc.option(storableText(), { nil: null }),
+            stage: count,
+          }),
+          { maxLength: 3 },
+        ),
       },
       { requiredKeys: ["outcome"] },
     ),
   }),
   fc.record({ type: fc.constant("user.notified"), body: fc.record({ channel: storableText(), message: storableText(40) }) }),
-  fc.record({ type: fc.constant("reviewer.admission"), body: fc.record({ candidateId: storableText(), granted: fc.boolean(), reasons: fc.array(storableText(), { maxLength: 3 }) }) }),
+  fc.record({
+    type: fc.constant("reviewer.admission"),
+    body: fc.record({ candidateId: storableText(), granted: fc.boolean(), reasons: fc.array(storableText(), { maxLength: 3 }) }),
+  }),
 );
 
 /**
@@ -104,15 +120,33 @@ export function oddEvent(valid: fc.Arbitrary<RawEvent>): fc.Arbitrary<FuzzEntry>
   const breakers: fc.Arbitrary<(e: RawEvent) => FuzzEntry>[] = [
     fc.constant((e: RawEvent) => ({ raw: { ...e, id: `${e.id}\u0000` }, rejectAt: "id" })),
     LONE.map((s) => (e: RawEvent) => ({ raw: { ...e, runId: `${e.runId}${s}` }, rejectAt: "runId" })),
-    LONE.map((s) => (e: RawEvent) => ({ raw: { ...e, type: "user.notified", body: { channel: "c", message: `m${s}` } }, rejectAt: "body.message" })),
-    fc.constant((e: RawEvent) => ({ raw: { ...e, type: "user.notified", body: { channel: "a\u0000b", message: "m" } }, rejectAt: "body.channel" })),
+    LONE.map((s) => (e: RawEvent) => ({
+      raw: { ...e, type: "user.notified", body: { channel: "c", message: `m${s}` } },
+      rejectAt: "body.message",
+    })),
+    fc.constant((e: RawEvent) => ({
+      raw: { ...e, type: "user.notified", body: { channel: "a\u0000b", message: "m" } },
+      rejectAt: "body.channel",
+    })),
     fc.constant((e: RawEvent) => ({ raw: { ...e, unknownExtra: ["fine", "bad\u0000"] }, rejectAt: "unknownExtra.1" })),
     fc.constantFrom(2 ** 31, 2 ** 40, 2 ** 53, 1e300).map((n) => (e: RawEvent) => ({ raw: { ...e, turn: n }, rejectAt: "turn" })),
-    fc.constantFrom(2 ** 53, 2 ** 64, 1e300).map((n) => (e: RawEvent) => ({ raw: { ...e, type: "meter.requests", body: { used: n } }, rejectAt: "body.used" })),
     fc
-      .constantFrom("0000-01-01T00:00:00Z", "0000-12-31T23:59:59.999Z", "0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999-00:01", "9999-12-31T23:59:60-01:00", "2026-02-30T00:00:00Z", "2026-11-29T10:00:61Z")
+      .constantFrom(2 ** 53, 2 ** 64, 1e300)
+      .map((n) => (e: RawEvent) => ({ raw: { ...e, type: "meter.requests", body: { used: n } }, rejectAt: "body.used" })),
+    fc
+      .constantFrom(
+        "0000-01-01T00:00:00Z",
+        "0000-12-31T23:59:59.999Z",
+        "0001-01-01T00:00:00+00:01",
+        "9999-12-31T23:59:59.999-00:01",
+        "9999-12-31T23:59:60-01:00",
+        "2026-02-30T00:00:00Z",
+        "2026-11-29T10:00:61Z",
+      )
       .map((ts) => (e: RawEvent) => ({ raw: { ...e, ts }, rejectAt: "ts" })),
-    fc.integer({ min: MAX_EVENT_DEPTH, max: MAX_EVENT_DEPTH + 2000 }).map((levels) => (e: RawEvent) => ({ raw: { ...e, deep: nested(levels) }, rejectAt: "deep" })),
+    fc
+      .integer({ min: MAX_EVENT_DEPTH, max: MAX_EVENT_DEPTH + 2000 })
+      .map((levels) => (e: RawEvent) => ({ raw: { ...e, deep: nested(levels) }, rejectAt: "deep" })),
     fc.constant((e: RawEvent) => ({ raw: { ...e, ["key\u0000"]: 1 }, rejectAt: "key" })),
   ];
   return fc.tuple(valid, fc.oneof(...breakers)).map(([e, breakIt]) => breakIt(e));
@@ -123,7 +157,13 @@ const templateText = storableText(30).map((t) => t.replace(/\{([A-Za-z]+)\}/g, "
 
 /** Stage thresholds: strictly ascending doubles > 0, from the smallest subnormal to 1e300. */
 const stages = fc
-  .uniqueArray(fc.oneof(fc.double({ min: Number.MIN_VALUE, max: 1e300, noNaN: true }), fc.constantFrom(0.5, 0.75, 0.9, 1, Number.MIN_VALUE, 1.7976931348623157e308)), { minLength: 1, maxLength: 4 })
+  .uniqueArray(
+    fc.oneof(
+      fc.double({ min: Number.MIN_VALUE, max: 1e300, noNaN: true }),
+      fc.constantFrom(0.5, 0.75, 0.9, 1, Number.MIN_VALUE, 1.7976931348623157e308),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
   .map((values) => [...values].sort((a, b) => a - b));
 
 /** A valid run.started with odd but legal policy numbers and copy text. */
@@ -171,9 +211,9 @@ export function mixedBatch(runId: string, idPrefix: string): fc.Arbitrary<FuzzEn
       ),
     )
     .chain((entries) =>
-      fc.option(validStart(runId, `${idPrefix}start`), { nil: undefined }).map((start) =>
-        start === undefined ? entries : [{ raw: start, rejectAt: null }, ...entries],
-      ),
+      fc
+        .option(validStart(runId, `${idPrefix}start`), { nil: undefined })
+        .map((start) => (start === undefined ? entries : [{ raw: start, rejectAt: null }, ...entries])),
     );
 }
 
@@ -181,7 +221,10 @@ export function mixedBatch(runId: string, idPrefix: string): fc.Arbitrary<FuzzEn
  * What a batch's answer got wrong, for people (empty when right): every valid entry created, every
  * odd one an error whose path starts where its oddity is, with a reason.
  */
-export function answerMismatches(entries: readonly FuzzEntry[], results: readonly { status: string; error?: { path: string; message: string } }[]): string[] {
+export function answerMismatches(
+  entries: readonly FuzzEntry[],
+  results: readonly { status: string; error?: { path: string; message: string } }[],
+): string[] {
   const problems: string[] = [];
   entries.forEach((entry, i) => {
     const result = results[i];

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rebuild } from "../../core";
-import { ZEvent } from "../../contracts";
-import { createKey } from "../auth/keys";
-import type { Database } from "../db";
-import { getDecisions } from "../runs/run-reads";
-import { smallRun, startedEvent, turnEvents } from "../testing/events";
-import { testDatabases } from "../testing/databases";
+import { rebuild } from "@/lib/core";
+import { ZEvent } from "@/lib/contracts";
+import { createKey } from "@/lib/server/auth/keys";
+import type { Database } from "@/lib/server/db";
+import { getDecisions } from "@/lib/server/runs/run-reads";
+import { smallRun, startedEvent, turnEvents } from "@/lib/server/testing/events";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { ingestBatch } from "./ingest-batch";
 
 describe.each(testDatabases())("ingestion on $name", (kind) => {
@@ -42,7 +42,11 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
   it("stores each event once when identical batches arrive concurrently", async () => {
     const runId = nextRunId();
     const events = smallRun(runId, 20);
-    const answers = await Promise.all([ingestBatch(db, projectId, events), ingestBatch(db, projectId, events), ingestBatch(db, projectId, events)]);
+    const answers = await Promise.all([
+      ingestBatch(db, projectId, events),
+      ingestBatch(db, projectId, events),
+      ingestBatch(db, projectId, events),
+    ]);
     expect(await storedCount(runId)).toBe(events.length);
     for (let i = 0; i < events.length; i++) {
       const statuses = answers.map((a) => a.results[i].status).sort();
@@ -92,7 +96,11 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
       { ...c, id: `${runId}-x`, body: { outcome: "ok", reminders: [{ key: "edits", stage: -2 }] } },
     ]);
     expect(answer.summary).toEqual({ created: 2, duplicate: 0, error: 4 });
-    expect(answer.results[1]).toEqual({ id: a.id, status: "error", error: { path: "turn", message: 'expected integer >= 0, got "three"' } });
+    expect(answer.results[1]).toEqual({
+      id: a.id,
+      status: "error",
+      error: { path: "turn", message: 'expected integer >= 0, got "three"' },
+    });
     expect(answer.results[3].error).toMatchObject({ path: "type" });
     expect(answer.results[4]).toMatchObject({ id: null, status: "error", error: { path: "" } });
     expect(answer.results[5].error).toMatchObject({ path: "body.reminders.0.stage" });

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { checkEvent, parseInstant, type TEvent, type TIngestResponse, type TIngestResult } from "../../contracts";
-import { canonicalJson, compareCodePoints } from "../../core";
-import type { Database } from "../db";
-import { errorCodes, isTransactionConflict } from "../db/errors";
-import { DomainError } from "../errors";
-import type { Prisma } from "../db/generated/client";
-import { env } from "../env";
+import { checkEvent, parseInstant, type TEvent, type TIngestResponse, type TIngestResult } from "@/lib/contracts";
+import { canonicalJson, compareCodePoints } from "@/lib/core";
+import type { Database } from "@/lib/server/db";
+import { errorCodes, isTransactionConflict } from "@/lib/server/db/errors";
+import { DomainError } from "@/lib/server/errors";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { env } from "@/lib/server/env";
 
 interface Candidate {
   index: number;
@@ -52,7 +52,12 @@ const DEFAULTS: Required<IngestOptions> = {
  * times out is retried whole, with jittered backoff. What escapes is a transient database error
  * (503 with Retry-After), never a 500.
  */
-export async function ingestBatch(db: Database, projectId: string, batch: readonly unknown[], options: IngestOptions = {}): Promise<TIngestResponse> {
+export async function ingestBatch(
+  db: Database,
+  projectId: string,
+  batch: readonly unknown[],
+  options: IngestOptions = {},
+): Promise<TIngestResponse> {
   const settings = { ...DEFAULTS, ...options };
   const results: TIngestResult[] = new Array(batch.length);
   const candidates: Candidate[] = [];
@@ -105,7 +110,11 @@ async function storeCandidates(tx: Tx, projectId: string, candidates: readonly C
   const others = accepted.filter((c) => !created.has(c.event.id));
   if (others.length > 0) await classifyNotCreated(tx, projectId, runPks, others, out);
   for (const c of accepted) if (created.has(c.event.id)) out.set(c.index, { id: c.event.id, status: "created" });
-  await updateRuns(tx, runPks, accepted.filter((c) => created.has(c.event.id)));
+  await updateRuns(
+    tx,
+    runPks,
+    accepted.filter((c) => created.has(c.event.id)),
+  );
   return out;
 }
 
@@ -155,8 +164,14 @@ async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, strin
   if (accepted.length === 0) return [];
   const sorted = [...accepted].sort((a, b) => compareCodePoints(a.event.id, b.event.id));
   const columns = {
-    runPk: [] as string[], eventId: [] as string[], type: [] as string[], ts: [] as string[], at: [] as string[],
-    turn: [] as (number | null)[], body: [] as string[], hash: [] as string[],
+    runPk: [] as string[],
+    eventId: [] as string[],
+    type: [] as string[],
+    ts: [] as string[],
+    at: [] as string[],
+    turn: [] as (number | null)[],
+    body: [] as string[],
+    hash: [] as string[],
   };
   for (const { event, hash } of sorted) {
     columns.runPk.push(runPks.get(event.runId)!);
@@ -176,7 +191,15 @@ async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, strin
       ORDER BY n
      ON CONFLICT DO NOTHING
      RETURNING "event_id" AS "eventId"`,
-    projectId, columns.runPk, columns.eventId, columns.type, columns.ts, columns.at, columns.turn, columns.body, columns.hash,
+    projectId,
+    columns.runPk,
+    columns.eventId,
+    columns.type,
+    columns.ts,
+    columns.at,
+    columns.turn,
+    columns.body,
+    columns.hash,
   );
   return rows.map((row) => row.eventId);
 }
@@ -185,7 +208,13 @@ async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, strin
  * Why an accepted event was not created: its id is stored with the same content (duplicate) or with
  * other content (conflict), or — a run.started — a concurrent batch stored its run's start first.
  */
-async function classifyNotCreated(tx: Tx, projectId: string, runPks: Map<string, string>, others: readonly Candidate[], out: Map<number, TIngestResult>) {
+async function classifyNotCreated(
+  tx: Tx,
+  projectId: string,
+  runPks: Map<string, string>,
+  others: readonly Candidate[],
+  out: Map<number, TIngestResult>,
+) {
   const stored = await tx.$queryRawUnsafe<{ eventId: string; contentHash: string }[]>(
     `SELECT "event_id" AS "eventId", "content_hash" AS "contentHash" FROM "events" WHERE "project_id" = $1 AND "event_id" = ANY($2::text[])`,
     projectId,
@@ -202,7 +231,10 @@ async function classifyNotCreated(tx: Tx, projectId: string, runPks: Map<string,
     else out.set(c.index, { id: c.event.id, status: "error", error: conflict(c.event.id) });
   }
   if (lostStarts.length === 0) return;
-  const starts = await storedStarts(tx, lostStarts.map((c) => runPks.get(c.event.runId)!));
+  const starts = await storedStarts(
+    tx,
+    lostStarts.map((c) => runPks.get(c.event.runId)!),
+  );
   for (const c of lostStarts) {
     const existing = starts.get(runPks.get(c.event.runId)!);
     if (existing === undefined) throw new RetryIngest(`run.started ${JSON.stringify(c.event.id)} was neither created nor found`);
@@ -224,10 +256,18 @@ async function storedStarts(tx: Tx, runPks: readonly string[]): Promise<Map<stri
  * concurrent batch may still store another start between this check and the insert: the partial
  * unique index (one run.started per run) then decides, and classifyNotCreated answers the same.
  */
-async function withoutSecondStarts(tx: Tx, runPks: Map<string, string>, candidates: readonly Candidate[], out: Map<number, TIngestResult>): Promise<Candidate[]> {
+async function withoutSecondStarts(
+  tx: Tx,
+  runPks: Map<string, string>,
+  candidates: readonly Candidate[],
+  out: Map<number, TIngestResult>,
+): Promise<Candidate[]> {
   const starts = candidates.filter((c) => c.event.type === "run.started");
   if (starts.length === 0) return [...candidates];
-  const startOf = await storedStarts(tx, starts.map((c) => runPks.get(c.event.runId)!));
+  const startOf = await storedStarts(
+    tx,
+    starts.map((c) => runPks.get(c.event.runId)!),
+  );
   const rejected = new Set<Candidate>();
   for (const c of starts) {
     const runPk = runPks.get(c.event.runId)!;
@@ -245,7 +285,10 @@ function secondStart(c: Candidate, existing: string): TIngestResult {
   return {
     id: c.event.id,
     status: "error",
-    error: { path: "type", message: `run ${JSON.stringify(c.event.runId)} already started with event ${JSON.stringify(existing)}; a run has one run.started` },
+    error: {
+      path: "type",
+      message: `run ${JSON.stringify(c.event.runId)} already started with event ${JSON.stringify(existing)}; a run has one run.started`,
+    },
   };
 }
 
@@ -282,10 +325,7 @@ async function updateRuns(tx: Tx, runPks: Map<string, string>, created: readonly
     };
   });
   const pks = rows.map((r) => r.runPk);
-  await tx.$queryRawUnsafe(
-    `SELECT 1 FROM "runs" WHERE "id" = ANY($1::text[]) ORDER BY "run_id" FOR NO KEY UPDATE`,
-    pks,
-  );
+  await tx.$queryRawUnsafe(`SELECT 1 FROM "runs" WHERE "id" = ANY($1::text[]) ORDER BY "run_id" FOR NO KEY UPDATE`, pks);
   await tx.$executeRawUnsafe(
     `UPDATE "runs" AS r SET
        "event_count" = r."event_count" + u.c,
@@ -338,11 +378,14 @@ async function withConflictRetry<T>(attempts: number, work: () => Promise<T>): P
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= attempts) {
-        if (error instanceof RetryIngest) throw new DomainError("unavailable", `ingestion kept colliding with concurrent writers (${error.message}); retry`, undefined, 1);
+        if (error instanceof RetryIngest)
+          throw new DomainError("unavailable", `ingestion kept colliding with concurrent writers (${error.message}); retry`, undefined, 1);
         throw error; // a transient database error: answered 503 with Retry-After
       }
       const delay = Math.random() * Math.min(1_000, 20 * 2 ** attempt);
-      console.warn(`[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error).join(" ") || (error as Error).message}); retrying in ${delay.toFixed(0)} ms`);
+      console.warn(
+        `[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error).join(" ") || (error as Error).message}); retrying in ${delay.toFixed(0)} ms`,
+      );
       await sleep(delay);
     }
   }
@@ -374,7 +417,14 @@ async function withIngestSlot<T>(db: Database, settings: Required<IngestOptions>
       const timer = setTimeout(() => {
         const at = s.waiting.indexOf(wake);
         if (at >= 0) s.waiting.splice(at, 1);
-        reject(new DomainError("unavailable", `the server is busy storing other batches (waited ${settings.queueTimeoutMs} ms); nothing was stored — retry`, undefined, 2));
+        reject(
+          new DomainError(
+            "unavailable",
+            `the server is busy storing other batches (waited ${settings.queueTimeoutMs} ms); nothing was stored — retry`,
+            undefined,
+            2,
+          ),
+        );
       }, settings.queueTimeoutMs);
       s.waiting.push(wake);
     });
@@ -383,7 +433,8 @@ async function withIngestSlot<T>(db: Database, settings: Required<IngestOptions>
     return await work();
   } finally {
     const next = s.waiting.shift();
-    if (next) next(); // the slot passes on directly
+    if (next)
+      next(); // the slot passes on directly
     else s.running--;
   }
 }
@@ -402,7 +453,10 @@ function sha256(text: string): string {
 }
 
 function conflict(id: string) {
-  return { path: "id", message: `conflict: event ${JSON.stringify(id)} is already stored with other content; the stored event is unchanged` };
+  return {
+    path: "id",
+    message: `conflict: event ${JSON.stringify(id)} is already stored with other content; the stored event is unchanged`,
+  };
 }
 
 function firstProblem(problems: { path: string; message: string }[]) {

@@ -5,16 +5,16 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalJson } from "../../core";
-import { createKey } from "../auth/keys";
-import type { Database } from "../db";
-import { loadRunEvents } from "../runs/run-events";
-import { smallRun, startedEvent } from "../testing/events";
-import { testDatabases } from "../testing/databases";
+import { canonicalJson } from "@/lib/core";
+import { createKey } from "@/lib/server/auth/keys";
+import type { Database } from "@/lib/server/db";
+import { loadRunEvents } from "@/lib/server/runs/run-events";
+import { smallRun, startedEvent } from "@/lib/server/testing/events";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { answerMismatches, expectedStored, mixedBatch } from "./fuzz-events";
 import { ingestBatch } from "./ingest-batch";
-import { DomainError } from "../errors";
-import { errorResponse } from "../http/errors-to-response";
+import { DomainError } from "@/lib/server/errors";
+import { errorResponse } from "@/lib/server/http/errors-to-response";
 
 describe.each(testDatabases())("ingestion of hostile input and concurrent writers on $name", (kind) => {
   let db: Database;
@@ -42,14 +42,22 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
           return mixedBatch(runId, `${runId}/`).map((entries) => ({ runId, entries }));
         }),
         async ({ runId, entries }) => {
-          const answer = await ingestBatch(db, projectId, entries.map((e) => e.raw));
+          const answer = await ingestBatch(
+            db,
+            projectId,
+            entries.map((e) => e.raw),
+          );
           expect(answerMismatches(entries, answer.results)).toEqual([]);
           const expected = expectedStored(entries);
           const stored = await storedEvents(runId);
           expect(stored).toHaveLength(expected.size);
           for (const event of stored) expect(canonicalJson(event)).toBe(expected.get(event.id));
           // sent again in another order, the valid ones are duplicates and nothing changes
-          const again = await ingestBatch(db, projectId, [...entries].reverse().map((e) => e.raw));
+          const again = await ingestBatch(
+            db,
+            projectId,
+            [...entries].reverse().map((e) => e.raw),
+          );
           expect(again.summary).toMatchObject({ created: 0, duplicate: expected.size });
         },
       ),
@@ -67,7 +75,10 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     const answer = await ingestBatch(db, projectId, events);
     expect(answer.summary).toEqual({ created: 3, duplicate: 0, error: 0 });
     const rows = await db.withSql((sql) =>
-      sql.query<{ event_id: string; at: string }>(`SELECT event_id, to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS at FROM events WHERE event_id LIKE $1 ORDER BY event_id`, [`${runId}-%`]),
+      sql.query<{ event_id: string; at: string }>(
+        `SELECT event_id, to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS at FROM events WHERE event_id LIKE $1 ORDER BY event_id`,
+        [`${runId}-%`],
+      ),
     );
     expect(Object.fromEntries(rows.map((r) => [r.event_id, r.at]))).toEqual({
       [`${runId}-end`]: "0099-12-31T23:59:59.999",
@@ -85,7 +96,15 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
 
   it("ignores unknown extra properties in what it stores, yet a re-send must be the same JSON value (contract §4)", async () => {
     const runId = nextRunId("extra");
-    const event = { id: `${runId}-m`, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 3, note: "x" }, v2: { a: 1 } };
+    const event = {
+      id: `${runId}-m`,
+      runId,
+      type: "meter.requests",
+      ts: "2026-11-29T10:00:00Z",
+      turn: 0,
+      body: { used: 3, note: "x" },
+      v2: { a: 1 },
+    };
     expect((await ingestBatch(db, projectId, [event])).summary.created).toBe(1);
     const [stored] = await storedEvents(runId);
     expect(stored).toEqual({ id: event.id, runId, type: "meter.requests", ts: event.ts, turn: 0, body: { used: 3 } });
@@ -115,7 +134,7 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     const runIds = [nextRunId("conc"), nextRunId("conc"), nextRunId("conc")];
     const all = runIds.flatMap((runId) => smallRun(runId, 15));
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const writers = Array.from({ length: 10 }, () => {
       const shuffled = [...all].sort(() => random() - 0.5);
       const batches: unknown[][] = [];
@@ -135,63 +154,79 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     expect(created).toBe(all.length);
     for (const runId of runIds) {
       const stored = await storedEvents(runId);
-      expect(stored.map((e) => e.id).sort()).toEqual(all.filter((e) => e.runId === runId).map((e) => String(e.id)).sort());
+      expect(stored.map((e) => e.id).sort()).toEqual(
+        all
+          .filter((e) => e.runId === runId)
+          .map((e) => String(e.id))
+          .sort(),
+      );
       const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
       expect(run).toMatchObject({ eventCount: stored.length, maxTurn: 14, status: "completed", agent: "etf-agent" });
     }
   }, 120_000);
 
-  it.runIf(kind.name === "postgres")("a transaction chosen as a deadlock victim is retried whole and the batch succeeds", async () => {
-    const runId = nextRunId("victim");
-    await ingestBatch(db, projectId, [startedEvent(runId)]);
-    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
-    const meter = (id: string) => ({ id, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 1 } });
-    const { Client } = await import("pg");
-    const other = new Client({ connectionString: db.label });
-    await other.connect();
-    const warnings: string[] = [];
-    const warn = console.warn;
-    console.warn = (message: string) => void warnings.push(message);
-    try {
-      // Another writer holds event "…-x" and will want "…-a": the ingest takes "…-a" first, then
-      // waits for "…-x" — a deadlock, which PostgreSQL breaks by aborting the ingest (it waited first).
-      await other.query("BEGIN");
-      await other.query("SET LOCAL deadlock_timeout = '20s'");
-      const insert = `INSERT INTO events (project_id, run_pk, event_id, type, ts, at, turn, body, content_hash)
+  it.runIf(kind.name === "postgres")(
+    "a transaction chosen as a deadlock victim is retried whole and the batch succeeds",
+    async () => {
+      const runId = nextRunId("victim");
+      await ingestBatch(db, projectId, [startedEvent(runId)]);
+      const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+      const meter = (id: string) => ({ id, runId, type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 0, body: { used: 1 } });
+      const { Client } = await import("pg");
+      const other = new Client({ connectionString: db.label });
+      await other.connect();
+      const warnings: string[] = [];
+      const warn = console.warn;
+      console.warn = (message: string) => void warnings.push(message);
+      try {
+        // Another writer holds event "…-x" and will want "…-a": the ingest takes "…-a" first, then
+        // waits for "…-x" — a deadlock, which PostgreSQL breaks by aborting the ingest (it waited first).
+        await other.query("BEGIN");
+        await other.query("SET LOCAL deadlock_timeout = '20s'");
+        const insert = `INSERT INTO events (project_id, run_pk, event_id, type, ts, at, turn, body, content_hash)
                       VALUES ($1, $2, $3, 'meter.requests', '2026-11-29T10:00:00Z', now(), 0, '{"used":2}', 'other')`;
-      await other.query(insert, [projectId, run.id, `${runId}-x`]);
-      const ingest = ingestBatch(db, projectId, [meter(`${runId}-x`), meter(`${runId}-a`)]);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await other.query(insert, [projectId, run.id, `${runId}-a`]); // waits until the ingest is the victim
-      await other.query("ROLLBACK");
-      const answer = await ingest;
-      expect(answer.summary).toEqual({ created: 2, duplicate: 0, error: 0 });
-      expect(warnings.some((w) => /collided with a concurrent writer \(.*40P01.*\)/.test(w)), warnings.join("\n")).toBe(true);
-    } finally {
-      console.warn = warn;
-      await other.end();
-    }
-    expect((await storedEvents(runId)).map((e) => e.id).sort()).toEqual([`${runId}-a`, `${runId}-start`, `${runId}-x`]);
-  }, 60_000);
+        await other.query(insert, [projectId, run.id, `${runId}-x`]);
+        const ingest = ingestBatch(db, projectId, [meter(`${runId}-x`), meter(`${runId}-a`)]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await other.query(insert, [projectId, run.id, `${runId}-a`]); // waits until the ingest is the victim
+        await other.query("ROLLBACK");
+        const answer = await ingest;
+        expect(answer.summary).toEqual({ created: 2, duplicate: 0, error: 0 });
+        expect(
+          warnings.some((w) => /collided with a concurrent writer \(.*40P01.*\)/.test(w)),
+          warnings.join("\n"),
+        ).toBe(true);
+      } finally {
+        console.warn = warn;
+        await other.end();
+      }
+      expect((await storedEvents(runId)).map((e) => e.id).sort()).toEqual([`${runId}-a`, `${runId}-start`, `${runId}-x`]);
+    },
+    60_000,
+  );
 
   // On PGlite a transaction runs on microtasks alone, so a queued batch's timer cannot fire before
   // the one ahead of it is done: the queue timeout only matters (and is tested) on PostgreSQL.
-  it.runIf(kind.name === "postgres")("a batch that waits too long for its turn is answered 'unavailable' (503 with Retry-After), with nothing stored", async () => {
-    const busyRun = nextRunId("busy");
-    const waitingRun = nextRunId("waiting");
-    const busy = ingestBatch(db, projectId, smallRun(busyRun, 150), { concurrency: 1 });
-    const waiting = ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1, queueTimeoutMs: 1 }).catch((e) => e);
-    const failure = await waiting;
-    await busy;
-    expect(failure).toBeInstanceOf(DomainError);
-    expect(failure).toMatchObject({ kind: "unavailable", retryAfterSeconds: 2 });
-    const response = errorResponse(failure);
-    expect(response.status).toBe(503);
-    expect(response.headers.get("retry-after")).toBe("2");
-    expect(await storedEvents(waitingRun)).toEqual([]);
-    // and once the queue is free it goes through
-    expect((await ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1 })).summary.created).toBe(8);
-  }, 60_000);
+  it.runIf(kind.name === "postgres")(
+    "a batch that waits too long for its turn is answered 'unavailable' (503 with Retry-After), with nothing stored",
+    async () => {
+      const busyRun = nextRunId("busy");
+      const waitingRun = nextRunId("waiting");
+      const busy = ingestBatch(db, projectId, smallRun(busyRun, 150), { concurrency: 1 });
+      const waiting = ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1, queueTimeoutMs: 1 }).catch((e) => e);
+      const failure = await waiting;
+      await busy;
+      expect(failure).toBeInstanceOf(DomainError);
+      expect(failure).toMatchObject({ kind: "unavailable", retryAfterSeconds: 2 });
+      const response = errorResponse(failure);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("2");
+      expect(await storedEvents(waitingRun)).toEqual([]);
+      // and once the queue is free it goes through
+      expect((await ingestBatch(db, projectId, smallRun(waitingRun, 2), { concurrency: 1 })).summary.created).toBe(8);
+    },
+    60_000,
+  );
 
   it("two concurrent batches with different run.started events for one run: one is stored, the other is told which", async () => {
     for (let round = 0; round < 5; round++) {

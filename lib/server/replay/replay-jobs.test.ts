@@ -1,21 +1,21 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REMINDER_KEYS, ZEvent, ZReplayJob, ZReplayTurn, type TCopy, type TRunDecisions } from "../../contracts";
-import { followUp, rebuild } from "../../core";
-import { generateEtfRun } from "../../demo/etf-run";
-import { changedTurns } from "../../replay/changed-turns";
-import { resolvedCopyJson } from "../../replay/follow-up-groups";
-import { authenticate, createKey, type Caller } from "../auth/keys";
-import { useDatabase, type Database } from "../db";
-import type { Prisma } from "../db/generated/client";
-import { replayJobRoute, replayTurnRoute, startReplayRoute } from "../http/replay-routes";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { findRun } from "../runs/find-run";
-import { getDecisions } from "../runs/run-reads";
-import { testDatabases } from "../testing/databases";
-import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion } from "../versions/versions";
-import { keyStatsOf } from "../../replay/key-stats";
-import { loadRunEvents } from "../runs/run-events";
+import { REMINDER_KEYS, ZEvent, ZReplayJob, ZReplayTurn, type TCopy, type TRunDecisions } from "@/lib/contracts";
+import { followUp, rebuild } from "@/lib/core";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { changedTurns } from "@/lib/replay/changed-turns";
+import { resolvedCopyJson } from "@/lib/replay/follow-up-groups";
+import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { replayJobRoute, replayTurnRoute, startReplayRoute } from "@/lib/server/http/replay-routes";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { findRun } from "@/lib/server/runs/find-run";
+import { getDecisions } from "@/lib/server/runs/run-reads";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
+import { keyStatsOf } from "@/lib/replay/key-stats";
+import { loadRunEvents } from "@/lib/server/runs/run-events";
 import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, STALLED, STALLED_AFTER_MS, startReplay } from "./replay-jobs";
 import { copyFingerprint } from "./replay-runs";
 import { getReplayTurn } from "./replay-turn";
@@ -25,7 +25,11 @@ const BASE = "http://cuescope.test/api/v1";
 
 const get = (secret: string, path: string) => new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${secret}` } });
 const post = (secret: string, path: string, body: unknown) =>
-  new Request(`${BASE}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  new Request(`${BASE}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 const turnParams = (id: string, runId: string, turn: number | string) => ({ params: Promise.resolve({ id, runId, turn: String(turn) }) });
 
 describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
@@ -41,17 +45,32 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     useDatabase(db);
     secret = (await createKey(db, "tuning", "Product")).secret;
     caller = await authenticate(db, `Bearer ${secret}`);
-    const policy = { context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] }, edits: { perBlockLimit: 4, stages: [0.5, 1] }, review: { everyTurns: 10 } };
+    const policy = {
+      context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] },
+      edits: { perBlockLimit: 4, stages: [0.5, 1] },
+      review: { everyTurns: 10 },
+    };
     for (const [i, runId] of RUNS.entries()) {
       const events = generateEtfRun({ runId, seed: 40 + i, turns: 150, policy }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
       await ingestBatch(db, caller.projectId, events);
     }
     ownCopyId = (await createCopyVersion(db, caller, { name: "own (default copy)", copy: {} })).id;
-    longCopyId = (await createCopyVersion(db, caller, {
-      name: "long context",
-      copy: { context: { "*": `Context: ${"this request is nearly full — choose every piece of material with great care; ".repeat(6)}{requiredBytes} of {capacityBytes} bytes.` } },
-    })).id;
-    tightPolicyId = (await createPolicyVersion(db, caller, { name: "tight", policy: { ...policy, context: { capacityBytes: 40_000, stages: [0.5, 0.7, 0.85, 0.95] } } })).id;
+    longCopyId = (
+      await createCopyVersion(db, caller, {
+        name: "long context",
+        copy: {
+          context: {
+            "*": `Context: ${"this request is nearly full — choose every piece of material with great care; ".repeat(6)}{requiredBytes} of {capacityBytes} bytes.`,
+          },
+        },
+      })
+    ).id;
+    tightPolicyId = (
+      await createPolicyVersion(db, caller, {
+        name: "tight",
+        policy: { ...policy, context: { capacityBytes: 40_000, stages: [0.5, 0.7, 0.85, 0.95] } },
+      })
+    ).id;
   }, 120_000);
   afterAll(async () => db?.close());
 
@@ -78,7 +97,14 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(result.changedRuns.length).toBeGreaterThan(0);
     expect(result.changedRuns[0].turns[0].changes.length).toBeGreaterThan(0);
     // The recorded runs have no copy of their own: the default, which the saved "own (default copy)" is too.
-    expect(result.followUp.map((g) => g.copy)).toEqual([{ fingerprint: copyFingerprint(resolvedCopyJson(undefined)), label: "Default copy (saved as “own (default copy)”)", copyVersionId: ownCopyId, runs: 3 }]);
+    expect(result.followUp.map((g) => g.copy)).toEqual([
+      {
+        fingerprint: copyFingerprint(resolvedCopyJson(undefined)),
+        label: "Default copy (saved as “own (default copy)”)",
+        copyVersionId: ownCopyId,
+        runs: 3,
+      },
+    ]);
     expect(result.followUp[0].keys.map((f) => f.key)).toEqual(["requests", "time", "context", "edits", "review"]);
     const review = result.followUp[0].keys.find((f) => f.key === "review")!;
     if (review.delivered > 0) expect(review.low!).toBeLessThanOrEqual(review.rate!);
@@ -106,11 +132,19 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     // The job keeps the filters its runs were chosen by (the page preselects them to run it again).
     expect(stopped.filters).toEqual({ status: "completed" });
     await expect(startReplay(db, caller, { copyVersionId: "nope", filters: {}, maxRuns: 10 })).rejects.toMatchObject({ kind: "not_found" });
-    await expect(startReplay(db, caller, { copyVersionId: longCopyId, filters: { agent: "nobody" }, maxRuns: 10 })).rejects.toMatchObject({ kind: "invalid", path: "filters" });
+    await expect(startReplay(db, caller, { copyVersionId: longCopyId, filters: { agent: "nobody" }, maxRuns: 10 })).rejects.toMatchObject({
+      kind: "invalid",
+      path: "filters",
+    });
   });
 
   it("shows one turn of a replayed run: its own decision next to the what-if, what changed, and the changed turns either side", async () => {
-    const { job, done } = await startReplay(db, caller, { copyVersionId: longCopyId, policyVersionId: tightPolicyId, filters: {}, maxRuns: 10 });
+    const { job, done } = await startReplay(db, caller, {
+      copyVersionId: longCopyId,
+      policyVersionId: tightPolicyId,
+      filters: {},
+      maxRuns: 10,
+    });
     await done;
     const result = (await getReplayJob(db, caller.projectId, job.id)).result!;
     const { runId } = result.changedRuns[0];
@@ -119,10 +153,15 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const run = await findRun(db, caller.projectId, runId);
     const events = await loadRunEvents(db, run);
     const own = (await getDecisions(db, caller.projectId, runId)) as TRunDecisions;
-    const [long, tight] = [await getCopyVersion(db, caller.projectId, longCopyId), await getPolicyVersion(db, caller.projectId, tightPolicyId)];
+    const [long, tight] = [
+      await getCopyVersion(db, caller.projectId, longCopyId),
+      await getPolicyVersion(db, caller.projectId, tightPolicyId),
+    ];
     const whatIf = rebuild(events, { copy: long.copy, policy: tight.policy });
     const changed = changedTurns(own, whatIf);
-    const at = changed.findIndex((c) => c.changes.some((change) => /^context: (delivered|uncertain|failed|pending) → dropped$/.test(change)));
+    const at = changed.findIndex((c) =>
+      c.changes.some((change) => /^context: (delivered|uncertain|failed|pending) → dropped$/.test(change)),
+    );
     expect(at).toBeGreaterThan(0);
     const { turn, changes } = changed[at];
 
@@ -167,7 +206,10 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     }
     const stranger = (await createKey(db, "elsewhere")).secret;
     expect((await replayTurnRoute(get(stranger, "/x"), turnParams(job.id, "replay-a", 3))).status).toBe(404);
-    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 100000)).rejects.toMatchObject({ kind: "not_found", path: "turn" });
+    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 100000)).rejects.toMatchObject({
+      kind: "not_found",
+      path: "turn",
+    });
   });
 
   it("groups follow-up by the copy the runs were rendered with, named after saved versions", async () => {
@@ -175,8 +217,17 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const writer = await authenticate(db, `Bearer ${other}`);
     const short: TCopy = { context: { "*": "Ctx {percent}% of {capacityBytes} B" } };
     const own: TCopy = { review: { "*": "Checkpoint {checkpoint} at turn {turn}: check the objectives." } };
-    const policy = { requests: { limit: 120, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] }, context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] }, review: { everyTurns: 10 } };
-    const runs: [string, TCopy | undefined][] = [["fu-plain", undefined], ["fu-short-1", short], ["fu-short-2", short], ["fu-own", own]];
+    const policy = {
+      requests: { limit: 120, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] },
+      context: { capacityBytes: 60_000, stages: [0.5, 0.7, 0.85, 0.95] },
+      review: { everyTurns: 10 },
+    };
+    const runs: [string, TCopy | undefined][] = [
+      ["fu-plain", undefined],
+      ["fu-short-1", short],
+      ["fu-short-2", short],
+      ["fu-own", own],
+    ];
     const recorded = new Map<string, ReturnType<typeof generateEtfRun>["events"]>();
     for (const [i, [runId, copy]] of runs.entries()) {
       const events = generateEtfRun({ runId, seed: 70 + i, turns: 60, policy, copy }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
@@ -221,8 +272,14 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
   });
 
   it("reads a result stored in the older format as none, and never reuses it", async () => {
-    const runs = await db.prisma.run.findMany({ where: { projectId: caller.projectId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: 10 });
-    const oldKey = createHash("sha256").update(JSON.stringify({ c: longCopyId, p: null, runs: runs.map((r) => [r.id, r.eventCount]) })).digest("hex");
+    const runs = await db.prisma.run.findMany({
+      where: { projectId: caller.projectId },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      take: 10,
+    });
+    const oldKey = createHash("sha256")
+      .update(JSON.stringify({ c: longCopyId, p: null, runs: runs.map((r) => [r.id, r.eventCount]) }))
+      .digest("hex");
     const oldResult = {
       runs: 3,
       turns: 450,
@@ -231,11 +288,22 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
       followUp: REMINDER_KEYS.map((key) => ({ key, delivered: 1, followed: 0, rate: 0, low: 0, high: 0.79 })),
     };
     const row = await db.prisma.replayJob.create({
-      data: { projectId: caller.projectId, copyVersionId: longCopyId, filters: {}, inputKey: oldKey, status: "done", result: oldResult as Prisma.InputJsonValue, finishedAt: new Date() },
+      data: {
+        projectId: caller.projectId,
+        copyVersionId: longCopyId,
+        filters: {},
+        inputKey: oldKey,
+        status: "done",
+        result: oldResult as Prisma.InputJsonValue,
+        finishedAt: new Date(),
+      },
     });
     const old = await getReplayJob(db, caller.projectId, row.id);
     expect(old).toMatchObject({ id: row.id, status: "done", result: null, error: OLD_RESULT_FORMAT });
-    expect(ZReplayJob.parse((await (await replayJobRoute(get(secret, `/replay/${row.id}`), { params: Promise.resolve({ id: row.id }) })).json())).result).toBeNull();
+    expect(
+      ZReplayJob.parse(await (await replayJobRoute(get(secret, `/replay/${row.id}`), { params: Promise.resolve({ id: row.id }) })).json())
+        .result,
+    ).toBeNull();
 
     const again = await startReplay(db, caller, { copyVersionId: longCopyId, filters: {}, maxRuns: 10 });
     expect(again.job.id).not.toBe(row.id);
@@ -245,7 +313,16 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
   it("a running job that stopped reporting progress (its server restarted) reads as failed, and cancelling it ends it", async () => {
     const silentFor = (ms: number) => new Date(Date.now() - ms);
     const create = (updatedAt: Date) =>
-      db.prisma.replayJob.create({ data: { projectId: caller.projectId, copyVersionId: longCopyId, filters: {}, inputKey: `stall-${updatedAt.getTime()}`, totalRuns: 3, updatedAt } });
+      db.prisma.replayJob.create({
+        data: {
+          projectId: caller.projectId,
+          copyVersionId: longCopyId,
+          filters: {},
+          inputKey: `stall-${updatedAt.getTime()}`,
+          totalRuns: 3,
+          updatedAt,
+        },
+      });
     const busy = await create(silentFor(5_000));
     expect(await getReplayJob(db, caller.projectId, busy.id)).toMatchObject({ status: "running", error: null });
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "../../contracts";
-import type { Caller } from "../auth/keys";
-import type { Database } from "../db";
-import { jsonColumn, replayFiltersColumn, replayResultColumn } from "../db/json-columns";
-import { DomainError } from "../errors";
-import { runFilterWhere } from "../runs/run-filters";
-import { getCopyVersion, getPolicyVersion } from "../versions/versions";
+import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "@/lib/contracts";
+import type { Caller } from "@/lib/server/auth/keys";
+import type { Database } from "@/lib/server/db";
+import { jsonColumn, replayFiltersColumn, replayResultColumn } from "@/lib/server/db/json-columns";
+import { DomainError } from "@/lib/server/errors";
+import { runFilterWhere } from "@/lib/server/runs/run-filters";
+import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 import { replayRuns } from "./replay-runs";
 
 type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["findFirst"]>>>;
@@ -22,16 +22,34 @@ const RESULT_FORMAT = 3;
  * runs with the same events — so a second look is instant). The work goes on in this process;
  * `done` settles when it ends (tests await it; the API polls the job).
  */
-export async function startReplay(db: Database, caller: Caller, request: TReplayRequest): Promise<{ job: TReplayJob; done: Promise<void> }> {
+export async function startReplay(
+  db: Database,
+  caller: Caller,
+  request: TReplayRequest,
+): Promise<{ job: TReplayJob; done: Promise<void> }> {
   const copy = request.copyVersionId ? (await getCopyVersion(db, caller.projectId, request.copyVersionId)).copy : undefined;
   const policy = request.policyVersionId ? (await getPolicyVersion(db, caller.projectId, request.policyVersionId)).policy : undefined;
-  const runs = await db.prisma.run.findMany({ where: runFilterWhere(caller.projectId, request.filters, { startedOnly: true }), orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: request.maxRuns });
+  const runs = await db.prisma.run.findMany({
+    where: runFilterWhere(caller.projectId, request.filters, { startedOnly: true }),
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: request.maxRuns,
+  });
   if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
 
   const inputKey = createHash("sha256")
-    .update(JSON.stringify({ v: RESULT_FORMAT, c: request.copyVersionId ?? null, p: request.policyVersionId ?? null, runs: runs.map((r) => [r.id, r.eventCount]) }))
+    .update(
+      JSON.stringify({
+        v: RESULT_FORMAT,
+        c: request.copyVersionId ?? null,
+        p: request.policyVersionId ?? null,
+        runs: runs.map((r) => [r.id, r.eventCount]),
+      }),
+    )
     .digest("hex");
-  const earlier = await db.prisma.replayJob.findFirst({ where: { projectId: caller.projectId, inputKey, status: "done" }, orderBy: { createdAt: "desc" } });
+  const earlier = await db.prisma.replayJob.findFirst({
+    where: { projectId: caller.projectId, inputKey, status: "done" },
+    orderBy: { createdAt: "desc" },
+  });
   if (earlier) return { job: toJob(earlier, true), done: Promise.resolve() };
 
   const row = await db.prisma.replayJob.create({
@@ -49,7 +67,13 @@ export async function startReplay(db: Database, caller: Caller, request: TReplay
   return { job: toJob(row, false), done };
 }
 
-async function work(db: Database, projectId: string, jobId: string, runs: Parameters<typeof replayRuns>[2], overrides: { copy?: TCopy; policy?: TPolicy }): Promise<void> {
+async function work(
+  db: Database,
+  projectId: string,
+  jobId: string,
+  runs: Parameters<typeof replayRuns>[2],
+  overrides: { copy?: TCopy; policy?: TPolicy },
+): Promise<void> {
   try {
     const result = await replayRuns(db, projectId, runs, overrides, async (progress) => {
       const job = await db.prisma.replayJob.update({ where: { id: jobId }, data: { ...progress, updatedAt: new Date() } });

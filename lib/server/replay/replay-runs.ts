@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult, type TRunDecisions } from "../../contracts";
-import { followUp, rebuild } from "../../core";
-import { changedTurns, turnsToList } from "../../replay/changed-turns";
-import { followUpGroups, type RunFollowUp, type SavedCopy } from "../../replay/follow-up-groups";
-import { addKeyStats, emptyKeyStats } from "../../replay/key-stats";
-import type { Database } from "../db";
-import { copyColumn } from "../db/json-columns";
-import { getRunDecisions } from "../runs/run-decisions";
-import { loadRunEvents } from "../runs/run-events";
-import type { RunRow } from "../runs/find-run";
+import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult, type TRunDecisions } from "@/lib/contracts";
+import { followUp, rebuild } from "@/lib/core";
+import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/follow-up-groups";
+import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
+import type { Database } from "@/lib/server/db";
+import { copyColumn } from "@/lib/server/db/json-columns";
+import { getRunDecisions } from "@/lib/server/runs/run-decisions";
+import { loadRunEvents } from "@/lib/server/runs/run-events";
+import type { RunRow } from "@/lib/server/runs/find-run";
 
 const CHANGED_TURNS_LISTED = 200;
 
@@ -47,7 +47,12 @@ export async function replayRuns(
       const changed = changedTurns(before, after);
       if (changed.length) {
         const fateChangedTurns = changed.filter((c) => c.fate).length;
-        changedRuns.push({ runId: run.runId, changedTurns: changed.length, fateChangedTurns, turns: turnsToList(changed, CHANGED_TURNS_LISTED) });
+        changedRuns.push({
+          runId: run.runId,
+          changedTurns: changed.length,
+          fateChangedTurns,
+          turns: turnsToList(changed, CHANGED_TURNS_LISTED),
+        });
       }
       const started = events.find((e) => e.type === "run.started");
       follow.push({ copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey });
@@ -72,6 +77,9 @@ export function copyFingerprint(resolvedJson: string): string {
 }
 
 async function savedCopies(db: Database, projectId: string): Promise<SavedCopy[]> {
-  const rows = await db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } });
+  const rows = await db.prisma.copyVersion.findMany({
+    where: { projectId },
+    select: { id: true, name: true, createdAt: true, copy: true },
+  });
   return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), copy: copyColumn(row) }));
 }

@@ -1,14 +1,14 @@
 import "server-only";
-import type { TReplayTurn, TRunDecisions } from "../../contracts";
-import { rebuild } from "../../core";
-import { changedTurns, type ChangedTurn } from "../../replay/changed-turns";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
-import { runCache } from "../lru";
-import { findRun } from "../runs/find-run";
-import { getParsedRunDecisions } from "../runs/run-decisions";
-import { loadRunEvents } from "../runs/run-events";
-import { getCopyVersion, getPolicyVersion } from "../versions/versions";
+import type { TReplayTurn, TRunDecisions } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { changedTurns, type ChangedTurn } from "@/lib/replay/changed-turns";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import { runCache } from "@/lib/server/lru";
+import { findRun } from "@/lib/server/runs/find-run";
+import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
+import { loadRunEvents } from "@/lib/server/runs/run-events";
+import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 
 interface ReplayedRun {
   baseline: TRunDecisions;
@@ -56,7 +56,11 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
   const baselineFindings = baseline.findings.filter((f) => f.turn === turn);
   const whatIfFindings = whatIf.findings.filter((f) => f.turn === turn);
   if (!baselineTurn && !whatIfTurn && baselineFindings.length === 0 && whatIfFindings.length === 0) {
-    throw new DomainError("not_found", `no turn ${turn} in run ${JSON.stringify(runId)}, with its own or the replay's copy and policy`, "turn");
+    throw new DomainError(
+      "not_found",
+      `no turn ${turn} in run ${JSON.stringify(runId)}, with its own or the replay's copy and policy`,
+      "turn",
+    );
   }
 
   let previousChanged: number | null = null;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "../../contracts";
-import { REVIEWER_CSV_COLUMNS } from "../../audit/reviewer-csv";
-import { generateEtfRun } from "../../demo/etf-run";
-import { createKey } from "../auth/keys";
-import { useDatabase, type Database } from "../db";
-import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "../http/reviewer-routes";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { testDatabases } from "../testing/databases";
+import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "@/lib/contracts";
+import { REVIEWER_CSV_COLUMNS } from "@/lib/audit/reviewer-csv";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { EXPORT_ERROR_MARK, exportReviewerCandidates } from "./export-candidates";
 
 /**
@@ -85,7 +85,10 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
         const answer = await readAll(reviewerExportRoute(get(`/api/v1/reviewer/candidates/export?format=${format}&${query}`)));
         expect(answer.status, query).toBe(400);
         expect(answer.type).toMatch(/application\/json/);
-        expect(JSON.parse(answer.text).error, query).toMatchObject({ code: "invalid", path: query.startsWith("format") ? expect.any(String) : path });
+        expect(JSON.parse(answer.text).error, query).toMatchObject({
+          code: "invalid",
+          path: query.startsWith("format") ? expect.any(String) : path,
+        });
       }
     }
     // The list and the funnel share the checks.
@@ -126,10 +129,14 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
 
       const json = await readAll(exportReviewerCandidates(failing(), projectId, { limit: 100 }, "json", { pageSize: 3 }));
       expect(() => JSON.parse(json.text)).toThrow(); // never mistaken for a complete list
-      expect(JSON.parse(json.text.trimEnd().split("\n").at(-1)!)).toEqual({ error: { code: "unavailable", message: expect.stringContaining("stopped after 3 rows") } });
+      expect(JSON.parse(json.text.trimEnd().split("\n").at(-1)!)).toEqual({
+        error: { code: "unavailable", message: expect.stringContaining("stopped after 3 rows") },
+      });
       expect(JSON.parse(`${json.text}]`).slice(0, -1)).toEqual(all.slice(0, 3));
 
-      const internal = await readAll(exportReviewerCandidates(failingRuns(db, new TypeError("boom"), "later pages"), projectId, { limit: 100 }, "csv", { pageSize: 3 }));
+      const internal = await readAll(
+        exportReviewerCandidates(failingRuns(db, new TypeError("boom"), "later pages"), projectId, { limit: 100 }, "csv", { pageSize: 3 }),
+      );
       expect(csvLines(internal.text).at(-1)).toMatch(/^#error,internal,/);
       expect(internal.text).not.toContain("boom");
       expect(log).toHaveBeenCalledWith(expect.stringContaining("reviewer export stopped after 3 rows"), expect.anything());

@@ -1,8 +1,8 @@
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery } from "../../contracts";
-import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "../../audit/reviewer-csv";
-import type { Database } from "../db";
-import { isTransientDatabaseError } from "../db/errors";
-import { DomainError } from "../errors";
+import type { TReviewerCandidateRow, TReviewerCandidatesQuery } from "@/lib/contracts";
+import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "@/lib/audit/reviewer-csv";
+import type { Database } from "@/lib/server/db";
+import { isTransientDatabaseError } from "@/lib/server/db/errors";
+import { DomainError } from "@/lib/server/errors";
 import { listReviewerCandidates } from "./list-candidates";
 
 const PAGE = 200;

@@ -1,7 +1,7 @@
 import "server-only";
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerFunnel } from "../../contracts";
-import { reviewerFunnel } from "../../audit/reviewer-funnel";
-import type { Database } from "../db";
+import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerFunnel } from "@/lib/contracts";
+import { reviewerFunnel } from "@/lib/audit/reviewer-funnel";
+import type { Database } from "@/lib/server/db";
 import { listReviewerCandidates } from "./list-candidates";
 
 /** The Reviewer funnel over every candidate that matches the filters (all pages). */

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReviewerCandidatesResponse, ZReviewerFunnel, type TReviewerCandidateRow } from "../../contracts";
-import { generateEtfRun } from "../../demo/etf-run";
-import { createKey } from "../auth/keys";
-import { useDatabase, type Database } from "../db";
-import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "../http/reviewer-routes";
-import { REVIEWER_CSV_COLUMNS } from "../../audit/reviewer-csv";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { testDatabases } from "../testing/databases";
+import { ZReviewerCandidatesResponse, ZReviewerFunnel, type TReviewerCandidateRow } from "@/lib/contracts";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
+import { REVIEWER_CSV_COLUMNS } from "@/lib/audit/reviewer-csv";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { testDatabases } from "@/lib/server/testing/databases";
 
-const REVIEWER_CODES = new Set(["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"]);
+const REVIEWER_CODES = new Set([
+  "DISPATCH_WITHOUT_ADMISSION",
+  "CONCURRENT_DISPATCH",
+  "ADMISSION_RULE_MISMATCH",
+  "CANDIDATE_CANCELLED_BY_DROP",
+]);
 
 describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
   let db: Database;
@@ -24,13 +29,20 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     for (const [i, seed] of [21, 22].entries()) {
       const runId = `audit-${seed}`;
       const events = generateEtfRun({ runId, seed, turns: 300, anomalies: true, startTime: `2026-11-2${i + 1}T10:00:00.000Z` }).events;
-      for (let at = 0; at < events.length; at += 500) await ingestBatch(db, projectId, events.slice(at, at + 500).map((e) => ({ ...e, id: `${runId}:${e.id}` })));
+      for (let at = 0; at < events.length; at += 500)
+        await ingestBatch(
+          db,
+          projectId,
+          events.slice(at, at + 500).map((e) => ({ ...e, id: `${runId}:${e.id}` })),
+        );
     }
   }, 120_000);
   afterAll(async () => db?.close());
 
   const list = async (query: string, secret = key) => {
-    const response = await reviewerCandidatesRoute(new Request(`http://cuescope.test/api/v1/reviewer/candidates${query}`, { headers: { authorization: `Bearer ${secret}` } }));
+    const response = await reviewerCandidatesRoute(
+      new Request(`http://cuescope.test/api/v1/reviewer/candidates${query}`, { headers: { authorization: `Bearer ${secret}` } }),
+    );
     return { status: response.status, body: await response.json() };
   };
 
@@ -77,7 +89,11 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
   it("exports the filtered rows as streamed CSV and JSON, the same rows as the API", async () => {
     const api = ZReviewerCandidatesResponse.parse((await list("?violations=true&limit=500")).body).rows;
     const exportOf = (format: string) =>
-      reviewerExportRoute(new Request(`http://cuescope.test/api/v1/reviewer/candidates/export?format=${format}&violations=true`, { headers: { authorization: `Bearer ${key}` } }));
+      reviewerExportRoute(
+        new Request(`http://cuescope.test/api/v1/reviewer/candidates/export?format=${format}&violations=true`, {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      );
     const csv = await exportOf("csv");
     expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="reviewer-candidates-.*\.csv"/);
@@ -93,7 +109,9 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
 
   it("counts the funnel over every matching candidate", async () => {
     const rows = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body).rows;
-    const response = await reviewerFunnelRoute(new Request("http://cuescope.test/api/v1/reviewer/funnel", { headers: { authorization: `Bearer ${key}` } }));
+    const response = await reviewerFunnelRoute(
+      new Request("http://cuescope.test/api/v1/reviewer/funnel", { headers: { authorization: `Bearer ${key}` } }),
+    );
     const funnel = ZReviewerFunnel.parse(await response.json());
     expect(funnel.candidates.total).toBe(rows.length);
     expect(funnel.dispatches.total).toBe(rows.reduce((n, r) => n + r.dispatches.length, 0));

@@ -1,12 +1,12 @@
 import "server-only";
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "../../contracts";
-import { reviewerRows } from "../../audit/reviewer-rows";
-import type { Database } from "../db";
-import type { Prisma } from "../db/generated/client";
-import { DomainError } from "../errors";
-import { getParsedRunDecisions } from "../runs/run-decisions";
-import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "../runs/run-events";
-import { runFilterWhere } from "../runs/run-filters";
+import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "@/lib/contracts";
+import { reviewerRows } from "@/lib/audit/reviewer-rows";
+import type { Database } from "@/lib/server/db";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { DomainError } from "@/lib/server/errors";
+import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
+import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
+import { runFilterWhere } from "@/lib/server/runs/run-filters";
 
 const RUNS_PER_READ = 20;
 
@@ -27,7 +27,11 @@ interface Cursor {
  * `GET /api/v1/reviewer/candidates`: Reviewer candidates across the project's runs, newest run
  * first and by turn within a run, each with the rule's verdict and its violations.
  */
-export async function listReviewerCandidates(db: Database, projectId: string, query: TReviewerCandidatesQuery): Promise<TReviewerCandidatesResponse> {
+export async function listReviewerCandidates(
+  db: Database,
+  projectId: string,
+  query: TReviewerCandidatesQuery,
+): Promise<TReviewerCandidatesResponse> {
   const where = runFilterWhere(projectId, query, { startedOnly: true });
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const orderBy: Prisma.RunOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];

@@ -1,5 +1,5 @@
-import type { Database } from "../db";
-import { DomainError } from "../errors";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 
 /** A project's run by the agent's runId; not found for other projects' runs too. */
 export async function findRun(db: Database, projectId: string, runId: string) {

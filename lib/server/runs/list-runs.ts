@@ -1,8 +1,8 @@
 import "server-only";
-import { MAX_INT4, type TRunListQuery, type TRunListResponse } from "../../contracts";
-import type { Database } from "../db";
-import type { Prisma } from "../db/generated/client";
-import { DomainError } from "../errors";
+import { MAX_INT4, type TRunListQuery, type TRunListResponse } from "@/lib/contracts";
+import type { Database } from "@/lib/server/db";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { DomainError } from "@/lib/server/errors";
 import { getRunSummaries } from "./run-decisions";
 import { toRunListItem } from "./run-dto";
 import { runFilterWhere } from "./run-filters";
@@ -20,10 +20,7 @@ export async function listRuns(db: Database, projectId: string, query: TRunListQ
   const byTurns = query.sort.endsWith("turns");
   const direction: Prisma.SortOrder = query.sort.startsWith("-") ? "desc" : "asc";
   const column = byTurns ? "maxTurn" : "startedAt";
-  const orderBy: Prisma.RunOrderByWithRelationInput[] = [
-    { [column]: { sort: direction, nulls: "last" } },
-    { id: direction },
-  ];
+  const orderBy: Prisma.RunOrderByWithRelationInput[] = [{ [column]: { sort: direction, nulls: "last" } }, { id: direction }];
 
   const cursorWhere = query.cursor ? afterCursor(decodeCursor(query.cursor, byTurns), column, direction, byTurns) : undefined;
   const rows = await db.prisma.run.findMany({
@@ -49,11 +46,7 @@ function afterCursor(cursor: Cursor, column: "maxTurn" | "startedAt", direction:
   }
   const value = byTurns ? Number(cursor.v) : new Date(String(cursor.v));
   return {
-    OR: [
-      { [column]: { [further]: value } },
-      { [column]: value, id: { [further]: cursor.id } },
-      { [column]: null },
-    ],
+    OR: [{ [column]: { [further]: value } }, { [column]: value, id: { [further]: cursor.id } }, { [column]: null }],
   };
 }
 
@@ -73,7 +66,11 @@ function decodeCursor(text: string, byTurns: boolean): Cursor {
     // not JSON: below
   }
   if (cursor && typeof cursor === "object" && isRowId(cursor.id) && isSortValue(cursor.v, byTurns)) return cursor as Cursor;
-  throw new DomainError("invalid", "query.cursor: not a cursor this API gave out for this sort: use the nextCursor of the previous page", "cursor");
+  throw new DomainError(
+    "invalid",
+    "query.cursor: not a cursor this API gave out for this sort: use the nextCursor of the previous page",
+    "cursor",
+  );
 }
 
 /** A run's primary key as the database gave it out (a cuid): no NUL, not huge. */
@@ -84,5 +81,10 @@ function isRowId(value: unknown): value is string {
 function isSortValue(value: unknown, byTurns: boolean): boolean {
   if (value === null) return true;
   if (byTurns) return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT4;
-  return typeof value === "string" && value >= "0001" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && !Number.isNaN(Date.parse(value));
+  return (
+    typeof value === "string" &&
+    value >= "0001" &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) &&
+    !Number.isNaN(Date.parse(value))
+  );
 }

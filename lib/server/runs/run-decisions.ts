@@ -1,8 +1,8 @@
-import type { TRunDecisions } from "../../contracts";
-import { rebuild, RunInputError, summarizeDecisions } from "../../core";
-import type { Database } from "../db";
-import { jsonTextBytes, runCache } from "../lru";
-import { jsonColumn, runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "../db/json-columns";
+import type { TRunDecisions } from "@/lib/contracts";
+import { rebuild, RunInputError, summarizeDecisions } from "@/lib/core";
+import type { Database } from "@/lib/server/db";
+import { jsonTextBytes, runCache } from "@/lib/server/lru";
+import { jsonColumn, runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import type { RunRow } from "./find-run";
 import { loadRunEvents } from "./run-events";
 
@@ -97,7 +97,10 @@ const parsed = runCache<ParsedDecisions>({ max: 8, sizeOf: (entry) => entry.byte
  * inspector, timeline, Reviewer audit, replay), with their estimated size in bytes. Read-only:
  * callers must not change them.
  */
-export async function getParsedRunDecisions(db: Database, run: RunRow): Promise<({ ok: true } & ParsedDecisions) | { ok: false; error: string }> {
+export async function getParsedRunDecisions(
+  db: Database,
+  run: RunRow,
+): Promise<({ ok: true } & ParsedDecisions) | { ok: false; error: string }> {
   const key = `${run.id}:${run.eventCount}`;
   const hit = parsed.get(key);
   if (hit) return { ok: true, ...hit };

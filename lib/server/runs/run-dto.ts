@@ -1,4 +1,4 @@
-import type { TRunListItem, TRunStatus, TRunSummary } from "../../contracts";
+import type { TRunListItem, TRunStatus, TRunSummary } from "@/lib/contracts";
 import type { RunRow } from "./find-run";
 import type { RunSummaryResult } from "./run-decisions";
 

@@ -1,5 +1,5 @@
-import type { TEvent } from "../../contracts";
-import type { Database } from "../db";
+import type { TEvent } from "@/lib/contracts";
+import type { Database } from "@/lib/server/db";
 
 interface EventRow {
   eventId: string;

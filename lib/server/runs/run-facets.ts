@@ -1,6 +1,6 @@
 import "server-only";
-import { RUN_STATUSES, type TRunFacets, type TRunStatus } from "../../contracts";
-import type { Database } from "../db";
+import { RUN_STATUSES, type TRunFacets, type TRunStatus } from "@/lib/contracts";
+import type { Database } from "@/lib/server/db";
 
 /** The values the runs list can be filtered by in a project: its agents, models and statuses. */
 export async function getRunFacets(db: Database, projectId: string): Promise<TRunFacets> {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../auth/keys";
-import { useDatabase, type Database } from "../db";
-import { listRunsRoute } from "../http/routes";
-import { ingestBatch } from "../ingest/ingest-batch";
-import { testDatabases } from "../testing/databases";
-import { startedEvent } from "../testing/events";
+import { createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { listRunsRoute } from "@/lib/server/http/routes";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { startedEvent } from "@/lib/server/testing/events";
 import { likeLiteral } from "./run-filters";
 
 /** Tasks that differ only in the characters LIKE treats specially. */
@@ -49,7 +49,11 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
     const url = `http://cuescope.test/api/v1/runs?${new URLSearchParams(query)}`;
     const response = await listRunsRoute(new Request(url, { headers: { authorization: `Bearer ${key}` } }));
     const body = await response.json();
-    return { status: response.status, body, runIds: response.status === 200 ? (body.runs as { runId: string }[]).map((r) => r.runId).sort() : [] };
+    return {
+      status: response.status,
+      body,
+      runIds: response.status === 200 ? (body.runs as { runId: string }[]).map((r) => r.runId).sort() : [],
+    };
   };
 
   it("finds `%`, `_` and `\\` in the task as themselves, not as wildcards", async () => {
@@ -66,11 +70,22 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
     expect((await list({ from: "0050-01-01T00:00:00Z", to: "0051-01-01T00:00:00Z" })).runIds).toEqual(["percent"]);
     expect((await list({ from: "1950-01-01T00:00:00Z", to: "1951-01-01T00:00:00Z" })).runIds).toEqual([]);
     expect((await list({ from: "0001-01-01T00:00:00Z", to: "0100-01-01T00:00:00+01:00" })).runIds).toEqual(["percent"]);
-    expect((await list({ from: "0100-01-01T00:00:00Z" })).runIds).toEqual(Object.keys(TASKS).filter((r) => r !== "percent").sort());
+    expect((await list({ from: "0100-01-01T00:00:00Z" })).runIds).toEqual(
+      Object.keys(TASKS)
+        .filter((r) => r !== "percent")
+        .sort(),
+    );
   });
 
   it("answers 400 naming the parameter for dates it cannot hold or read", async () => {
-    for (const from of ["0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00", "+275760-09-13T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-29", "yesterday"]) {
+    for (const from of [
+      "0000-12-31T23:59:59Z",
+      "0001-01-01T00:30:00+01:00",
+      "+275760-09-13T00:00:00Z",
+      "2026-02-30T00:00:00Z",
+      "2026-11-29",
+      "yesterday",
+    ]) {
       const { status, body } = await list({ from });
       expect(status, from).toBe(400);
       expect(body.error).toMatchObject({ code: "invalid", path: "from" });
@@ -79,13 +94,27 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
   });
 
   it("answers 400 for text the database cannot compare, and garbage cursors", async () => {
-    for (const [name, value] of [["q", "a\u0000b"], ["agent", "\u0000"], ["model", "x".repeat(10_001)], ["q", "x".repeat(201)], ["cursor", "garbage"], ["limit", "1e3"], ["limit", " 5"]]) {
+    for (const [name, value] of [
+      ["q", "a\u0000b"],
+      ["agent", "\u0000"],
+      ["model", "x".repeat(10_001)],
+      ["q", "x".repeat(201)],
+      ["cursor", "garbage"],
+      ["limit", "1e3"],
+      ["limit", " 5"],
+    ]) {
       const { status, body } = await list({ [name]: value });
       expect(status, `${name}=${JSON.stringify(value)}`).toBe(400);
       expect(body.error.path).toBe(name);
     }
     const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    for (const [cursor, sort] of [[forged({ v: "x", id: "a" }), "-started"], [forged({ v: {}, id: "a" }), "turns"], [forged({ v: 1e12, id: "a" }), "turns"], [forged({ v: null, id: "\u0000" }), "-started"], [forged(null), "-started"]] as const) {
+    for (const [cursor, sort] of [
+      [forged({ v: "x", id: "a" }), "-started"],
+      [forged({ v: {}, id: "a" }), "turns"],
+      [forged({ v: 1e12, id: "a" }), "turns"],
+      [forged({ v: null, id: "\u0000" }), "-started"],
+      [forged(null), "-started"],
+    ] as const) {
       const { status } = await list({ cursor, sort });
       expect(status, cursor).toBe(400);
     }

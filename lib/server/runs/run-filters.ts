@@ -1,5 +1,5 @@
-import { queryInstantDate, type TRunListQuery } from "../../contracts";
-import type { Prisma } from "../db/generated/client";
+import { queryInstantDate, type TRunListQuery } from "@/lib/contracts";
+import type { Prisma } from "@/lib/server/db/generated/client";
 
 export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to">> & { runId?: string };
 

@@ -1,8 +1,8 @@
 import "server-only";
-import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "../../contracts";
-import { inRunOrder } from "../../core";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
+import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "@/lib/contracts";
+import { inRunOrder } from "@/lib/core";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 import { findRun } from "./find-run";
 import { getParsedRunDecisions, getRunDecisions } from "./run-decisions";
 import { toRunSummary } from "./run-dto";
@@ -65,7 +65,9 @@ export async function getTurnDetail(db: Database, projectId: string, runId: stri
     decision: decisions.turns.find((t) => t.turn === turn) ?? null,
     exists: existing[at] === turn,
     findings: decisions.findings.filter((f) => f.turn === turn),
-    events: inRunOrder(rows.filter((r) => r.type !== "run.started" && r.type !== "run.ended").map((r) => toEvent(r, run.runId))) as unknown as Record<string, unknown>[],
+    events: inRunOrder(
+      rows.filter((r) => r.type !== "run.started" && r.type !== "run.ended").map((r) => toEvent(r, run.runId)),
+    ) as unknown as Record<string, unknown>[],
     previousTurn: at > 0 ? existing[at - 1] : null,
     nextTurn: existing[existing[at] === turn ? at + 1 : at] ?? null,
   };

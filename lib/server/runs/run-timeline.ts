@@ -1,9 +1,9 @@
 import "server-only";
-import type { TRunTimeline, TTimelineQuery } from "../../contracts";
-import { buildTimeline } from "../../charts";
-import type { Database } from "../db";
-import { DomainError } from "../errors";
-import { jsonTextBytes, runCache } from "../lru";
+import type { TRunTimeline, TTimelineQuery } from "@/lib/contracts";
+import { buildTimeline } from "@/lib/charts";
+import type { Database } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { findRun, type RunRow } from "./find-run";
 import { getParsedRunDecisions } from "./run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";

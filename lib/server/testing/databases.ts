@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
-import { openDatabase, type Database } from "../db";
-import { env } from "../env";
+import { openDatabase, type Database } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 
 /** A database kind the integration suites run against. */
 export interface TestDatabase {

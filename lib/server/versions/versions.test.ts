@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion } from "../../contracts";
-import { createKey } from "../auth/keys";
-import { useDatabase, type Database } from "../db";
-import { StoredDataError } from "../db/json-columns";
+import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion } from "@/lib/contracts";
+import { createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { StoredDataError } from "@/lib/server/db/json-columns";
 import {
   createCopyVersionRoute,
   createPolicyVersionRoute,
   defaultCopyVersionRoute,
   getCopyVersionRoute,
   listCopyVersionsRoute,
-} from "../http/version-routes";
-import { testDatabases } from "../testing/databases";
+} from "@/lib/server/http/version-routes";
+import { testDatabases } from "@/lib/server/testing/databases";
 import { getCopyVersion } from "./versions";
 
 describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
@@ -38,17 +38,35 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
     );
 
   it("saves a copy version once, records who saved it, and lists and reads it back", async () => {
-    const response = await send(createCopyVersionRoute, { name: "v1 shorter context", note: "fits tight turns", copy: { context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" } } });
+    const response = await send(createCopyVersionRoute, {
+      name: "v1 shorter context",
+      note: "fits tight turns",
+      copy: { context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" } },
+    });
     expect(response.status).toBe(201);
     const saved = ZCopyVersion.parse(await response.json());
     expect(saved).toMatchObject({ name: "v1 shorter context", savedBy: "Maya (product)", isDefault: false, parentId: null });
 
-    const child = ZCopyVersion.parse(await (await send(createCopyVersionRoute, { name: "v2", parentId: saved.id, copy: { context: { "*": "C {percent}%" } }, makeDefault: true })).json());
+    const child = ZCopyVersion.parse(
+      await (
+        await send(createCopyVersionRoute, {
+          name: "v2",
+          parentId: saved.id,
+          copy: { context: { "*": "C {percent}%" } },
+          makeDefault: true,
+        })
+      ).json(),
+    );
     expect(child).toMatchObject({ parentId: saved.id, isDefault: true });
 
     const list = ZCopyVersionList.parse(await (await send(listCopyVersionsRoute)).json());
-    expect(list.versions.map((v) => [v.name, v.isDefault])).toEqual([["v2", true], ["v1 shorter context", false]]);
-    expect(ZCopyVersion.parse(await (await send(getCopyVersionRoute, undefined, saved.id)).json()).copy).toEqual({ context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" } });
+    expect(list.versions.map((v) => [v.name, v.isDefault])).toEqual([
+      ["v2", true],
+      ["v1 shorter context", false],
+    ]);
+    expect(ZCopyVersion.parse(await (await send(getCopyVersionRoute, undefined, saved.id)).json()).copy).toEqual({
+      context: { "*": "Ctx {requiredBytes}/{capacityBytes} B" },
+    });
 
     const back = ZCopyVersion.parse(await (await send(defaultCopyVersionRoute, {}, saved.id)).json());
     expect(back.isDefault).toBe(true);
@@ -68,7 +86,11 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
   });
 
   it("answers concurrent saves of one name with one version and 409s, never a 500", async () => {
-    const body = (i: number) => ({ name: "raced name", note: `sender ${i}`, copy: { review: { "*": `Checkpoint {checkpoint}: review (${i}).` } } });
+    const body = (i: number) => ({
+      name: "raced name",
+      note: `sender ${i}`,
+      copy: { review: { "*": `Checkpoint {checkpoint}: review (${i}).` } },
+    });
     const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => send(createCopyVersionRoute, body(i))))).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true);
@@ -80,7 +102,9 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
     const bad = await send(createPolicyVersionRoute, { name: "p-bad", policy: { requests: { limit: 60, stages: [0.9, 0.5] } } });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.path).toBe("policy.requests.stages.1");
-    const good = ZPolicyVersion.parse(await (await send(createPolicyVersionRoute, { name: "p1", policy: { requests: { limit: 60, stages: [0.5, 0.9] } } })).json());
+    const good = ZPolicyVersion.parse(
+      await (await send(createPolicyVersionRoute, { name: "p1", policy: { requests: { limit: 60, stages: [0.5, 0.9] } } })).json(),
+    );
     expect(good.policy.requests).toEqual({ limit: 60, deliveryReserve: 0, stages: [0.5, 0.9] });
   });
 
@@ -94,12 +118,16 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
   it("answers a stored version that no longer parses with a 500, logged naming the table, row and path", async () => {
     const { secret } = await createKey(db, "corrupted versions");
     const project = await db.prisma.project.findUniqueOrThrow({ where: { name: "corrupted versions" } });
-    const row = await db.prisma.copyVersion.create({ data: { projectId: project.id, name: "hand-edited", savedBy: "test", copy: { context: { "*": 42 } } } });
+    const row = await db.prisma.copyVersion.create({
+      data: { projectId: project.id, name: "hand-edited", savedBy: "test", copy: { context: { "*": 42 } } },
+    });
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const response = await send(getCopyVersionRoute, undefined, row.id, secret);
       expect(response.status).toBe(500);
-      expect(String(logged.mock.calls[0]?.[1])).toMatch(new RegExp(`stored copy_versions\\.copy of row "${row.id}" does not match its schema: context\\.\\*`));
+      expect(String(logged.mock.calls[0]?.[1])).toMatch(
+        new RegExp(`stored copy_versions\\.copy of row "${row.id}" does not match its schema: context\\.\\*`),
+      );
       await expect(getCopyVersion(db, project.id, row.id)).rejects.toThrow(StoredDataError);
     } finally {
       logged.mockRestore();

@@ -1,9 +1,9 @@
-import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate } from "../../contracts";
-import type { Caller } from "../auth/keys";
-import type { Database } from "../db";
-import { isUniqueViolation } from "../db/errors";
-import { copyColumn, jsonColumn, policyColumn } from "../db/json-columns";
-import { DomainError } from "../errors";
+import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate } from "@/lib/contracts";
+import type { Caller } from "@/lib/server/auth/keys";
+import type { Database } from "@/lib/server/db";
+import { isUniqueViolation } from "@/lib/server/db/errors";
+import { copyColumn, jsonColumn, policyColumn } from "@/lib/server/db/json-columns";
+import { DomainError } from "@/lib/server/errors";
 
 /**
  * Copy and policy versions: saved once, never changed; a project marks one of each as its
@@ -59,7 +59,10 @@ export async function getPolicyVersion(db: Database, projectId: string, id: stri
 
 /** Marks a saved version as the project's default of its kind. */
 export async function setDefault(db: Database, projectId: string, kind: "copy" | "policy", id: string): Promise<void> {
-  const exists = kind === "copy" ? await db.prisma.copyVersion.count({ where: { id, projectId } }) : await db.prisma.policyVersion.count({ where: { id, projectId } });
+  const exists =
+    kind === "copy"
+      ? await db.prisma.copyVersion.count({ where: { id, projectId } })
+      : await db.prisma.policyVersion.count({ where: { id, projectId } });
   if (!exists) throw new DomainError("not_found", `no ${kind} version ${JSON.stringify(id)} in this project`, "id");
   await db.prisma.project.update({
     where: { id: projectId },
@@ -68,7 +71,11 @@ export async function setDefault(db: Database, projectId: string, kind: "copy" |
 }
 
 function nameTaken(kind: "copy" | "policy", name: string): DomainError {
-  return new DomainError("conflict", `a ${kind} version named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`, "name");
+  return new DomainError(
+    "conflict",
+    `a ${kind} version named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`,
+    "name",
+  );
 }
 
 /** A concurrent save of the same name passes checkNew too; the unique (project, name) index decides. */
@@ -81,13 +88,23 @@ async function nameTakenAsConflict<T>(kind: "copy" | "policy", name: string, cre
   }
 }
 
-async function checkNew(db: Database, projectId: string, kind: "copy" | "policy", name: string, parentId: string | undefined): Promise<void> {
+async function checkNew(
+  db: Database,
+  projectId: string,
+  kind: "copy" | "policy",
+  name: string,
+  parentId: string | undefined,
+): Promise<void> {
   const where = { projectId, name };
   const taken = kind === "copy" ? await db.prisma.copyVersion.count({ where }) : await db.prisma.policyVersion.count({ where });
   if (taken) throw nameTaken(kind, name);
   if (parentId) {
-    const parent = kind === "copy" ? await db.prisma.copyVersion.count({ where: { id: parentId, projectId } }) : await db.prisma.policyVersion.count({ where: { id: parentId, projectId } });
-    if (!parent) throw new DomainError("invalid", `the parent ${kind} version ${JSON.stringify(parentId)} does not exist in this project`, "parentId");
+    const parent =
+      kind === "copy"
+        ? await db.prisma.copyVersion.count({ where: { id: parentId, projectId } })
+        : await db.prisma.policyVersion.count({ where: { id: parentId, projectId } });
+    if (!parent)
+      throw new DomainError("invalid", `the parent ${kind} version ${JSON.stringify(parentId)} does not exist in this project`, "parentId");
   }
 }
 
@@ -102,7 +119,10 @@ function meta(caller: Caller, input: { name: string; note?: string; parentId?: s
 }
 
 async function defaultsOf(db: Database, projectId: string): Promise<{ copy: string | null; policy: string | null }> {
-  const project = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { defaultCopyVersionId: true, defaultPolicyVersionId: true } });
+  const project = await db.prisma.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { defaultCopyVersionId: true, defaultPolicyVersionId: true },
+  });
   return { copy: project.defaultCopyVersionId, policy: project.defaultPolicyVersionId };
 }
 

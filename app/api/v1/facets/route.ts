@@ -1,4 +1,4 @@
-import { runFacetsRoute } from "../../../../lib/server/http/routes";
+import { runFacetsRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

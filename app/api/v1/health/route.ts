@@ -1,5 +1,5 @@
-import { checkDatabase } from "../../../../lib/server/db/health";
-import { json } from "../../../../lib/server/http/errors-to-response";
+import { checkDatabase } from "@/lib/server/db/health";
+import { json } from "@/lib/server/http/errors-to-response";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

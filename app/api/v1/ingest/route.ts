@@ -1,4 +1,4 @@
-import { ingestRoute } from "../../../../lib/server/http/routes";
+import { ingestRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { createPolicyVersionRoute, listPolicyVersionsRoute } from "../../../../lib/server/http/version-routes";
+import { createPolicyVersionRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

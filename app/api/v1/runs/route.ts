@@ -1,4 +1,4 @@
-import { listRunsRoute } from "../../../../lib/server/http/routes";
+import { listRunsRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

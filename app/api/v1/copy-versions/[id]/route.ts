@@ -1,4 +1,4 @@
-import { getCopyVersionRoute } from "../../../../../lib/server/http/version-routes";
+import { getCopyVersionRoute } from "@/lib/server/http/version-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

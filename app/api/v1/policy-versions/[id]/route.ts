@@ -1,4 +1,4 @@
-import { getPolicyVersionRoute } from "../../../../../lib/server/http/version-routes";
+import { getPolicyVersionRoute } from "@/lib/server/http/version-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { reviewerCandidatesRoute } from "../../../../../lib/server/http/reviewer-routes";
+import { reviewerCandidatesRoute } from "@/lib/server/http/reviewer-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

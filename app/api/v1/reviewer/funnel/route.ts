@@ -1,4 +1,4 @@
-import { reviewerFunnelRoute } from "../../../../../lib/server/http/reviewer-routes";
+import { reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { runSummaryRoute } from "../../../../../lib/server/http/routes";
+import { runSummaryRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

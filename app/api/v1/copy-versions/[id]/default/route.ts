@@ -1,4 +1,4 @@
-import { defaultCopyVersionRoute } from "../../../../../../lib/server/http/version-routes";
+import { defaultCopyVersionRoute } from "@/lib/server/http/version-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

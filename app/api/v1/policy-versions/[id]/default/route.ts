@@ -1,4 +1,4 @@
-import { defaultPolicyVersionRoute } from "../../../../../../lib/server/http/version-routes";
+import { defaultPolicyVersionRoute } from "@/lib/server/http/version-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

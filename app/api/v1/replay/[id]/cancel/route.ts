@@ -1,4 +1,4 @@
-import { cancelReplayRoute } from "../../../../../../lib/server/http/replay-routes";
+import { cancelReplayRoute } from "@/lib/server/http/replay-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { runDecisionsRoute } from "../../../../../../lib/server/http/routes";
+import { runDecisionsRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

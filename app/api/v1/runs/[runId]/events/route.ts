@@ -1,4 +1,4 @@
-import { runEventsRoute } from "../../../../../../lib/server/http/routes";
+import { runEventsRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { runTimelineRoute } from "../../../../../../lib/server/http/routes";
+import { runTimelineRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

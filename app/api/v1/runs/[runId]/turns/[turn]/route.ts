@@ -1,4 +1,4 @@
-import { turnDetailRoute } from "../../../../../../../lib/server/http/routes";
+import { turnDetailRoute } from "@/lib/server/http/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,16 +1,16 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { ReplayTurnView } from "../../../../../../../../components/replay/replay-turn-view";
-import { ZIdPathParams, ZRunIdParam, ZTurnParams } from "../../../../../../../../lib/contracts";
-import { decodeSegment, replayTurnPath, runIdFromRoute } from "../../../../../../../../lib/queries/paths";
-import { copyVersionsQuery, policyVersionsQuery } from "../../../../../../../../lib/queries/copy";
-import { replayTurnQuery } from "../../../../../../../../lib/queries/replay";
-import { requireSession } from "../../../../../../../../lib/server/auth/session";
-import { getDb } from "../../../../../../../../lib/server/db";
-import { DomainError } from "../../../../../../../../lib/server/errors";
-import { getReplayTurn } from "../../../../../../../../lib/server/replay/replay-turn";
-import { listCopyVersions, listPolicyVersions } from "../../../../../../../../lib/server/versions/versions";
+import { ReplayTurnView } from "@/components/replay/replay-turn-view";
+import { ZIdPathParams, ZRunIdParam, ZTurnParams } from "@/lib/contracts";
+import { decodeSegment, replayTurnPath, runIdFromRoute } from "@/lib/queries/paths";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { replayTurnQuery } from "@/lib/queries/replay";
+import { requireSession } from "@/lib/server/auth/session";
+import { getDb } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import { getReplayTurn } from "@/lib/server/replay/replay-turn";
+import { listCopyVersions, listPolicyVersions } from "@/lib/server/versions/versions";
 
 export const dynamic = "force-dynamic";
 
@@ -45,7 +45,10 @@ export default async function ReplayTurnPage(props: Props) {
   const db = await getDb();
   const queryClient = new QueryClient();
   try {
-    await queryClient.fetchQuery({ ...replayTurnQuery(jobId, runId, turn), queryFn: () => getReplayTurn(db, projectId, jobId, runId, turn) });
+    await queryClient.fetchQuery({
+      ...replayTurnQuery(jobId, runId, turn),
+      queryFn: () => getReplayTurn(db, projectId, jobId, runId, turn),
+    });
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;

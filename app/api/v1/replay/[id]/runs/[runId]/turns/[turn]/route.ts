@@ -1,4 +1,4 @@
-import { replayTurnRoute } from "../../../../../../../../../lib/server/http/replay-routes";
+import { replayTurnRoute } from "@/lib/server/http/replay-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
