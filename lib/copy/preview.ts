@@ -4,6 +4,7 @@ import {
   editsValues,
   fillTemplate,
   fitDecisions,
+  fitsIn,
   freeBytesBefore,
   ReminderRenderer,
   reminderCost,
@@ -44,7 +45,7 @@ export interface TemplatePreview {
 
 /**
  * Renders one template of a draft on a recorded turn with the exact placeholder values, filling,
- * cost and template lookup the rebuild uses (all from lib/core).
+ * cost, fit test and template lookup the rebuild uses (all from lib/core).
  */
 export function previewTemplate(
   key: TReminderKey,
@@ -71,7 +72,7 @@ export function previewTemplate(
     stage: facts.stage,
     inUse,
     freeBytes,
-    fits: freeBytes === null || bytes <= freeBytes,
+    fits: fitsIn(bytes, freeBytesBefore(turn.requiredBytes, turn.capacityBytes)),
   };
 }
 

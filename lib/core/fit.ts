@@ -17,6 +17,11 @@ export function freeBytesBefore(requiredBytes: number, capacityBytes: number | n
   return capacityBytes === null ? Infinity : capacityBytes - requiredBytes;
 }
 
+/** R8 step 4's test: a reminder fits when its cost is <= the free bytes left. */
+export function fitsIn(bytes: number, freeBytes: number): boolean {
+  return bytes <= freeBytes;
+}
+
 /**
  * First fit (R8 step 4), the one implementation, straight into the turn's reminder decisions (R10):
  * in presentation order, a reminder whose cost is <= the free bytes left is included, its cost
@@ -34,7 +39,7 @@ export function fitDecisions(
   let free = freeBytes;
   const reminders: TReminderDecision[] = [];
   for (const { key, subject, kind, stage, text, bytes } of rendered) {
-    if (bytes <= free) {
+    if (fitsIn(bytes, free)) {
       free -= bytes;
       reminders.push({ key, subject, kind, stage, text, bytes, status });
     } else {

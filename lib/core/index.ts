@@ -10,7 +10,7 @@ export { reviewCheckpoint } from "./checkpoint";
 export { DEFAULT_COPY } from "./default-copy";
 export { resolveCopy, templateName, pickTemplate, fillTemplate, utf8Length, reminderCost, type TResolvedCopy } from "./render";
 export { ReminderRenderer } from "./reminder-renderer";
-export { fitDecisions, freeBytesBefore, type Rendered } from "./fit";
+export { fitDecisions, fitsIn, freeBytesBefore, type Rendered } from "./fit";
 export { admit, DispatchTracker } from "./reviewer";
 export { MeterFacts } from "./facts";
 export { compareCodePoints } from "./code-points";
