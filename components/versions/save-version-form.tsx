@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import type { TVersionKind } from "@/lib/contracts";
 import { versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
 
@@ -13,7 +14,7 @@ export interface VersionMeta {
 }
 
 type Props<V extends { id: string; name: string }> = {
-  kind: "copy" | "policy";
+  kind: TVersionKind;
   /** Sends the draft with this name and note; answers the saved version. */
   save: (meta: VersionMeta) => Promise<V>;
   /** Why saving is not possible now (problems in the draft, nothing changed), or null. */
@@ -31,7 +32,7 @@ export function SaveVersionForm<V extends { id: string; name: string }>({ kind, 
   const mutation = useMutation({
     mutationFn: () => save({ name, note: note || undefined, makeDefault }),
     onSuccess: async (version) => {
-      await queryClient.invalidateQueries({ queryKey: kind === "copy" ? versionKeys.copy() : versionKeys.policy() });
+      await queryClient.invalidateQueries({ queryKey: versionKeys.of(kind) });
       setName("");
       setNote("");
       setMakeDefault(false);

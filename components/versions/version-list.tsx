@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Panel } from "@/components/ui/panel";
+import type { TVersionKind } from "@/lib/contracts";
 import { formatInstant } from "@/lib/format";
 import { makeDefaultVersion, versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
@@ -18,8 +19,10 @@ interface Version {
   isDefault: boolean;
 }
 
+const TABLE_LABEL: Record<TVersionKind, string> = { copy: "Copy versions", policy: "Policy versions" };
+
 type Props = {
-  kind: "copy" | "policy";
+  kind: TVersionKind;
   versions: readonly Version[];
   /** The version the draft was taken from (null: the built-in starting point). */
   baseId: string | null;
@@ -54,13 +57,13 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
   const queryClient = useQueryClient();
   const makeDefault = useMutation({
     mutationFn: (id: string) => makeDefaultVersion(kind, id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: kind === "copy" ? versionKeys.copy() : versionKeys.policy() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: versionKeys.of(kind) }),
   });
   const names = new Map(versions.map((v) => [v.id, v.name]));
   const defaultBadge = <span className="badge badge-accent">project default</span>;
   return (
     <div className="table-wrap">
-      <table className="data-table" aria-label={`${kind === "copy" ? "Copy" : "Policy"} versions`}>
+      <table className="data-table" aria-label={TABLE_LABEL[kind]}>
         <thead>
           <tr>
             <th scope="col">Version</th>

@@ -6,7 +6,7 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { diffCopies, diffWords } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
 import { previewTurns } from "./preview-turns";
-import { draftFrom, pickedTemplateName, templateNames, type CopyDraft } from "./templates";
+import { draftFrom, templateNames, type CopyDraft } from "./templates";
 import { copyProblems, problemsAt } from "./validate";
 
 const teachPolicy = {
@@ -47,16 +47,6 @@ describe("draft copies", () => {
     [{ "3": "x", "*": "y" }, ["*", "3"]],
   ])("orders template names %#", (templates, names) => {
     expect(templateNames(templates)).toEqual(names);
-  });
-
-  it.each([
-    [{ "*": "a" }, 2, false, "*"],
-    [{ "*": "a", "2": "b" }, 2, false, "2"],
-    [{ "*": "a", "2": "b" }, 3, false, "*"],
-    [{ "*": "a", "2": "b", exhausted: "c" }, 2, true, "exhausted"],
-    [{ "*": "a", "2": "b" }, 2, true, "2"],
-  ])("lookup picks the contract §5 template %#", (templates, stage, exhausted, name) => {
-    expect(pickedTemplateName(templates, stage, exhausted)).toBe(name);
   });
 });
 
@@ -156,6 +146,18 @@ describe("refitting a turn with a draft", () => {
       ["review", 20, false],
     ]);
     expect(refit.reminders[2].freeBytes).toBe(14);
+  });
+
+  it("renders a template a draft lacks as the empty text, costing the newline alone", () => {
+    const draft = draftFrom(TEACH_COPY);
+    draft.requests = { "3": "R3 only" }; // no "*": validation refuses it, the preview still shows the turn
+    const refit = refitTurn(turn10, draft);
+    expect(refit.reminders.map((r) => [r.key, r.text, r.bytes, r.included])).toEqual([
+      ["requests", "", 1, true],
+      ["context", "C3: 9962/10000 bytes", 21, true],
+      ["edits", "E1 b1: 2/4 edits", 17, false],
+      ["review", "Review checkpoint 1", 20, false],
+    ]);
   });
 
   it("reproduces every turn of a generated run with the run's own copy (all keys, exhausted blocks, drops)", () => {

@@ -3,16 +3,20 @@ import {
   contextValues,
   editsValues,
   fillTemplate,
-  fitReminders,
+  fitDecisions,
+  fitsIn,
+  freeBytesBefore,
+  ReminderRenderer,
   reminderCost,
   requestsValues,
   reviewCheckpoint,
   reviewValues,
+  templateName,
   timeValues,
   type Rendered,
   type TemplateValues,
 } from "@/lib/core";
-import { pickedTemplateName, type CopyDraft } from "./templates";
+import type { CopyDraft } from "./templates";
 
 /** The facts one template of a key is rendered from on a turn, or why there are none. */
 type Facts =
@@ -39,7 +43,10 @@ export interface TemplatePreview {
   fits: boolean;
 }
 
-/** Renders one template of a draft on a recorded turn with the exact placeholder values the rebuild uses. */
+/**
+ * Renders one template of a draft on a recorded turn with the exact placeholder values, filling,
+ * cost, fit test and template lookup the rebuild uses (all from lib/core).
+ */
 export function previewTemplate(
   key: TReminderKey,
   name: string,
@@ -49,13 +56,12 @@ export function previewTemplate(
 ): TemplatePreview {
   const freeBytes = turnFreeBytes(turn);
   const facts = factsFor(key, name, turn, policy);
-  const template = templates[name] ?? "";
   if (!facts.ok) {
     return { key, name, unavailable: facts.reason, subject: null, text: "", bytes: 0, stage: 0, inUse: false, freeBytes, fits: false };
   }
-  const text = fillTemplate(template, facts.values);
+  const text = fillTemplate(templates[name] ?? "", facts.values);
   const bytes = reminderCost(text);
-  const inUse = facts.stage >= 1 && pickedTemplateName(templates, facts.stage, facts.exhausted) === name;
+  const inUse = facts.stage >= 1 && templateName(templates, facts.stage, facts.exhausted) === name;
   return {
     key,
     name,
@@ -66,13 +72,13 @@ export function previewTemplate(
     stage: facts.stage,
     inUse,
     freeBytes,
-    fits: freeBytes === null || bytes <= freeBytes,
+    fits: fitsIn(bytes, freeBytesBefore(turn.requiredBytes, turn.capacityBytes)),
   };
 }
 
-/** Free bytes of a turn before fitting: capacity − required bytes (null: the policy has no byte limit). */
+/** Free bytes of a turn before fitting (R8): capacity − required bytes (null: the policy has no byte limit). */
 export function turnFreeBytes(turn: TTurnDecision): number | null {
-  return turn.capacityBytes === null ? null : turn.capacityBytes - turn.requiredBytes;
+  return turn.capacityBytes === null ? null : freeBytesBefore(turn.requiredBytes, turn.capacityBytes);
 }
 
 export interface RefitReminder {
@@ -98,20 +104,16 @@ export interface RefitTurn {
 
 /**
  * The turn's own candidates rendered with a draft copy and fitted again (R8 first fit) into the
- * turn's free bytes. Exact for this turn given the same ledger coming in; later turns can differ
- * because the ledger follows what was delivered — the what-if replay answers that across a run.
+ * turn's free bytes, through the rebuild's own code: its renderer (template lookup, then filling)
+ * over the draft, and its first fit. Exact for this turn given the same ledger coming in; later
+ * turns can differ because the ledger follows what was delivered — the what-if replay answers that
+ * across a run.
  */
 export function refitTurn(turn: TTurnDecision, draft: CopyDraft): RefitTurn {
-  const free = turnFreeBytes(turn);
-  const rendered: Rendered[] = turn.reminders.map((reminder) => {
-    const values = reminderValues(reminder, turn);
-    const block = reminder.key === "edits" ? blockOf(turn, reminder.subject) : undefined;
-    const exhausted = block !== undefined && block.used >= block.limit;
-    const templates = draft[reminder.key];
-    const text = fillTemplate(templates[pickedTemplateName(templates, reminder.stage, exhausted)] ?? "", values);
-    return { key: reminder.key, subject: reminder.subject, kind: reminder.kind, stage: reminder.stage, text, bytes: reminderCost(text) };
-  });
-  const { fitted } = fitReminders(rendered, free ?? Number.POSITIVE_INFINITY);
+  const renderer = new ReminderRenderer(draft);
+  const rendered = turn.reminders.map((reminder) => renderAgain(renderer, reminder, turn));
+  // A draft is never sent: "pending" stands for any status an included reminder would take.
+  const { reminders: fitted } = fitDecisions(rendered, freeBytesBefore(turn.requiredBytes, turn.capacityBytes), "pending");
   const reminders = fitted.map((f, i): RefitReminder => ({
     key: f.key,
     subject: f.subject,
@@ -119,12 +121,12 @@ export function refitTurn(turn: TTurnDecision, draft: CopyDraft): RefitTurn {
     baseline: turn.reminders[i],
     text: f.text,
     bytes: f.bytes,
-    included: f.included,
-    ...(f.included ? {} : { freeBytes: f.freeBytes }),
+    included: f.status !== "dropped",
+    ...(f.status === "dropped" ? { freeBytes: f.freeBytes } : {}),
   }));
   const baselineIncluded = turn.reminders.filter((r) => r.status !== "dropped");
   return {
-    freeBytes: free,
+    freeBytes: turnFreeBytes(turn),
     reminders,
     baselineIncluded: baselineIncluded.length,
     included: reminders.filter((r) => r.included).length,
@@ -133,21 +135,36 @@ export function refitTurn(turn: TTurnDecision, draft: CopyDraft): RefitTurn {
   };
 }
 
-function reminderValues(reminder: TReminderDecision, turn: TTurnDecision): TemplateValues {
+/** A recorded reminder rendered again by the rebuild's renderer, from the meters recorded on its turn. */
+function renderAgain(renderer: ReminderRenderer, reminder: TReminderDecision, turn: TTurnDecision): Rendered {
+  const block = reminder.key === "edits" ? blockOf(turn, reminder.subject) : undefined;
+  if (block) return renderer.blockState(block.blockId, reminder.stage, block.used, block.limit);
+  return renderer.reminder(
+    reminder.key,
+    reminder.subject,
+    reminder.kind,
+    reminder.stage,
+    valuesOn(reminder.key, reminder.stage, turn) ?? {},
+  );
+}
+
+/**
+ * The placeholder values of a `key` reminder at `stage` on a recorded turn, from the meters the
+ * rebuild recorded there, by the rebuild's own functions; null when the turn has no such reading.
+ */
+function valuesOn(key: TReminderKey, stage: number, turn: TTurnDecision, block?: TBlockMeter): TemplateValues | null {
   const { meters } = turn;
-  switch (reminder.key) {
+  switch (key) {
     case "requests":
-      return meters.requests ? requestsValues(meters.requests.used, meters.requests.limit, meters.requests.reserve, reminder.stage) : {};
+      return meters.requests ? requestsValues(meters.requests.used, meters.requests.limit, meters.requests.reserve, stage) : null;
     case "time":
-      return meters.time ? timeValues(meters.time.elapsedMs, meters.time.limitMs, reminder.stage) : {};
+      return meters.time ? timeValues(meters.time.elapsedMs, meters.time.limitMs, stage) : null;
     case "context":
-      return meters.context ? contextValues(meters.context.requiredBytes, meters.context.capacityBytes, reminder.stage) : {};
-    case "edits": {
-      const block = blockOf(turn, reminder.subject);
-      return block ? editsValues(block.blockId, block.used, block.limit, reminder.stage) : {};
-    }
+      return meters.context ? contextValues(meters.context.requiredBytes, meters.context.capacityBytes, stage) : null;
+    case "edits":
+      return block ? editsValues(block.blockId, block.used, block.limit, stage) : null;
     case "review":
-      return reviewValues(reminder.stage, turn.turn);
+      return reviewValues(stage, turn.turn);
   }
 }
 
@@ -155,35 +172,34 @@ function blockOf(turn: TTurnDecision, blockId: string | null): TBlockMeter | und
   return turn.meters.edits?.find((b) => b.blockId === blockId);
 }
 
+/** The facts of a `key` reminder at `stage` on a recorded turn (for `edits`, of `block`). */
+function factsAt(key: TReminderKey, stage: number, turn: TTurnDecision, block?: TBlockMeter): Facts {
+  return {
+    ok: true,
+    values: valuesOn(key, stage, turn, block) ?? {},
+    stage,
+    exhausted: block !== undefined && block.used >= block.limit,
+    subject: block?.blockId ?? null,
+  };
+}
+
 function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: TPolicy | null): Facts {
   const { meters } = turn;
   switch (key) {
-    case "requests": {
-      const m = meters.requests;
-      if (!m)
+    case "requests":
+      if (!meters.requests)
         return {
           ok: false,
           reason: policy && !policy.requests ? "the run's policy has no requests meter" : "no requests reading yet on this turn",
         };
-      return { ok: true, values: requestsValues(m.used, m.limit, m.reserve, m.stage), stage: m.stage, exhausted: false, subject: null };
-    }
-    case "time": {
-      const m = meters.time;
-      if (!m)
+      return factsAt(key, meters.requests.stage, turn);
+    case "time":
+      if (!meters.time)
         return { ok: false, reason: policy && !policy.time ? "the run's policy has no time meter" : "no time reading yet on this turn" };
-      return { ok: true, values: timeValues(m.elapsedMs, m.limitMs, m.stage), stage: m.stage, exhausted: false, subject: null };
-    }
-    case "context": {
-      const m = meters.context;
-      if (!m) return { ok: false, reason: "the run's policy has no context meter" };
-      return {
-        ok: true,
-        values: contextValues(m.requiredBytes, m.capacityBytes, m.stage),
-        stage: m.stage,
-        exhausted: false,
-        subject: null,
-      };
-    }
+      return factsAt(key, meters.time.stage, turn);
+    case "context":
+      if (!meters.context) return { ok: false, reason: "the run's policy has no context meter" };
+      return factsAt(key, meters.context.stage, turn);
     case "edits": {
       const block = blockFor(name, meters.edits ?? []);
       if (!block)
@@ -191,13 +207,7 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
           ok: false,
           reason: policy && !policy.edits ? "the run's policy has no edits meter" : "no block has been edited yet on this turn",
         };
-      return {
-        ok: true,
-        values: editsValues(block.blockId, block.used, block.limit, block.stage),
-        stage: block.stage,
-        exhausted: block.used >= block.limit,
-        subject: block.blockId,
-      };
+      return factsAt(key, block.stage, turn, block);
     }
     case "review": {
       if (policy && !policy.review) return { ok: false, reason: "the run's policy has no review checkpoints" };
@@ -214,7 +224,7 @@ function factsFor(key: TReminderKey, name: string, turn: TTurnDecision, policy: 
         }
         k = reviewCheckpoint(policy.review, turn.turn, meters.time?.elapsedMs);
       }
-      return { ok: true, values: reviewValues(k, turn.turn), stage: k, exhausted: false, subject: null };
+      return factsAt(key, k, turn);
     }
   }
 }

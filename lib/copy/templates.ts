@@ -19,15 +19,6 @@ export function templateNames(templates: Readonly<TTemplates>): string[] {
   return Object.keys(templates).sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
 }
 
-/**
- * The name of the template that lookup picks (contract §5): for `edits` of an exhausted block the
- * `exhausted` template if there is one; else the template for the exact stage; else `*`.
- */
-export function pickedTemplateName(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
-  if (exhausted && templates.exhausted !== undefined) return "exhausted";
-  return templates[String(stage)] !== undefined ? String(stage) : "*";
-}
-
 /** How a template name reads to people: `*` is "any stage". */
 export function templateLabel(key: TReminderKey, name: string): string {
   if (name === "*") return key === "review" ? "any checkpoint" : "any stage";

@@ -3,7 +3,6 @@ import { reviewCheckpoint } from "./checkpoint";
 import type { MeterFacts } from "./facts";
 import type { Rendered } from "./fit";
 import type { Ledger, LedgerKey } from "./ledger";
-import { pickTemplate } from "./render";
 import type { ReminderRenderer } from "./reminder-renderer";
 import { outputRatio, ratioOf, stageOf } from "./stages";
 import { contextValues, requestsValues, reviewValues, timeValues } from "./template-values";
@@ -33,7 +32,6 @@ export interface TurnCandidates {
  */
 export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates {
   const { turn, requiredBytes, policy, renderer, facts } = input;
-  const copy = renderer.copy;
   const meters: TTurnMeters = {};
   const candidates: Rendered[] = [];
 
@@ -45,9 +43,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.requests = { used, limit, reserve, usable, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "requests", stage)) {
-      candidates.push(
-        renderer.render("requests", null, "notice", stage, pickTemplate(copy.requests, stage), requestsValues(used, limit, reserve, stage)),
-      );
+      candidates.push(renderer.reminder("requests", null, "notice", stage, requestsValues(used, limit, reserve, stage)));
     }
   }
 
@@ -58,9 +54,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.time = { elapsedMs, limitMs, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "time", stage)) {
-      candidates.push(
-        renderer.render("time", null, "notice", stage, pickTemplate(copy.time, stage), timeValues(elapsedMs, limitMs, stage)),
-      );
+      candidates.push(renderer.reminder("time", null, "notice", stage, timeValues(elapsedMs, limitMs, stage)));
     }
   }
 
@@ -70,16 +64,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const stage = stageOf(ratio, stages);
     meters.context = { requiredBytes, capacityBytes, ratio: outputRatio(ratio), stage };
     if (noticeDue(ledger, "context", stage)) {
-      candidates.push(
-        renderer.render(
-          "context",
-          null,
-          "notice",
-          stage,
-          pickTemplate(copy.context, stage),
-          contextValues(requiredBytes, capacityBytes, stage),
-        ),
-      );
+      candidates.push(renderer.reminder("context", null, "notice", stage, contextValues(requiredBytes, capacityBytes, stage)));
     }
   }
 
@@ -99,9 +84,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
 
   const checkpoint = reviewCheckpoint(policy.review, turn, facts.elapsedMs);
   if (checkpoint >= 1 && checkpoint > ledger.review) {
-    candidates.push(
-      renderer.render("review", null, "suggestion", checkpoint, pickTemplate(copy.review, checkpoint), reviewValues(checkpoint, turn)),
-    );
+    candidates.push(renderer.reminder("review", null, "suggestion", checkpoint, reviewValues(checkpoint, turn)));
   }
 
   return { meters, candidates, checkpoint };

@@ -1,10 +1,11 @@
 /**
  * The rebuild's fast paths give exactly what the plain versions give: percentOf without BigInt,
- * compiled templates, fitting straight into decisions, and run order without sorting.
+ * compiled templates, fitting straight into decisions, and run order without sorting. Each plain
+ * version lives here, in the test, so that the code under test is the only implementation.
  */
 import { describe, expect, it } from "vitest";
-import type { TDeliveryStatus, TEvent } from "@/lib/contracts";
-import { fitDecisions, fitReminders, type Rendered } from "./fit";
+import { PLACEHOLDER_PATTERN, type TDeliveryStatus, type TEvent } from "@/lib/contracts";
+import { fitDecisions, type Rendered } from "./fit";
 import { CompiledTemplate, fillTemplate } from "./render";
 import { inRunOrder, runOrder } from "./run-order";
 import { percentOf } from "./stages";
@@ -60,6 +61,15 @@ describe("percentOf fast path", () => {
   });
 });
 
+/** Placeholder filling as one regex pass with a callback: CompiledTemplate before its fast path. */
+function referenceFill(template: string, values: Readonly<Record<string, number | string>>): string {
+  return template.replace(PLACEHOLDER_PATTERN, (whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) return whole;
+    return typeof value === "number" ? (Number.isSafeInteger(value) ? String(value) : BigInt(Math.trunc(value)).toString()) : value;
+  });
+}
+
 describe("compiled templates", () => {
   const values = { used: 3, limit: 4, blockId: "b{1}😀", percent: -38, big: 2 ** 60, remaining: 0 };
   it.each([
@@ -70,14 +80,33 @@ describe("compiled templates", () => {
     "{ used }",
     "{used2} {}",
     "{unknown} stays",
-    "{constructor} {toString} {valueOf}", // inherited names render as fillTemplate renders them
+    "{constructor} {toString} {valueOf}", // inherited names render as the regex pass renders them
     "Block {blockId}: {used} of {limit} ({percent}%) {big}",
     "\ud800{blockId}\udc00",
     "{used}{used}{remaining}",
-  ])("%j renders as fillTemplate renders it", (template) => {
-    expect(new CompiledTemplate(template).render(values)).toBe(fillTemplate(template, values));
+  ])("%j renders as the regex pass renders it", (template) => {
+    const compiled = new CompiledTemplate(template);
+    expect(compiled.render(values)).toBe(referenceFill(template, values));
+    expect(compiled.render({})).toBe(referenceFill(template, {})); // rendered again, with other values
+    expect(fillTemplate(template, values)).toBe(referenceFill(template, values));
   });
 });
+
+/** First fit (R8) as plain steps: include or drop each reminder, then give the included ones their status. */
+function referenceFit(rendered: readonly Rendered[], freeBytes: number, status: TDeliveryStatus) {
+  let free = freeBytes;
+  const fitted = rendered.map((reminder): Rendered & { included: boolean; freeBytes?: number } => {
+    if (reminder.bytes <= free) {
+      free -= reminder.bytes;
+      return { ...reminder, included: true };
+    }
+    return { ...reminder, included: false, freeBytes: free };
+  });
+  const reminders = fitted.map(({ included, freeBytes, ...r }) =>
+    included ? { ...r, status } : { ...r, status: "dropped", dropReason: "capacity", freeBytes },
+  );
+  return { reminders, freeAfter: free };
+}
 
 describe("fitting straight into decisions", () => {
   const rendered: Rendered[] = [
@@ -92,14 +121,11 @@ describe("fitting straight into decisions", () => {
     [6, "failed"],
     [0, "pending"],
     [-5, "delivered"],
-  ] as [number, TDeliveryStatus][])("free %d, status %s: the same decisions and JSON as fitReminders", (free, status) => {
-    const { fitted, freeAfter } = fitReminders(rendered, free);
-    const expected = fitted.map(({ included, freeBytes, ...r }) =>
-      included ? { ...r, status } : { ...r, status: "dropped", dropReason: "capacity", freeBytes },
-    );
+  ] as [number, TDeliveryStatus][])("free %d, status %s: the same decisions and JSON as a plain first fit", (free, status) => {
+    const expected = referenceFit(rendered, free, status);
     const actual = fitDecisions(rendered, free, status);
-    expect(JSON.stringify(actual.reminders)).toBe(JSON.stringify(expected));
-    expect(actual.freeAfter).toBe(freeAfter);
+    expect(JSON.stringify(actual.reminders)).toBe(JSON.stringify(expected.reminders));
+    expect(actual.freeAfter).toBe(expected.freeAfter);
   });
 });
 

@@ -9,34 +9,27 @@ export interface Rendered {
   bytes: number;
 }
 
-export interface Fitted extends Rendered {
-  included: boolean;
-  /** Free bytes left when a dropped reminder was considered. */
-  freeBytes?: number;
-}
-
 /**
- * First fit (R8): in presentation order, a reminder whose cost is <= the free bytes left is
- * included and its cost subtracted; otherwise it is dropped and fitting goes on with the next.
- * `freeBytes` may be negative (nothing fits) or infinite (no byte limit).
+ * R8 step 3: the free bytes before fitting, `capacityBytes − requiredBytes` (possibly negative), or
+ * infinite when the policy has no context section (`capacityBytes` null).
  */
-export function fitReminders(rendered: readonly Rendered[], freeBytes: number): { fitted: Fitted[]; freeAfter: number } {
-  let free = freeBytes;
-  const fitted = rendered.map((reminder): Fitted => {
-    if (reminder.bytes <= free) {
-      free -= reminder.bytes;
-      return { ...reminder, included: true };
-    }
-    return { ...reminder, included: false, freeBytes: free };
-  });
-  return { fitted, freeAfter: free };
+export function freeBytesBefore(requiredBytes: number, capacityBytes: number | null): number {
+  return capacityBytes === null ? Infinity : capacityBytes - requiredBytes;
+}
+
+/** R8 step 4's test: a reminder fits when its cost is <= the free bytes left. */
+export function fitsIn(bytes: number, freeBytes: number): boolean {
+  return bytes <= freeBytes;
 }
 
 /**
- * First fit (R8) straight into the turn's reminder decisions (R10), one fresh object per reminder:
- * an included reminder takes `status` (from the turn's submission); a dropped one is `dropped`
- * with reason `capacity` and the free bytes left when it was considered. The same decisions as
- * fitting with `fitReminders` and then giving each reminder its status.
+ * First fit (R8 step 4), the one implementation, straight into the turn's reminder decisions (R10):
+ * in presentation order, a reminder whose cost is <= the free bytes left is included, its cost
+ * subtracted, and it takes `status` (from the turn's submission); otherwise it is `dropped` with
+ * reason `capacity` and the free bytes left when it was considered, and fitting goes on with the
+ * next. `freeBytes` may be negative (nothing fits) or infinite (no byte limit). One fresh object per
+ * reminder. The rebuild fits every turn with it, and the copy editor's preview fits a turn again
+ * with it; `fast-paths.test.ts` checks it against a plain first fit.
  */
 export function fitDecisions(
   rendered: readonly Rendered[],
@@ -46,7 +39,7 @@ export function fitDecisions(
   let free = freeBytes;
   const reminders: TReminderDecision[] = [];
   for (const { key, subject, kind, stage, text, bytes } of rendered) {
-    if (bytes <= free) {
+    if (fitsIn(bytes, free)) {
       free -= bytes;
       reminders.push({ key, subject, kind, stage, text, bytes, status });
     } else {

@@ -17,7 +17,7 @@ import { makeCandidates } from "./candidates";
 import { RunInputError } from "./errors";
 import { EventAudit } from "./event-audit";
 import { MeterFacts } from "./facts";
-import { fitDecisions } from "./fit";
+import { fitDecisions, freeBytesBefore } from "./fit";
 import { emptyLedger, type Ledger } from "./ledger";
 import { ReminderRenderer } from "./reminder-renderer";
 import { resolveCopy } from "./render";
@@ -158,8 +158,7 @@ function rebuildTurn(
   const { meters, candidates, checkpoint } = makeCandidates({ turn, requiredBytes, policy, renderer: state.renderer, facts }, ledger);
   const capacityBytes = policy.context ? policy.context.capacityBytes : null;
   const status = submission ? STATUS_OF_OUTCOME[submission.outcome] : "pending";
-  const free = capacityBytes === null ? Infinity : capacityBytes - requiredBytes;
-  const { reminders, freeAfter } = fitDecisions(candidates, free, status);
+  const { reminders, freeAfter } = fitDecisions(candidates, freeBytesBefore(requiredBytes, capacityBytes), status);
   recordDelivered(ledger, reminders);
 
   let reviewer: TReviewerDecision | null = null;

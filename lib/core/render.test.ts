@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COPY } from "./default-copy";
-import { fillTemplate, pickTemplate, reminderCost, resolveCopy, utf8Length } from "./render";
+import { fillTemplate, pickTemplate, reminderCost, resolveCopy, templateName, utf8Length } from "./render";
 
 describe("UTF-8 byte cost (R8)", () => {
   it.each([
@@ -51,6 +51,22 @@ describe("template lookup (§5)", () => {
   it("falls back to the exact stage, then * when there is no exhausted template", () => {
     expect(pickTemplate({ "*": "any", "2": "second" }, 2, true)).toBe("second");
     expect(pickTemplate({ "*": "any" }, 2, true)).toBe("any");
+  });
+
+  it.each([
+    [{ "*": "a" }, 2, false, "*"],
+    [{ "*": "a", "2": "b" }, 2, false, "2"],
+    [{ "*": "a", "2": "b" }, 3, false, "*"],
+    [{ "*": "a", "2": "b", exhausted: "c" }, 2, true, "exhausted"],
+    [{ "*": "a", "2": "b" }, 2, true, "2"],
+  ])("names the template it picks %#", (templates, stage, exhausted, name) => {
+    expect(templateName(templates, stage, exhausted)).toBe(name);
+    expect(pickTemplate(templates, stage, exhausted)).toBe(templates[name as keyof typeof templates]);
+  });
+
+  it("gives the empty text for a draft without a * template (validation refuses such a copy)", () => {
+    expect(templateName({ "2": "b" }, 1)).toBe("*");
+    expect(pickTemplate({ "2": "b" }, 1)).toBe("");
   });
 
   it("a run's copy replaces the default key by key, not template by template", () => {

@@ -15,26 +15,31 @@ export function resolveCopy(copy: TCopy | undefined): TResolvedCopy {
 }
 
 /**
- * Template lookup: for `edits` of an exhausted block the `exhausted` template if there is one; else
- * the template for the exact stage (for `review`, the checkpoint); else `*`.
+ * Template lookup (contract §5), the one implementation: the name of the template a reminder takes.
+ * For `edits` of an exhausted block it is `exhausted` if there is one; else the exact stage's (for
+ * `review`, the checkpoint's); else `*`. The rebuild renders the template it names (`pickTemplate`),
+ * and the copy editor marks that template as the one in use.
  */
-export function pickTemplate(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
-  if (exhausted && templates.exhausted !== undefined) return templates.exhausted;
-  return templates[String(stage)] ?? templates["*"];
-}
-
-/** Replaces `{name}` placeholders with plain decimal integers or text; other braces stay literal. */
-export function fillTemplate(template: string, values: Readonly<Record<string, number | string>>): string {
-  return template.replace(PLACEHOLDER_PATTERN, (whole, name: string) => {
-    const value = values[name];
-    return value === undefined ? whole : typeof value === "number" ? integerText(value) : value;
-  });
+export function templateName(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
+  if (exhausted && templates.exhausted !== undefined) return "exhausted";
+  const name = String(stage);
+  return templates[name] !== undefined ? name : "*";
 }
 
 /**
- * A template split once into literal text and placeholder names, so that rendering it again is a
- * plain concatenation instead of a regex pass with a callback. `render` gives exactly what
- * `fillTemplate` gives for the same template and values.
+ * The text of the template lookup names (`templateName`). A valid copy always has `*`; only a draft
+ * being edited can lack it, and then the text is empty.
+ */
+export function pickTemplate(templates: Readonly<TTemplates>, stage: number, exhausted = false): string {
+  return templates[templateName(templates, stage, exhausted)] ?? "";
+}
+
+/**
+ * Placeholder filling (contract §5), the one implementation: `{name}` becomes its value, a plain
+ * decimal integer or text; an unknown name and other braces stay literal. The template is split once
+ * into literal text and placeholder names, so that rendering it again is a plain concatenation: the
+ * rebuild keeps one per template (`ReminderRenderer`). `fast-paths.test.ts` checks it against a
+ * plain regex replacement.
  */
 export class CompiledTemplate {
   /** literals[i] comes before names[i]; the last literal ends the text. */
@@ -62,6 +67,11 @@ export class CompiledTemplate {
     }
     return text;
   }
+}
+
+/** Fills one template once: a `CompiledTemplate` used a single time. */
+export function fillTemplate(template: string, values: Readonly<Record<string, number | string>>): string {
+  return new CompiledTemplate(template).render(values);
 }
 
 function integerText(value: number): string {

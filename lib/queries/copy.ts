@@ -1,45 +1,72 @@
 import { queryOptions } from "@tanstack/react-query";
+import type { z } from "zod";
 import {
   ZCopyVersion,
   ZCopyVersionList,
   ZPolicyVersion,
   ZPolicyVersionList,
+  type TCopyVersion,
   type TCopyVersionCreate,
+  type TPolicyVersion,
   type TPolicyVersionCreate,
+  type TVersionKind,
 } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
 import { idSegment } from "./paths";
 
+type VersionOf<K extends TVersionKind> = { copy: TCopyVersion; policy: TPolicyVersion }[K];
+type VersionCreate<K extends TVersionKind> = { copy: TCopyVersionCreate; policy: TPolicyVersionCreate }[K];
+
+/** What the API answers for each kind of version: the fetchers below are built once for both kinds. */
+const ANSWERS: { [K in TVersionKind]: { version: z.ZodType<VersionOf<K>>; list: z.ZodType<{ versions: VersionOf<K>[] }> } } = {
+  copy: { version: ZCopyVersion, list: ZCopyVersionList },
+  policy: { version: ZPolicyVersion, list: ZPolicyVersionList },
+};
+
+function versionsPath(kind: TVersionKind): string {
+  return `/api/v1/${kind}-versions`;
+}
+
+function versionsKey<K extends TVersionKind>(kind: K) {
+  return ["versions", kind] as const;
+}
+
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
 export const versionKeys = {
   all: ["versions"] as const,
-  copy: () => ["versions", "copy"] as const,
-  policy: () => ["versions", "policy"] as const,
+  of: versionsKey,
 };
 
-export function copyVersionsQuery() {
+/** A project's saved versions of one kind, newest first. */
+export function versionsQuery<K extends TVersionKind>(kind: K) {
   return queryOptions({
-    queryKey: versionKeys.copy(),
-    queryFn: ({ signal }) => apiGet("/api/v1/copy-versions", ZCopyVersionList, signal),
+    queryKey: versionsKey(kind),
+    queryFn: ({ signal }) => apiGet(versionsPath(kind), ANSWERS[kind].list, signal),
   });
+}
+
+export function copyVersionsQuery() {
+  return versionsQuery("copy");
 }
 
 export function policyVersionsQuery() {
-  return queryOptions({
-    queryKey: versionKeys.policy(),
-    queryFn: ({ signal }) => apiGet("/api/v1/policy-versions", ZPolicyVersionList, signal),
-  });
+  return versionsQuery("policy");
+}
+
+/** Saves a draft as a new version of its kind. */
+export function saveVersion<K extends TVersionKind>(kind: K, input: VersionCreate<K>) {
+  return apiPost(versionsPath(kind), input, ANSWERS[kind].version);
 }
 
 export function saveCopyVersion(input: TCopyVersionCreate) {
-  return apiPost("/api/v1/copy-versions", input, ZCopyVersion);
+  return saveVersion("copy", input);
 }
 
 export function savePolicyVersion(input: TPolicyVersionCreate) {
-  return apiPost("/api/v1/policy-versions", input, ZPolicyVersion);
+  return saveVersion("policy", input);
 }
 
 /** Marks a saved version the project default (the one new replays and the editor start from). */
-export function makeDefaultVersion(kind: "copy" | "policy", id: string) {
-  return apiPost(`/api/v1/${kind}-versions/${idSegment(id)}/default`, {}, kind === "copy" ? ZCopyVersion : ZPolicyVersion);
+export function makeDefaultVersion<K extends TVersionKind>(kind: K, id: string) {
+  return apiPost(`${versionsPath(kind)}/${idSegment(id)}/default`, {}, ANSWERS[kind].version);
 }

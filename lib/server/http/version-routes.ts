@@ -1,14 +1,7 @@
 import "server-only";
-import { ZCopyVersionCreate, ZIdPathParams, ZPolicyVersionCreate } from "@/lib/contracts";
-import {
-  createCopyVersion,
-  createPolicyVersion,
-  getCopyVersion,
-  getPolicyVersion,
-  listCopyVersions,
-  listPolicyVersions,
-  setDefault,
-} from "@/lib/server/versions/versions";
+import { ZIdPathParams, type TVersionKind } from "@/lib/contracts";
+import { COPY_VERSIONS, POLICY_VERSIONS, type VersionKind } from "@/lib/server/versions/kinds";
+import { createVersion, getVersion, listVersions, setDefault } from "@/lib/server/versions/versions";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { parseWith, readJsonBody } from "./request";
@@ -21,22 +14,29 @@ function idOf(params: IdParams): string {
   return parseWith(ZIdPathParams, { id: params.id }, "path").id;
 }
 
-export const listCopyVersionsRoute = apiRoute(async ({ db, auth }) => ({ versions: await listCopyVersions(db, auth.projectId) }));
-export const createCopyVersionRoute = apiRoute(async ({ request, db, auth }) =>
-  json(201, await createCopyVersion(db, auth, parseWith(ZCopyVersionCreate, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
-);
-export const getCopyVersionRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getCopyVersion(db, auth.projectId, idOf(params)));
-export const defaultCopyVersionRoute = apiRoute<IdParams>(async ({ params, db, auth }) => {
-  await setDefault(db, auth.projectId, "copy", idOf(params));
-  return getCopyVersion(db, auth.projectId, idOf(params));
-});
+/** The four routes of one kind: `/api/v1/<kind>-versions`, `…/[id]` and `…/[id]/default`. */
+function versionRoutes<K extends TVersionKind>(of: VersionKind<K>) {
+  return {
+    list: apiRoute(async ({ db, auth }) => ({ versions: await listVersions(db, auth.projectId, of) })),
+    create: apiRoute(async ({ request, db, auth }) =>
+      json(201, await createVersion(db, auth, of, parseWith(of.createSchema, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
+    ),
+    get: apiRoute<IdParams>(async ({ params, db, auth }) => getVersion(db, auth.projectId, of, idOf(params))),
+    makeDefault: apiRoute<IdParams>(async ({ params, db, auth }) => {
+      await setDefault(db, auth.projectId, of.kind, idOf(params));
+      return getVersion(db, auth.projectId, of, idOf(params));
+    }),
+  };
+}
 
-export const listPolicyVersionsRoute = apiRoute(async ({ db, auth }) => ({ versions: await listPolicyVersions(db, auth.projectId) }));
-export const createPolicyVersionRoute = apiRoute(async ({ request, db, auth }) =>
-  json(201, await createPolicyVersion(db, auth, parseWith(ZPolicyVersionCreate, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
-);
-export const getPolicyVersionRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getPolicyVersion(db, auth.projectId, idOf(params)));
-export const defaultPolicyVersionRoute = apiRoute<IdParams>(async ({ params, db, auth }) => {
-  await setDefault(db, auth.projectId, "policy", idOf(params));
-  return getPolicyVersion(db, auth.projectId, idOf(params));
-});
+const copyRoutes = versionRoutes(COPY_VERSIONS);
+export const listCopyVersionsRoute = copyRoutes.list;
+export const createCopyVersionRoute = copyRoutes.create;
+export const getCopyVersionRoute = copyRoutes.get;
+export const defaultCopyVersionRoute = copyRoutes.makeDefault;
+
+const policyRoutes = versionRoutes(POLICY_VERSIONS);
+export const listPolicyVersionsRoute = policyRoutes.list;
+export const createPolicyVersionRoute = policyRoutes.create;
+export const getPolicyVersionRoute = policyRoutes.get;
+export const defaultPolicyVersionRoute = policyRoutes.makeDefault;

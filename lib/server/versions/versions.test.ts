@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion } from "@/lib/contracts";
+import { ZCopyVersion, ZCopyVersionList, ZPolicyVersion, ZPolicyVersionList } from "@/lib/contracts";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { StoredDataError } from "@/lib/server/db/json-columns";
@@ -7,8 +7,11 @@ import {
   createCopyVersionRoute,
   createPolicyVersionRoute,
   defaultCopyVersionRoute,
+  defaultPolicyVersionRoute,
   getCopyVersionRoute,
+  getPolicyVersionRoute,
   listCopyVersionsRoute,
+  listPolicyVersionsRoute,
 } from "@/lib/server/http/version-routes";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getCopyVersion } from "./versions";
@@ -106,6 +109,60 @@ describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
       await (await send(createPolicyVersionRoute, { name: "p1", policy: { requests: { limit: 60, stages: [0.5, 0.9] } } })).json(),
     );
     expect(good.policy.requests).toEqual({ limit: 60, deliveryReserve: 0, stages: [0.5, 0.9] });
+  });
+
+  it("saves, lists, reads and marks policy versions the way it does copy versions", async () => {
+    const { secret } = await createKey(db, "policy versions", "Pia (ops)");
+    const save = (body: object) => send(createPolicyVersionRoute, body, undefined, secret);
+    const first = ZPolicyVersion.parse(
+      await (await save({ name: "p-a", note: "tight", policy: { time: { limitMs: 60_000, stages: [0.5] } } })).json(),
+    );
+    expect(first).toMatchObject({ kind: "policy", name: "p-a", note: "tight", parentId: null, isDefault: false, savedBy: "Pia (ops)" });
+    const second = await save({ name: "p-b", parentId: first.id, makeDefault: true, policy: {} });
+    expect(second.status).toBe(201);
+    expect(ZPolicyVersion.parse(await second.json())).toMatchObject({ parentId: first.id, isDefault: true, policy: {} });
+    const list = ZPolicyVersionList.parse(await (await send(listPolicyVersionsRoute, undefined, undefined, secret)).json());
+    expect(list.versions.map((v) => [v.name, v.isDefault])).toEqual([
+      ["p-b", true],
+      ["p-a", false],
+    ]);
+    expect(ZPolicyVersion.parse(await (await send(getPolicyVersionRoute, undefined, first.id, secret)).json()).policy).toEqual({
+      time: { limitMs: 60_000, stages: [0.5] },
+    });
+    const back = ZPolicyVersion.parse(await (await send(defaultPolicyVersionRoute, {}, first.id, secret)).json());
+    expect([back.id, back.isDefault]).toEqual([first.id, true]);
+    // A policy default leaves the copy default alone.
+    expect(ZCopyVersionList.parse(await (await send(listCopyVersionsRoute, undefined, undefined, secret)).json()).versions).toEqual([]);
+  });
+
+  it.each([
+    ["copy", createCopyVersionRoute, getCopyVersionRoute, defaultCopyVersionRoute, { copy: {} }],
+    ["policy", createPolicyVersionRoute, getPolicyVersionRoute, defaultPolicyVersionRoute, { policy: {} }],
+  ] as const)("answers every %s version error with its status, path and message", async (kind, create, get, makeDefault, document) => {
+    const { secret } = await createKey(db, `${kind} version errors`);
+    const answer = async (response: Promise<Response>) => {
+      const r = await response;
+      return [r.status, (await r.json()).error] as const;
+    };
+    expect((await send(create, { name: "taken", ...document }, undefined, secret)).status).toBe(201);
+    expect(await answer(send(create, { name: "taken", ...document }, undefined, secret))).toEqual([
+      409,
+      {
+        code: "conflict",
+        message: `a ${kind} version named "taken" already exists; saved versions never change — pick a new name`,
+        path: "name",
+      },
+    ]);
+    expect(await answer(send(create, { name: "orphan", parentId: "gone", ...document }, undefined, secret))).toEqual([
+      400,
+      { code: "invalid", message: `the parent ${kind} version "gone" does not exist in this project`, path: "parentId" },
+    ]);
+    for (const route of [get, makeDefault]) {
+      expect(await answer(send(route, route === get ? undefined : {}, "missing", secret))).toEqual([
+        404,
+        { code: "not_found", message: `no ${kind} version "missing" in this project`, path: "id" },
+      ]);
+    }
   });
 
   it("keeps projects apart", async () => {

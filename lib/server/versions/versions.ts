@@ -1,89 +1,108 @@
-import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate } from "@/lib/contracts";
+import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate, TVersionKind } from "@/lib/contracts";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
-import { copyColumn, jsonColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
+import {
+  COPY_VERSIONS,
+  POLICY_VERSIONS,
+  VERSION_KIND,
+  type VersionCreateOf,
+  type VersionFields,
+  type VersionKind,
+  type VersionOf,
+  type VersionRow,
+} from "./kinds";
 
 /**
  * Copy and policy versions: saved once, never changed; a project marks one of each as its
- * default. Both kinds share this code; the stored document is `copy` or `policy`.
+ * default. One implementation serves both kinds; each kind supplies its contract, its table and
+ * its document column (kinds.ts).
  */
-type Row = { id: string; name: string; note: string | null; savedBy: string; parentId: string | null; createdAt: Date };
 
-export async function createCopyVersion(db: Database, caller: Caller, input: TCopyVersionCreate): Promise<TCopyVersion> {
-  await checkNew(db, caller.projectId, "copy", input.name, input.parentId);
-  const row = await nameTakenAsConflict("copy", input.name, () =>
-    db.prisma.copyVersion.create({ data: { ...meta(caller, input), copy: jsonColumn(input.copy) } }),
+export async function createVersion<K extends TVersionKind>(
+  db: Database,
+  caller: Caller,
+  of: VersionKind<K>,
+  input: VersionCreateOf<K>,
+): Promise<VersionOf<K>> {
+  await checkNew(db, caller.projectId, of, input.name, input.parentId);
+  const row = await nameTakenAsConflict(of, input.name, () =>
+    of.table(db).create({ data: { ...meta(caller, input), ...of.documentColumn(input) } }),
   );
-  if (input.makeDefault) await setDefault(db, caller.projectId, "copy", row.id);
-  return getCopyVersion(db, caller.projectId, row.id);
+  if (input.makeDefault) await setDefault(db, caller.projectId, of.kind, row.id);
+  return getVersion(db, caller.projectId, of, row.id);
 }
 
-export async function createPolicyVersion(db: Database, caller: Caller, input: TPolicyVersionCreate): Promise<TPolicyVersion> {
-  await checkNew(db, caller.projectId, "policy", input.name, input.parentId);
-  const row = await nameTakenAsConflict("policy", input.name, () =>
-    db.prisma.policyVersion.create({ data: { ...meta(caller, input), policy: jsonColumn(input.policy) } }),
-  );
-  if (input.makeDefault) await setDefault(db, caller.projectId, "policy", row.id);
-  return getPolicyVersion(db, caller.projectId, row.id);
-}
-
-export async function listCopyVersions(db: Database, projectId: string): Promise<TCopyVersion[]> {
-  const [rows, defaults] = await Promise.all([
-    db.prisma.copyVersion.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
-    defaultsOf(db, projectId),
+/** A project's versions of one kind, newest first. */
+export async function listVersions<K extends TVersionKind>(db: Database, projectId: string, of: VersionKind<K>): Promise<VersionOf<K>[]> {
+  const [rows, defaultId] = await Promise.all([
+    of.table(db).findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
+    defaultOf(db, projectId, of),
   ]);
-  return rows.map((row) => ({ ...dto(row, defaults.copy), kind: "copy", copy: copyColumn(row) }));
+  return rows.map((row) => of.version(fields(row, defaultId), row));
 }
 
-export async function listPolicyVersions(db: Database, projectId: string): Promise<TPolicyVersion[]> {
-  const [rows, defaults] = await Promise.all([
-    db.prisma.policyVersion.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
-    defaultsOf(db, projectId),
-  ]);
-  return rows.map((row) => ({ ...dto(row, defaults.policy), kind: "policy", policy: policyColumn(row) }));
-}
-
-export async function getCopyVersion(db: Database, projectId: string, id: string): Promise<TCopyVersion> {
-  const row = await db.prisma.copyVersion.findFirst({ where: { id, projectId } });
-  if (!row) throw new DomainError("not_found", `no copy version ${JSON.stringify(id)} in this project`, "id");
-  return { ...dto(row, (await defaultsOf(db, projectId)).copy), kind: "copy", copy: copyColumn(row) };
-}
-
-export async function getPolicyVersion(db: Database, projectId: string, id: string): Promise<TPolicyVersion> {
-  const row = await db.prisma.policyVersion.findFirst({ where: { id, projectId } });
-  if (!row) throw new DomainError("not_found", `no policy version ${JSON.stringify(id)} in this project`, "id");
-  return { ...dto(row, (await defaultsOf(db, projectId)).policy), kind: "policy", policy: policyColumn(row) };
+export async function getVersion<K extends TVersionKind>(
+  db: Database,
+  projectId: string,
+  of: VersionKind<K>,
+  id: string,
+): Promise<VersionOf<K>> {
+  const row = await of.table(db).findFirst({ where: { id, projectId } });
+  if (!row) throw notFound(of, id);
+  return of.version(fields(row, await defaultOf(db, projectId, of)), row);
 }
 
 /** Marks a saved version as the project's default of its kind. */
-export async function setDefault(db: Database, projectId: string, kind: "copy" | "policy", id: string): Promise<void> {
-  const exists =
-    kind === "copy"
-      ? await db.prisma.copyVersion.count({ where: { id, projectId } })
-      : await db.prisma.policyVersion.count({ where: { id, projectId } });
-  if (!exists) throw new DomainError("not_found", `no ${kind} version ${JSON.stringify(id)} in this project`, "id");
-  await db.prisma.project.update({
-    where: { id: projectId },
-    data: kind === "copy" ? { defaultCopyVersionId: id } : { defaultPolicyVersionId: id },
-  });
+export async function setDefault(db: Database, projectId: string, kind: TVersionKind, id: string): Promise<void> {
+  const of: VersionKind<TVersionKind> = VERSION_KIND[kind];
+  if (!(await of.table(db).count({ where: { id, projectId } }))) throw notFound(of, id);
+  await db.prisma.project.update({ where: { id: projectId }, data: { [of.defaultColumn]: id } });
 }
 
-function nameTaken(kind: "copy" | "policy", name: string): DomainError {
+export function createCopyVersion(db: Database, caller: Caller, input: TCopyVersionCreate): Promise<TCopyVersion> {
+  return createVersion(db, caller, COPY_VERSIONS, input);
+}
+
+export function createPolicyVersion(db: Database, caller: Caller, input: TPolicyVersionCreate): Promise<TPolicyVersion> {
+  return createVersion(db, caller, POLICY_VERSIONS, input);
+}
+
+export function listCopyVersions(db: Database, projectId: string): Promise<TCopyVersion[]> {
+  return listVersions(db, projectId, COPY_VERSIONS);
+}
+
+export function listPolicyVersions(db: Database, projectId: string): Promise<TPolicyVersion[]> {
+  return listVersions(db, projectId, POLICY_VERSIONS);
+}
+
+export function getCopyVersion(db: Database, projectId: string, id: string): Promise<TCopyVersion> {
+  return getVersion(db, projectId, COPY_VERSIONS, id);
+}
+
+export function getPolicyVersion(db: Database, projectId: string, id: string): Promise<TPolicyVersion> {
+  return getVersion(db, projectId, POLICY_VERSIONS, id);
+}
+
+function notFound(of: VersionKind<TVersionKind>, id: string): DomainError {
+  return new DomainError("not_found", `no ${of.noun} ${JSON.stringify(id)} in this project`, "id");
+}
+
+function nameTaken(of: VersionKind<TVersionKind>, name: string): DomainError {
   return new DomainError(
     "conflict",
-    `a ${kind} version named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`,
+    `a ${of.noun} named ${JSON.stringify(name)} already exists; saved versions never change — pick a new name`,
     "name",
   );
 }
 
 /** A concurrent save of the same name passes checkNew too; the unique (project, name) index decides. */
-async function nameTakenAsConflict<T>(kind: "copy" | "policy", name: string, create: () => Promise<T>): Promise<T> {
+async function nameTakenAsConflict<T>(of: VersionKind<TVersionKind>, name: string, create: () => Promise<T>): Promise<T> {
   try {
     return await create();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(kind, name);
+    if (isUniqueViolation(error)) throw nameTaken(of, name);
     throw error;
   }
 }
@@ -91,20 +110,14 @@ async function nameTakenAsConflict<T>(kind: "copy" | "policy", name: string, cre
 async function checkNew(
   db: Database,
   projectId: string,
-  kind: "copy" | "policy",
+  of: VersionKind<TVersionKind>,
   name: string,
   parentId: string | undefined,
 ): Promise<void> {
-  const where = { projectId, name };
-  const taken = kind === "copy" ? await db.prisma.copyVersion.count({ where }) : await db.prisma.policyVersion.count({ where });
-  if (taken) throw nameTaken(kind, name);
-  if (parentId) {
-    const parent =
-      kind === "copy"
-        ? await db.prisma.copyVersion.count({ where: { id: parentId, projectId } })
-        : await db.prisma.policyVersion.count({ where: { id: parentId, projectId } });
-    if (!parent)
-      throw new DomainError("invalid", `the parent ${kind} version ${JSON.stringify(parentId)} does not exist in this project`, "parentId");
+  const table = of.table(db);
+  if (await table.count({ where: { projectId, name } })) throw nameTaken(of, name);
+  if (parentId && !(await table.count({ where: { id: parentId, projectId } }))) {
+    throw new DomainError("invalid", `the parent ${of.noun} ${JSON.stringify(parentId)} does not exist in this project`, "parentId");
   }
 }
 
@@ -118,15 +131,16 @@ function meta(caller: Caller, input: { name: string; note?: string; parentId?: s
   };
 }
 
-async function defaultsOf(db: Database, projectId: string): Promise<{ copy: string | null; policy: string | null }> {
+/** The id of the project's default version of this kind, if it has one. */
+async function defaultOf(db: Database, projectId: string, of: VersionKind<TVersionKind>): Promise<string | null> {
   const project = await db.prisma.project.findUniqueOrThrow({
     where: { id: projectId },
     select: { defaultCopyVersionId: true, defaultPolicyVersionId: true },
   });
-  return { copy: project.defaultCopyVersionId, policy: project.defaultPolicyVersionId };
+  return project[of.defaultColumn];
 }
 
-function dto(row: Row, defaultId: string | null) {
+function fields(row: VersionRow, defaultId: string | null): VersionFields {
   return {
     id: row.id,
     name: row.name,
