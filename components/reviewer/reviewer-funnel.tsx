@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { FINDING_INFO } from "@/lib/audit/finding-info";
-import { prepareReviewerFunnel, type FunnelPart } from "@/lib/charts/reviewer-funnel";
+import { prepareReviewerFunnel, type FunnelPart } from "@/lib/reviewer/funnel-chart";
 import type { TFindingCode, TReviewerFunnel } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";

@@ -4,7 +4,7 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
-import { REVIEWER_CSV_COLUMNS } from "@/lib/audit/reviewer-csv";
+import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 

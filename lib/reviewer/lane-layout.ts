@@ -1,18 +1,7 @@
-import type { TReviewerLane, TTimelineNotification } from "@/lib/contracts";
+import type { TReviewerLane } from "@/lib/contracts";
 import { formatTurn, formatTurnRange } from "@/lib/format";
-import { turnFraction, type TurnWindow } from "./turn-window";
-
-export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
-
-/** One mark of a lane at a turn, positioned as a fraction of the plot width. */
-export interface LaneMark {
-  id: string;
-  turn: number;
-  x: number;
-  row: number;
-  glyph: LaneGlyph;
-  title: string;
-}
+import type { LaneMark } from "@/lib/run-view/lane-marks";
+import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
 
 /** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */
 export interface LaneSpan {
@@ -189,18 +178,4 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
       cancelled,
     },
   };
-}
-
-/** User notifications of the window as marks on their own lane (never merged with reminders, R12). */
-export function notificationMarks(items: readonly TTimelineNotification[], domain: TurnWindow): LaneMark[] {
-  return items
-    .filter((n) => n.turn >= domain.from && n.turn <= domain.to)
-    .map((n, i) => ({
-      id: `n${i}`,
-      turn: n.turn,
-      x: turnFraction(n.turn, domain),
-      row: 0,
-      glyph: "notification" as const,
-      title: `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`,
-    }));
 }

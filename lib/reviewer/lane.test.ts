@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
-import { chainExtent, reviewerLane } from "./reviewer-lane";
+import { chainExtent, reviewerLane } from "./lane";
 
 /** Turn-tagged reviewer events in run order: [turn, type, body]. */
 function events(list: [number, string, Record<string, unknown>][]): TEvent[] {
