@@ -24,8 +24,21 @@ export type TFindingCode = (typeof FINDING_CODES)[number];
 export const DELIVERY_STATUSES = ["delivered", "dropped", "failed", "uncertain", "pending"] as const;
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** R13's admission denial reasons, in the order R13 lists them (the order a denial gives them). */
 export const DENIAL_REASONS = ["auto_review_disabled", "insufficient_budget", "review_in_progress"] as const;
 export type TDenialReason = (typeof DENIAL_REASONS)[number];
+
+/**
+ * The `reviewer.cancelled` reasons that blame a reminder's fate, which R12 forbids: each makes a
+ * CANDIDATE_CANCELLED_BY_DROP finding (contract §7). Any other reason is free text.
+ */
+export const CANCELLED_BY_DROP_REASONS = ["reminder_dropped", "reminder_not_delivered"] as const;
+export type TCancelledByDropReason = (typeof CANCELLED_BY_DROP_REASONS)[number];
+
+/** Whether a cancellation reason blames a dropped or undelivered reminder (CANDIDATE_CANCELLED_BY_DROP). */
+export function isCancelledByDrop(reason: string): reason is TCancelledByDropReason {
+  return (CANCELLED_BY_DROP_REASONS as readonly string[]).includes(reason);
+}
 
 /** A ratio rounded to 4 decimals for output; null when infinite (denominator <= 0). */
 const ZRatio = z.number().nullable();

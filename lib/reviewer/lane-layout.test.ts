@@ -57,7 +57,7 @@ describe("Reviewer lane layout", () => {
     };
     const layout = reviewerLayout(lane, { from: 0, to: 100 });
     expect(layout.rebuilt.map((m) => m.glyph)).toEqual(["granted", "denied"]);
-    expect(layout.rebuilt[1].title).toContain("denied: too few requests left, a review is in progress");
+    expect(layout.rebuilt[1].title).toContain("denied: insufficient budget, review in progress");
     expect(layout.recorded.spans.map((s) => [s.x1, s.x2, s.open])).toEqual([
       [0.11, 0.15, false],
       [0.21, 1, true],

@@ -2,6 +2,7 @@ import type { TReviewerLane } from "@/lib/contracts";
 import { formatTurn, formatTurnRange } from "@/lib/format";
 import type { LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
+import { cancelReasonLabel, denialLabel } from "./reasons";
 
 /** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */
 export interface LaneSpan {
@@ -21,17 +22,6 @@ export interface ReviewerLayout {
   recorded: { marks: LaneMark[]; spans: LaneSpan[]; rows: number };
   /** Counts for the lane's caption. */
   counts: { rebuilt: number; denied: number; chains: number; dispatches: number; running: number; cancelled: number };
-}
-
-const DENIAL_WORDS: Record<string, string> = {
-  auto_review_disabled: "auto review disabled",
-  insufficient_budget: "too few requests left",
-  review_in_progress: "a review is in progress",
-};
-
-/** A denial reason in words ("insufficient_budget" → "too few requests left"); unknown recorded reasons are shown as sent. */
-export function denialWords(reason: string): string {
-  return DENIAL_WORDS[reason] ?? reason.replaceAll("_", " ");
 }
 
 /**
@@ -74,7 +64,7 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
       row: 0,
       glyph: r.granted ? "granted" : "denied",
       title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
-        r.granted ? "granted" : `denied: ${r.reasons.map(denialWords).join(", ")}`
+        r.granted ? "granted" : `denied: ${r.reasons.map(denialLabel).join(", ")}`
       }`,
     }));
 
@@ -113,7 +103,7 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
         x: x(a.turn),
         row,
         glyph: a.granted ? "granted" : "denied",
-        title: `${formatTurn(a.turn)} · recorded admission for ${name}: ${a.granted ? "granted" : `denied${a.reasons.length ? `: ${a.reasons.map(denialWords).join(", ")}` : ""}`}`,
+        title: `${formatTurn(a.turn)} · recorded admission for ${name}: ${a.granted ? "granted" : `denied${a.reasons.length ? `: ${a.reasons.map(denialLabel).join(", ")}` : ""}`}`,
       });
     });
     chain.dispatches.forEach((d, i) => {
@@ -161,7 +151,7 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
           x: x(chain.cancelled.turn),
           row,
           glyph: "cancelled",
-          title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${denialWords(chain.cancelled.reason)}`,
+          title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${cancelReasonLabel(chain.cancelled.reason)}`,
         });
       }
     }
