@@ -11,6 +11,7 @@ export { DEFAULT_COPY } from "./default-copy";
 export { resolveCopy, pickTemplate, fillTemplate, utf8Length, reminderCost, type TResolvedCopy } from "./render";
 export { fitReminders, type Rendered, type Fitted } from "./fit";
 export { admit, DispatchTracker } from "./reviewer";
+export { EventAudit } from "./event-audit";
 export { MeterFacts } from "./facts";
 export { compareCodePoints } from "./code-points";
 export { canonicalJson, sameJson } from "./canonical";
