@@ -21,6 +21,14 @@ export const FINDING_CODES = [
 ] as const;
 export type TFindingCode = (typeof FINDING_CODES)[number];
 
+/** The Reviewer findings of contract §7, in its table's order: each is about one candidate or its dispatch. */
+export const REVIEWER_FINDING_CODES = [
+  "DISPATCH_WITHOUT_ADMISSION",
+  "CONCURRENT_DISPATCH",
+  "ADMISSION_RULE_MISMATCH",
+  "CANDIDATE_CANCELLED_BY_DROP",
+] as const satisfies readonly TFindingCode[];
+
 export const DELIVERY_STATUSES = ["delivered", "dropped", "failed", "uncertain", "pending"] as const;
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
