@@ -1,32 +1,8 @@
-import type { TDeliveryStatus, TDenialReason, TEvent, TFinding, TFindingCode, TPolicy, TRunDecisions } from "@/lib/contracts";
+import type { TEvent, TFinding, TFindingCode, TPolicy, TReviewerCandidateRow, TRunDecisions } from "@/lib/contracts";
 import { admit, EventAudit, inRunOrder, MeterFacts } from "@/lib/core";
 
-/** One Reviewer candidate as the audit shows it: what was recorded next to what the rules say. */
-export interface ReviewerRow {
-  /** The agent's candidate id; null for a candidate only the rebuild says was due. */
-  candidateId: string | null;
-  turn: number;
-  checkpoint: number | null;
-  source: "recorded" | "rebuilt" | "both";
-  /** The rebuild's own candidate and admission on this turn (R13). */
-  rebuilt: { checkpoint: number; granted: boolean; reasons: TDenialReason[] } | null;
-  /** The last admission the runtime recorded for this candidate. */
-  recorded: { granted: boolean; reasons: string[]; turn: number } | null;
-  /** R13 evaluated where the recorded admission stands (its turn's facts, dispatches in progress there). */
-  rule: {
-    granted: boolean;
-    reasons: TDenialReason[];
-    requestsLeft: number | null;
-    minRequestsLeft: number;
-    reviewInProgress: boolean;
-  } | null;
-  dispatches: { dispatchId: string; turn: number; completedTurn: number | null; verdict: string | null }[];
-  cancelled: { reason: string; turn: number } | null;
-  /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
-  suggestion: { stage: number; status: TDeliveryStatus } | null;
-  /** The Reviewer findings (contract §7) that belong to this candidate. */
-  findings: TFindingCode[];
-}
+/** One Reviewer candidate of one run as the audit shows it: the API's row without the run's columns. */
+export type ReviewerRow = Omit<TReviewerCandidateRow, "runId" | "task" | "agent" | "model">;
 
 /**
  * The Reviewer audit of one run: every candidate recorded by the agent and every candidate the
