@@ -65,4 +65,38 @@ describe("Reviewer lane layout", () => {
     expect(layout.recorded.marks.map((m) => m.glyph)).toEqual(["candidate", "granted", "dispatch", "done", "candidate", "dispatch"]);
     expect(layout.counts).toMatchObject({ rebuilt: 2, denied: 1, chains: 2, dispatches: 2, running: 1 });
   });
+
+  it("packs chains by their extent and says why a candidate was cancelled", () => {
+    const chain = (candidateId: string, turn: number, cancelled?: { turn: number; reason: string }) => ({
+      candidateId,
+      turn,
+      checkpoint: null,
+      admissions: [{ turn, granted: false, reasons: ["custom_reason"] }],
+      dispatches: [],
+      cancelled,
+    });
+    const lane: TReviewerLane = {
+      schedule: null,
+      admission: null,
+      rebuilt: [],
+      chains: [
+        chain("c1", 10, { turn: 40, reason: "reminder_dropped" }),
+        chain("c2", 30, { turn: 35, reason: "admission_denied" }),
+        chain("c3", 60),
+      ],
+      strayCompletions: [],
+    };
+    const layout = reviewerLayout(lane, { from: 0, to: 100 });
+    // c2 (turns 30–35) overlaps c1 (10–40) and goes on a second row; c3 (60) fits on the first again.
+    expect(layout.recorded.rows).toBe(2);
+    const cancelled = layout.recorded.marks.filter((m) => m.glyph === "cancelled");
+    expect(cancelled.map((m) => [m.row, m.title])).toEqual([
+      [0, "turn 40 · candidate c1 cancelled: reminder dropped"],
+      [1, "turn 35 · candidate c2 cancelled: admission denied"],
+    ]);
+    expect(layout.recorded.marks.find((m) => m.id === "c0a0")?.title).toBe(
+      "turn 10 · recorded admission for candidate c1: denied: custom reason",
+    );
+    expect(layout.counts).toMatchObject({ chains: 3, cancelled: 2 });
+  });
 });

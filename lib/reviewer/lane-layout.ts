@@ -2,6 +2,7 @@ import type { TReviewerLane } from "@/lib/contracts";
 import { formatTurn, formatTurnRange } from "@/lib/format";
 import type { LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
+import { chainExtent } from "./lane";
 import { cancelReasonLabel, denialLabel } from "./reasons";
 
 /** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */
@@ -69,12 +70,8 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
     }));
 
   const extents = lane.chains.map((chain): [number, number] => {
-    const turns: number[] = [];
-    if (chain.turn !== null) turns.push(chain.turn);
-    for (const a of chain.admissions) turns.push(a.turn);
-    for (const d of chain.dispatches) turns.push(d.turn, d.doneTurn ?? Math.max(domain.to, d.turn));
-    if (chain.cancelled) turns.push(chain.cancelled.turn);
-    return turns.length ? [Math.min(...turns), Math.max(...turns)] : [domain.from, domain.from];
+    const [first, last] = chainExtent(chain, domain.to);
+    return first <= last ? [first, last] : [domain.from, domain.from];
   });
   const packed = packRows(extents, (domain.to - domain.from) * 0.012);
   const marks: LaneMark[] = [];

@@ -87,5 +87,6 @@ describe("reviewerLane", () => {
     const chain = { candidateId: "c", turn: 4, checkpoint: 1, admissions: [], dispatches: [{ dispatchId: "d", turn: 6, doneTurn: null }] };
     expect(chainExtent(chain, 50)).toEqual([4, 50]);
     expect(chainExtent({ ...chain, dispatches: [{ dispatchId: "d", turn: 6, doneTurn: 9 }] }, 50)).toEqual([4, 9]);
+    expect(chainExtent({ ...chain, turn: null, dispatches: [] }, 50)).toEqual([Infinity, -Infinity]);
   });
 });
