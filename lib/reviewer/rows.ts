@@ -4,6 +4,8 @@ import { admit, EventAudit, inRunOrder, MeterFacts } from "@/lib/core";
 /** One Reviewer candidate of one run as the audit shows it: the API's row without the run's columns. */
 export type ReviewerRow = Omit<TReviewerCandidateRow, "runId" | "task" | "agent" | "model">;
 
+const NONE: readonly TFindingCode[] = [];
+
 /**
  * The Reviewer audit of one run: every candidate recorded by the agent and every candidate the
  * rebuild says was due, with admissions, the rule's verdict, dispatches, completions,
@@ -19,10 +21,10 @@ export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions
   const audit = new EventAudit(policy);
   const found: TFinding[] = [];
   /** The audit's findings on one event, by code. */
-  const observe = (event: TEvent): TFindingCode[] => {
+  const observe = (event: TEvent): readonly TFindingCode[] => {
     found.length = 0;
     audit.observe(event, facts, found);
-    return found.map((finding) => finding.code);
+    return found.length === 0 ? NONE : found.map((finding) => finding.code);
   };
   const rows: ReviewerRow[] = [];
   const byCandidate = new Map<string, ReviewerRow>();
