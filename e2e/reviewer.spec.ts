@@ -1,8 +1,9 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { REVIEWER_FINDING_CODES } from "@/lib/contracts";
 import { signInToDemo } from "./support/sign-in";
 
-const REVIEWER_CODES = ["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"];
+const REVIEWER_CODES: readonly string[] = REVIEWER_FINDING_CODES;
 const CSV_HEADER =
   "run_id,task,agent,model,turn,checkpoint,candidate_id,source,recorded_admission,recorded_reasons,rule_verdict,rule_reasons,requests_left,min_requests_left,review_in_progress,rebuilt_admission,dispatch_ids,completed_turns,verdicts,cancelled_reason,suggestion_stage,suggestion_status,findings";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { TEventOf, TReviewerDecision } from "@/lib/contracts";
-import { denialReasonText } from "@/lib/inspector/labels";
+import { denialExplanation } from "@/lib/reviewer/reasons";
 import type { TReviewerEvent } from "@/lib/inspector/turn-record";
 import { InspectorSection } from "./inspector-section";
 import styles from "./lanes.module.css";
@@ -38,7 +38,7 @@ function ReviewerEventItem({ event }: { event: TReviewerEvent }) {
         <>
           admission {event.body.granted ? <strong>granted</strong> : <strong className={styles.denied}>denied</strong>} for{" "}
           <code>{event.body.candidateId}</code>
-          {event.body.reasons.length > 0 ? ` — ${event.body.reasons.map(denialReasonText).join("; ")}` : ""}
+          {event.body.reasons.length > 0 ? ` — ${event.body.reasons.map(denialExplanation).join("; ")}` : ""}
         </>
       );
       break;
@@ -91,7 +91,7 @@ function RebuiltReviewer({ rebuilt, wasRebuilt }: { rebuilt: TReviewerDecision |
         <ul className={styles.reasons}>
           {reasons.map((r) => (
             <li key={r}>
-              <code>{r}</code> {denialReasonText(r)}
+              <code>{r}</code> {denialExplanation(r)}
             </li>
           ))}
         </ul>

@@ -1,19 +1,11 @@
 import Link from "next/link";
 import { FINDING_INFO } from "@/lib/audit/finding-info";
-import { prepareReviewerFunnel, type FunnelPart } from "@/lib/charts/reviewer-funnel";
-import type { TFindingCode, TReviewerFunnel } from "@/lib/contracts";
+import { prepareReviewerFunnel, type FunnelPart } from "@/lib/reviewer/funnel-chart";
+import { REVIEWER_FINDING_CODES, type TFindingCode, type TReviewerFunnel } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 import { FindingCode } from "./finding-code";
 import styles from "./reviewer-funnel.module.css";
-
-/** The Reviewer finding codes (contract §7), always listed, so a zero reads as "none", not "unknown". */
-export const REVIEWER_CODES: readonly TFindingCode[] = [
-  "DISPATCH_WITHOUT_ADMISSION",
-  "CONCURRENT_DISPATCH",
-  "ADMISSION_RULE_MISMATCH",
-  "CANDIDATE_CANCELLED_BY_DROP",
-];
 
 type Props = { funnel: TReviewerFunnel; view: ReviewerView; dimmed: boolean };
 
@@ -21,7 +13,9 @@ type Props = { funnel: TReviewerFunnel; view: ReviewerView; dimmed: boolean };
 export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
   const chart = prepareReviewerFunnel(funnel);
   const violationsHref = reviewerHref(view, { violations: true });
-  const codes = [...REVIEWER_CODES, ...(Object.keys(funnel.violations) as TFindingCode[]).filter((c) => !REVIEWER_CODES.includes(c))];
+  // The Reviewer codes always, so a zero reads as "none", not "unknown"; any other code counted after them.
+  const reviewerCodes: readonly TFindingCode[] = REVIEWER_FINDING_CODES;
+  const codes = [...reviewerCodes, ...(Object.keys(funnel.violations) as TFindingCode[]).filter((c) => !reviewerCodes.includes(c))];
 
   return (
     <div className={`${styles.grid} ${dimmed ? styles.dimmed : ""}`}>

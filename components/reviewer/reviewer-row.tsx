@@ -1,13 +1,12 @@
 import Link from "next/link";
 import { FINDING_INFO } from "@/lib/audit/finding-info";
-import type { TReviewerCandidateRow } from "@/lib/contracts";
+import { isCancelledByDrop, type TReviewerCandidateRow } from "@/lib/contracts";
 import { formatNumber, formatTurn } from "@/lib/format";
 import { reviewerHref, runTurnHref, type ReviewerView } from "@/lib/queries/reviewer-url";
+import { cancelReasonLabel, plainWord } from "@/lib/reviewer/reasons";
 import {
   admissionDisagrees,
-  CANCELLED_BY_DROP_REASONS,
   findingEvidence,
-  plainWord,
   recordedAdmission,
   ruleAdmission,
   sourceText,
@@ -121,13 +120,13 @@ export function CandidateCells({ row, view, repeatRun, expanded, detailId, onTog
       </td>
       <td>
         {row.cancelled ? (
-          CANCELLED_BY_DROP_REASONS.includes(row.cancelled.reason) ? (
+          isCancelledByDrop(row.cancelled.reason) ? (
             <span className={styles.badCancel} title="A dropped or undelivered reminder never cancels a Reviewer candidate (R12)">
               <span aria-hidden="true">⚠ </span>
-              {plainWord(row.cancelled.reason)}
+              {cancelReasonLabel(row.cancelled.reason)}
             </span>
           ) : (
-            <span>{plainWord(row.cancelled.reason)}</span>
+            <span>{cancelReasonLabel(row.cancelled.reason)}</span>
           )
         ) : (
           <span className={styles.faint}>—</span>

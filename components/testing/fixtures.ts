@@ -2,7 +2,7 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
-import { reviewerRows } from "@/lib/audit/reviewer-rows";
+import { reviewerRows } from "@/lib/reviewer/rows";
 import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "@/lib/contracts";
 import { rebuild, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";

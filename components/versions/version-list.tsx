@@ -4,26 +4,16 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Panel } from "@/components/ui/panel";
-import type { TVersionKind } from "@/lib/contracts";
+import type { TVersionInfo, TVersionKind } from "@/lib/contracts";
 import { formatInstant } from "@/lib/format";
 import { makeDefaultVersion, versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
-
-interface Version {
-  id: string;
-  name: string;
-  note: string | null;
-  savedBy: string;
-  parentId: string | null;
-  createdAt: string;
-  isDefault: boolean;
-}
 
 const TABLE_LABEL: Record<TVersionKind, string> = { copy: "Copy versions", policy: "Policy versions" };
 
 type Props = {
   kind: TVersionKind;
-  versions: readonly Version[];
+  versions: readonly TVersionInfo[];
   /** The version the draft was taken from (null: the built-in starting point). */
   baseId: string | null;
   /** The starting point that is not a saved version (the built-in default copy), if any. */
@@ -40,7 +30,7 @@ export function VersionsPanel({
   children,
   ...list
 }: Omit<Props, "versions"> & {
-  query: { isSuccess: boolean; isError: boolean; error: Error | null; data?: { versions: readonly Version[] } };
+  query: { isSuccess: boolean; isError: boolean; error: Error | null; data?: { versions: readonly TVersionInfo[] } };
   children?: ReactNode;
 }) {
   const versions = query.data?.versions ?? [];

@@ -17,7 +17,7 @@ import { msToMinutes, MS_PER_MINUTE } from "@/lib/format/time";
 import { thinSeries } from "./downsample";
 import { meterSeries, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
-import { chainExtent, reviewerLane } from "./reviewer-lane";
+import { chainExtent, reviewerLane } from "@/lib/reviewer/lane";
 import { thresholdsFor } from "./thresholds";
 
 export interface BuildTimelineOptions {

@@ -3,5 +3,4 @@ export { buildTimeline, DEFAULT_MAX_POINTS, spansOf, type BuildTimelineOptions }
 export { downsample, thinSeries, type SeriesPoint } from "./downsample";
 export { thresholdsFor } from "./thresholds";
 export { reminderLanes, expandReminders, MARKER_STATUSES } from "./reminder-lanes";
-export { reviewerLane, chainExtent } from "./reviewer-lane";
 export { meterSeries, stageChanges, type MeterSeries } from "./meter-series";

@@ -21,11 +21,32 @@ export const FINDING_CODES = [
 ] as const;
 export type TFindingCode = (typeof FINDING_CODES)[number];
 
+/** The Reviewer findings of contract §7, in its table's order: each is about one candidate or its dispatch. */
+export const REVIEWER_FINDING_CODES = [
+  "DISPATCH_WITHOUT_ADMISSION",
+  "CONCURRENT_DISPATCH",
+  "ADMISSION_RULE_MISMATCH",
+  "CANDIDATE_CANCELLED_BY_DROP",
+] as const satisfies readonly TFindingCode[];
+
 export const DELIVERY_STATUSES = ["delivered", "dropped", "failed", "uncertain", "pending"] as const;
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** R13's admission denial reasons, in the order R13 lists them (the order a denial gives them). */
 export const DENIAL_REASONS = ["auto_review_disabled", "insufficient_budget", "review_in_progress"] as const;
 export type TDenialReason = (typeof DENIAL_REASONS)[number];
+
+/**
+ * The `reviewer.cancelled` reasons that blame a reminder's fate, which R12 forbids: each makes a
+ * CANDIDATE_CANCELLED_BY_DROP finding (contract §7). Any other reason is free text.
+ */
+export const CANCELLED_BY_DROP_REASONS = ["reminder_dropped", "reminder_not_delivered"] as const;
+export type TCancelledByDropReason = (typeof CANCELLED_BY_DROP_REASONS)[number];
+
+/** Whether a cancellation reason blames a dropped or undelivered reminder (CANDIDATE_CANCELLED_BY_DROP). */
+export function isCancelledByDrop(reason: string): reason is TCancelledByDropReason {
+  return (CANCELLED_BY_DROP_REASONS as readonly string[]).includes(reason);
+}
 
 /** A ratio rounded to 4 decimals for output; null when infinite (denominator <= 0). */
 const ZRatio = z.number().nullable();

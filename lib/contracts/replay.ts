@@ -20,15 +20,20 @@ export const ZReplayRequest = z
     path: ["copyVersionId"],
   });
 
-const ZKeyStats = z.object({
+/** Per reminder key: how many candidates were made, delivered, dropped, and the bytes they cost. */
+export const ZKeyStats = z.object({
   key: ZReminderKey,
   candidates: z.number(),
+  /** Included in the request (any status but dropped). */
   included: z.number(),
   delivered: z.number(),
   dropped: z.number(),
+  /** Bytes of the included reminders (what they took from the request's capacity). */
   bytesIncluded: z.number(),
+  /** dropped / candidates; null without candidates. */
   dropRate: z.number().nullable(),
 });
+export type TKeyStats = z.infer<typeof ZKeyStats>;
 
 /** The copy a group of recorded runs was rendered with. */
 export const ZFollowUpCopy = z.object({

@@ -24,12 +24,16 @@ export const ZReviewerCandidateRow = z.object({
   task: z.string().nullable(),
   agent: z.string().nullable(),
   model: z.string().nullable(),
+  /** The agent's candidate id; null for a candidate only the rebuild says was due. */
   candidateId: z.string().nullable(),
   turn: z.number(),
   checkpoint: z.number().nullable(),
   source: z.enum(["recorded", "rebuilt", "both"]),
+  /** The rebuild's own candidate and admission on this turn (R13). */
   rebuilt: z.object({ checkpoint: z.number(), granted: z.boolean(), reasons: z.array(z.enum(DENIAL_REASONS)) }).nullable(),
+  /** The last admission the runtime recorded for this candidate (its reasons as sent). */
   recorded: z.object({ granted: z.boolean(), reasons: z.array(z.string()), turn: z.number() }).nullable(),
+  /** R13 evaluated where the recorded admission stands (its turn's facts, dispatches in progress there). */
   rule: z
     .object({
       granted: z.boolean(),
@@ -43,7 +47,9 @@ export const ZReviewerCandidateRow = z.object({
     z.object({ dispatchId: z.string(), turn: z.number(), completedTurn: z.number().nullable(), verdict: z.string().nullable() }),
   ),
   cancelled: z.object({ reason: z.string(), turn: z.number() }).nullable(),
+  /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
   suggestion: z.object({ stage: z.number(), status: z.enum(DELIVERY_STATUSES) }).nullable(),
+  /** The Reviewer findings (contract §7) that belong to this candidate. */
   findings: z.array(z.enum(FINDING_CODES)),
 });
 

@@ -38,3 +38,5 @@ export type TCopyVersionCreate = z.infer<typeof ZCopyVersionCreate>;
 export type TPolicyVersionCreate = z.infer<typeof ZPolicyVersionCreate>;
 export type TCopyVersion = z.infer<typeof ZCopyVersion>;
 export type TPolicyVersion = z.infer<typeof ZPolicyVersion>;
+/** What a saved version of either kind has besides its document (what a list of versions shows). */
+export type TVersionInfo = Omit<TCopyVersion, "kind" | "copy">;

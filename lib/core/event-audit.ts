@@ -1,8 +1,6 @@
-import type { TEvent, TFinding, TPolicy } from "@/lib/contracts";
+import { isCancelledByDrop, type TEvent, type TFinding, type TPolicy } from "@/lib/contracts";
 import type { MeterFacts } from "./facts";
 import { admit, DispatchTracker } from "./reviewer";
-
-const CANCELLED_BY_DROP = new Set(["reminder_dropped", "reminder_not_delivered"]);
 
 /**
  * Walks events in run order and makes the findings that come from single events and from the
@@ -78,7 +76,7 @@ export class EventAudit {
         this.dispatches.complete(event.body.dispatchId);
         break;
       case "reviewer.cancelled":
-        if (CANCELLED_BY_DROP.has(event.body.reason)) {
+        if (isCancelledByDrop(event.body.reason)) {
           add(
             findings,
             "CANDIDATE_CANCELLED_BY_DROP",

@@ -12,6 +12,7 @@ export { resolveCopy, templateName, pickTemplate, fillTemplate, utf8Length, remi
 export { ReminderRenderer } from "./reminder-renderer";
 export { fitDecisions, fitsIn, freeBytesBefore, type Rendered } from "./fit";
 export { admit, DispatchTracker } from "./reviewer";
+export { EventAudit } from "./event-audit";
 export { MeterFacts } from "./facts";
 export { compareCodePoints } from "./code-points";
 export { canonicalJson, sameJson } from "./canonical";

@@ -1,4 +1,4 @@
-import type { TDenialReason, TPolicy } from "@/lib/contracts";
+import type { TDenialReason, TPolicy, TReviewerDecision } from "@/lib/contracts";
 
 /**
  * Which Reviewer dispatches are in progress at a point of run order (R13): its
@@ -34,11 +34,7 @@ export class DispatchTracker {
  * condition holds without a requests section or reading), and no dispatch is in progress. The
  * denial reasons are every failing condition, in this order.
  */
-export function admit(
-  policy: TPolicy,
-  requestsUsed: number | undefined,
-  reviewInProgress: boolean,
-): { granted: boolean; reasons: TDenialReason[] } {
+export function admit(policy: TPolicy, requestsUsed: number | undefined, reviewInProgress: boolean): TReviewerDecision["admission"] {
   const reasons: TDenialReason[] = [];
   if (!policy.reviewer?.autoReviewAllowed) reasons.push("auto_review_disabled");
   if (policy.requests && requestsUsed !== undefined) {

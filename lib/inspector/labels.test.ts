@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { denialReasonText, pairLabel, shortTime, stageLabel } from "./labels";
+import { pairLabel, shortTime, stageLabel } from "./labels";
 
 describe("labels", () => {
   it.each([
@@ -12,11 +12,6 @@ describe("labels", () => {
     ["requests", 2, "stage 2"],
     ["review", 3, "checkpoint 3"],
   ] as const)("stageLabel(%s, %s) = %s", (key, stage, text) => expect(stageLabel(key, stage)).toBe(text));
-
-  it.each([
-    ["insufficient_budget", "too few requests left (usable − used < minRequestsLeft)"],
-    ["custom_reason", "custom_reason"],
-  ])("denialReasonText(%s)", (reason, text) => expect(denialReasonText(reason)).toBe(text));
 });
 
 describe("shortTime", () => {

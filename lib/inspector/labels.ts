@@ -1,4 +1,4 @@
-import type { TDenialReason, TReminderKey } from "@/lib/contracts";
+import type { TReminderKey } from "@/lib/contracts";
 
 /** "requests", "edits · b1": a reminder's (key, subject) for people. */
 export function pairLabel(key: TReminderKey, subject: string | null | undefined): string {
@@ -8,18 +8,6 @@ export function pairLabel(key: TReminderKey, subject: string | null | undefined)
 /** A reminder's stage for people: a review suggestion's stage is its checkpoint k (R7). */
 export function stageLabel(key: TReminderKey, stage: number): string {
   return key === "review" ? `checkpoint ${stage}` : `stage ${stage}`;
-}
-
-/** R13's denial reasons, in plain words. */
-export const DENIAL_REASON_TEXT: Record<TDenialReason, string> = {
-  auto_review_disabled: "auto review is not allowed by the policy",
-  insufficient_budget: "too few requests left (usable − used < minRequestsLeft)",
-  review_in_progress: "a dispatch is still in progress",
-};
-
-/** A recorded denial reason: the known ones in plain words, others as sent. */
-export function denialReasonText(reason: string): string {
-  return (DENIAL_REASON_TEXT as Record<string, string>)[reason] ?? reason;
 }
 
 /** The clock part of an RFC 3339 time as sent ("22:44:03.998"), for dense event lists; the whole text otherwise. */

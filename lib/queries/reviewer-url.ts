@@ -1,4 +1,4 @@
-import { problemsFrom, ZReviewerCandidatesQuery, type TProblem } from "@/lib/contracts";
+import { problemsFrom, ZReviewerCandidatesQuery, type TProblem, type TReviewerCandidatesQuery } from "@/lib/contracts";
 import { queryString } from "./api-fetch";
 import { runTurnPath } from "./paths";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
@@ -24,16 +24,8 @@ export interface ReviewerView {
   cursor?: string;
 }
 
-/** The API filters a view stands for (what the candidates, funnel and export endpoints read). */
-export interface ReviewerFilters {
-  agent?: string;
-  model?: string;
-  runId?: string;
-  from?: string;
-  to?: string;
-  violations?: boolean;
-  cursor?: string;
-}
+/** The API filters a view stands for (what the candidates, funnel and export endpoints read): the query without its page size. */
+export type ReviewerFilters = Omit<TReviewerCandidatesQuery, "limit">;
 
 export type ParsedReviewerUrl =
   { ok: true; view: ReviewerView; filters: ReviewerFilters } | { ok: false; problems: TProblem[]; view: ReviewerView };

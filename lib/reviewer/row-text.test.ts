@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReviewerCandidateRow } from "@/lib/contracts";
-import { admissionDisagrees, findingEvidence, plainWord, recordedAdmission, ruleAdmission, sourceText } from "./row-text";
+import { admissionDisagrees, findingEvidence, recordedAdmission, ruleAdmission, sourceText } from "./row-text";
 
 function row(overrides: Partial<TReviewerCandidateRow> = {}): TReviewerCandidateRow {
   return {
@@ -66,9 +66,7 @@ describe("Reviewer row text", () => {
     expect(admissionDisagrees(row({ recorded: null, rule: null }))).toBe(false);
   });
 
-  it("says wire words plainly", () => {
-    expect(plainWord("admission_denied")).toBe("admission denied");
-    expect(plainWord("review_in_progress")).toBe("review in progress");
+  it("says where the row came from", () => {
     expect(sourceText("rebuilt")).toBe("due by the rule, not recorded");
   });
 });

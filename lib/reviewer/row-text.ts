@@ -1,20 +1,6 @@
-import type { TDenialReason, TReviewerCandidateRow } from "@/lib/contracts";
+import type { TReviewerCandidateRow } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
-
-/** R13's denial reasons in a few plain words. */
-export const DENIAL_LABELS: Record<TDenialReason, string> = {
-  auto_review_disabled: "auto review disabled",
-  insufficient_budget: "insufficient budget",
-  review_in_progress: "review in progress",
-};
-
-/** Cancellation reasons that say a reminder's fate cancelled the candidate (R12 forbids it). */
-export const CANCELLED_BY_DROP_REASONS: readonly string[] = ["reminder_dropped", "reminder_not_delivered"];
-
-/** A wire word (`admission_denied`, `gaps_found`, a denial reason) as plain text. */
-export function plainWord(word: string): string {
-  return (DENIAL_LABELS as Record<string, string>)[word] ?? word.replace(/_/g, " ");
-}
+import { cancelReasonLabel, denialLabel } from "./reasons";
 
 export interface AdmissionText {
   /** granted / denied / none: the word shown, backed by a mark. */
@@ -27,7 +13,7 @@ export interface AdmissionText {
 export function recordedAdmission(row: TReviewerCandidateRow): AdmissionText {
   if (!row.recorded) return { outcome: "none", details: ["no admission recorded"] };
   if (row.recorded.granted) return { outcome: "granted", details: [] };
-  return { outcome: "denied", details: row.recorded.reasons.length ? row.recorded.reasons.map(plainWord) : ["no reason given"] };
+  return { outcome: "denied", details: row.recorded.reasons.length ? row.recorded.reasons.map(denialLabel) : ["no reason given"] };
 }
 
 export interface RuleText extends AdmissionText {
@@ -47,14 +33,12 @@ export function ruleAdmission(row: TReviewerCandidateRow): RuleText {
         ? "requests meter off or not read yet"
         : `requests left ${formatNumber(rule.requestsLeft)} ${rule.requestsLeft >= rule.minRequestsLeft ? "≥" : "<"} ${formatNumber(rule.minRequestsLeft)}`;
     if (rule.granted) return { basis: "rule", outcome: "granted", details: [budget, "no review in progress"] };
-    const details = rule.reasons.map((reason) =>
-      reason === "insufficient_budget" ? budget : reason === "review_in_progress" ? "review in progress" : DENIAL_LABELS[reason],
-    );
+    const details = rule.reasons.map((reason) => (reason === "insufficient_budget" ? budget : denialLabel(reason)));
     return { basis: "rule", outcome: "denied", details };
   }
   if (row.rebuilt) {
     const { granted, reasons } = row.rebuilt;
-    return { basis: "rebuild", outcome: granted ? "granted" : "denied", details: reasons.map((r) => DENIAL_LABELS[r]) };
+    return { basis: "rebuild", outcome: granted ? "granted" : "denied", details: reasons.map(denialLabel) };
   }
   return { basis: "none", outcome: "none", details: ["no reviewer rule in the policy"] };
 }
@@ -87,7 +71,7 @@ export function findingEvidence(row: TReviewerCandidateRow, code: string): strin
     case "CONCURRENT_DISPATCH":
       return `Dispatches ${ids} of ${candidate} overlap: one started before the other completed.`;
     case "CANDIDATE_CANCELLED_BY_DROP":
-      return `Cancelled at turn ${row.cancelled?.turn ?? row.turn} with reason “${plainWord(row.cancelled?.reason ?? "")}”${row.suggestion ? `; the turn's review suggestion was ${row.suggestion.status}` : ""}.`;
+      return `Cancelled at turn ${row.cancelled?.turn ?? row.turn} with reason “${cancelReasonLabel(row.cancelled?.reason ?? "")}”${row.suggestion ? `; the turn's review suggestion was ${row.suggestion.status}` : ""}.`;
     default:
       return "";
   }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerLane } from "@/lib/contracts";
 import { groupFindings } from "./finding-groups";
 import { policySummary } from "./policy-summary";
-import { notificationMarks, packRows, reviewerLayout } from "./reviewer-layout";
+import { notificationMarks } from "./lane-marks";
 import { reminderTitle, stripMarks } from "./strip-layout";
 import { turnTicks, valueDomain, valueTicks } from "./turn-ticks";
 import {
@@ -131,70 +130,7 @@ describe("reminder strips", () => {
   });
 });
 
-describe("Reviewer and notification lanes", () => {
-  it("packs overlapping intervals on separate rows", () => {
-    expect(
-      packRows(
-        [
-          [0, 10],
-          [5, 20],
-          [12, 30],
-          [40, 41],
-        ],
-        0,
-      ),
-    ).toEqual({ rows: [0, 1, 0, 0], count: 2 });
-    expect(
-      packRows(
-        [
-          [0, 10],
-          [1, 10],
-          [2, 10],
-        ],
-        0,
-        2,
-      ).count,
-    ).toBe(2);
-  });
-
-  it("keeps the rules' candidates apart from the recorded chains, with spans and denial reasons", () => {
-    const lane: TReviewerLane = {
-      schedule: { everyTurns: 10, afterMin: null },
-      admission: { autoReviewAllowed: true, minRequestsLeft: 8 },
-      rebuilt: [
-        { turn: 10, checkpoint: 1, granted: true, reasons: [] },
-        { turn: 20, checkpoint: 2, granted: false, reasons: ["insufficient_budget", "review_in_progress"] },
-      ],
-      chains: [
-        {
-          candidateId: "c1",
-          turn: 10,
-          checkpoint: 1,
-          admissions: [{ turn: 10, granted: true, reasons: [] }],
-          dispatches: [{ dispatchId: "d1", turn: 11, doneTurn: 15 }],
-        },
-        {
-          candidateId: "c2",
-          turn: 20,
-          checkpoint: 2,
-          admissions: [],
-          dispatches: [{ dispatchId: "d2", turn: 21, doneTurn: null }],
-          cancelled: undefined,
-        },
-      ],
-      strayCompletions: [],
-    };
-    const layout = reviewerLayout(lane, { from: 0, to: 100 });
-    expect(layout.rebuilt.map((m) => m.glyph)).toEqual(["granted", "denied"]);
-    expect(layout.rebuilt[1].title).toContain("denied: too few requests left, a review is in progress");
-    expect(layout.recorded.spans.map((s) => [s.x1, s.x2, s.open])).toEqual([
-      [0.11, 0.15, false],
-      [0.21, 1, true],
-    ]);
-    expect(layout.recorded.marks.map((m) => m.glyph)).toEqual(["candidate", "granted", "dispatch", "done", "candidate", "dispatch"]);
-    expect(layout.counts).toMatchObject({ rebuilt: 2, denied: 1, chains: 2, dispatches: 2, running: 1 });
-  });
-
+describe("notification lane", () => {
   it("places notifications of the window only", () => {
     const marks = notificationMarks(
       [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZReviewerCandidatesResponse, type TReviewerCandidateRow } from "@/lib/contracts";
-import { REVIEWER_CSV_COLUMNS } from "@/lib/audit/reviewer-csv";
+import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";

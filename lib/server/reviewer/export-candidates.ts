@@ -1,5 +1,5 @@
 import type { TReviewerCandidateRow, TReviewerCandidatesQuery } from "@/lib/contracts";
-import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "@/lib/audit/reviewer-csv";
+import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "@/lib/reviewer/csv";
 import type { Database } from "@/lib/server/db";
 import { isTransientDatabaseError } from "@/lib/server/db/errors";
 import { DomainError } from "@/lib/server/errors";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerFunnel } from "@/lib/contracts";
-import { reviewerFunnel } from "@/lib/audit/reviewer-funnel";
+import { reviewerFunnel } from "@/lib/reviewer/funnel";
 import type { Database } from "@/lib/server/db";
 import { listReviewerCandidates } from "./list-candidates";
 

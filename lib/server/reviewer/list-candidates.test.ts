@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReviewerCandidatesResponse, ZReviewerFunnel, type TReviewerCandidateRow } from "@/lib/contracts";
+import { REVIEWER_FINDING_CODES, ZReviewerCandidatesResponse, ZReviewerFunnel, type TReviewerCandidateRow } from "@/lib/contracts";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
-import { REVIEWER_CSV_COLUMNS } from "@/lib/audit/reviewer-csv";
+import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 
-const REVIEWER_CODES = new Set([
-  "DISPATCH_WITHOUT_ADMISSION",
-  "CONCURRENT_DISPATCH",
-  "ADMISSION_RULE_MISMATCH",
-  "CANDIDATE_CANCELLED_BY_DROP",
-]);
+const REVIEWER_CODES = new Set<string>(REVIEWER_FINDING_CODES);
 
 describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
   let db: Database;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "@/lib/contracts";
-import { reviewerRows } from "@/lib/audit/reviewer-rows";
+import { reviewerRows } from "@/lib/reviewer/rows";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { DomainError } from "@/lib/server/errors";

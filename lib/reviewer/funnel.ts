@@ -1,16 +1,8 @@
-import type { TFindingCode, TReviewerCandidateRow } from "@/lib/contracts";
+import type { TReviewerCandidateRow, TReviewerFunnel } from "@/lib/contracts";
 
 /** The Reviewer funnel over audit rows: candidate → admission → dispatch → completion, with exits. */
-export interface ReviewerFunnel {
-  candidates: { total: number; recorded: number; rebuiltDue: number; recordedNotDue: number; dueNotRecorded: number };
-  admissions: { recorded: number; granted: number; denied: number; deniedByReason: Record<string, number>; againstRule: number };
-  dispatches: { total: number; completed: number; running: number };
-  cancelled: { total: number; byReason: Record<string, number> };
-  violations: Partial<Record<TFindingCode, number>>;
-}
-
-export function reviewerFunnel(rows: readonly TReviewerCandidateRow[]): ReviewerFunnel {
-  const funnel: ReviewerFunnel = {
+export function reviewerFunnel(rows: readonly TReviewerCandidateRow[]): TReviewerFunnel {
+  const funnel: TReviewerFunnel = {
     candidates: { total: rows.length, recorded: 0, rebuiltDue: 0, recordedNotDue: 0, dueNotRecorded: 0 },
     admissions: { recorded: 0, granted: 0, denied: 0, deniedByReason: {}, againstRule: 0 },
     dispatches: { total: 0, completed: 0, running: 0 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReviewerCandidateRow } from "@/lib/contracts";
-import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "./reviewer-csv";
+import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "./csv";
 
 const row: TReviewerCandidateRow = {
   runId: "r-17",

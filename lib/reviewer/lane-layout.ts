@@ -1,18 +1,9 @@
-import type { TReviewerLane, TTimelineNotification } from "@/lib/contracts";
+import type { TReviewerLane } from "@/lib/contracts";
 import { formatTurn, formatTurnRange } from "@/lib/format";
-import { turnFraction, type TurnWindow } from "./turn-window";
-
-export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
-
-/** One mark of a lane at a turn, positioned as a fraction of the plot width. */
-export interface LaneMark {
-  id: string;
-  turn: number;
-  x: number;
-  row: number;
-  glyph: LaneGlyph;
-  title: string;
-}
+import type { LaneMark } from "@/lib/run-view/lane-marks";
+import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
+import { chainExtent } from "./lane";
+import { cancelReasonLabel, denialLabel } from "./reasons";
 
 /** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */
 export interface LaneSpan {
@@ -32,17 +23,6 @@ export interface ReviewerLayout {
   recorded: { marks: LaneMark[]; spans: LaneSpan[]; rows: number };
   /** Counts for the lane's caption. */
   counts: { rebuilt: number; denied: number; chains: number; dispatches: number; running: number; cancelled: number };
-}
-
-const DENIAL_WORDS: Record<string, string> = {
-  auto_review_disabled: "auto review disabled",
-  insufficient_budget: "too few requests left",
-  review_in_progress: "a review is in progress",
-};
-
-/** A denial reason in words ("insufficient_budget" → "too few requests left"); unknown recorded reasons are shown as sent. */
-export function denialWords(reason: string): string {
-  return DENIAL_WORDS[reason] ?? reason.replaceAll("_", " ");
 }
 
 /**
@@ -85,17 +65,13 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
       row: 0,
       glyph: r.granted ? "granted" : "denied",
       title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
-        r.granted ? "granted" : `denied: ${r.reasons.map(denialWords).join(", ")}`
+        r.granted ? "granted" : `denied: ${r.reasons.map(denialLabel).join(", ")}`
       }`,
     }));
 
   const extents = lane.chains.map((chain): [number, number] => {
-    const turns: number[] = [];
-    if (chain.turn !== null) turns.push(chain.turn);
-    for (const a of chain.admissions) turns.push(a.turn);
-    for (const d of chain.dispatches) turns.push(d.turn, d.doneTurn ?? Math.max(domain.to, d.turn));
-    if (chain.cancelled) turns.push(chain.cancelled.turn);
-    return turns.length ? [Math.min(...turns), Math.max(...turns)] : [domain.from, domain.from];
+    const [first, last] = chainExtent(chain, domain.to);
+    return first <= last ? [first, last] : [domain.from, domain.from];
   });
   const packed = packRows(extents, (domain.to - domain.from) * 0.012);
   const marks: LaneMark[] = [];
@@ -124,7 +100,7 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
         x: x(a.turn),
         row,
         glyph: a.granted ? "granted" : "denied",
-        title: `${formatTurn(a.turn)} · recorded admission for ${name}: ${a.granted ? "granted" : `denied${a.reasons.length ? `: ${a.reasons.map(denialWords).join(", ")}` : ""}`}`,
+        title: `${formatTurn(a.turn)} · recorded admission for ${name}: ${a.granted ? "granted" : `denied${a.reasons.length ? `: ${a.reasons.map(denialLabel).join(", ")}` : ""}`}`,
       });
     });
     chain.dispatches.forEach((d, i) => {
@@ -172,7 +148,7 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
           x: x(chain.cancelled.turn),
           row,
           glyph: "cancelled",
-          title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${denialWords(chain.cancelled.reason)}`,
+          title: `${formatTurn(chain.cancelled.turn)} · ${name} cancelled: ${cancelReasonLabel(chain.cancelled.reason)}`,
         });
       }
     }
@@ -189,18 +165,4 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
       cancelled,
     },
   };
-}
-
-/** User notifications of the window as marks on their own lane (never merged with reminders, R12). */
-export function notificationMarks(items: readonly TTimelineNotification[], domain: TurnWindow): LaneMark[] {
-  return items
-    .filter((n) => n.turn >= domain.from && n.turn <= domain.to)
-    .map((n, i) => ({
-      id: `n${i}`,
-      turn: n.turn,
-      x: turnFraction(n.turn, domain),
-      row: 0,
-      glyph: "notification" as const,
-      title: `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`,
-    }));
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ZEvent, type TEvent } from "@/lib/contracts";
+import { REVIEWER_FINDING_CODES, ZEvent, type TEvent, type TFindingCode } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { reviewerRows } from "./reviewer-rows";
+import { reviewerRows } from "./rows";
 
-const REVIEWER_CODES = ["DISPATCH_WITHOUT_ADMISSION", "CONCURRENT_DISPATCH", "ADMISSION_RULE_MISMATCH", "CANDIDATE_CANCELLED_BY_DROP"];
+const REVIEWER_CODES: readonly TFindingCode[] = REVIEWER_FINDING_CODES;
 
 function teachingRun(extra: object[]): TEvent[] {
   let n = 0;

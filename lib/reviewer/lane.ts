@@ -89,7 +89,7 @@ export function reviewerLane(policy: TPolicy, turns: readonly TTurnDecision[], o
   };
 }
 
-/** The turns a chain touches, from its first item to its last (an open dispatch reaches `end`). */
+/** The turns a chain touches, from its first item to its last (an open dispatch reaches `end`); [∞, −∞] for a chain with no item. */
 export function chainExtent(chain: TReviewerChain, end: number): [number, number] {
   const turns: number[] = [];
   if (chain.turn !== null) turns.push(chain.turn);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReviewerCandidateRow } from "@/lib/contracts";
-import { reviewerFunnel } from "./reviewer-funnel";
+import { reviewerFunnel } from "./funnel";
 
 const base: TReviewerCandidateRow = {
   runId: "r",

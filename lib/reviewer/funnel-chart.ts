@@ -1,4 +1,5 @@
-import { DENIAL_REASONS, type TFindingCode, type TReviewerFunnel } from "@/lib/contracts";
+import { isCancelledByDrop, type TFindingCode, type TReviewerFunnel } from "@/lib/contracts";
+import { cancelReasonLabel, denialLabel, inDenialOrder } from "./reasons";
 
 /** One count that leaves or qualifies a funnel stage, e.g. "denied: review in progress 27". */
 export interface FunnelPart {
@@ -30,9 +31,6 @@ export interface FunnelChart {
   violations: number;
 }
 
-const DROP_REASONS = new Set(["reminder_dropped", "reminder_not_delivered"]);
-const words = (text: string) => text.replace(/_/g, " ");
-
 /**
  * Prepares the funnel for drawing: candidate → admission granted → dispatched → completed, each with
  * what left or qualified it. Pure; the component only draws bars and labels.
@@ -41,15 +39,9 @@ export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
   const { candidates, admissions, dispatches, cancelled, violations } = funnel;
   const v = (code: TFindingCode) => violations[code] ?? 0;
 
-  const denialOrder = [
-    ...DENIAL_REASONS,
-    ...Object.keys(admissions.deniedByReason)
-      .filter((r) => !(DENIAL_REASONS as readonly string[]).includes(r))
-      .sort(),
-  ];
-  const deniedParts: FunnelPart[] = denialOrder
-    .filter((reason) => (admissions.deniedByReason[reason] ?? 0) > 0)
-    .map((reason) => ({ label: words(reason), count: admissions.deniedByReason[reason], kind: "exit", nested: true }));
+  const deniedParts: FunnelPart[] = inDenialOrder(Object.keys(admissions.deniedByReason))
+    .filter((reason) => admissions.deniedByReason[reason] > 0)
+    .map((reason) => ({ label: denialLabel(reason), count: admissions.deniedByReason[reason], kind: "exit", nested: true }));
 
   const raw: Omit<FunnelStage, "share">[] = [
     {
@@ -96,9 +88,9 @@ export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
   const cancelledParts: FunnelPart[] = Object.entries(cancelled.byReason)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([reason, count]) =>
-      DROP_REASONS.has(reason)
-        ? { label: words(reason), count, kind: "violation", code: "CANDIDATE_CANCELLED_BY_DROP" }
-        : { label: words(reason), count, kind: "exit" },
+      isCancelledByDrop(reason)
+        ? { label: cancelReasonLabel(reason), count, kind: "violation", code: "CANDIDATE_CANCELLED_BY_DROP" }
+        : { label: cancelReasonLabel(reason), count, kind: "exit" },
     );
 
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReviewerFunnel } from "@/lib/contracts";
-import { prepareReviewerFunnel } from "./reviewer-funnel";
+import { prepareReviewerFunnel } from "./funnel-chart";
 
 const funnel: TReviewerFunnel = {
   candidates: { total: 42, recorded: 41, rebuiltDue: 40, recordedNotDue: 2, dueNotRecorded: 1 },

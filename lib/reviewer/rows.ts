@@ -1,48 +1,31 @@
-import type { TDeliveryStatus, TDenialReason, TEvent, TFindingCode, TPolicy, TRunDecisions } from "@/lib/contracts";
-import { admit, DispatchTracker, inRunOrder, MeterFacts } from "@/lib/core";
+import type { TEvent, TFinding, TFindingCode, TPolicy, TReviewerCandidateRow, TRunDecisions } from "@/lib/contracts";
+import { admit, EventAudit, inRunOrder, MeterFacts } from "@/lib/core";
 
-/** One Reviewer candidate as the audit shows it: what was recorded next to what the rules say. */
-export interface ReviewerRow {
-  /** The agent's candidate id; null for a candidate only the rebuild says was due. */
-  candidateId: string | null;
-  turn: number;
-  checkpoint: number | null;
-  source: "recorded" | "rebuilt" | "both";
-  /** The rebuild's own candidate and admission on this turn (R13). */
-  rebuilt: { checkpoint: number; granted: boolean; reasons: TDenialReason[] } | null;
-  /** The last admission the runtime recorded for this candidate. */
-  recorded: { granted: boolean; reasons: string[]; turn: number } | null;
-  /** R13 evaluated where the recorded admission stands (its turn's facts, dispatches in progress there). */
-  rule: {
-    granted: boolean;
-    reasons: TDenialReason[];
-    requestsLeft: number | null;
-    minRequestsLeft: number;
-    reviewInProgress: boolean;
-  } | null;
-  dispatches: { dispatchId: string; turn: number; completedTurn: number | null; verdict: string | null }[];
-  cancelled: { reason: string; turn: number } | null;
-  /** That turn's review suggestion and what became of it — shown beside, never as a licence (R12). */
-  suggestion: { stage: number; status: TDeliveryStatus } | null;
-  /** The Reviewer findings (contract §7) that belong to this candidate. */
-  findings: TFindingCode[];
-}
+/** One Reviewer candidate of one run as the audit shows it: the API's row without the run's columns. */
+export type ReviewerRow = Omit<TReviewerCandidateRow, "runId" | "task" | "agent" | "model">;
 
-const CANCELLED_BY_DROP = new Set(["reminder_dropped", "reminder_not_delivered"]);
+const NONE: readonly TFindingCode[] = [];
 
 /**
  * The Reviewer audit of one run: every candidate recorded by the agent and every candidate the
  * rebuild says was due, with admissions, the rule's verdict, dispatches, completions,
  * cancellations, the turn's review suggestion, and the violations. Pure; walks events in run order
- * with the same facts and "in progress" notion as the rebuild (R13).
+ * with the same facts as the rebuild, and the core's own audit (EventAudit) decides the Reviewer
+ * findings (contract §7), so the rows flag exactly what the rebuild flags, each on its candidate.
  */
 export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions, policyOverride?: TPolicy): ReviewerRow[] {
   const ordered = inRunOrder(events);
   const started = ordered.find((e) => e.type === "run.started");
   const policy = policyOverride ?? (started?.type === "run.started" ? started.body.policy : {});
   const facts = new MeterFacts();
-  const dispatches = new DispatchTracker();
-  const admitted = new Set<string>();
+  const audit = new EventAudit(policy);
+  const found: TFinding[] = [];
+  /** The audit's findings on one event, by code. */
+  const observe = (event: TEvent): readonly TFindingCode[] => {
+    found.length = 0;
+    audit.observe(event, facts, found);
+    return found.length === 0 ? NONE : found.map((finding) => finding.code);
+  };
   const rows: ReviewerRow[] = [];
   const byCandidate = new Map<string, ReviewerRow>();
   const byDispatch = new Map<string, ReviewerRow["dispatches"][number]>();
@@ -75,7 +58,8 @@ export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions
           const row = rowFor(event.body.candidateId, event.turn);
           row.recorded = { granted: event.body.granted, reasons: event.body.reasons, turn: event.turn };
           if (policy.reviewer) {
-            const reviewInProgress = dispatches.inProgress();
+            // What R13 says here, with the facts it stands on (the finding itself is the audit's).
+            const reviewInProgress = audit.dispatches.inProgress();
             const verdict = admit(policy, facts.requestsUsed, reviewInProgress);
             const usable = policy.requests ? policy.requests.limit - policy.requests.deliveryReserve : undefined;
             row.rule = {
@@ -84,23 +68,20 @@ export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions
               minRequestsLeft: policy.reviewer.minRequestsLeft,
               reviewInProgress,
             };
-            if (verdict.granted !== event.body.granted) row.findings.push("ADMISSION_RULE_MISMATCH");
           }
-          if (event.body.granted) admitted.add(event.body.candidateId);
+          row.findings.push(...observe(event));
           break;
         }
         case "reviewer.dispatched": {
           const row = rowFor(event.body.candidateId, event.turn);
-          if (!admitted.has(event.body.candidateId)) row.findings.push("DISPATCH_WITHOUT_ADMISSION");
-          if (dispatches.inProgress(event.body.dispatchId)) row.findings.push("CONCURRENT_DISPATCH");
+          row.findings.push(...observe(event));
           const dispatch = { dispatchId: event.body.dispatchId, turn: event.turn, completedTurn: null, verdict: null };
           row.dispatches.push(dispatch);
           byDispatch.set(event.body.dispatchId, dispatch);
-          dispatches.dispatch(event.body.dispatchId);
           break;
         }
         case "reviewer.completed": {
-          dispatches.complete(event.body.dispatchId);
+          observe(event);
           const dispatch = byDispatch.get(event.body.dispatchId);
           if (dispatch && dispatch.completedTurn === null) {
             dispatch.completedTurn = event.turn;
@@ -111,10 +92,11 @@ export function reviewerRows(events: readonly TEvent[], decisions: TRunDecisions
         case "reviewer.cancelled": {
           const row = rowFor(event.body.candidateId, event.turn);
           row.cancelled = { reason: event.body.reason, turn: event.turn };
-          if (CANCELLED_BY_DROP.has(event.body.reason)) row.findings.push("CANDIDATE_CANCELLED_BY_DROP");
+          row.findings.push(...observe(event));
           break;
         }
         default:
+          observe(event); // findings of the run or the request (FREE_REQUEST, …) belong to no candidate
           break;
       }
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
-import { chainExtent, reviewerLane } from "./reviewer-lane";
+import { chainExtent, reviewerLane } from "./lane";
 
 /** Turn-tagged reviewer events in run order: [turn, type, body]. */
 function events(list: [number, string, Record<string, unknown>][]): TEvent[] {
@@ -87,5 +87,6 @@ describe("reviewerLane", () => {
     const chain = { candidateId: "c", turn: 4, checkpoint: 1, admissions: [], dispatches: [{ dispatchId: "d", turn: 6, doneTurn: null }] };
     expect(chainExtent(chain, 50)).toEqual([4, 50]);
     expect(chainExtent({ ...chain, dispatches: [{ dispatchId: "d", turn: 6, doneTurn: 9 }] }, 50)).toEqual([4, 9]);
+    expect(chainExtent({ ...chain, turn: null, dispatches: [] }, 50)).toEqual([Infinity, -Infinity]);
   });
 });

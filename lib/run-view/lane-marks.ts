@@ -1,0 +1,29 @@
+import type { TTimelineNotification } from "@/lib/contracts";
+import { formatTurn } from "@/lib/format";
+import { turnFraction, type TurnWindow } from "./turn-window";
+
+export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
+
+/** One mark of a lane at a turn, positioned as a fraction of the plot width. */
+export interface LaneMark {
+  id: string;
+  turn: number;
+  x: number;
+  row: number;
+  glyph: LaneGlyph;
+  title: string;
+}
+
+/** User notifications of the window as marks on their own lane (never merged with reminders, R12). */
+export function notificationMarks(items: readonly TTimelineNotification[], domain: TurnWindow): LaneMark[] {
+  return items
+    .filter((n) => n.turn >= domain.from && n.turn <= domain.to)
+    .map((n, i) => ({
+      id: `n${i}`,
+      turn: n.turn,
+      x: turnFraction(n.turn, domain),
+      row: 0,
+      glyph: "notification" as const,
+      title: `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`,
+    }));
+}
