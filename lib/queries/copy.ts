@@ -8,6 +8,7 @@ import {
   type TPolicyVersionCreate,
 } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
+import { withApiInput } from "./api-input";
 import { idSegment } from "./paths";
 
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
@@ -18,17 +19,23 @@ export const versionKeys = {
 };
 
 export function copyVersionsQuery() {
-  return queryOptions({
-    queryKey: versionKeys.copy(),
-    queryFn: ({ signal }) => apiGet("/api/v1/copy-versions", ZCopyVersionList, signal),
-  });
+  return withApiInput(
+    { path: {}, query: {} },
+    queryOptions({
+      queryKey: versionKeys.copy(),
+      queryFn: ({ signal }) => apiGet("/api/v1/copy-versions", ZCopyVersionList, signal),
+    }),
+  );
 }
 
 export function policyVersionsQuery() {
-  return queryOptions({
-    queryKey: versionKeys.policy(),
-    queryFn: ({ signal }) => apiGet("/api/v1/policy-versions", ZPolicyVersionList, signal),
-  });
+  return withApiInput(
+    { path: {}, query: {} },
+    queryOptions({
+      queryKey: versionKeys.policy(),
+      queryFn: ({ signal }) => apiGet("/api/v1/policy-versions", ZPolicyVersionList, signal),
+    }),
+  );
 }
 
 export function saveCopyVersion(input: TCopyVersionCreate) {

@@ -1,16 +1,10 @@
 import "server-only";
 import { ZCopyVersionCreate, ZIdPathParams, ZPolicyVersionCreate } from "@/lib/contracts";
-import {
-  createCopyVersion,
-  createPolicyVersion,
-  getCopyVersion,
-  getPolicyVersion,
-  listCopyVersions,
-  listPolicyVersions,
-  setDefault,
-} from "@/lib/server/versions/versions";
+import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
+import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion, setDefault } from "@/lib/server/versions/versions";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
+import { loaderRoute } from "./loader-route";
 import { parseWith, readJsonBody } from "./request";
 
 const MAX_VERSION_BYTES = 256 * 1024;
@@ -21,7 +15,7 @@ function idOf(params: IdParams): string {
   return parseWith(ZIdPathParams, { id: params.id }, "path").id;
 }
 
-export const listCopyVersionsRoute = apiRoute(async ({ db, auth }) => ({ versions: await listCopyVersions(db, auth.projectId) }));
+export const listCopyVersionsRoute = loaderRoute(copyVersionsLoader);
 export const createCopyVersionRoute = apiRoute(async ({ request, db, auth }) =>
   json(201, await createCopyVersion(db, auth, parseWith(ZCopyVersionCreate, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
 );
@@ -31,7 +25,7 @@ export const defaultCopyVersionRoute = apiRoute<IdParams>(async ({ params, db, a
   return getCopyVersion(db, auth.projectId, idOf(params));
 });
 
-export const listPolicyVersionsRoute = apiRoute(async ({ db, auth }) => ({ versions: await listPolicyVersions(db, auth.projectId) }));
+export const listPolicyVersionsRoute = loaderRoute(policyVersionsLoader);
 export const createPolicyVersionRoute = apiRoute(async ({ request, db, auth }) =>
   json(201, await createPolicyVersion(db, auth, parseWith(ZPolicyVersionCreate, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
 );
