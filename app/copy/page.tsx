@@ -13,7 +13,6 @@ import { runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } 
 import { copyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "Copy" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

@@ -13,7 +13,6 @@ import { reviewerCandidatesLoader, reviewerFunnelLoader } from "@/lib/server/loa
 import { runFacetsLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Reviewer" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

@@ -12,7 +12,6 @@ import { prefetchQuery } from "@/lib/server/loaders/prefetch";
 import { runFacetsLoader, runListLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Runs" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

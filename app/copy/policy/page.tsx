@@ -13,7 +13,6 @@ import { runListLoader, runSummaryLoader } from "@/lib/server/loaders/runs";
 import { policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "Policy" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

@@ -16,7 +16,6 @@ import { runFacetsLoader } from "@/lib/server/loaders/runs";
 import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "What-if replay" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const PARAMS = ["copy", "policy", "job", "status", "agent", "model", "q", "range", "from", "to"] as const;

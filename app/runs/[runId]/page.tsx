@@ -14,8 +14,6 @@ import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
 import { runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
-export const dynamic = "force-dynamic";
-
 /** Runs up to this many turns get their timeline in the page itself (see below). */
 const EMBEDDED_TIMELINE_TURNS = 1000;
 

@@ -14,8 +14,6 @@ import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
 import { replayTurnLoader } from "@/lib/server/loaders/replay";
 import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
-export const dynamic = "force-dynamic";
-
 type Props = {
   params: Promise<{ jobId: string; runId: string; turn: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
