@@ -1,22 +1,10 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
+import { makeQueryClient } from "@/lib/queries/query-client";
 
-function makeQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        // Server components prefetch; avoid refetching immediately after hydration.
-        staleTime: 30_000,
-        refetchOnWindowFocus: false,
-        retry: 1,
-      },
-    },
-  });
-}
-
-/** The one QueryClientProvider of the app (one client per browser tab). */
+/** The one QueryClientProvider of the app (one client per browser tab, made like the pages' own). */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;

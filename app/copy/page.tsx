@@ -1,20 +1,18 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { CopyWorkbench } from "@/components/copy/copy-workbench";
-import { ZRunListQuery } from "@/lib/contracts";
 import { previewTurns } from "@/lib/copy/preview-turns";
 import { SPEC_COPY_PARAM } from "@/lib/copy/templates";
 import { copyVersionsQuery } from "@/lib/queries/copy";
-import { runsListQuery, runSummaryQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { makeQueryClient } from "@/lib/queries/query-client";
+import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
-import { listRuns } from "@/lib/server/runs/list-runs";
-import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
-import { getRunTimeline } from "@/lib/server/runs/run-timeline";
-import { listCopyVersions } from "@/lib/server/versions/versions";
+import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
+import { copyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "Copy" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -30,12 +28,11 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
   for (const key of ["from", "run", "turn"]) if (one(search[key])) query.set(key, one(search[key])!);
   const { projectId, project } = await requireSession(`/copy${query.size ? `?${query}` : ""}`);
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
-  const listQuery = ZRunListQuery.parse({});
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
   const [versions, runs] = await Promise.all([
-    queryClient.fetchQuery({ ...copyVersionsQuery(), queryFn: async () => ({ versions: await listCopyVersions(db, projectId) }) }),
-    queryClient.fetchQuery({ ...runsListQuery({}), queryFn: () => listRuns(db, projectId, listQuery) }),
+    fetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
+    fetchQuery(queryClient, runsListQuery({}), runListLoader, context),
   ]);
 
   const from = one(search.from);
@@ -47,13 +44,11 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
   if (runId !== null) {
     // A run that is gone (a stale link) just leaves the preview empty; the picker offers the others.
     // Read directly, not dehydrated: a long run's timeline is large, and the browser fetches it for the picker.
-    const timeline = await getRunTimeline(db, projectId, runId, {}).catch(() => null);
+    const timeline = await loadQuery(runTimelineQuery(runId), runTimelineLoader, context).catch(() => null);
     turn ??= timeline ? previewTurns(timeline).suggested : null;
     await Promise.all([
-      queryClient.prefetchQuery({ ...runSummaryQuery(runId), queryFn: () => getRunSummary(db, projectId, runId) }),
-      turn === null
-        ? null
-        : queryClient.prefetchQuery({ ...turnDetailQuery(runId, turn), queryFn: () => getTurnDetail(db, projectId, runId, turn!) }),
+      prefetchQuery(queryClient, runSummaryQuery(runId), runSummaryLoader, context),
+      turn === null ? null : prefetchQuery(queryClient, turnDetailQuery(runId, turn), turnDetailLoader, context),
     ]);
   }
 

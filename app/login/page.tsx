@@ -4,7 +4,6 @@ import { readDemoKey } from "@/lib/server/auth/demo-key";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 
 export const metadata: Metadata = { title: "Sign in" };
-export const dynamic = "force-dynamic";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const { next } = await searchParams;

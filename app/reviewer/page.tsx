@@ -1,18 +1,18 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ReviewerAudit } from "@/components/reviewer/reviewer-audit";
 import { ReviewerUrlError } from "@/components/reviewer/reviewer-url-error";
+import { makeQueryClient } from "@/lib/queries/query-client";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
-import { parseReviewerUrl, REVIEWER_PAGE_SIZE, reviewerHref } from "@/lib/queries/reviewer-url";
+import { parseReviewerUrl, reviewerHref } from "@/lib/queries/reviewer-url";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
-import { getReviewerFunnel } from "@/lib/server/reviewer/funnel";
-import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
-import { getRunFacets } from "@/lib/server/runs/run-facets";
+import { prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { reviewerCandidatesLoader, reviewerFunnelLoader } from "@/lib/server/loaders/reviewer";
+import { runFacetsLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Reviewer" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -22,20 +22,14 @@ export default async function ReviewerPage({ searchParams }: { searchParams: Sea
   if (!parsed.ok) return <ReviewerUrlError problems={parsed.problems} view={parsed.view} />;
 
   const { filters } = parsed;
-  const db = await getDb();
-  const queryClient = new QueryClient();
-  // The same queryOptions as the client, answered by the services directly (no HTTP round trip).
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
+  // The client's queries, answered by the routes' loaders with the input the browser would send.
   // A failed prefetch (a stale cursor) is not dehydrated: the client asks again and shows the error.
   await Promise.all([
-    queryClient.prefetchQuery({
-      ...reviewerCandidatesQuery(filters),
-      queryFn: () => listReviewerCandidates(db, projectId, { ...filters, limit: REVIEWER_PAGE_SIZE }),
-    }),
-    queryClient.prefetchQuery({
-      ...reviewerFunnelQuery(filters),
-      queryFn: () => getReviewerFunnel(db, projectId, { ...filters, cursor: undefined, limit: 500 }),
-    }),
-    queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
+    prefetchQuery(queryClient, reviewerCandidatesQuery(filters), reviewerCandidatesLoader, context),
+    prefetchQuery(queryClient, reviewerFunnelQuery(filters), reviewerFunnelLoader, context),
+    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
   ]);
 
   return (

@@ -1,17 +1,17 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { RunsList } from "@/components/runs/runs-list";
 import { RunsUrlError } from "@/components/runs/runs-url-error";
+import { makeQueryClient } from "@/lib/queries/query-client";
 import { parseRunListUrl, runListHref } from "@/lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
-import { listRuns } from "@/lib/server/runs/list-runs";
-import { getRunFacets } from "@/lib/server/runs/run-facets";
+import { prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { runFacetsLoader, runListLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Runs" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -22,15 +22,12 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
   const { projectId, project } = await requireSession(runListHref(parsed.view));
   if (!parsed.ok) return <RunsUrlError problems={parsed.problems} view={parsed.view} />;
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
-  // The same queryOptions as the client, answered by the services directly (no HTTP round trip).
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
+  // The client's queries, answered by the routes' loaders with the input the browser would send.
   await Promise.all([
-    queryClient.prefetchQuery({
-      ...runsListQuery(parsed.filters),
-      queryFn: () => listRuns(db, projectId, { ...parsed.filters, sort: parsed.filters.sort ?? "-started", limit: 50 }),
-    }),
-    queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
+    prefetchQuery(queryClient, runsListQuery(parsed.filters), runListLoader, context),
+    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
   ]);
 
   return (

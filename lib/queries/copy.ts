@@ -12,6 +12,7 @@ import {
   type TVersionKind,
 } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
+import { withApiInput } from "./api-input";
 import { idSegment } from "./paths";
 
 type VersionOf<K extends TVersionKind> = { copy: TCopyVersion; policy: TPolicyVersion }[K];
@@ -39,10 +40,13 @@ export const versionKeys = {
 
 /** A project's saved versions of one kind, newest first. */
 export function versionsQuery<K extends TVersionKind>(kind: K) {
-  return queryOptions({
-    queryKey: versionsKey(kind),
-    queryFn: ({ signal }) => apiGet(versionsPath(kind), ANSWERS[kind].list, signal),
-  });
+  return withApiInput(
+    { path: {}, query: {} },
+    queryOptions({
+      queryKey: versionsKey(kind),
+      queryFn: ({ signal }) => apiGet(versionsPath(kind), ANSWERS[kind].list, signal),
+    }),
+  );
 }
 
 export function copyVersionsQuery() {

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
+import { withApiInput } from "./api-input";
 import { apiReplayTurnPath, idSegment } from "./paths";
 
 /** How often a running replay is asked for its progress. */
@@ -14,21 +15,27 @@ export const replayKeys = {
 
 /** A replay job: polled while it runs, then kept (a finished result never changes). */
 export function replayJobQuery(id: string) {
-  return queryOptions({
-    queryKey: replayKeys.job(id),
-    queryFn: ({ signal }) => apiGet(`/api/v1/replay/${idSegment(id)}`, ZReplayJob, signal),
-    refetchInterval: (query) => (query.state.data?.status === "running" ? POLL_MS : false),
-    staleTime: (query) => (query.state.data && query.state.data.status !== "running" ? Infinity : 0),
-  });
+  return withApiInput(
+    { path: { id }, query: {} },
+    queryOptions({
+      queryKey: replayKeys.job(id),
+      queryFn: ({ signal }) => apiGet(`/api/v1/replay/${idSegment(id)}`, ZReplayJob, signal),
+      refetchInterval: (query) => (query.state.data?.status === "running" ? POLL_MS : false),
+      staleTime: (query) => (query.state.data && query.state.data.status !== "running" ? Infinity : 0),
+    }),
+  );
 }
 
 /** One turn of a run, baseline next to the replay's what-if. */
 export function replayTurnQuery(id: string, runId: string, turn: number) {
-  return queryOptions({
-    queryKey: replayKeys.turn(id, runId, turn),
-    queryFn: ({ signal }) => apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
-    staleTime: Infinity,
-  });
+  return withApiInput(
+    { path: { id, runId, turn: String(turn) }, query: {} },
+    queryOptions({
+      queryKey: replayKeys.turn(id, runId, turn),
+      queryFn: ({ signal }) => apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
+      staleTime: Infinity,
+    }),
+  );
 }
 
 export function startReplay(request: Partial<TReplayRequest>): Promise<TReplayJob> {

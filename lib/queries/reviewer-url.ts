@@ -1,5 +1,6 @@
 import { problemsFrom, ZReviewerCandidatesQuery, type TProblem, type TReviewerCandidatesQuery } from "@/lib/contracts";
 import { queryString } from "./api-fetch";
+import { queryInput } from "./api-input";
 import { runTurnPath } from "./paths";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
@@ -111,18 +112,26 @@ export const CLEARED: Partial<ReviewerView> = {
   violations: undefined,
 };
 
-/** The API's query string for filters (a flag is written as `1`, the way the contract reads it). */
-export function reviewerApiSearch(filters: ReviewerFilters, extra: Record<string, string | number | undefined> = {}): string {
-  return queryString({
+/** The API's query values for filters (a flag is written as `1`, the way the contract reads it). */
+export function reviewerApiInput(
+  filters: ReviewerFilters,
+  extra: Record<string, string | number | undefined> = {},
+): Record<string, string> {
+  return queryInput({
     agent: filters.agent,
     model: filters.model,
     runId: filters.runId,
     from: filters.from,
     to: filters.to,
-    violations: filters.violations ? "1" : undefined,
+    violations: filters.violations,
     cursor: filters.cursor,
     ...extra,
   });
+}
+
+/** The API's query string for filters. */
+export function reviewerApiSearch(filters: ReviewerFilters, extra: Record<string, string | number | undefined> = {}): string {
+  return queryString(reviewerApiInput(filters, extra));
 }
 
 /** The download link of the audit with these filters: every matching candidate, not one page. */

@@ -1,7 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ZReviewerCandidatesResponse, ZReviewerFunnel } from "@/lib/contracts";
-import { apiGet } from "./api-fetch";
-import { REVIEWER_PAGE_SIZE, reviewerApiSearch, type ReviewerFilters } from "./reviewer-url";
+import { apiGet, queryString } from "./api-fetch";
+import { withApiInput } from "./api-input";
+import { REVIEWER_PAGE_SIZE, reviewerApiInput, type ReviewerFilters } from "./reviewer-url";
 
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
 export const reviewerKeys = {
@@ -12,22 +13,25 @@ export const reviewerKeys = {
 
 /** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows) with these filters. */
 export function reviewerCandidatesQuery(filters: ReviewerFilters) {
-  return queryOptions({
-    queryKey: reviewerKeys.candidates(filters),
-    queryFn: ({ signal }) =>
-      apiGet(
-        `/api/v1/reviewer/candidates${reviewerApiSearch(filters, { limit: REVIEWER_PAGE_SIZE })}`,
-        ZReviewerCandidatesResponse,
-        signal,
-      ),
-  });
+  const input = { path: {}, query: reviewerApiInput(filters, { limit: REVIEWER_PAGE_SIZE }) };
+  return withApiInput(
+    input,
+    queryOptions({
+      queryKey: reviewerKeys.candidates(filters),
+      queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/candidates${queryString(input.query)}`, ZReviewerCandidatesResponse, signal),
+    }),
+  );
 }
 
 /** The funnel over every candidate that matches the filters (the cursor plays no part). */
 export function reviewerFunnelQuery(filters: ReviewerFilters) {
   const { cursor: _cursor, ...rest } = filters;
-  return queryOptions({
-    queryKey: reviewerKeys.funnel(rest),
-    queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/funnel${reviewerApiSearch(rest)}`, ZReviewerFunnel, signal),
-  });
+  const input = { path: {}, query: reviewerApiInput(rest) };
+  return withApiInput(
+    input,
+    queryOptions({
+      queryKey: reviewerKeys.funnel(rest),
+      queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/funnel${queryString(input.query)}`, ZReviewerFunnel, signal),
+    }),
+  );
 }

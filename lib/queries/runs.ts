@@ -9,6 +9,7 @@ import {
   type TTimelineQuery,
 } from "@/lib/contracts";
 import { apiGet, queryString } from "./api-fetch";
+import { queryInput, withApiInput } from "./api-input";
 import { apiRunPath } from "./paths";
 
 /** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
@@ -24,44 +25,61 @@ export const runKeys = {
   turn: (runId: string, turn: number) => ["runs", "run", runId, "turn", turn] as const,
 };
 
+/** One page of the runs list (the API's default size) with these filters; sort defaults to newest first. */
 export function runsListQuery(filters: RunFilters) {
-  return queryOptions({
-    queryKey: runKeys.list(filters),
-    queryFn: ({ signal }) => apiGet(`/api/v1/runs${queryString(filters)}`, ZRunListResponse, signal),
-  });
+  const input = { path: {}, query: queryInput(filters) };
+  return withApiInput(
+    input,
+    queryOptions({
+      queryKey: runKeys.list(filters),
+      queryFn: ({ signal }) => apiGet(`/api/v1/runs${queryString(input.query)}`, ZRunListResponse, signal),
+    }),
+  );
 }
 
 /** The agents, models and statuses the runs list can be filtered by. */
 export function runFacetsQuery() {
-  return queryOptions({
-    queryKey: runKeys.facets(),
-    queryFn: ({ signal }) => apiGet("/api/v1/facets", ZRunFacets, signal),
-  });
+  return withApiInput(
+    { path: {}, query: {} },
+    queryOptions({
+      queryKey: runKeys.facets(),
+      queryFn: ({ signal }) => apiGet("/api/v1/facets", ZRunFacets, signal),
+    }),
+  );
 }
 
 export function runSummaryQuery(runId: string) {
-  return queryOptions({
-    queryKey: runKeys.summary(runId),
-    queryFn: ({ signal }) => apiGet(apiRunPath(runId), ZRunSummary, signal),
-  });
+  return withApiInput(
+    { path: { runId }, query: {} },
+    queryOptions({
+      queryKey: runKeys.summary(runId),
+      queryFn: ({ signal }) => apiGet(apiRunPath(runId), ZRunSummary, signal),
+    }),
+  );
 }
 
 export function turnDetailQuery(runId: string, turn: number) {
-  return queryOptions({
-    queryKey: runKeys.turn(runId, turn),
-    queryFn: ({ signal }) => apiGet(apiRunPath(runId, `/turns/${turn}`), ZTurnDetail, signal),
-  });
+  return withApiInput(
+    { path: { runId, turn: String(turn) }, query: {} },
+    queryOptions({
+      queryKey: runKeys.turn(runId, turn),
+      queryFn: ({ signal }) => apiGet(apiRunPath(runId, `/turns/${turn}`), ZTurnDetail, signal),
+    }),
+  );
 }
 
 /** The run page's timeline: meter series, thresholds, reminder statuses, lanes and markers. */
 export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
-  return queryOptions({
-    queryKey: [...runKeys.run(runId), "timeline", window] as const,
-    queryFn: ({ signal }) => apiGet(timelineUrl(runId, window), ZRunTimeline, signal),
-  });
+  return withApiInput(
+    { path: { runId }, query: queryInput(window) },
+    queryOptions({
+      queryKey: [...runKeys.run(runId), "timeline", window] as const,
+      queryFn: ({ signal }) => apiGet(timelineUrl(runId, window), ZRunTimeline, signal),
+    }),
+  );
 }
 
 /** The timeline's URL for a window (the page preloads exactly this URL for long runs). */
 export function timelineUrl(runId: string, window: TTimelineQuery = {}): string {
-  return apiRunPath(runId, "/timeline", window);
+  return apiRunPath(runId, "/timeline", queryInput(window));
 }

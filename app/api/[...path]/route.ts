@@ -1,8 +1,5 @@
 import { json } from "@/lib/server/http/errors-to-response";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
-
 /** Any /api path no route serves: a JSON 404 like every other API answer (not the HTML 404 page). */
 function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);

@@ -1,17 +1,18 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { PolicyWorkbench, type PolicyBase } from "@/components/policy/policy-workbench";
-import { ZRunListQuery } from "@/lib/contracts";
 import { policyVersionsQuery } from "@/lib/queries/copy";
+import { makeQueryClient } from "@/lib/queries/query-client";
+import { runSummaryQuery } from "@/lib/queries/runs";
 import { readParams } from "@/lib/queries/url-params";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
-import { listRuns } from "@/lib/server/runs/list-runs";
-import { getRunSummary } from "@/lib/server/runs/run-reads";
-import { listPolicyVersions } from "@/lib/server/versions/versions";
+import { readLoader } from "@/lib/server/loaders/define-loader";
+import { fetchQuery, loadQuery } from "@/lib/server/loaders/prefetch";
+import { runListLoader, runSummaryLoader } from "@/lib/server/loaders/runs";
+import { policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "Policy" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -24,18 +25,16 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
   const query = new URLSearchParams(params as Record<string, string>);
   const { projectId, project } = await requireSession(`/copy/policy${query.size ? `?${query}` : ""}`);
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
-  const { versions } = await queryClient.fetchQuery({
-    ...policyVersionsQuery(),
-    queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }),
-  });
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
+  const { versions } = await fetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context);
 
   const fromVersion = params.from ?? (params.run ? undefined : versions.find((v) => v.isDefault)?.id);
   let base: PolicyBase = fromVersion && versions.some((v) => v.id === fromVersion) ? { versionId: fromVersion } : null;
   if (!base) {
-    const runId = params.run ?? (await listRuns(db, projectId, ZRunListQuery.parse({ limit: 1 }))).runs[0]?.runId;
-    const summary = runId ? await getRunSummary(db, projectId, runId).catch(() => null) : null;
+    // The newest run: the runs list's first page of one (the list's own sort).
+    const runId = params.run ?? (await readLoader(runListLoader, context, { query: { limit: "1" } })).runs[0]?.runId;
+    const summary = runId ? await loadQuery(runSummaryQuery(runId), runSummaryLoader, context).catch(() => null) : null;
     if (summary?.policy) base = { runId: summary.runId, policy: summary.policy };
   }
 

@@ -1,20 +1,21 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import type { ReplayChoice } from "@/components/replay/replay-form";
 import { ReplayWorkbench } from "@/components/replay/replay-workbench";
 import { ZRunStatus } from "@/lib/contracts";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { makeQueryClient } from "@/lib/queries/query-client";
 import { replayJobQuery } from "@/lib/queries/replay";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { readParams, readTimeRange } from "@/lib/queries/url-params";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
-import { getReplayJob } from "@/lib/server/replay/replay-jobs";
-import { getRunFacets } from "@/lib/server/runs/run-facets";
-import { listCopyVersions, listPolicyVersions } from "@/lib/server/versions/versions";
+import { prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { replayJobLoader } from "@/lib/server/loaders/replay";
+import { runFacetsLoader } from "@/lib/server/loaders/runs";
+import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "What-if replay" };
-export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 const PARAMS = ["copy", "policy", "job", "status", "agent", "model", "q", "range", "from", "to"] as const;
@@ -28,16 +29,14 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
   const query = new URLSearchParams(params as Record<string, string>);
   const { projectId, project } = await requireSession(`/copy/replay${query.size ? `?${query}` : ""}`);
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
   await Promise.all([
-    queryClient.prefetchQuery({ ...copyVersionsQuery(), queryFn: async () => ({ versions: await listCopyVersions(db, projectId) }) }),
-    queryClient.prefetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) }),
-    queryClient.prefetchQuery({ ...runFacetsQuery(), queryFn: () => getRunFacets(db, projectId) }),
+    prefetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
+    prefetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context),
+    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
     // An unknown job is not prefetched: the client asks and shows the API's error.
-    params.job
-      ? queryClient.prefetchQuery({ ...replayJobQuery(params.job), queryFn: () => getReplayJob(db, projectId, params.job!) })
-      : null,
+    params.job ? prefetchQuery(queryClient, replayJobQuery(params.job), replayJobLoader, context) : null,
   ]);
 
   const status = ZRunStatus.safeParse(params.status);

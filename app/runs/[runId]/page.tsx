@@ -1,4 +1,4 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunExplorer } from "@/components/run/run-explorer";
@@ -6,14 +6,13 @@ import { timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
 import { ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
+import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
-import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
-import { getRunTimeline } from "@/lib/server/runs/run-timeline";
-
-export const dynamic = "force-dynamic";
+import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
 /** Runs up to this many turns get their timeline in the page itself (see below). */
 const EMBEDDED_TIMELINE_TURNS = 1000;
@@ -42,7 +41,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 /**
  * The run page: prefetches the header and the timeline of the URL's window (and the selected
- * turn) with the queryOptions the client uses, calling the services directly; the client
+ * turn) with the queryOptions the client uses, answered by the routes' loaders; the client
  * explorer hydrates from them and polls while the run is live.
  */
 export default async function RunPage(props: Props) {
@@ -53,10 +52,10 @@ export default async function RunPage(props: Props) {
   for (const [key, value] of Object.entries(search)) if (one(value) !== undefined) query.set(key, one(value)!);
   const { projectId } = await requireSession(runPath(runId, Object.fromEntries(query)));
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
   try {
-    await queryClient.fetchQuery({ ...runSummaryQuery(runId), queryFn: () => getRunSummary(db, projectId, runId) });
+    await fetchQuery(queryClient, runSummaryQuery(runId), runSummaryLoader, context);
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
@@ -70,25 +69,18 @@ export default async function RunPage(props: Props) {
   const summary = queryClient.getQueryData(runSummaryQuery(runId).queryKey);
   const embedTimeline = (summary?.turns ?? 0) <= EMBEDDED_TIMELINE_TURNS;
   if (embedTimeline) {
-    prefetches.push(
-      queryClient.prefetchQuery({ ...runTimelineQuery(runId, window), queryFn: () => getRunTimeline(db, projectId, runId, window) }),
-    );
+    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId, window), runTimelineLoader, context));
   } else {
     // Start the download with the page, not after hydration; the client's fetch of the same URL reuses it.
     preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
   }
   // The findings view and the brush read the whole run's timeline: the same query when not zoomed.
   if (embedTimeline && (window.from !== undefined || window.to !== undefined)) {
-    prefetches.push(queryClient.prefetchQuery({ ...runTimelineQuery(runId), queryFn: () => getRunTimeline(db, projectId, runId, {}) }));
+    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId), runTimelineLoader, context));
   }
   const turn = one(search.turn);
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
-    prefetches.push(
-      queryClient.prefetchQuery({
-        ...turnDetailQuery(runId, Number(turn)),
-        queryFn: () => getTurnDetail(db, projectId, runId, Number(turn)),
-      }),
-    );
+    prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), turnDetailLoader, context));
   }
   await Promise.all(prefetches);
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { GET as healthRoute } from "@/app/api/v1/health/route";
+import { healthRoute } from "@/lib/server/http/health-route";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { useDatabase, type Database } from ".";
 

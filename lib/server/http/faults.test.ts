@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as healthRoute } from "@/app/api/v1/health/route";
+import { healthRoute } from "./health-route";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, useDatabase, type Database } from "@/lib/server/db";
 import { isTransientDatabaseError } from "@/lib/server/db/errors";

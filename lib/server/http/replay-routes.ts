@@ -1,10 +1,11 @@
 import "server-only";
-import { ZIdPathParams, ZReplayRequest, ZTurnParams } from "@/lib/contracts";
-import { cancelReplayJob, getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
-import { getReplayTurn } from "@/lib/server/replay/replay-turn";
+import { ZIdPathParams, ZReplayRequest } from "@/lib/contracts";
+import { replayJobLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
+import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
-import { parseWith, readJsonBody, runIdOf } from "./request";
+import { loaderRoute } from "./loader-route";
+import { parseWith, readJsonBody } from "./request";
 
 type IdParams = { id: string };
 
@@ -20,15 +21,10 @@ export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
 });
 
 /** GET /api/v1/replay/:id — progress, and the result once done. */
-export const replayJobRoute = apiRoute<IdParams>(async ({ params, db, auth }) => getReplayJob(db, auth.projectId, jobIdOf(params)));
+export const replayJobRoute = loaderRoute(replayJobLoader);
 
 /** POST /api/v1/replay/:id/cancel */
 export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth }) => cancelReplayJob(db, auth.projectId, jobIdOf(params)));
 
 /** GET /api/v1/replay/:id/runs/:runId/turns/:turn — one turn, the run's own decision next to the what-if. */
-export const replayTurnRoute = apiRoute<{ id: string; runId: string; turn: string }>(async ({ request, params, db, auth }) => {
-  const jobId = jobIdOf(params);
-  const runId = runIdOf(params, request);
-  const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
-  return getReplayTurn(db, auth.projectId, jobId, runId, turn);
-});
+export const replayTurnRoute = loaderRoute(replayTurnLoader);

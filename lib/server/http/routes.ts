@@ -1,21 +1,12 @@
 import "server-only";
-import {
-  MAX_BATCH_BYTES,
-  MAX_BATCH_EVENTS,
-  ZTimelineQuery,
-  ZTurnParams,
-  ZEventsQuery,
-  ZIngestRequest,
-  ZRunListQuery,
-} from "@/lib/contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest } from "@/lib/contracts";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { listRuns } from "@/lib/server/runs/list-runs";
-import { getRunFacets } from "@/lib/server/runs/run-facets";
-import { getRunTimeline } from "@/lib/server/runs/run-timeline";
-import { getDecisionsJson, getRunSummary, getTurnDetail, listRunEvents } from "@/lib/server/runs/run-reads";
+import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
+import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
+import { loaderRoute } from "./loader-route";
 import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
 
 type RunParams = { runId: string };
@@ -32,17 +23,13 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
 });
 
 /** GET /api/v1/runs */
-export const listRunsRoute = apiRoute(async ({ request, db, auth }) =>
-  listRuns(db, auth.projectId, parseWith(ZRunListQuery, queryOf(request), "query")),
-);
+export const listRunsRoute = loaderRoute(runListLoader);
 
 /** GET /api/v1/facets — the agents, models and statuses the list can be filtered by. */
-export const runFacetsRoute = apiRoute(async ({ db, auth }) => getRunFacets(db, auth.projectId));
+export const runFacetsRoute = loaderRoute(runFacetsLoader);
 
 /** GET /api/v1/runs/:runId */
-export const runSummaryRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  getRunSummary(db, auth.projectId, runIdOf(params, request)),
-);
+export const runSummaryRoute = loaderRoute(runSummaryLoader);
 
 /** GET /api/v1/runs/:runId/decisions */
 export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
@@ -55,13 +42,7 @@ export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, 
 );
 
 /** GET /api/v1/runs/:runId/turns/:turn */
-export const turnDetailRoute = apiRoute<{ runId: string; turn: string }>(async ({ request, params, db, auth }) => {
-  const runId = runIdOf(params, request);
-  const { turn } = parseWith(ZTurnParams, { turn: params.turn }, "path");
-  return getTurnDetail(db, auth.projectId, runId, turn);
-});
+export const turnDetailRoute = loaderRoute(turnDetailLoader);
 
 /** GET /api/v1/runs/:runId/timeline */
-export const runTimelineRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  getRunTimeline(db, auth.projectId, runIdOf(params, request), parseWith(ZTimelineQuery, queryOf(request), "query")),
-);
+export const runTimelineRoute = loaderRoute(runTimelineLoader);

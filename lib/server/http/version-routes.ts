@@ -1,9 +1,12 @@
 import "server-only";
 import { ZIdPathParams, type TVersionKind } from "@/lib/contracts";
 import { COPY_VERSIONS, POLICY_VERSIONS, type VersionKind } from "@/lib/server/versions/kinds";
-import { createVersion, getVersion, listVersions, setDefault } from "@/lib/server/versions/versions";
+import { createVersion, getVersion, setDefault } from "@/lib/server/versions/versions";
+import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
+import type { Loader } from "@/lib/server/loaders/define-loader";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
+import { loaderRoute } from "./loader-route";
 import { parseWith, readJsonBody } from "./request";
 
 const MAX_VERSION_BYTES = 256 * 1024;
@@ -14,10 +17,10 @@ function idOf(params: IdParams): string {
   return parseWith(ZIdPathParams, { id: params.id }, "path").id;
 }
 
-/** The four routes of one kind: `/api/v1/<kind>-versions`, `…/[id]` and `…/[id]/default`. */
-function versionRoutes<K extends TVersionKind>(of: VersionKind<K>) {
+/** The four routes of one kind: `/api/v1/<kind>-versions` (the list is its loader's route), `…/[id]` and `…/[id]/default`. */
+function versionRoutes<K extends TVersionKind, I>(of: VersionKind<K>, listLoader: Loader<I, unknown>) {
   return {
-    list: apiRoute(async ({ db, auth }) => ({ versions: await listVersions(db, auth.projectId, of) })),
+    list: loaderRoute(listLoader),
     create: apiRoute(async ({ request, db, auth }) =>
       json(201, await createVersion(db, auth, of, parseWith(of.createSchema, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
     ),
@@ -29,13 +32,13 @@ function versionRoutes<K extends TVersionKind>(of: VersionKind<K>) {
   };
 }
 
-const copyRoutes = versionRoutes(COPY_VERSIONS);
+const copyRoutes = versionRoutes(COPY_VERSIONS, copyVersionsLoader);
 export const listCopyVersionsRoute = copyRoutes.list;
 export const createCopyVersionRoute = copyRoutes.create;
 export const getCopyVersionRoute = copyRoutes.get;
 export const defaultCopyVersionRoute = copyRoutes.makeDefault;
 
-const policyRoutes = versionRoutes(POLICY_VERSIONS);
+const policyRoutes = versionRoutes(POLICY_VERSIONS, policyVersionsLoader);
 export const listPolicyVersionsRoute = policyRoutes.list;
 export const createPolicyVersionRoute = policyRoutes.create;
 export const getPolicyVersionRoute = policyRoutes.get;

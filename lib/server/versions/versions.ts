@@ -69,14 +69,6 @@ export function createPolicyVersion(db: Database, caller: Caller, input: TPolicy
   return createVersion(db, caller, POLICY_VERSIONS, input);
 }
 
-export function listCopyVersions(db: Database, projectId: string): Promise<TCopyVersion[]> {
-  return listVersions(db, projectId, COPY_VERSIONS);
-}
-
-export function listPolicyVersions(db: Database, projectId: string): Promise<TPolicyVersion[]> {
-  return listVersions(db, projectId, POLICY_VERSIONS);
-}
-
 export function getCopyVersion(db: Database, projectId: string, id: string): Promise<TCopyVersion> {
   return getVersion(db, projectId, COPY_VERSIONS, id);
 }

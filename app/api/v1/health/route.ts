@@ -1,25 +1,3 @@
-import { checkDatabase } from "@/lib/server/db/health";
-import { json } from "@/lib/server/http/errors-to-response";
+import { healthRoute } from "@/lib/server/http/health-route";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
-
-/**
- * GET /api/v1/health — which database this server uses; no key needed, no data shown. 200 when the
- * database answers `SELECT 1` within CUESCOPE_HEALTH_TIMEOUT_MS (3 s), else 503 with Retry-After.
- */
-export async function GET(): Promise<Response> {
-  const health = await checkDatabase();
-  if (health.ok) return json(200, { ok: true, service: "cuescope", database: health.database });
-  console.error(`[cuescope] health: database unavailable: ${health.reason}`);
-  return json(
-    503,
-    {
-      ok: false,
-      service: "cuescope",
-      database: health.database,
-      error: { code: "unavailable", message: "the database is unavailable right now (the reason is in the server log); retry later" },
-    },
-    { "retry-after": "5" },
-  );
-}
+export const GET = healthRoute;

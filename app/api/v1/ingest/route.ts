@@ -1,5 +1,3 @@
 import { ingestRoute } from "@/lib/server/http/routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const POST = ingestRoute;

@@ -1,6 +1,4 @@
 import { createPolicyVersionRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const GET = listPolicyVersionsRoute;
 export const POST = createPolicyVersionRoute;

@@ -1,5 +1,3 @@
 import { getCopyVersionRoute } from "@/lib/server/http/version-routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const GET = getCopyVersionRoute;

@@ -1,5 +1,3 @@
 import { reviewerCandidatesRoute } from "@/lib/server/http/reviewer-routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const GET = reviewerCandidatesRoute;

@@ -1,5 +1,3 @@
 import { defaultPolicyVersionRoute } from "@/lib/server/http/version-routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const POST = defaultPolicyVersionRoute;

@@ -1,5 +1,3 @@
 import { cancelReplayRoute } from "@/lib/server/http/replay-routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const POST = cancelReplayRoute;

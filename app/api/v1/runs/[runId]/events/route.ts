@@ -1,5 +1,3 @@
 import { runEventsRoute } from "@/lib/server/http/routes";
 
-export const dynamic = "force-dynamic";
-export const runtime = "nodejs";
 export const GET = runEventsRoute;

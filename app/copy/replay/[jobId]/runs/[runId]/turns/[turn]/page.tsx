@@ -1,18 +1,18 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ReplayTurnView } from "@/components/replay/replay-turn-view";
 import { ZIdPathParams, ZRunIdParam, ZTurnParams } from "@/lib/contracts";
 import { decodeSegment, replayTurnPath, runIdFromRoute } from "@/lib/queries/paths";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { makeQueryClient } from "@/lib/queries/query-client";
 import { replayTurnQuery } from "@/lib/queries/replay";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
-import { getReplayTurn } from "@/lib/server/replay/replay-turn";
-import { listCopyVersions, listPolicyVersions } from "@/lib/server/versions/versions";
-
-export const dynamic = "force-dynamic";
+import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { replayTurnLoader } from "@/lib/server/loaders/replay";
+import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 type Props = {
   params: Promise<{ jobId: string; runId: string; turn: string }>;
@@ -42,20 +42,17 @@ export default async function ReplayTurnPage(props: Props) {
   const { jobId, runId, turn } = ids;
   const { projectId } = await requireSession(replayTurnPath(jobId, runId, turn));
 
-  const db = await getDb();
-  const queryClient = new QueryClient();
+  const context = { db: await getDb(), projectId };
+  const queryClient = makeQueryClient();
   try {
-    await queryClient.fetchQuery({
-      ...replayTurnQuery(jobId, runId, turn),
-      queryFn: () => getReplayTurn(db, projectId, jobId, runId, turn),
-    });
+    await fetchQuery(queryClient, replayTurnQuery(jobId, runId, turn), replayTurnLoader, context);
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
   }
   await Promise.all([
-    queryClient.prefetchQuery({ ...copyVersionsQuery(), queryFn: async () => ({ versions: await listCopyVersions(db, projectId) }) }),
-    queryClient.prefetchQuery({ ...policyVersionsQuery(), queryFn: async () => ({ versions: await listPolicyVersions(db, projectId) }) }),
+    prefetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
+    prefetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context),
   ]);
 
   return (

@@ -1,0 +1,23 @@
+import "server-only";
+import { checkDatabase } from "@/lib/server/db/health";
+import { json } from "./errors-to-response";
+
+/**
+ * GET /api/v1/health — which database this server uses; no key needed, no data shown. 200 when the
+ * database answers `SELECT 1` within CUESCOPE_HEALTH_TIMEOUT_MS (3 s), else 503 with Retry-After.
+ */
+export async function healthRoute(): Promise<Response> {
+  const health = await checkDatabase();
+  if (health.ok) return json(200, { ok: true, service: "cuescope", database: health.database });
+  console.error(`[cuescope] health: database unavailable: ${health.reason}`);
+  return json(
+    503,
+    {
+      ok: false,
+      service: "cuescope",
+      database: health.database,
+      error: { code: "unavailable", message: "the database is unavailable right now (the reason is in the server log); retry later" },
+    },
+    { "retry-after": "5" },
+  );
+}

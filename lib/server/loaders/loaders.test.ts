@@ -1,0 +1,174 @@
+import { QueryClient, type FetchQueryOptions, type QueryKey } from "@tanstack/react-query";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateEtfRun } from "@/lib/demo/etf-run";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { makeQueryClient } from "@/lib/queries/query-client";
+import { replayJobQuery, replayTurnQuery } from "@/lib/queries/replay";
+import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
+import { parseReviewerUrl, REVIEWER_PAGE_SIZE } from "@/lib/queries/reviewer-url";
+import { parseRunListUrl } from "@/lib/queries/run-list-url";
+import { runFacetsQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { authenticate, createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { listRunsRoute, runFacetsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "@/lib/server/http/routes";
+import { replayJobRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
+import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
+import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { startReplay } from "@/lib/server/replay/replay-jobs";
+import { smallRun } from "@/lib/server/testing/events";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";
+import type { Loader, LoaderContext } from "./define-loader";
+import { fetchQuery, type ServerQuery } from "./prefetch";
+import { replayJobLoader, replayTurnLoader } from "./replay";
+import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
+import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
+import { copyVersionsLoader, policyVersionsLoader } from "./versions";
+
+/**
+ * Each page prefetches a query of lib/queries with the loader its route answers with. Here the
+ * browser's side (the query's own queryFn, its fetch answered by the route handler) and the page's
+ * side (the same query through the loader) must call the loader with the same parsed input and
+ * end with the same data: defaults such as a list's `limit` come from the schema, never the page.
+ */
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** The API paths the browser's queries fetch, with the handlers the app/api route files re-export. */
+const ROUTES: [RegExp, string[], RouteHandler][] = [
+  [/^\/api\/v1\/runs$/, [], listRunsRoute],
+  [/^\/api\/v1\/facets$/, [], runFacetsRoute],
+  [/^\/api\/v1\/runs\/([^/]+)$/, ["runId"], runSummaryRoute],
+  [/^\/api\/v1\/runs\/([^/]+)\/turns\/([^/]+)$/, ["runId", "turn"], turnDetailRoute],
+  [/^\/api\/v1\/runs\/([^/]+)\/timeline$/, ["runId"], runTimelineRoute],
+  [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
+  [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
+  [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
+  [/^\/api\/v1\/policy-versions$/, [], listPolicyVersionsRoute],
+  [/^\/api\/v1\/replay\/([^/]+)$/, ["id"], replayJobRoute],
+  [/^\/api\/v1\/replay\/([^/]+)\/runs\/([^/]+)\/turns\/([^/]+)$/, ["id", "runId", "turn"], replayTurnRoute],
+];
+
+const ETF_RUN = "loaders-etf";
+
+describe.each(testDatabases())("loaders shared by the routes and the pages on $name", (kind) => {
+  let db: Database;
+  let secret: string;
+  let context: LoaderContext;
+  let jobId: string;
+  /** The URLs the browser's side fetched. */
+  const fetched: string[] = [];
+
+  /** The browser's fetch of a same-origin API path, answered by its route handler as Next.js would call it. */
+  async function fetchThroughRoutes(path: string): Promise<Response> {
+    fetched.push(path);
+    const url = new URL(path, "http://cuescope.test");
+    for (const [pattern, names, handler] of ROUTES) {
+      const match = pattern.exec(url.pathname);
+      if (!match) continue;
+      const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+      const request = new Request(url, { headers: { authorization: `Bearer ${secret}` } });
+      return handler(request, { params: Promise.resolve(params) });
+    }
+    throw new Error(`no route for ${path}`);
+  }
+
+  beforeAll(async () => {
+    db = await kind.open();
+    useDatabase(db);
+    secret = (await createKey(db, "loaders")).secret;
+    const caller = await authenticate(db, `Bearer ${secret}`);
+    context = { db, projectId: caller.projectId };
+    const etf = generateEtfRun({ runId: ETF_RUN, seed: 7, turns: 60, anomalies: true }).events.map((e) => ({
+      ...e,
+      id: `${ETF_RUN}:${e.id}`,
+    }));
+    await ingestBatch(db, caller.projectId, [...etf, ...smallRun("loaders-small", 4), ...smallRun("..", 3)]);
+    const copy = await createCopyVersion(db, caller, { name: "loaders copy", copy: {} });
+    await createPolicyVersion(db, caller, { name: "loaders policy", policy: { review: { everyTurns: 5 } } });
+    const { job, done } = await startReplay(db, caller, { copyVersionId: copy.id, filters: {}, maxRuns: 5 });
+    await done;
+    jobId = job.id;
+    vi.stubGlobal("fetch", fetchThroughRoutes);
+  }, 120_000);
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    await db?.close();
+  });
+
+  /**
+   * Runs a query on both sides: the browser's (its queryFn, through the route) and the page's (the
+   * loader). Returns the parsed inputs the loader saw on each side and both sides' data.
+   */
+  async function bothSides<R, K extends QueryKey>(query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>, loader: Loader<unknown, R>) {
+    const load = vi.spyOn(loader, "load");
+    try {
+      const browserClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      const browser = await browserClient.fetchQuery(query);
+      const page = await fetchQuery(makeQueryClient(), query, loader, context);
+      expect(load).toHaveBeenCalledTimes(2);
+      const [viaRoute, viaPage] = load.mock.calls.map((call) => call[2]);
+      return { viaRoute, viaPage, browser, page };
+    } finally {
+      load.mockRestore();
+    }
+  }
+
+  it("the runs list: the page's filters, the schema's sort and limit, the same page of runs", async () => {
+    const parsed = parseRunListUrl(new URLSearchParams("status=completed&agent=etf-agent"), Date.now());
+    if (!parsed.ok) throw new Error("the URL should parse");
+    fetched.length = 0;
+    const { viaRoute, viaPage, browser, page } = await bothSides(runsListQuery(parsed.filters), runListLoader);
+    expect(fetched).toEqual(["/api/v1/runs?agent=etf-agent&sort=-started&status=completed"]);
+    expect(viaPage).toEqual(viaRoute);
+    expect(viaPage).toEqual({ path: {}, query: { status: "completed", agent: "etf-agent", sort: "-started", limit: 50 } });
+    expect(page).toEqual(browser);
+    expect(page.runs.map((run) => run.runId).sort()).toEqual(["..", "loaders-small"]);
+  });
+
+  it("Reviewer candidates: the page asks for the browser's page size, not the schema's default", async () => {
+    const parsed = parseReviewerUrl(new URLSearchParams(`run=${ETF_RUN}&violations=1`), Date.now());
+    if (!parsed.ok) throw new Error("the URL should parse");
+    fetched.length = 0;
+    const { viaRoute, viaPage, browser, page } = await bothSides(reviewerCandidatesQuery(parsed.filters), reviewerCandidatesLoader);
+    expect(fetched).toEqual([`/api/v1/reviewer/candidates?limit=${REVIEWER_PAGE_SIZE}&runId=${ETF_RUN}&violations=1`]);
+    expect(viaPage).toEqual(viaRoute);
+    expect(viaPage).toEqual({ path: {}, query: { runId: ETF_RUN, violations: true, limit: REVIEWER_PAGE_SIZE } });
+    expect(page).toEqual(browser);
+    expect(page.rows.length).toBeGreaterThan(0);
+  });
+
+  it("the Reviewer funnel: the same filters without the cursor", async () => {
+    const parsed = parseReviewerUrl(new URLSearchParams(`run=${ETF_RUN}&cursor=c9`), Date.now());
+    if (!parsed.ok) throw new Error("the URL should parse");
+    const { viaRoute, viaPage, browser, page } = await bothSides(reviewerFunnelQuery(parsed.filters), reviewerFunnelLoader);
+    expect(viaPage).toEqual(viaRoute);
+    expect(viaPage).toMatchObject({ path: {}, query: { runId: ETF_RUN } });
+    expect(viaPage).not.toHaveProperty(["query", "cursor"]);
+    expect(page).toEqual(browser);
+    expect(page.candidates.total).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["the facets", () => bothSides(runFacetsQuery(), runFacetsLoader)],
+    ["a run's summary", () => bothSides(runSummaryQuery(ETF_RUN), runSummaryLoader)],
+    ["the summary of the run `..` (its path is `~?runId=..`)", () => bothSides(runSummaryQuery(".."), runSummaryLoader)],
+    ["a turn's detail", () => bothSides(turnDetailQuery(ETF_RUN, 12), turnDetailLoader)],
+    ["a run's whole timeline", () => bothSides(runTimelineQuery(ETF_RUN), runTimelineLoader)],
+    ["a window of the timeline", () => bothSides(runTimelineQuery(ETF_RUN, { from: 10, to: 30 }), runTimelineLoader)],
+    ["the copy versions", () => bothSides(copyVersionsQuery(), copyVersionsLoader)],
+    ["the policy versions", () => bothSides(policyVersionsQuery(), policyVersionsLoader)],
+    ["a replay job", () => bothSides(replayJobQuery(jobId), replayJobLoader)],
+    ["a replay's turn", () => bothSides(replayTurnQuery(jobId, ETF_RUN, 12), replayTurnLoader)],
+  ])("%s: the same input and the same data on both sides", async (_, run) => {
+    const { viaRoute, viaPage, browser, page } = await run();
+    expect(viaPage).toEqual(viaRoute);
+    expect(page).toEqual(browser);
+  });
+
+  it("a timeline window reaches the loader as numbers, from the URL's text and from the page alike", async () => {
+    const { viaPage } = await bothSides(runTimelineQuery(ETF_RUN, { from: 10, to: 30 }), runTimelineLoader);
+    expect(viaPage).toEqual({ path: { runId: ETF_RUN }, query: { from: 10, to: 30 } });
+  });
+});
