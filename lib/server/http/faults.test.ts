@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as healthRoute } from "@/app/api/v1/health/route";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, useDatabase, type Database } from "@/lib/server/db";
 import { isTransientDatabaseError } from "@/lib/server/db/errors";
+import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testing/databases";
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
 import { reviewerExportRoute } from "./reviewer-routes";
@@ -32,7 +31,7 @@ interface Answer {
 }
 
 describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)", () => {
-  const name = `cuescope_faults_${randomBytes(5).toString("hex")}`;
+  let scratch: ScratchPostgres;
   let direct: Database;
   let app: Database;
   let proxy: FaultProxy;
@@ -44,10 +43,9 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   const sent = new Set<string>();
 
   beforeAll(async () => {
-    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-    const target = new URL(adminUrl!);
-    target.pathname = `/${name}`;
-    direct = await openDatabase({ url: target.toString() });
+    scratch = await createScratchPostgres(adminUrl!, "cuescope_faults");
+    const target = new URL(scratch.url);
+    direct = await openDatabase({ url: scratch.url });
     key = (await createKey(direct, "faults")).secret;
     proxy = await FaultProxy.start(PROXY_PORT, { host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(target);
@@ -63,7 +61,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     await Promise.race([app?.close(), new Promise((done) => setTimeout(done, 3_000))]).catch(() => {});
     await proxy?.close();
     await direct?.close();
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await scratch?.drop();
   }, 60_000);
 
   async function ingest(batch: Raw[]): Promise<Answer> {
@@ -188,8 +186,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   });
 
   function proxyUrl(): string {
-    const url = new URL(adminUrl!);
-    url.pathname = `/${name}`;
+    const url = new URL(scratch.url);
     url.host = `127.0.0.1:${proxy.port}`;
     return url.toString();
   }
@@ -205,14 +202,4 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number;
   const response = value instanceof Response ? value : undefined;
   if (response) await response.text();
   return { value, ms: Date.now() - started, status: response?.status ?? 0, retryAfter: response?.headers.get("retry-after") ?? null };
-}
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
