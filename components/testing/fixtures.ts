@@ -52,7 +52,7 @@ export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail
     decision: decisions.turns.find((t) => t.turn === turn) ?? null,
     exists: at >= 0,
     findings: decisions.findings.filter((f) => f.turn === turn),
-    events: json(events.filter((e) => "turn" in e && e.turn === turn)) as unknown as Record<string, unknown>[],
+    events: json(events.filter((e) => "turn" in e && e.turn === turn)),
     previousTurn: at > 0 ? existing[at - 1] : null,
     nextTurn: at >= 0 ? (existing[at + 1] ?? null) : null,
   };
