@@ -3,7 +3,19 @@
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
 import { reviewerRows } from "@/lib/audit/reviewer-rows";
-import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "@/lib/contracts";
+import {
+  REMINDER_KEYS,
+  ZCopyVersion,
+  ZPolicyVersion,
+  type TCopy,
+  type TCopyVersion,
+  type TEvent,
+  type TPolicy,
+  type TPolicyVersion,
+  type TReplayResult,
+  type TReviewerCandidateRow,
+  type TTurnDetail,
+} from "@/lib/contracts";
 import { rebuild, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
@@ -164,3 +176,22 @@ export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEAC
       .ok([rem("requests", 1)]),
   )
   .events();
+
+/** The fields every saved version has, as `GET /api/v1/copy-versions` serves them. */
+type VersionFields = { id: string; name: string } & Partial<{
+  note: string | null;
+  savedBy: string;
+  parentId: string | null;
+  createdAt: string;
+  isDefault: boolean;
+}>;
+
+const versionDefaults = { note: null, savedBy: "ana", parentId: null, createdAt: "2026-11-30T12:00:00.000Z", isDefault: false };
+
+export function copyVersion(fields: VersionFields & { copy?: TCopy }): TCopyVersion {
+  return ZCopyVersion.parse({ ...versionDefaults, copy: TEACH_COPY, ...fields, kind: "copy" });
+}
+
+export function policyVersion(fields: VersionFields & { policy?: TPolicy }): TPolicyVersion {
+  return ZPolicyVersion.parse({ ...versionDefaults, policy: teachPolicy, ...fields, kind: "policy" });
+}
