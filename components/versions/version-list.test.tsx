@@ -20,7 +20,9 @@ function Versions({
   baseId: string | null;
   onEditFrom: (id: string | null) => void;
 }) {
-  const query = useQuery(kind === "copy" ? copyVersionsQuery() : policyVersionsQuery());
+  const copy = useQuery({ ...copyVersionsQuery(), enabled: kind === "copy" });
+  const policy = useQuery({ ...policyVersionsQuery(), enabled: kind === "policy" });
+  const query = kind === "copy" ? copy : policy;
   return (
     <VersionsPanel
       kind={kind}
