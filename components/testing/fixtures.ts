@@ -13,6 +13,7 @@ import {
   type TPolicy,
   type TPolicyVersion,
   type TReplayResult,
+  type TReplayTurn,
   type TReviewerCandidateRow,
   type TTurnDetail,
 } from "@/lib/contracts";
@@ -146,6 +147,30 @@ export function replayOf(runs: readonly (readonly TEvent[])[], overrides: Rebuil
       });
   }
   return json({ keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })), changedRuns });
+}
+
+/** One turn of a replayed run as lib/server/replay/replay-turn.ts serves it: recorded decisions beside the what-if. */
+export function replayTurnOf(
+  events: readonly TEvent[],
+  overrides: RebuildOptions,
+  turn: number,
+  job: Pick<TReplayTurn, "jobId" | "copyVersionId" | "policyVersionId">,
+): TReplayTurn {
+  const baseline = rebuild(events);
+  const whatIf = rebuild(events, overrides);
+  const changed = changedTurns(baseline, whatIf);
+  return json({
+    ...job,
+    runId: baseline.runId,
+    turn,
+    baseline: baseline.turns.find((t) => t.turn === turn) ?? null,
+    whatIf: whatIf.turns.find((t) => t.turn === turn) ?? null,
+    changes: changed.find((c) => c.turn === turn)?.changes ?? [],
+    baselineFindings: baseline.findings.filter((f) => f.turn === turn),
+    whatIfFindings: whatIf.findings.filter((f) => f.turn === turn),
+    previousChanged: changed.filter((c) => c.turn < turn).at(-1)?.turn ?? null,
+    nextChanged: changed.find((c) => c.turn > turn)?.turn ?? null,
+  });
 }
 
 /** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
