@@ -58,16 +58,19 @@ export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail
   const existing = [
     ...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn)),
   ].sort((a, b) => a - b);
-  const at = existing.indexOf(turn);
+  // Where the turn is or would be among the existing turns: a missing turn's neighbours are the nearest ones.
+  const found = existing.findIndex((t) => t >= turn);
+  const at = found === -1 ? existing.length : found;
+  const exists = existing[at] === turn;
   return {
     runId: decisions.runId,
     turn,
     decision: decisions.turns.find((t) => t.turn === turn) ?? null,
-    exists: at >= 0,
+    exists,
     findings: decisions.findings.filter((f) => f.turn === turn),
     events: json(events.filter((e) => "turn" in e && e.turn === turn)),
     previousTurn: at > 0 ? existing[at - 1] : null,
-    nextTurn: at >= 0 ? (existing[at + 1] ?? null) : null,
+    nextTurn: existing[exists ? at + 1 : at] ?? null,
   };
 }
 
