@@ -7,6 +7,7 @@ import {
   REMINDER_KEYS,
   ZCopyVersion,
   ZPolicyVersion,
+  ZRunListItem,
   type TCopy,
   type TCopyVersion,
   type TEvent,
@@ -14,6 +15,7 @@ import {
   type TPolicyVersion,
   type TReplayResult,
   type TReplayTurn,
+  type TRunListItem,
   type TReviewerCandidateRow,
   type TTurnDetail,
 } from "@/lib/contracts";
@@ -222,4 +224,25 @@ export function copyVersion(fields: VersionFields & { copy?: TCopy }): TCopyVers
 
 export function policyVersion(fields: VersionFields & { policy?: TPolicy }): TPolicyVersion {
   return ZPolicyVersion.parse({ ...versionDefaults, policy: teachPolicy, ...fields, kind: "policy" });
+}
+
+/** A run as `GET /api/v1/runs` lists it: a completed 12-turn run of the ETF agent unless `fields` say otherwise. */
+export function runListItem(fields: Partial<TRunListItem> & { runId: string }): TRunListItem {
+  return ZRunListItem.parse({
+    task: `Compare fees of VOO, IVV and SPLG (${fields.runId})`,
+    agent: "etf-agent",
+    model: "m-large",
+    status: "completed",
+    startedAt: "2026-11-30T10:00:00.000Z",
+    endedAt: "2026-11-30T10:20:00.000Z",
+    turns: 12,
+    eventCount: 38,
+    requests: { used: 30, usable: 36, reserve: 4, limit: 40 },
+    time: { elapsedMs: 1_200_000, limitMs: 1_800_000 },
+    reminders: { delivered: 5, dropped: 1, failed: 0, uncertain: 0, pending: 0 },
+    findings: 0,
+    findingsByCode: {},
+    rebuildError: null,
+    ...fields,
+  });
 }
