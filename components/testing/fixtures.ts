@@ -8,6 +8,7 @@ import {
   ZCopyVersion,
   ZPolicyVersion,
   ZRunListItem,
+  ZRunSummary,
   type TCopy,
   type TCopyVersion,
   type TEvent,
@@ -16,10 +17,11 @@ import {
   type TReplayResult,
   type TReplayTurn,
   type TRunListItem,
+  type TRunSummary,
   type TReviewerCandidateRow,
   type TTurnDetail,
 } from "@/lib/contracts";
-import { rebuild, type RebuildOptions } from "@/lib/core";
+import { rebuild, summarizeDecisions, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
@@ -245,4 +247,32 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     rebuildError: null,
     ...fields,
   });
+}
+
+/** A run's header as `GET /api/v1/runs/:runId` serves it (lib/server/runs/run-dto.ts): its list item plus what the rebuild says. */
+export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunListItem> = {}): TRunSummary {
+  const decisions = rebuild([...events]);
+  const started = events.find((e) => e.type === "run.started");
+  const { lastMeters, ...summary } = summarizeDecisions(decisions);
+  return ZRunSummary.parse(
+    json({
+      ...runListItem({
+        runId: decisions.runId,
+        task: started?.type === "run.started" ? started.body.task : null,
+        turns: Math.max(0, ...events.map((e) => ("turn" in e && typeof e.turn === "number" ? e.turn + 1 : 0))),
+        eventCount: events.length,
+        requests: lastMeters?.requests ?? null,
+        time: lastMeters?.time ? { elapsedMs: lastMeters.time.elapsedMs, limitMs: lastMeters.time.limitMs } : null,
+        reminders: summary.reminders,
+        findings: summary.findings,
+        findingsByCode: summary.findingsByCode,
+        ...fields,
+      }),
+      policy: started?.type === "run.started" ? started.body.policy : null,
+      copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
+      rebuiltTurns: summary.rebuiltTurns,
+      skippedTurns: summary.skippedTurns,
+      lastMeters,
+    }),
+  );
 }
