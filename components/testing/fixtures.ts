@@ -3,6 +3,7 @@
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
 import { reviewerRows } from "@/lib/audit/reviewer-rows";
+import { buildTimeline } from "@/lib/charts/build-timeline";
 import {
   REMINDER_KEYS,
   ZCopyVersion,
@@ -275,4 +276,22 @@ export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunList
       lastMeters,
     }),
   );
+}
+
+/**
+ * The API's answers about one recorded run, as `fakeApi` routes (components/testing/api.tsx): the
+ * runs list holding it, its header, its timeline and each of its turns.
+ */
+export function recordedRunRoutes(events: readonly TEvent[]): Record<string, () => unknown> {
+  const summary = runSummaryOf(events);
+  const id = encodeURIComponent(summary.runId);
+  const routes: Record<string, () => unknown> = {
+    "GET /api/v1/runs": () => ({ runs: [runListItem(summary)], nextCursor: null }),
+    [`GET /api/v1/runs/${id}`]: () => summary,
+    [`GET /api/v1/runs/${id}/timeline`]: () => json(buildTimeline(rebuild([...events]), events)),
+  };
+  for (const turn of new Set(events.flatMap((e) => ("turn" in e && typeof e.turn === "number" ? [e.turn] : [])))) {
+    routes[`GET /api/v1/runs/${id}/turns/${turn}`] = () => turnDetail(events, turn);
+  }
+  return routes;
 }
