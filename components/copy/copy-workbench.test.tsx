@@ -4,25 +4,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TCopyVersion } from "@/lib/contracts";
 import { DEFAULT_COPY } from "@/lib/core";
 import { copyVersionsQuery } from "@/lib/queries/copy";
-import { fakeApi, renderWithClient, testQueryClient, type SentRequest } from "@/components/testing/api";
-import { copyVersion, recordedRunRoutes, TEACH_COPY, teachingEvents } from "@/components/testing/fixtures";
+import { fakeApi, renderWithClient, testQueryClient } from "@/components/testing/api";
+import { copyVersion, copyVersionRoutes, recordedRunRoutes, TEACH_COPY, teachingEvents } from "@/components/testing/fixtures";
 import { CopyWorkbench } from "./copy-workbench";
 
 const terse = copyVersion({ id: "cv-terse", name: "terse", copy: TEACH_COPY });
 
-/** The project: its copy versions (a save adds one, newest first) and the teaching run to preview on. */
+/** The project: its copy versions (a save adds one) and the teaching run to preview on. */
 function server(versions: TCopyVersion[] = [terse]) {
-  let list = versions;
-  return fakeApi({
-    ...recordedRunRoutes(teachingEvents),
-    "GET /api/v1/copy-versions": () => ({ versions: list }),
-    "POST /api/v1/copy-versions": ({ body }: SentRequest) => {
-      const { name, copy, parentId } = body as { name: string; copy: TCopyVersion["copy"]; parentId?: string };
-      const saved = copyVersion({ id: "cv-new", name, copy, parentId: parentId ?? null });
-      list = [saved, ...list];
-      return Response.json(saved, { status: 201 });
-    },
-  });
+  return fakeApi({ ...recordedRunRoutes(teachingEvents), ...copyVersionRoutes(versions) });
 }
 
 /** The copy page: its server prefetched the project's versions (app/copy/page.tsx), the rest is fetched. */

@@ -1,10 +1,16 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TPolicyVersion } from "@/lib/contracts";
 import { policyVersionsQuery } from "@/lib/queries/copy";
-import { apiError, fakeApi, renderWithClient, testQueryClient, type SentRequest } from "@/components/testing/api";
-import { policyVersion, recordedRunRoutes, runSummaryOf, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
+import { apiError, fakeApi, renderWithClient, testQueryClient } from "@/components/testing/api";
+import {
+  policyVersion,
+  policyVersionRoutes,
+  recordedRunRoutes,
+  runSummaryOf,
+  teachingEvents,
+  teachPolicy,
+} from "@/components/testing/fixtures";
 import { PolicyWorkbench, type PolicyBase } from "./policy-workbench";
 
 const early = policyVersion({
@@ -15,7 +21,6 @@ const early = policyVersion({
 
 /** The project: its policy versions (a save adds one), the teaching run, and a run whose summary fails. */
 function server() {
-  let list: TPolicyVersion[] = [early];
   return fakeApi({
     ...recordedRunRoutes(teachingEvents),
     "GET /api/v1/runs": () => ({
@@ -23,13 +28,7 @@ function server() {
       nextCursor: null,
     }),
     "GET /api/v1/runs/gone": () => apiError(404, "not_found", 'no run "gone" in this project'),
-    "GET /api/v1/policy-versions": () => ({ versions: list }),
-    "POST /api/v1/policy-versions": ({ body }: SentRequest) => {
-      const { name, policy, parentId } = body as { name: string; policy: TPolicyVersion["policy"]; parentId?: string };
-      const saved = policyVersion({ id: "pv-new", name, policy, parentId: parentId ?? null });
-      list = [saved, ...list];
-      return Response.json(saved, { status: 201 });
-    },
+    ...policyVersionRoutes([early]),
   });
 }
 

@@ -1,10 +1,10 @@
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
 import { buildTimeline } from "@/lib/charts/build-timeline";
-import { PLOT_INSETS } from "./plot-insets";
+import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
 import { TEACH_COPY, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
 import { MeterPanels } from "./meter-panels";
 
@@ -58,20 +58,12 @@ describe("run page meter panels", () => {
   it("a click on a chart selects the turn under the pointer; a drag zooms to the turns dragged over", () => {
     const axis = renderPanels(teachingEvents);
     const plot = screen.getByRole("img", { name: /^Requests used per turn/ });
-    // A 200 px plot for turns 9–11: turn 9 at the left inset, 100 px per turn.
-    vi.spyOn(plot, "getBoundingClientRect").mockReturnValue({
-      left: 0,
-      top: 0,
-      width: 200 + PLOT_INSETS.left + PLOT_INSETS.right,
-      height: 150,
-    } as DOMRect);
-    const at = (turn: number) => ({ button: 0, clientX: PLOT_INSETS.left + (turn - 9) * 100 });
-    fireEvent.pointerDown(plot, at(10));
-    fireEvent.pointerUp(plot, at(10));
+    // A 200 px plot for turns 9–11: 100 px per turn.
+    const x = givePlotWidth(plot, 200);
+    const at = (turn: number) => x((turn - 9) / 2);
+    dragAcross(plot, at(10), at(10));
     expect(axis.onSelectTurn).toHaveBeenCalledWith(10);
-    fireEvent.pointerDown(plot, at(9));
-    fireEvent.pointerMove(plot, at(11));
-    fireEvent.pointerUp(plot, at(11));
+    dragAcross(plot, at(9), at(11));
     expect(axis.onZoom).toHaveBeenCalledWith(9, 11);
     expect(axis.onSelectTurn).toHaveBeenCalledTimes(1);
   });

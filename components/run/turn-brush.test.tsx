@@ -1,13 +1,11 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
-import { PLOT_INSETS } from "./plot-insets";
+import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
 import { TurnBrush } from "./turn-brush";
 
 const EXTENT = [0, 100] as const;
-/** The brush's plot is 1,000 px wide: turn t sits at x = left inset + 10 t. */
-const xOf = (turn: number) => PLOT_INSETS.left + turn * 10;
 
 function renderBrush(domain: TurnWindow | null, extra: { fetching?: boolean; downsampled?: boolean } = {}) {
   const onWindow = vi.fn();
@@ -28,21 +26,10 @@ function renderBrush(domain: TurnWindow | null, extra: { fetching?: boolean; dow
     />,
   );
   const track = screen.getByRole("slider");
-  // happy-dom has no layout: the track gets the size a browser would give it.
-  vi.spyOn(track, "getBoundingClientRect").mockReturnValue({
-    left: 0,
-    top: 0,
-    width: 1000 + PLOT_INSETS.left + PLOT_INSETS.right,
-    height: 32,
-  } as DOMRect);
-  return { onWindow, track };
-}
-
-/** A pointer pressed at turn `a`, moved and released at turn `b`. */
-function drag(track: HTMLElement, a: number, b: number) {
-  fireEvent.pointerDown(track, { button: 0, clientX: xOf(a) });
-  if (a !== b) fireEvent.pointerMove(track, { clientX: xOf(b) });
-  fireEvent.pointerUp(track, { clientX: xOf(b) });
+  // A 1,000 px brush over turns 0–100: turn t is 10 t px into the plot.
+  const x = givePlotWidth(track, 1000);
+  const drag = (a: number, b: number) => dragAcross(track, x(a / 100), x(b / 100));
+  return { onWindow, track, drag };
 }
 
 describe("the run page's turn brush", () => {
@@ -82,25 +69,25 @@ describe("the run page's turn brush", () => {
   });
 
   it("a drag across the brush chooses the turns under it, at least 4 turns wide", () => {
-    const { onWindow, track } = renderBrush(null);
-    drag(track, 20, 35);
+    const { onWindow, drag } = renderBrush(null);
+    drag(20, 35);
     expect(onWindow).toHaveBeenLastCalledWith({ from: 20, to: 35 });
-    drag(track, 72, 70);
+    drag(72, 70);
     expect(onWindow).toHaveBeenLastCalledWith({ from: 69, to: 73 });
     // Across the whole run is no zoom at all.
-    drag(track, 0, 100);
+    drag(0, 100);
     expect(onWindow).toHaveBeenLastCalledWith(null);
   });
 
   it("a click recentres a zoomed window on the turn clicked", () => {
     const zoomed = renderBrush({ from: 40, to: 60 });
-    drag(zoomed.track, 80, 80);
+    zoomed.drag(80, 80);
     expect(zoomed.onWindow).toHaveBeenCalledWith({ from: 70, to: 90 });
   });
 
   it("over the whole run a click is not a zoom", () => {
-    const { onWindow, track } = renderBrush(null);
-    drag(track, 80, 80);
+    const { onWindow, drag } = renderBrush(null);
+    drag(80, 80);
     expect(onWindow).not.toHaveBeenCalled();
   });
 });

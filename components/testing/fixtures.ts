@@ -2,6 +2,7 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
+import type { SentRequest } from "@/components/testing/api";
 import { reviewerRows } from "@/lib/audit/reviewer-rows";
 import { buildTimeline } from "@/lib/charts/build-timeline";
 import {
@@ -294,4 +295,47 @@ export function recordedRunRoutes(events: readonly TEvent[]): Record<string, () 
     routes[`GET /api/v1/runs/${id}/turns/${turn}`] = () => turnDetail(events, turn);
   }
   return routes;
+}
+
+/** What `POST /api/v1/copy-versions` and `…/policy-versions` are sent (ZCopyVersionCreate, ZPolicyVersionCreate). */
+type VersionCreate = { name: string; note?: string; parentId?: string; makeDefault?: boolean; copy?: TCopy; policy?: TPolicy };
+
+/**
+ * A project's saved versions of one kind as `fakeApi` routes, kept as the server keeps them: the
+ * list (newest first), a save (the new version is `<prefix>-new`, with its parent), and making a
+ * version the project default (one at most).
+ */
+function versionRoutes<V extends { id: string; isDefault: boolean }>(
+  path: string,
+  prefix: string,
+  versions: readonly V[],
+  make: (id: string, body: VersionCreate) => V,
+): Record<string, (request: SentRequest) => unknown> {
+  let list = [...versions];
+  const makeDefault = (id: string) => (list = list.map((v) => ({ ...v, isDefault: v.id === id })));
+  const routes: Record<string, (request: SentRequest) => unknown> = {
+    [`GET ${path}`]: () => ({ versions: list }),
+    [`POST ${path}`]: ({ body }) => {
+      const saved = make(`${prefix}-new`, body as VersionCreate);
+      list = [saved, ...list];
+      if (saved.isDefault) makeDefault(saved.id);
+      return Response.json(saved, { status: 201 });
+    },
+  };
+  for (const id of [...versions.map((v) => v.id), `${prefix}-new`]) {
+    routes[`POST ${path}/${id}/default`] = () => makeDefault(id).find((v) => v.id === id);
+  }
+  return routes;
+}
+
+export function copyVersionRoutes(versions: readonly TCopyVersion[]) {
+  return versionRoutes("/api/v1/copy-versions", "cv", versions, (id, { name, note, parentId, makeDefault, copy }) =>
+    copyVersion({ id, name, note: note ?? null, parentId: parentId ?? null, isDefault: makeDefault ?? false, copy }),
+  );
+}
+
+export function policyVersionRoutes(versions: readonly TPolicyVersion[]) {
+  return versionRoutes("/api/v1/policy-versions", "pv", versions, (id, { name, note, parentId, makeDefault, policy }) =>
+    policyVersion({ id, name, note: note ?? null, parentId: parentId ?? null, isDefault: makeDefault ?? false, policy }),
+  );
 }

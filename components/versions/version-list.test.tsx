@@ -2,10 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TCopyVersion } from "@/lib/contracts";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
-import { copyVersion, policyVersion } from "@/components/testing/fixtures";
+import { copyVersion, copyVersionRoutes, policyVersion, policyVersionRoutes } from "@/components/testing/fixtures";
 import { VersionsPanel } from "./version-list";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -36,18 +35,6 @@ function Versions({
   );
 }
 
-/** A project's copy versions as the server keeps them: newest first, one default at most. */
-function copyServer(versions: TCopyVersion[]) {
-  let list = versions;
-  return fakeApi({
-    "GET /api/v1/copy-versions": () => ({ versions: list }),
-    "POST /api/v1/copy-versions/cv-terse/default": () => {
-      list = list.map((v) => ({ ...v, isDefault: v.id === "cv-terse" }));
-      return list.find((v) => v.id === "cv-terse");
-    },
-  });
-}
-
 const terse = copyVersion({
   id: "cv-terse",
   name: "terse",
@@ -68,7 +55,7 @@ const row = (name: string) =>
 
 describe("versions panel", () => {
   it("lists the saved versions as served: when and by whom, what each came from, its note, and the project default", async () => {
-    copyServer([terse, long, orphan]);
+    fakeApi(copyVersionRoutes([terse, long, orphan]));
     renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
     expect(await screen.findByText("3 saved")).toBeInTheDocument();
     const names = within(table())
@@ -92,7 +79,7 @@ describe("versions panel", () => {
 
   it("marks the version being edited, and offers every other one (the built-in copy too) to edit from", async () => {
     const user = userEvent.setup();
-    copyServer([terse, long]);
+    fakeApi(copyVersionRoutes([terse, long]));
     const onEditFrom = vi.fn();
     renderWithClient(<Versions kind="copy" baseId="cv-terse" onEditFrom={onEditFrom} />);
     await screen.findByText("2 saved");
@@ -110,7 +97,7 @@ describe("versions panel", () => {
 
   it("Make default asks the server, then shows the list as the server answers it again", async () => {
     const user = userEvent.setup();
-    const sent = copyServer([terse, long]);
+    const sent = fakeApi(copyVersionRoutes([terse, long]));
     renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
     await screen.findByText("2 saved");
     await user.click(row("terse").getByRole("button", { name: "Make default" }));
@@ -127,7 +114,7 @@ describe("versions panel", () => {
   it("a refused Make default says why and leaves the list as it was", async () => {
     const user = userEvent.setup();
     fakeApi({
-      "GET /api/v1/policy-versions": () => ({ versions: [policyVersion({ id: "pv-1", name: "early context" })] }),
+      ...policyVersionRoutes([policyVersion({ id: "pv-1", name: "early context" })]),
       "POST /api/v1/policy-versions/pv-1/default": () => apiError(409, "conflict", "the project was archived"),
     });
     renderWithClient(<Versions kind="policy" baseId={null} onEditFrom={() => {}} />);
@@ -149,7 +136,7 @@ describe("versions panel", () => {
   });
 
   it("without saved versions: the built-in copy is the default; a policy list says there is none yet", async () => {
-    fakeApi({ "GET /api/v1/copy-versions": () => ({ versions: [] }), "GET /api/v1/policy-versions": () => ({ versions: [] }) });
+    fakeApi({ ...copyVersionRoutes([]), ...policyVersionRoutes([]) });
     const { unmount } = renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
     expect(await screen.findByText("0 saved")).toBeInTheDocument();
     expect(row("Built-in default copy").getByText("project default")).toBeInTheDocument();
