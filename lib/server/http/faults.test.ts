@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as healthRoute } from "@/app/api/v1/health/route";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, useDatabase, type Database } from "@/lib/server/db";
 import { isTransientDatabaseError } from "@/lib/server/db/errors";
 import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testing/databases";
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
+import { askHealth } from "@/lib/server/testing/health";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
 import { reviewerExportRoute } from "./reviewer-routes";
 import { ingestRoute, listRunsRoute } from "./routes";
@@ -88,17 +88,6 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     return answer;
   }
 
-  async function health(): Promise<{ status: number; ms: number; body: { ok: boolean; database: string }; retryAfter: string | null }> {
-    const started = Date.now();
-    const response = await healthRoute();
-    return {
-      status: response.status,
-      ms: Date.now() - started,
-      body: await response.json(),
-      retryAfter: response.headers.get("retry-after"),
-    };
-  }
-
   function expectUnavailable(answer: { status: number; ms: number; retryAfter: string | null }) {
     expect(answer.status).toBe(503);
     expect(Number(answer.retryAfter)).toBeGreaterThan(0);
@@ -106,7 +95,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   }
 
   it("stores a batch while the database is healthy", async () => {
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
     const answer = await ingest(smallRun("before", 3));
     expect(answer.status).toBe(207);
     expect(answer.body.results!.every((r) => r.status === "created")).toBe(true);
@@ -125,7 +114,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     for (const other of others) expectUnavailable(other);
     const read = await timed(() => listRunsRoute(authed("/api/v1/runs")));
     expectUnavailable(read);
-    const check = await health();
+    const check = await askHealth();
     expectUnavailable(check);
     expect(check.ms).toBeLessThan(5_000);
     expect(check.body).toMatchObject({ ok: false, database: "postgres" });
@@ -138,7 +127,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     expect(retried.status).toBe(207);
     expect(retried.body.results!.every((r) => r.status === "created" || r.status === "duplicate")).toBe(true);
     for (const name of ["during-stall-a", "during-stall-b"]) expect((await ingest(smallRun(name, 2))).status).toBe(207);
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
   }, 90_000);
 
   it("answers 503 when connections drop mid-ingest and while the database refuses them, and recovers", async () => {
@@ -150,7 +139,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
 
     const refused = await ingest(smallRun("while-down", 2));
     expectUnavailable(refused);
-    const check = await health();
+    const check = await askHealth();
     expectUnavailable(check);
     const exported = await timed(() => reviewerExportRoute(authed("/api/v1/reviewer/candidates/export?format=csv")));
     expectUnavailable(exported);
@@ -169,7 +158,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     proxy.heal();
     expect((await ingest(batch)).status).toBe(207);
     expect((await ingest(smallRun("while-down", 2))).status).toBe(207);
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
   }, 90_000);
 
   it("never answered 500, and lost nothing it acknowledged; re-sent batches are stored exactly once", async () => {
