@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { useEffect, useMemo, useState } from "react";
 import { describe, expect, it } from "vitest";
 import type { TPolicy } from "@/lib/contracts";
-import { policyDraftFrom, policyFromDraft, POLICY_SECTION_NAMES, type PolicyDraft } from "@/lib/copy/policy-draft";
+import { policyDraftFrom, policyFromDraft, type PolicyDraft } from "@/lib/copy/policy-draft";
 import { teachPolicy } from "@/components/testing/fixtures";
-import { PolicySectionEditor } from "./policy-section";
+import { PolicySections } from "./policy-section";
 
 let latest: TPolicy | null = null;
 
@@ -16,22 +16,7 @@ function Editor({ initial }: { initial: PolicyDraft }) {
   useEffect(() => {
     latest = policy;
   }, [policy]);
-  return (
-    <>
-      {POLICY_SECTION_NAMES.map((section) => (
-        <PolicySectionEditor
-          key={section}
-          section={section}
-          draft={draft[section]}
-          problems={problems}
-          onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
-          onChange={(field, value) =>
-            setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))
-          }
-        />
-      ))}
-    </>
-  );
+  return <PolicySections draft={draft} problems={problems} onDraft={setDraft} />;
 }
 
 const section = (name: string) => within(document.querySelector<HTMLElement>(`[data-section="${name}"]`)!);

@@ -1,7 +1,7 @@
 "use client";
 
 import { formatBytes, formatMinutes, formatNumber } from "@/lib/format";
-import { POLICY_SECTIONS, type PolicyDraft, type PolicyProblem, type PolicySection } from "@/lib/copy/policy-draft";
+import { POLICY_SECTION_NAMES, POLICY_SECTIONS, type PolicyDraft, type PolicyProblem, type PolicySection } from "@/lib/copy/policy-draft";
 import styles from "./policy.module.css";
 
 const TITLES: Record<PolicySection, { title: string; about: string }> = {
@@ -20,6 +20,33 @@ type Props = {
   onToggle: (on: boolean) => void;
   onChange: (field: string, value: string) => void;
 };
+
+/**
+ * Every section of the policy editor, in the policy's order: switching one on or off and typing in
+ * its fields update the draft through `onDraft`.
+ */
+export function PolicySections({
+  draft,
+  problems,
+  onDraft,
+}: {
+  draft: PolicyDraft;
+  problems: readonly PolicyProblem[];
+  onDraft: (update: (draft: PolicyDraft) => PolicyDraft) => void;
+}) {
+  return POLICY_SECTION_NAMES.map((section) => (
+    <PolicySectionEditor
+      key={section}
+      section={section}
+      draft={draft[section]}
+      problems={problems}
+      onToggle={(on) => onDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
+      onChange={(field, value) =>
+        onDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))
+      }
+    />
+  ));
+}
 
 /** One policy section: on or off, its fields with their units, each field's problems under it. */
 export function PolicySectionEditor({ section, draft, problems, onToggle, onChange }: Props) {

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { TPolicy, TPolicyVersion } from "@/lib/contracts";
-import { diffPolicies, POLICY_SECTION_NAMES, policyDraftFrom, policyFromDraft, type PolicyDraft } from "@/lib/copy/policy-draft";
+import { diffPolicies, policyDraftFrom, policyFromDraft, type PolicyDraft } from "@/lib/copy/policy-draft";
 import { policyVersionsQuery, savePolicyVersion } from "@/lib/queries/copy";
 import { runsListQuery, runSummaryQuery } from "@/lib/queries/runs";
 import { Panel } from "@/components/ui/panel";
@@ -11,7 +11,7 @@ import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
 import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { VersionsPanel } from "@/components/versions/version-list";
 import styles from "./policy.module.css";
-import { PolicySectionEditor } from "./policy-section";
+import { PolicySections } from "./policy-section";
 
 /** Where a policy draft came from: a saved version, or a recorded run's own policy. */
 export type PolicyBase = { versionId: string } | { runId: string; policy: TPolicy } | null;
@@ -79,18 +79,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
             title="Sections"
             meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}
           >
-            {POLICY_SECTION_NAMES.map((section) => (
-              <PolicySectionEditor
-                key={section}
-                section={section}
-                draft={draft[section]}
-                problems={problems}
-                onToggle={(on) => setDraft((d) => ({ ...d, [section]: { ...d[section], on } }))}
-                onChange={(field, value) =>
-                  setDraft((d) => ({ ...d, [section]: { ...d[section], values: { ...d[section].values, [field]: value } } }))
-                }
-              />
-            ))}
+            <PolicySections draft={draft} problems={problems} onDraft={setDraft} />
           </Panel>
         }
         side={

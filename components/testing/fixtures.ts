@@ -2,9 +2,28 @@
  * Contract data for the component tests, built the way the core's conformance suite builds it
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
+import type { SentRequest } from "@/components/testing/api";
 import { reviewerRows } from "@/lib/reviewer/rows";
-import { REMINDER_KEYS, type TEvent, type TReplayResult, type TReviewerCandidateRow, type TTurnDetail } from "@/lib/contracts";
-import { rebuild, type RebuildOptions } from "@/lib/core";
+import { buildTimeline } from "@/lib/charts/build-timeline";
+import {
+  REMINDER_KEYS,
+  ZCopyVersion,
+  ZPolicyVersion,
+  ZRunListItem,
+  ZRunSummary,
+  type TCopy,
+  type TCopyVersion,
+  type TEvent,
+  type TPolicy,
+  type TPolicyVersion,
+  type TReplayResult,
+  type TReplayTurn,
+  type TRunListItem,
+  type TRunSummary,
+  type TReviewerCandidateRow,
+  type TTurnDetail,
+} from "@/lib/contracts";
+import { rebuild, summarizeDecisions, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
@@ -45,16 +64,19 @@ export function turnDetail(events: readonly TEvent[], turn: number): TTurnDetail
   const existing = [
     ...new Set(events.filter((e) => "turn" in e && typeof e.turn === "number").map((e) => (e as { turn: number }).turn)),
   ].sort((a, b) => a - b);
-  const at = existing.indexOf(turn);
+  // Where the turn is or would be among the existing turns: a missing turn's neighbours are the nearest ones.
+  const found = existing.findIndex((t) => t >= turn);
+  const at = found === -1 ? existing.length : found;
+  const exists = existing[at] === turn;
   return {
     runId: decisions.runId,
     turn,
     decision: decisions.turns.find((t) => t.turn === turn) ?? null,
-    exists: at >= 0,
+    exists,
     findings: decisions.findings.filter((f) => f.turn === turn),
-    events: json(events.filter((e) => "turn" in e && e.turn === turn)) as unknown as Record<string, unknown>[],
+    events: json(events.filter((e) => "turn" in e && e.turn === turn)),
     previousTurn: at > 0 ? existing[at - 1] : null,
-    nextTurn: at >= 0 ? (existing[at + 1] ?? null) : null,
+    nextTurn: existing[exists ? at + 1 : at] ?? null,
   };
 }
 
@@ -136,6 +158,30 @@ export function replayOf(runs: readonly (readonly TEvent[])[], overrides: Rebuil
   return json({ keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })), changedRuns });
 }
 
+/** One turn of a replayed run as lib/server/replay/replay-turn.ts serves it: recorded decisions beside the what-if. */
+export function replayTurnOf(
+  events: readonly TEvent[],
+  overrides: RebuildOptions,
+  turn: number,
+  job: Pick<TReplayTurn, "jobId" | "copyVersionId" | "policyVersionId">,
+): TReplayTurn {
+  const baseline = rebuild(events);
+  const whatIf = rebuild(events, overrides);
+  const changed = changedTurns(baseline, whatIf);
+  return json({
+    ...job,
+    runId: baseline.runId,
+    turn,
+    baseline: baseline.turns.find((t) => t.turn === turn) ?? null,
+    whatIf: whatIf.turns.find((t) => t.turn === turn) ?? null,
+    changes: changed.find((c) => c.turn === turn)?.changes ?? [],
+    baselineFindings: baseline.findings.filter((f) => f.turn === turn),
+    whatIfFindings: whatIf.findings.filter((f) => f.turn === turn),
+    previousChanged: changed.filter((c) => c.turn < turn).at(-1)?.turn ?? null,
+    nextChanged: changed.find((c) => c.turn > turn)?.turn ?? null,
+  });
+}
+
 /** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
 export const teachingEvents = run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
   .turn(9, (t) => t.requests(17).final(5000).ok([]))
@@ -164,3 +210,132 @@ export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEAC
       .ok([rem("requests", 1)]),
   )
   .events();
+
+/** The fields every saved version has, as `GET /api/v1/copy-versions` serves them. */
+type VersionFields = { id: string; name: string } & Partial<{
+  note: string | null;
+  savedBy: string;
+  parentId: string | null;
+  createdAt: string;
+  isDefault: boolean;
+}>;
+
+const versionDefaults = { note: null, savedBy: "ana", parentId: null, createdAt: "2026-11-30T12:00:00.000Z", isDefault: false };
+
+export function copyVersion(fields: VersionFields & { copy?: TCopy }): TCopyVersion {
+  return ZCopyVersion.parse({ ...versionDefaults, copy: TEACH_COPY, ...fields, kind: "copy" });
+}
+
+export function policyVersion(fields: VersionFields & { policy?: TPolicy }): TPolicyVersion {
+  return ZPolicyVersion.parse({ ...versionDefaults, policy: teachPolicy, ...fields, kind: "policy" });
+}
+
+/** A run as `GET /api/v1/runs` lists it: a completed 12-turn run of the ETF agent unless `fields` say otherwise. */
+export function runListItem(fields: Partial<TRunListItem> & { runId: string }): TRunListItem {
+  return ZRunListItem.parse({
+    task: `Compare fees of VOO, IVV and SPLG (${fields.runId})`,
+    agent: "etf-agent",
+    model: "m-large",
+    status: "completed",
+    startedAt: "2026-11-30T10:00:00.000Z",
+    endedAt: "2026-11-30T10:20:00.000Z",
+    turns: 12,
+    eventCount: 38,
+    requests: { used: 30, usable: 36, reserve: 4, limit: 40 },
+    time: { elapsedMs: 1_200_000, limitMs: 1_800_000 },
+    reminders: { delivered: 5, dropped: 1, failed: 0, uncertain: 0, pending: 0 },
+    findings: 0,
+    findingsByCode: {},
+    rebuildError: null,
+    ...fields,
+  });
+}
+
+/** A run's header as `GET /api/v1/runs/:runId` serves it (lib/server/runs/run-dto.ts): its list item plus what the rebuild says. */
+export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunListItem> = {}): TRunSummary {
+  const decisions = rebuild([...events]);
+  const started = events.find((e) => e.type === "run.started");
+  const { lastMeters, ...summary } = summarizeDecisions(decisions);
+  return ZRunSummary.parse(
+    json({
+      ...runListItem({
+        runId: decisions.runId,
+        task: started?.type === "run.started" ? started.body.task : null,
+        turns: Math.max(0, ...events.map((e) => ("turn" in e && typeof e.turn === "number" ? e.turn + 1 : 0))),
+        eventCount: events.length,
+        requests: lastMeters?.requests ?? null,
+        time: lastMeters?.time ? { elapsedMs: lastMeters.time.elapsedMs, limitMs: lastMeters.time.limitMs } : null,
+        reminders: summary.reminders,
+        findings: summary.findings,
+        findingsByCode: summary.findingsByCode,
+        ...fields,
+      }),
+      policy: started?.type === "run.started" ? started.body.policy : null,
+      copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
+      rebuiltTurns: summary.rebuiltTurns,
+      skippedTurns: summary.skippedTurns,
+      lastMeters,
+    }),
+  );
+}
+
+/**
+ * The API's answers about one recorded run, as `fakeApi` routes (components/testing/api.tsx): the
+ * runs list holding it, its header, its timeline and each of its turns.
+ */
+export function recordedRunRoutes(events: readonly TEvent[]): Record<string, () => unknown> {
+  const summary = runSummaryOf(events);
+  const id = encodeURIComponent(summary.runId);
+  const routes: Record<string, () => unknown> = {
+    "GET /api/v1/runs": () => ({ runs: [runListItem(summary)], nextCursor: null }),
+    [`GET /api/v1/runs/${id}`]: () => summary,
+    [`GET /api/v1/runs/${id}/timeline`]: () => json(buildTimeline(rebuild([...events]), events)),
+  };
+  for (const turn of new Set(events.flatMap((e) => ("turn" in e && typeof e.turn === "number" ? [e.turn] : [])))) {
+    routes[`GET /api/v1/runs/${id}/turns/${turn}`] = () => turnDetail(events, turn);
+  }
+  return routes;
+}
+
+/** What `POST /api/v1/copy-versions` and `…/policy-versions` are sent (ZCopyVersionCreate, ZPolicyVersionCreate). */
+type VersionCreate = { name: string; note?: string; parentId?: string; makeDefault?: boolean; copy?: TCopy; policy?: TPolicy };
+
+/**
+ * A project's saved versions of one kind as `fakeApi` routes, kept as the server keeps them: the
+ * list (newest first), a save (the new version is `<prefix>-new`, with its parent), and making a
+ * version the project default (one at most).
+ */
+function versionRoutes<V extends { id: string; isDefault: boolean }>(
+  path: string,
+  prefix: string,
+  versions: readonly V[],
+  make: (id: string, body: VersionCreate) => V,
+): Record<string, (request: SentRequest) => unknown> {
+  let list = [...versions];
+  const makeDefault = (id: string) => (list = list.map((v) => ({ ...v, isDefault: v.id === id })));
+  const routes: Record<string, (request: SentRequest) => unknown> = {
+    [`GET ${path}`]: () => ({ versions: list }),
+    [`POST ${path}`]: ({ body }) => {
+      const saved = make(`${prefix}-new`, body as VersionCreate);
+      list = [saved, ...list];
+      if (saved.isDefault) makeDefault(saved.id);
+      return Response.json(saved, { status: 201 });
+    },
+  };
+  for (const id of [...versions.map((v) => v.id), `${prefix}-new`]) {
+    routes[`POST ${path}/${id}/default`] = () => makeDefault(id).find((v) => v.id === id);
+  }
+  return routes;
+}
+
+export function copyVersionRoutes(versions: readonly TCopyVersion[]) {
+  return versionRoutes("/api/v1/copy-versions", "cv", versions, (id, { name, note, parentId, makeDefault, copy }) =>
+    copyVersion({ id, name, note: note ?? null, parentId: parentId ?? null, isDefault: makeDefault ?? false, copy }),
+  );
+}
+
+export function policyVersionRoutes(versions: readonly TPolicyVersion[]) {
+  return versionRoutes("/api/v1/policy-versions", "pv", versions, (id, { name, note, parentId, makeDefault, policy }) =>
+    policyVersion({ id, name, note: note ?? null, parentId: parentId ?? null, isDefault: makeDefault ?? false, policy }),
+  );
+}

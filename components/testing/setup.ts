@@ -5,3 +5,11 @@ import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
 
 afterEach(() => cleanup());
+
+// happy-dom has no layout, so every recharts ResponsiveContainer measures 0×0 and warns about it;
+// the tests check what surrounds a chart, never its drawing. Other warnings pass through.
+const warn = console.warn.bind(console);
+console.warn = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].startsWith("The width(0) and height(0) of chart should be greater than 0")) return;
+  warn(...args);
+};

@@ -236,10 +236,11 @@ async function check(request: APIRequestContext, key: string, sent: Sent, expect
   if (status === 404) expect(parsed.error?.code, `${label} ${body}`).toBe("not_found");
 }
 
-function url(path: string, params: [string, string][]): Sent {
+/** A GET of `path` with `params`; a 400 may blame a query parameter or one of `pathNames`. */
+function url(path: string, params: [string, string][] = [], pathNames: string[] = []): Sent {
   const search = new URLSearchParams(params);
   const text = search.toString();
-  return { url: text ? `${path}?${text}` : path, names: [...new Set(params.map(([name]) => name))] };
+  return { url: text ? `${path}?${text}` : path, names: [...new Set([...pathNames, ...params.map(([name]) => name)])] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,86 +271,107 @@ test.beforeAll(async ({ request }, info) => {
   }
 });
 
-test("the runs list and facets never answer 5xx, whatever the query", async ({ request }, info) => {
-  test.setTimeout(240_000);
-  const { key } = apiTarget(info);
-  await fc.assert(
-    fc.asyncProperty(query(RUN_LIST), async (params) => check(request, key, url("/api/v1/runs", params))),
-    { numRuns: runs(250) },
-  );
-  await fc.assert(
-    fc.asyncProperty(query({ status: text }), async (params) => check(request, key, url("/api/v1/facets", params))),
-    { numRuns: runs(10) },
-  );
-});
+/** One property: requests drawn from `requests`, `numRuns` of them (scaled by FUZZ_RUNS). */
+interface FuzzCase {
+  requests: fc.Arbitrary<Sent>;
+  numRuns: number;
+  allowCsv?: boolean;
+}
 
-test("a run's routes never answer 5xx, whatever the run id, turn and query", async ({ request }, info) => {
-  test.setTimeout(240_000);
-  const { key } = apiTarget(info);
-  const runSegment = segment([RUN_ID, RUN_ID, "etf-sector-weights", "no such run"]);
-  const routes: fc.Arbitrary<Sent>[] = [
-    runSegment.map((id) => ({ url: `/api/v1/runs/${id}`, names: ["runId"] })),
-    runSegment.map((id) => ({ url: `/api/v1/runs/${id}/decisions`, names: ["runId"] })),
-    fc
-      .tuple(runSegment, query({ turn: integerText, cursor: cursorText, limit: integerText }))
-      .map(([id, q]) => url(`/api/v1/runs/${id}/events`, q)),
-    fc
-      .tuple(runSegment, query({ from: integerText, to: integerText, maxPoints: integerText }))
-      .map(([id, q]) => url(`/api/v1/runs/${id}/timeline`, q)),
-    fc
-      .tuple(runSegment, fc.oneof(integerText.map(encode), segment(["0", "3", "5", "6"])))
-      .map(([id, turn]) => ({ url: `/api/v1/runs/${id}/turns/${turn}`, names: ["runId", "turn"] })),
-  ];
-  await fc.assert(
-    fc.asyncProperty(fc.oneof(...routes), async (sent) => {
-      sent.names.push("runId");
-      await check(request, key, sent);
-    }),
-    { numRuns: runs(250) },
-  );
-});
+/** A test of the fuzz table: its properties, built once beforeAll has made the ids they use. */
+interface FuzzTest {
+  title: string;
+  timeoutMs: number;
+  cases: () => FuzzCase[];
+}
 
-test("the Reviewer candidates, funnel and export never answer 5xx, whatever the filters", async ({ request }, info) => {
-  test.setTimeout(300_000);
-  const { key } = apiTarget(info);
-  await fc.assert(
-    fc.asyncProperty(query(REVIEWER), async (params) => check(request, key, url("/api/v1/reviewer/candidates", params))),
-    { numRuns: runs(120) },
-  );
-  await fc.assert(
-    fc.asyncProperty(query(REVIEWER), async (params) => check(request, key, url("/api/v1/reviewer/funnel", params))),
-    { numRuns: runs(40) },
-  );
-  await fc.assert(
-    fc.asyncProperty(query({ ...REVIEWER, format: fc.oneof(fc.constantFrom("csv", "json"), text) }), async (params) =>
-      check(request, key, url("/api/v1/reviewer/candidates/export", params), { allowCsv: true }),
-    ),
-    { numRuns: runs(30) },
-  );
-});
+const FUZZ_TESTS: FuzzTest[] = [
+  {
+    title: "the runs list and facets never answer 5xx, whatever the query",
+    timeoutMs: 240_000,
+    cases: () => [
+      { requests: query(RUN_LIST).map((q) => url("/api/v1/runs", q)), numRuns: 250 },
+      { requests: query({ status: text }).map((q) => url("/api/v1/facets", q)), numRuns: 10 },
+    ],
+  },
+  {
+    title: "a run's routes never answer 5xx, whatever the run id, turn and query",
+    timeoutMs: 240_000,
+    cases: () => {
+      const runSegment = segment([RUN_ID, RUN_ID, "etf-sector-weights", "no such run"]);
+      const turnSegment = fc.oneof(integerText.map(encode), segment(["0", "3", "5", "6"]));
+      return [
+        {
+          requests: fc.oneof(
+            runSegment.map((id) => url(`/api/v1/runs/${id}`, [], ["runId"])),
+            runSegment.map((id) => url(`/api/v1/runs/${id}/decisions`, [], ["runId"])),
+            fc
+              .tuple(runSegment, query({ turn: integerText, cursor: cursorText, limit: integerText }))
+              .map(([id, q]) => url(`/api/v1/runs/${id}/events`, q, ["runId"])),
+            fc
+              .tuple(runSegment, query({ from: integerText, to: integerText, maxPoints: integerText }))
+              .map(([id, q]) => url(`/api/v1/runs/${id}/timeline`, q, ["runId"])),
+            fc.tuple(runSegment, turnSegment).map(([id, turn]) => url(`/api/v1/runs/${id}/turns/${turn}`, [], ["runId", "turn"])),
+          ),
+          numRuns: 250,
+        },
+      ];
+    },
+  },
+  {
+    title: "the Reviewer candidates, funnel and export never answer 5xx, whatever the filters",
+    timeoutMs: 300_000,
+    cases: () => [
+      { requests: query(REVIEWER).map((q) => url("/api/v1/reviewer/candidates", q)), numRuns: 120 },
+      { requests: query(REVIEWER).map((q) => url("/api/v1/reviewer/funnel", q)), numRuns: 40 },
+      {
+        requests: query({ ...REVIEWER, format: fc.oneof(fc.constantFrom("csv", "json"), text) }).map((q) =>
+          url("/api/v1/reviewer/candidates/export", q),
+        ),
+        numRuns: 30,
+        allowCsv: true,
+      },
+    ],
+  },
+  {
+    title: "versions and replays never answer 5xx, whatever the id, run id and turn",
+    timeoutMs: 240_000,
+    cases: () => {
+      const versionIds = segment([policyVersionId ?? "no-such-version", "no-such-version"]);
+      const jobIds = segment([replayJobId ?? "no-such-job", "no-such-job"]);
+      const runSegment = segment([RUN_ID, "no such run"]);
+      const turn = fc.oneof(integerText.map(encode), fc.constantFrom("0", "2", "5"));
+      return [
+        {
+          requests: fc.oneof(
+            query({ kind: text }).map((q) => url("/api/v1/copy-versions", q)),
+            query({ kind: text }).map((q) => url("/api/v1/policy-versions", q)),
+            versionIds.map((id) => url(`/api/v1/copy-versions/${id}`, [], ["id"])),
+            versionIds.map((id) => url(`/api/v1/policy-versions/${id}`, [], ["id"])),
+            jobIds.map((id) => url(`/api/v1/replay/${id}`, [], ["id"])),
+            fc
+              .tuple(jobIds, runSegment, turn)
+              .map(([id, runId, t]) => url(`/api/v1/replay/${id}/runs/${runId}/turns/${t}`, [], ["id", "runId", "turn"])),
+          ),
+          numRuns: 150,
+        },
+      ];
+    },
+  },
+];
 
-test("versions and replays never answer 5xx, whatever the id, run id and turn", async ({ request }, info) => {
-  test.setTimeout(240_000);
-  const { key } = apiTarget(info);
-  const versionIds = segment([policyVersionId ?? "no-such-version", "no-such-version"]);
-  const jobIds = segment([replayJobId ?? "no-such-job", "no-such-job"]);
-  const runSegment = segment([RUN_ID, "no such run"]);
-  const routes: fc.Arbitrary<Sent>[] = [
-    query({ kind: text }).map((q) => url("/api/v1/copy-versions", q)),
-    query({ kind: text }).map((q) => url("/api/v1/policy-versions", q)),
-    versionIds.map((id) => ({ url: `/api/v1/copy-versions/${id}`, names: ["id"] })),
-    versionIds.map((id) => ({ url: `/api/v1/policy-versions/${id}`, names: ["id"] })),
-    jobIds.map((id) => ({ url: `/api/v1/replay/${id}`, names: ["id"] })),
-    fc.tuple(jobIds, runSegment, fc.oneof(integerText.map(encode), fc.constantFrom("0", "2", "5"))).map(([id, runId, turn]) => ({
-      url: `/api/v1/replay/${id}/runs/${runId}/turns/${turn}`,
-      names: ["id", "runId", "turn"],
-    })),
-  ];
-  await fc.assert(
-    fc.asyncProperty(fc.oneof(...routes), async (sent) => check(request, key, sent)),
-    { numRuns: runs(150) },
-  );
-});
+for (const { title, timeoutMs, cases } of FUZZ_TESTS) {
+  test(title, async ({ request }, info) => {
+    test.setTimeout(timeoutMs);
+    const { key } = apiTarget(info);
+    for (const { requests, numRuns, allowCsv } of cases()) {
+      await fc.assert(
+        fc.asyncProperty(requests, (sent) => check(request, key, sent, { allowCsv })),
+        { numRuns: runs(numRuns) },
+      );
+    }
+  });
+}
 
 test("unknown ids are 404, bad ones 400 naming the parameter, and early-year dates stay early", async ({ request }, info) => {
   const { key } = apiTarget(info);

@@ -1,18 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { healthRoute } from "@/lib/server/http/health-route";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { askHealth } from "@/lib/server/testing/health";
 import { useDatabase, type Database } from ".";
-
-async function health() {
-  const started = Date.now();
-  const response = await healthRoute();
-  return {
-    status: response.status,
-    ms: Date.now() - started,
-    body: await response.json(),
-    retryAfter: response.headers.get("retry-after"),
-  };
-}
 
 /** A database whose SELECT 1 does what `answer` says (a stand-in: only the health check's view of it). */
 function fakeDb(answer: () => Promise<unknown>): Database {
@@ -30,7 +19,7 @@ describe("GET /api/v1/health", () => {
       const db = await kind.open();
       try {
         useDatabase(db);
-        const answer = await health();
+        const answer = await askHealth();
         expect(answer.status).toBe(200);
         expect(answer.body).toEqual({ ok: true, service: "cuescope", database: kind.name });
       } finally {
@@ -41,7 +30,7 @@ describe("GET /api/v1/health", () => {
 
   it("answers 503 with Retry-After within its limit when SELECT 1 hangs", async () => {
     useDatabase(fakeDb(() => new Promise(() => {})));
-    const answer = await health();
+    const answer = await askHealth();
     expect(answer.status).toBe(503);
     expect(answer.retryAfter).toBe("5");
     expect(answer.ms).toBeLessThan(3_000);
@@ -50,7 +39,7 @@ describe("GET /api/v1/health", () => {
 
   it("answers 503, not 500, for any failure of the database (the reason goes to the log, not the answer)", async () => {
     useDatabase(fakeDb(() => Promise.reject(new Error('password authentication failed for user "secret"'))));
-    const answer = await health();
+    const answer = await askHealth();
     expect(answer.status).toBe(503);
     expect(JSON.stringify(answer.body)).not.toContain("secret");
   });

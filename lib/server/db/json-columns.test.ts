@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { copyColumn, policyColumn, replayFiltersColumn, replayResultColumn, runSummaryColumn, StoredDataError } from "./json-columns";
+import {
+  copyColumn,
+  eventColumns,
+  policyColumn,
+  replayFiltersColumn,
+  replayResultColumn,
+  runSummaryColumn,
+  StoredDataError,
+  type EventRow,
+} from "./json-columns";
 
 const result = {
   runs: 1,
@@ -48,5 +57,47 @@ describe("JSON columns read through their contracts", () => {
     expect(replayResultColumn({ id: "j2", result: noFate })).toBe("older format");
     expect(replayResultColumn({ id: "j3", result: { ...result, followUp: { context: {} } } })).toBe("older format");
     expect(() => replayResultColumn({ id: "j4", result: "done" })).toThrow(StoredDataError);
+  });
+
+  it("reads an events row back as its event: envelope columns around the body, turn only where there is one", () => {
+    const row: EventRow = {
+      seq: "7",
+      eventId: "e7",
+      type: "request.submitted",
+      ts: "2026-11-29T10:00:05.120Z",
+      turn: 3,
+      body: { outcome: "ok" },
+    };
+    expect(eventColumns(row, "run-1")).toEqual({
+      id: "e7",
+      runId: "run-1",
+      type: "request.submitted",
+      ts: "2026-11-29T10:00:05.120Z",
+      turn: 3,
+      body: { outcome: "ok", countsAgainstBudget: true },
+    });
+    const started = eventColumns({ ...row, type: "run.ended", turn: null, body: { status: "completed" } }, "run-1");
+    expect(started).not.toHaveProperty("turn");
+    expect(started.body).toEqual({ status: "completed" });
+  });
+
+  it("names the events row (its seq), the column and the path inside the event of a stored event that no longer parses", () => {
+    const row: EventRow = { seq: "41", eventId: "e41", type: "meter.requests", ts: "2026-11-29T10:00:00Z", turn: 2, body: { used: -1 } };
+    const error = (() => {
+      try {
+        eventColumns(row, "run-1");
+      } catch (e) {
+        return e as StoredDataError;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoredDataError);
+    expect(error).toMatchObject({ table: "events", rowId: "41", column: "body", problems: [{ path: "body.used" }] });
+    expect(error?.message).toMatch(
+      /^stored events\.body of row "41" does not match its schema: body\.used: expected integer >= 0, got -1$/,
+    );
+    expect(() => eventColumns({ ...row, type: "meter.pressure", body: { used: 1 } }, "run-1")).toThrow(
+      /^stored events\.type of row "41" does not match its schema: .*unknown event type "meter\.pressure"/,
+    );
+    expect(() => eventColumns({ ...row, turn: null, body: { used: 1 } }, "run-1")).toThrow(/^stored events\.turn of row "41"/);
   });
 });

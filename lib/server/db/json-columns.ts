@@ -3,10 +3,12 @@ import {
   problemsFrom,
   ZCopy,
   ZDecisionsSummary,
+  ZEvent,
   ZPolicy,
   ZReplayFilters,
   ZReplayResult,
   type TCopy,
+  type TEvent,
   type TPolicy,
   type TProblem,
   type TReplayFilters,
@@ -29,6 +31,7 @@ import type { Prisma } from "./generated/client";
  * | run_decisions    | summary   | ZRunSummaryColumn (ZDecisionsSummary + the run's policy and copy) |
  * | replay_jobs      | filters   | ZReplayFilters                               |
  * | replay_jobs      | result    | ZReplayResult (older formats read as "start it again") |
+ * | events           | body      | ZEvent, with the row's event_id, type, ts and turn around it |
  */
 export class StoredDataError extends Error {
   override readonly name = "StoredDataError";
@@ -99,4 +102,36 @@ export function replayResultColumn(row: { id: string; result: unknown }): TRepla
     ZReplayResult.shape.followUp.safeParse(stored.followUp).success && ZReplayResult.shape.changedRuns.safeParse(changedRuns).success;
   if (!current) return "older format";
   return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
+}
+
+/** The columns of an events row that make up the event (run_pk, at, content_hash and received_at aside). */
+export interface EventRow {
+  /** The row's arrival sequence (its primary key), as text. */
+  seq: string;
+  eventId: string;
+  type: string;
+  ts: string;
+  turn: number | null;
+  body: unknown;
+}
+
+/**
+ * A stored event row read back as the event it was stored from: its envelope (event_id, type, ts,
+ * turn, and the run's id) around its body, parsed with ZEvent, the schema ingestion checked it
+ * with. A row that no longer parses names the columns at fault (`body`, or `type` when the body
+ * belongs to no known type) and the paths inside the event (`body.used`).
+ */
+export function eventColumns(row: EventRow, runId: string): TEvent {
+  const event: Record<string, unknown> = { id: row.eventId, runId, type: row.type, ts: row.ts, body: row.body };
+  if (row.turn !== null) event.turn = row.turn;
+  const parsed = ZEvent.safeParse(event);
+  if (parsed.success) return parsed.data;
+  const problems = problemsFrom(parsed.error);
+  const columns = [...new Set(problems.map((p) => columnOfField(p.path.split(/[.[]/)[0])))];
+  throw new StoredDataError("events", row.seq, columns.join(", "), problems);
+}
+
+/** The events column an event's field is stored in; a problem at the event's root (no known type) is its type's. */
+function columnOfField(field: string): string {
+  return field === "" ? "type" : field === "id" ? "event_id" : field;
 }

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { healthRoute } from "./health-route";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, useDatabase, type Database } from "@/lib/server/db";
 import { isTransientDatabaseError } from "@/lib/server/db/errors";
+import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testing/databases";
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
+import { askHealth } from "@/lib/server/testing/health";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
 import { reviewerExportRoute } from "./reviewer-routes";
 import { ingestRoute, listRunsRoute } from "./routes";
@@ -32,7 +31,7 @@ interface Answer {
 }
 
 describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)", () => {
-  const name = `cuescope_faults_${randomBytes(5).toString("hex")}`;
+  let scratch: ScratchPostgres;
   let direct: Database;
   let app: Database;
   let proxy: FaultProxy;
@@ -44,10 +43,9 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   const sent = new Set<string>();
 
   beforeAll(async () => {
-    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-    const target = new URL(adminUrl!);
-    target.pathname = `/${name}`;
-    direct = await openDatabase({ url: target.toString() });
+    scratch = await createScratchPostgres(adminUrl!, "cuescope_faults");
+    const target = new URL(scratch.url);
+    direct = await openDatabase({ url: scratch.url });
     key = (await createKey(direct, "faults")).secret;
     proxy = await FaultProxy.start(PROXY_PORT, { host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(target);
@@ -63,7 +61,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     await Promise.race([app?.close(), new Promise((done) => setTimeout(done, 3_000))]).catch(() => {});
     await proxy?.close();
     await direct?.close();
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await scratch?.drop();
   }, 60_000);
 
   async function ingest(batch: Raw[]): Promise<Answer> {
@@ -90,17 +88,6 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     return answer;
   }
 
-  async function health(): Promise<{ status: number; ms: number; body: { ok: boolean; database: string }; retryAfter: string | null }> {
-    const started = Date.now();
-    const response = await healthRoute();
-    return {
-      status: response.status,
-      ms: Date.now() - started,
-      body: await response.json(),
-      retryAfter: response.headers.get("retry-after"),
-    };
-  }
-
   function expectUnavailable(answer: { status: number; ms: number; retryAfter: string | null }) {
     expect(answer.status).toBe(503);
     expect(Number(answer.retryAfter)).toBeGreaterThan(0);
@@ -108,7 +95,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   }
 
   it("stores a batch while the database is healthy", async () => {
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
     const answer = await ingest(smallRun("before", 3));
     expect(answer.status).toBe(207);
     expect(answer.body.results!.every((r) => r.status === "created")).toBe(true);
@@ -127,7 +114,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     for (const other of others) expectUnavailable(other);
     const read = await timed(() => listRunsRoute(authed("/api/v1/runs")));
     expectUnavailable(read);
-    const check = await health();
+    const check = await askHealth();
     expectUnavailable(check);
     expect(check.ms).toBeLessThan(5_000);
     expect(check.body).toMatchObject({ ok: false, database: "postgres" });
@@ -140,7 +127,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     expect(retried.status).toBe(207);
     expect(retried.body.results!.every((r) => r.status === "created" || r.status === "duplicate")).toBe(true);
     for (const name of ["during-stall-a", "during-stall-b"]) expect((await ingest(smallRun(name, 2))).status).toBe(207);
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
   }, 90_000);
 
   it("answers 503 when connections drop mid-ingest and while the database refuses them, and recovers", async () => {
@@ -152,7 +139,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
 
     const refused = await ingest(smallRun("while-down", 2));
     expectUnavailable(refused);
-    const check = await health();
+    const check = await askHealth();
     expectUnavailable(check);
     const exported = await timed(() => reviewerExportRoute(authed("/api/v1/reviewer/candidates/export?format=csv")));
     expectUnavailable(exported);
@@ -171,7 +158,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     proxy.heal();
     expect((await ingest(batch)).status).toBe(207);
     expect((await ingest(smallRun("while-down", 2))).status).toBe(207);
-    expect((await health()).status).toBe(200);
+    expect((await askHealth()).status).toBe(200);
   }, 90_000);
 
   it("never answered 500, and lost nothing it acknowledged; re-sent batches are stored exactly once", async () => {
@@ -188,8 +175,7 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
   });
 
   function proxyUrl(): string {
-    const url = new URL(adminUrl!);
-    url.pathname = `/${name}`;
+    const url = new URL(scratch.url);
     url.host = `127.0.0.1:${proxy.port}`;
     return url.toString();
   }
@@ -205,14 +191,4 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number;
   const response = value instanceof Response ? value : undefined;
   if (response) await response.text();
   return { value, ms: Date.now() - started, status: response?.status ?? 0, retryAfter: response?.headers.get("retry-after") ?? null };
-}
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

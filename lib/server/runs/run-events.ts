@@ -1,20 +1,6 @@
 import type { TEvent } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
-
-interface EventRow {
-  eventId: string;
-  type: string;
-  ts: string;
-  turn: number | null;
-  body: unknown;
-}
-
-/** A stored row as the validated event it was stored from (events are validated on ingest). */
-export function toEvent(row: EventRow, runId: string): TEvent {
-  const event = { id: row.eventId, runId, type: row.type, ts: row.ts, body: row.body } as Record<string, unknown>;
-  if (row.turn !== null) event.turn = row.turn;
-  return event as unknown as TEvent;
-}
+import { eventColumns, type EventRow } from "@/lib/server/db/json-columns";
 
 /**
  * Every stored event of a run, in arrival order (the core puts them in run order). Read with one
@@ -24,17 +10,20 @@ export async function loadRunEvents(db: Database, run: { id: string; runId: stri
   return queryEvents(db, run, "", []);
 }
 
-type RawEventRow = { eventId: string; type: string; ts: string; turn: number | null; body: string };
+type RawEventRow = EventRow & { body: string };
 
-/** One raw query over a run's events (optionally narrowed by `condition` on $2…), bodies parsed from text. */
+/**
+ * One raw query over a run's events (optionally narrowed by `condition` on $2…), bodies parsed from
+ * text, each row read back through the event contract (json-columns.ts).
+ */
 async function queryEvents(db: Database, run: { id: string; runId: string }, condition: string, params: unknown[]): Promise<TEvent[]> {
   const rows = await db.prisma.$queryRawUnsafe<RawEventRow[]>(
-    `SELECT "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
+    `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
       WHERE "run_pk" = $1${condition} ORDER BY "seq"`,
     run.id,
     ...params,
   );
-  return rows.map((row) => toEvent({ ...row, body: JSON.parse(row.body) }, run.runId));
+  return rows.map((row) => eventColumns({ ...row, body: JSON.parse(row.body) }, run.runId));
 }
 
 /** The event types the run page's lanes and markers read (compactions, Reviewer flow, notifications). */

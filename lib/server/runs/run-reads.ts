@@ -2,11 +2,11 @@ import "server-only";
 import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "@/lib/contracts";
 import { inRunOrder } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
+import { eventColumns } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { findRun } from "./find-run";
 import { getParsedRunDecisions, getRunDecisions } from "./run-decisions";
 import { toRunSummary } from "./run-dto";
-import { toEvent } from "./run-events";
 
 /** `GET /api/v1/runs/:runId`: the run's header and counts. */
 export async function getRunSummary(db: Database, projectId: string, runId: string): Promise<TRunSummary> {
@@ -44,7 +44,7 @@ export async function listRunEvents(db: Database, projectId: string, runId: stri
     events: page.map((row) => ({
       seq: row.seq.toString(),
       receivedAt: row.receivedAt.toISOString(),
-      event: toEvent(row, run.runId) as unknown as Record<string, unknown>,
+      event: eventColumns({ ...row, seq: row.seq.toString() }, run.runId),
     })),
     nextCursor: rows.length > query.limit ? page.at(-1)!.seq.toString() : null,
   };
@@ -66,8 +66,10 @@ export async function getTurnDetail(db: Database, projectId: string, runId: stri
     exists: existing[at] === turn,
     findings: decisions.findings.filter((f) => f.turn === turn),
     events: inRunOrder(
-      rows.filter((r) => r.type !== "run.started" && r.type !== "run.ended").map((r) => toEvent(r, run.runId)),
-    ) as unknown as Record<string, unknown>[],
+      rows
+        .filter((r) => r.type !== "run.started" && r.type !== "run.ended")
+        .map((r) => eventColumns({ ...r, seq: r.seq.toString() }, run.runId)),
+    ),
     previousTurn: at > 0 ? existing[at - 1] : null,
     nextTurn: existing[existing[at] === turn ? at + 1 : at] ?? null,
   };

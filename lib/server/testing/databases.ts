@@ -29,20 +29,39 @@ export function tempDataDir(): string {
 }
 
 async function openScratchPostgres(adminUrl: string): Promise<Database> {
-  const name = `cuescope_test_${randomBytes(6).toString("hex")}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString() });
+  const scratch = await createScratchPostgres(adminUrl, "cuescope_test");
+  const db = await openDatabase({ url: scratch.url });
   return {
     ...db,
     async close() {
       await db.close();
-      await withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await scratch.drop();
     },
   };
 }
 
+/** A PostgreSQL database made for one suite: its URL, and drop() to remove it (connections and all). */
+export interface ScratchPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty database named `prefix` plus a random suffix on the server of `adminUrl`
+ * (unmigrated: openDatabase migrates it), connecting as that URL's user.
+ */
+export async function createScratchPostgres(adminUrl: string, prefix: string): Promise<ScratchPostgres> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** Runs `work` on a connection to `url`, closed afterwards. */
 async function withAdmin<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();

@@ -1,0 +1,155 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ZReplayJob, type TReplayJob } from "@/lib/contracts";
+import { apiError, fakeApi, renderWithClient, type SentRequest } from "@/components/testing/api";
+import { copyVersion, policyVersion, replayOf, roomyEvents, TEACH_COPY, teachingEvents } from "@/components/testing/fixtures";
+import { ReplayWorkbench } from "./replay-workbench";
+
+const terse = copyVersion({ id: "cv-terse", name: "terse", copy: { ...TEACH_COPY, requests: { "*": "R{stage}" } } });
+const early = policyVersion({ id: "pv-early", name: "early context" });
+
+/** What the server computes for the terse copy over the teaching and roomy runs (see replay-results.test.tsx). */
+const result = {
+  runs: 2,
+  turns: 5,
+  ...replayOf([teachingEvents, roomyEvents], { copy: terse.copy }),
+  followUp: [
+    {
+      copy: { fingerprint: "0123456789", label: "Default copy", copyVersionId: null, runs: 2 },
+      keys: [{ key: "requests" as const, delivered: 4, followed: 1, rate: 0.25, low: 0.05, high: 0.7 }],
+    },
+  ],
+};
+
+function job(fields: Partial<TReplayJob>): TReplayJob {
+  return ZReplayJob.parse({
+    id: "job-1",
+    status: "running",
+    copyVersionId: "cv-terse",
+    policyVersionId: null,
+    filters: {},
+    progress: { totalRuns: 2, doneRuns: 1, totalTurns: 5, doneTurns: 2 },
+    result: null,
+    error: null,
+    reused: false,
+    createdAt: "2026-11-30T12:00:00.000Z",
+    finishedAt: null,
+    ...fields,
+  });
+}
+
+const done = job({
+  status: "done",
+  progress: { totalRuns: 2, doneRuns: 2, totalTurns: 5, doneTurns: 5 },
+  result,
+  finishedAt: "2026-11-30T12:00:03.000Z",
+});
+
+/** The project's versions and facets, plus the replay routes a test gives. */
+function server(routes: Record<string, (request: SentRequest) => unknown>, versions = { copy: [terse], policy: [early] }) {
+  return fakeApi({
+    "GET /api/v1/copy-versions": () => ({ versions: versions.copy }),
+    "GET /api/v1/policy-versions": () => ({ versions: versions.policy }),
+    "GET /api/v1/facets": () => ({ agents: ["etf-agent"], models: ["m-large"], statuses: ["completed"] }),
+    ...routes,
+  });
+}
+
+function renderWorkbench(initialJobId: string | null = null) {
+  return renderWithClient(<ReplayWorkbench project="demo" initial={{ maxRuns: 500 }} initialJobId={initialJobId} />);
+}
+
+beforeEach(() => window.history.replaceState(null, "", "/copy/replay?copy=cv-terse"));
+afterEach(() => vi.unstubAllGlobals());
+
+describe("what-if replay workbench", () => {
+  it("starts a replay of the chosen version, follows its progress, then shows the result and puts the job in the URL", async () => {
+    const user = userEvent.setup();
+    let polls = 0;
+    const sent = server({
+      "POST /api/v1/replay": () => job({}),
+      // The first poll still finds it running; the next one finds it done.
+      "GET /api/v1/replay/job-1": () => (++polls < 2 ? job({}) : done),
+    });
+    renderWorkbench();
+    await screen.findByRole("option", { name: "terse" });
+    await user.selectOptions(screen.getByRole("combobox", { name: "Copy version" }), "terse");
+    await user.click(screen.getByRole("button", { name: "Replay" }));
+
+    expect(await screen.findByRole("progressbar", { name: "Replay progress" })).toHaveAttribute("aria-valuenow", "40");
+    expect(screen.getByText(/1 of 2 runs · 2 of 5 turns rebuilt/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Replaying…" })).toBeDisabled();
+    expect(screen.getByRole("heading", { name: "Replay with copy “terse”" })).toBeInTheDocument();
+
+    const summary = await screen.findByText(/turns rebuilt/, { selector: "p[role=status]" }, { timeout: 3000 });
+    expect(summary).toHaveTextContent(
+      "2 runs · 5 turns rebuilt · 3 turns changed in 2 runs, of which 2 with a reminder delivered, dropped or staged differently",
+    );
+    expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Replay" })).toBeEnabled();
+    expect(screen.getByRole("table", { name: "Per key, baseline vs what-if" })).toBeInTheDocument();
+    expect(
+      screen.getByRole("figure", {
+        name: /^Dropped reminders \(capacity\) per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1/,
+      }),
+    );
+    expect(screen.getByRole("link", { name: /^Turn 10: / })).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");
+    expect(screen.getByRole("table", { name: "Follow-up with Default copy" })).toBeInTheDocument();
+    expect(window.location.search).toBe("?job=job-1");
+    expect(sent.find((r) => r.method === "POST")?.body).toEqual({ copyVersionId: "cv-terse", filters: {}, maxRuns: 500 });
+  });
+
+  it("a job id from the URL brings its finished result back without starting anything", async () => {
+    const sent = server({ "GET /api/v1/replay/job-1": () => ({ ...done, reused: true }) });
+    renderWorkbench("job-1");
+    expect(await screen.findByText(/this is that result, kept/)).toBeInTheDocument();
+    expect(screen.getByText("finished 2026-11-30 12:00:03 UTC")).toBeInTheDocument();
+    expect(sent.filter((r) => r.method === "POST")).toEqual([]);
+    await waitFor(() => expect(window.location.search).toBe("?job=job-1"));
+  });
+
+  it("Cancel stops a running replay, which then says nothing was kept", async () => {
+    const user = userEvent.setup();
+    const sent = server({
+      "GET /api/v1/replay/job-1": () => job({}),
+      "POST /api/v1/replay/job-1/cancel": () => job({ status: "cancelled", finishedAt: "2026-11-30T12:00:01.000Z" }),
+    });
+    renderWorkbench("job-1");
+    await user.click(await screen.findByRole("button", { name: "Cancel" }));
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "Cancelled after 1 of 2 runs; nothing was kept. Start it again to see the result.",
+    );
+    expect(sent.filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/api/v1/replay/job-1/cancel"]);
+  });
+
+  it("a failed replay shows its error, and a refused start the server's reason", async () => {
+    const user = userEvent.setup();
+    server({
+      "GET /api/v1/replay/job-1": () =>
+        job({ status: "failed", error: "the run's decisions cannot be rebuilt", policyVersionId: "pv-early" }),
+      "POST /api/v1/replay": () => apiError(400, "invalid", "no runs match these filters"),
+    });
+    renderWorkbench("job-1");
+    expect(await screen.findByText("The replay failed: the run's decisions cannot be rebuilt")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Replay with copy “terse” and policy “early context”" })).toBeInTheDocument();
+    expect(screen.queryByRole("table", { name: "Per key, baseline vs what-if" })).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Policy version" }), "early context");
+    await user.click(screen.getByRole("button", { name: "Replay" }));
+    const form = within(screen.getByRole("form", { name: "Replay settings" }));
+    expect(await form.findByRole("alert")).toHaveTextContent("no runs match these filters");
+  });
+
+  it("a job that cannot be loaded says why", async () => {
+    server({ "GET /api/v1/replay/gone": () => apiError(404, "not_found", 'no replay "gone" in this project') });
+    renderWorkbench("gone");
+    expect(await screen.findByRole("alert")).toHaveTextContent('no replay "gone" in this project');
+  });
+
+  it("without copy versions it points to the copy editor", async () => {
+    server({}, { copy: [], policy: [] });
+    renderWorkbench();
+    expect(await screen.findByRole("link", { name: "write one in the copy editor" })).toHaveAttribute("href", "/copy");
+    expect(screen.getByRole("link", { name: "What-if replay" })).toHaveAttribute("aria-current", "page");
+  });
+});

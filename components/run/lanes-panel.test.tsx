@@ -1,0 +1,91 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { json, run } from "@/lib/core/spec/builders";
+import { buildTimeline } from "@/lib/charts/build-timeline";
+import type { TurnWindow } from "@/lib/run-view/turn-window";
+import { reviewerEvents } from "@/components/testing/fixtures";
+import { LanesPanel } from "./lanes-panel";
+
+const timelineOf = (events: TEvent[]) => json(buildTimeline(rebuild(events), events));
+
+function renderLanes(events: TEvent[], domain: TurnWindow, selectedTurn: number | null = null) {
+  const onSelectTurn = vi.fn();
+  render(<LanesPanel timeline={timelineOf(events)} axis={{ domain, ticks: [], selectedTurn, onSelectTurn, onZoom: () => {} }} />);
+  return onSelectTurn;
+}
+
+const heading = (name: RegExp) => screen.getByRole("heading", { name });
+const marks = (lane: RegExp) =>
+  within(screen.getByRole("group", { name: lane }))
+    .queryAllByRole("button")
+    .map((b) => b.getAttribute("aria-label"));
+
+describe("run page lanes (R12): review suggestion, Reviewer, notifications, findings", () => {
+  it("sums up the rules' Reviewer candidates and what the runtime recorded, chain by chain", () => {
+    renderLanes(reviewerEvents, { from: 9, to: 20 });
+    expect(heading(/^Review suggestion/)).toHaveTextContent("checkpoints every 10 turns");
+    expect(heading(/^Reviewer/)).toHaveTextContent(
+      "rules: 2 candidates, 1 denied · recorded: 3 chains, 2 dispatches (1 running), 1 cancelled",
+    );
+    expect(marks(/^rules:/)).toEqual([
+      "turn 10 · rules: Reviewer candidate, checkpoint 1 · admission granted",
+      "turn 20 · rules: Reviewer candidate, checkpoint 2 · admission denied: too few requests left",
+    ]);
+    expect(marks(/^recorded:/)).toEqual(
+      expect.arrayContaining([
+        "turns 10–12 · dispatch d1 of candidate c1 completed",
+        "turn 20 onwards · dispatch d3 of candidate c3 still running",
+        "turn 11 · candidate c2 cancelled: reminder dropped",
+        "turn 20 · recorded admission for candidate c3: denied: too few requests left",
+      ]),
+    );
+    expect(marks(/^review reminders/)).toEqual([
+      "turn 11 · review reminder, stage 1 · delivered (20 B)",
+      "turn 20 · review reminder, stage 2 · delivered (20 B)",
+      "turn 10 · review reminder, stage 1 · dropped: needs 20 B, 19 B free",
+    ]);
+    expect(marks(/^findings:/)).toEqual([
+      "turn 11 · findings: Missing reminder ×2, Admission against the rule, Candidate cancelled by a drop",
+      "turn 20 · findings: Missing reminder ×2, Dispatch without admission",
+    ]);
+    expect(heading(/^Findings/)).toHaveTextContent("2 turns in view");
+  });
+
+  it("shows only what falls inside the window", () => {
+    renderLanes(reviewerEvents, { from: 0, to: 10 });
+    expect(marks(/^rules:/)).toEqual(["turn 10 · rules: Reviewer candidate, checkpoint 1 · admission granted"]);
+    expect(marks(/^findings:/)).toEqual([]);
+    expect(heading(/^Findings/)).toHaveTextContent("0 turns in view");
+  });
+
+  it("every mark selects its turn", async () => {
+    const user = userEvent.setup();
+    const onSelectTurn = renderLanes(reviewerEvents, { from: 9, to: 20 });
+    await user.click(screen.getByRole("button", { name: "turns 10–12 · dispatch d1 of candidate c1 completed" }));
+    expect(onSelectTurn).toHaveBeenLastCalledWith(10);
+    await user.click(screen.getByRole("button", { name: /^turn 20 · findings:/ }));
+    expect(onSelectTurn).toHaveBeenLastCalledWith(20);
+    await user.click(screen.getByRole("button", { name: "turn 11 · review reminder, stage 1 · delivered (20 B)" }));
+    expect(onSelectTurn).toHaveBeenLastCalledWith(11);
+  });
+
+  it("without review and reviewer sections, notifications still have their own lane", async () => {
+    const user = userEvent.setup();
+    const events = run({ runId: "plain", policy: { requests: { limit: 40, stages: [0.5] } } })
+      .turn(0, (t) => t.requests(5).final(100).ok([]).notified("slack", "Started the comparison"))
+      .turn(1, (t) => t.requests(6).final(100).ok([]).notified("email", "Fees table ready"))
+      .events();
+    const onSelectTurn = renderLanes(events, { from: 0, to: 1 });
+    expect(heading(/^Review suggestion/)).toHaveTextContent("no review section");
+    expect(heading(/^Reviewer/)).toHaveTextContent("no reviewer section · recorded: 0 chains");
+    expect(heading(/^User notifications/)).toHaveTextContent("2 in view");
+    const notified = marks(/^notified:/);
+    expect(notified).toHaveLength(2);
+    expect(notified[1]).toMatch(/^turn 1 · .*email.*Fees table ready/);
+    await user.click(screen.getAllByRole("button", { name: /^turn 1 · / })[0]);
+    expect(onSelectTurn).toHaveBeenCalledWith(1);
+  });
+});

@@ -1,0 +1,70 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { TEvent } from "@/lib/contracts";
+import { rebuild } from "@/lib/core";
+import { json, run } from "@/lib/core/spec/builders";
+import { buildTimeline } from "@/lib/charts/build-timeline";
+import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
+import { TEACH_COPY, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
+import { MeterPanels } from "./meter-panels";
+
+// recharts draws nothing without layout (happy-dom has none): these tests cover what the panels
+// say around the charts, the strips under them, and the pointer handling of the plot area; the
+// drawing itself is left to the e2e suite.
+
+function renderPanels(events: readonly TEvent[], domain = { from: 9, to: 11 }) {
+  const axis = { domain, ticks: [9, 10, 11], selectedTurn: null, onSelectTurn: vi.fn(), onZoom: vi.fn() };
+  render(<MeterPanels timeline={json(buildTimeline(rebuild([...events]), events))} axis={axis} />);
+  return axis;
+}
+
+const panel = (title: RegExp) => within(screen.getByRole("heading", { name: title }).closest("section")!);
+
+describe("run page meter panels", () => {
+  it("one panel per meter in its own unit, with its limits; a meter the policy lacks says it is off", () => {
+    renderPanels(teachingEvents);
+    expect(panel(/^Requests/).getByText("36 requests usable + 4 requests reserved = 40 requests")).toBeInTheDocument();
+    expect(panel(/^Requests/).getByRole("img", { name: "Requests used per turn (count), last 29 requests" })).toBeInTheDocument();
+    expect(panel(/^Time/).getByText("The run's policy has no time section: this meter is off.")).toBeInTheDocument();
+    expect(panel(/^Context/).getByText("capacity 10,000 B · 0 compactions")).toBeInTheDocument();
+    expect(panel(/^Edit quota/).getByText("4 edits per block unless a block reports its own limit")).toBeInTheDocument();
+    expect(panel(/^Edit quota/).getByTitle("block b1: limit 4 edits")).toBeInTheDocument();
+  });
+
+  it("each meter's reminders sit under its chart, each block's under its own", () => {
+    renderPanels(teachingEvents);
+    expect(
+      panel(/^Requests/)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-label")),
+    ).toEqual(["turn 10 · requests reminder, stage 2 · delivered (19 B)"]);
+    expect(panel(/^Edit quota/).getByRole("group", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
+    expect(
+      panel(/^Edit quota/)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-label")),
+    ).toEqual(["turns 10–11 · edits reminder (b1), stage 1 · delivered on each rebuilt turn (17 B)"]);
+    expect(panel(/^Context/).getAllByRole("button")).toHaveLength(2);
+  });
+
+  it("a run whose blocks were never edited says so", () => {
+    const events = run({ runId: "no-edits", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(0, (t) => t.requests(1).final(100).ok([]))
+      .events();
+    renderPanels(events, { from: 0, to: 1 });
+    expect(panel(/^Edit quota/).getByText("No block was edited in this window.")).toBeInTheDocument();
+  });
+
+  it("a click on a chart selects the turn under the pointer; a drag zooms to the turns dragged over", () => {
+    const axis = renderPanels(teachingEvents);
+    const plot = screen.getByRole("img", { name: /^Requests used per turn/ });
+    // A 200 px plot for turns 9–11: 100 px per turn.
+    const x = givePlotWidth(plot, 200);
+    const at = (turn: number) => x((turn - 9) / 2);
+    dragAcross(plot, at(10), at(10));
+    expect(axis.onSelectTurn).toHaveBeenCalledWith(10);
+    dragAcross(plot, at(9), at(11));
+    expect(axis.onZoom).toHaveBeenCalledWith(9, 11);
+    expect(axis.onSelectTurn).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,136 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { RunListView } from "@/lib/queries/run-list-url";
+import { runListItem } from "@/components/testing/fixtures";
+import { RunsTable } from "./runs-table";
+
+const NOW = Date.parse("2026-11-30T12:00:00.000Z");
+
+const runs = [
+  runListItem({ runId: "done", findings: 0 }),
+  runListItem({
+    runId: "live-one",
+    status: "live",
+    startedAt: "2026-11-30T11:55:00.000Z",
+    endedAt: null,
+    requests: { used: 38, usable: 36, reserve: 4, limit: 40 },
+    time: { elapsedMs: 1_900_000, limitMs: 1_800_000 },
+    reminders: { delivered: 7, dropped: 2, failed: 1, uncertain: 0, pending: 3 },
+    findings: 4,
+    findingsByCode: { STAGE_MISMATCH: 1, DISPATCH_WITHOUT_ADMISSION: 2, FREE_REQUEST: 1 },
+  }),
+  runListItem({
+    runId: "waiting",
+    task: null,
+    agent: null,
+    model: null,
+    status: "live",
+    startedAt: null,
+    endedAt: null,
+    turns: 0,
+    requests: null,
+    time: null,
+    reminders: { delivered: 0, dropped: 0, failed: 0, uncertain: 0, pending: 0 },
+    rebuildError: "waiting for the run's run.started event",
+  }),
+];
+
+/** A run's row as { column header: cell text }. */
+function row(runId: string): Record<string, string> {
+  const table = screen.getByRole("table", { name: "Runs" });
+  const headers = within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent?.replace(/[↑↓]/g, "").trim() ?? "");
+  const tr = within(table).getByText(runId, { exact: false, selector: "span" }).closest("tr")!;
+  return Object.fromEntries([...tr.children].map((td, i) => [headers[i].split(" ")[0], td.textContent?.replace(/\s+/g, " ").trim() ?? ""]));
+}
+
+const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(`^${name}`) });
+
+function renderTable(view: Partial<RunListView> = {}, dimmed = false) {
+  render(<RunsTable runs={runs} view={{ sort: "-started", ...view }} now={NOW} dimmed={dimmed} />);
+}
+
+describe("runs table", () => {
+  it("one row per run, each meter in its own unit, with the worst finding severity and when it started", () => {
+    renderTable();
+    expect(row("done")).toEqual({
+      Task: "Compare fees of VOO, IVV and SPLG (done)done",
+      Agent: "etf-agent",
+      Model: "m-large",
+      Status: "✓completed",
+      Turns: "12",
+      Requests: "30/36 (+4 reserve)",
+      Time: "20/30 min",
+      Reminders: "5● delivered1✕ dropped",
+      Findings: "0",
+      Started: "2 h ago",
+    });
+    expect(row("live-one")).toMatchObject({
+      Status: "◉live",
+      Requests: "38/36 (+4 reserve)",
+      Reminders: "7● delivered2✕ dropped1▲ failed3○ pending",
+      Findings: "4violation",
+      Started: "5 min ago",
+    });
+    expect(screen.getByRole("link", { name: "Compare fees of VOO, IVV and SPLG (done)" })).toHaveAttribute("href", "/runs/done");
+  });
+
+  it("says what is over its limit and which findings there are in the tooltips", () => {
+    renderTable();
+    const live = screen.getByText("live-one", { selector: "span" }).closest("tr")!;
+    expect(within(live).getByTitle(/requests used of/)).toHaveAttribute(
+      "title",
+      "38 requests used of 36 usable; 4 held back for delivery (limit 40) — into the reserve",
+    );
+    expect(
+      within(live)
+        .getByTitle(/^4 findings/)
+        .getAttribute("title")
+        ?.split("\n"),
+    ).toEqual([
+      "4 findings (2 violation, 1 mismatch, 1 notice); worst: violation",
+      "DISPATCH_WITHOUT_ADMISSION (violation) ×2",
+      "STAGE_MISMATCH (mismatch) ×1",
+      "FREE_REQUEST (notice) ×1",
+    ]);
+  });
+
+  it("a run whose run.started has not arrived: no task, no meters, no start, and why its decisions are missing", () => {
+    renderTable();
+    expect(row("waiting")).toMatchObject({
+      Task: "(waiting for run.started)waiting · not rebuilt",
+      Agent: "—",
+      Requests: "—no requests meter or reading",
+      Time: "—no time limit or reading",
+      Started: "—run.started has not arrived",
+    });
+    expect(screen.getByTitle("Decisions not rebuilt: waiting for the run's run.started event")).toBeInTheDocument();
+  });
+
+  it("the Turns and Started headers sort by their column, descending first, and mark the current order", () => {
+    const { unmount } = render(<RunsTable runs={runs} view={{ sort: "-started", status: "live" }} now={NOW} />);
+    expect(header("Started")).toHaveAttribute("aria-sort", "descending");
+    expect(header("Turns")).toHaveAttribute("aria-sort", "none");
+    expect(within(header("Started")).getByRole("link")).toHaveAttribute("href", "/runs?status=live&sort=started");
+    expect(within(header("Turns")).getByRole("link")).toHaveAttribute("href", "/runs?status=live&sort=-turns");
+    unmount();
+    renderTable({ sort: "-turns", cursor: "abc" });
+    expect(header("Turns")).toHaveAttribute("aria-sort", "descending");
+    expect(header("Started")).toHaveAttribute("aria-sort", "none");
+    // Sorting again starts at the first page: the cursor is left out.
+    expect(within(header("Turns")).getByRole("link")).toHaveAttribute("href", "/runs?sort=turns");
+    expect(within(header("Started")).getByRole("link")).toHaveAttribute("href", "/runs");
+  });
+
+  it("an ascending sort links back to descending", () => {
+    renderTable({ sort: "turns" });
+    expect(header("Turns")).toHaveAttribute("aria-sort", "ascending");
+    expect(within(header("Turns")).getByRole("link")).toHaveAttribute("href", "/runs?sort=-turns");
+  });
+
+  it("is marked busy while the next page of the list is on its way", () => {
+    renderTable({}, true);
+    expect(screen.getByRole("table", { name: "Runs" })).toHaveAttribute("aria-busy", "true");
+  });
+});
