@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { CHROMIUM_ARGS } from "./support/chromium";
 import { createNetns, HOST_ADDRESS, NS_ADDRESS, netnsUnavailable, type Netns } from "./support/netns";
 import { startOwnServer, type OwnServer } from "./support/own-server";
 import { E2E_PORT } from "./support/targets";
@@ -15,15 +16,6 @@ import { E2E_PORT } from "./support/targets";
 const PORT = E2E_PORT + 2;
 const SERVER_DIR = ".cuescope/e2e-network";
 const SHARED_PORT = E2E_PORT;
-const LAUNCH_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -43,7 +35,7 @@ test.beforeAll(async () => {
   ns = createNetns("auth"); // a fixed name: a run that was killed leaves nothing behind the next one
 
   server = await startOwnServer({ port: PORT, host: "0.0.0.0", dir: SERVER_DIR });
-  remoteBrowser = await chromium.launch({ executablePath: ns.browserWrapper, args: LAUNCH_ARGS });
+  remoteBrowser = await chromium.launch({ executablePath: ns.browserWrapper, args: CHROMIUM_ARGS });
 });
 
 test.afterAll(async () => {

@@ -32,14 +32,14 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     );
     expect(marks(/^rules:/)).toEqual([
       "turn 10 · rules: Reviewer candidate, checkpoint 1 · admission granted",
-      "turn 20 · rules: Reviewer candidate, checkpoint 2 · admission denied: too few requests left",
+      "turn 20 · rules: Reviewer candidate, checkpoint 2 · admission denied: insufficient budget",
     ]);
     expect(marks(/^recorded:/)).toEqual(
       expect.arrayContaining([
         "turns 10–12 · dispatch d1 of candidate c1 completed",
         "turn 20 onwards · dispatch d3 of candidate c3 still running",
         "turn 11 · candidate c2 cancelled: reminder dropped",
-        "turn 20 · recorded admission for candidate c3: denied: too few requests left",
+        "turn 20 · recorded admission for candidate c3: denied: insufficient budget",
       ]),
     );
     expect(marks(/^review reminders/)).toEqual([

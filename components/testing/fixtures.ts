@@ -26,35 +26,20 @@ import {
 import { rebuild, summarizeDecisions, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
-import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
+import { json, rem, run, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 
 export { TEACH_COPY };
 
 /** The contract §9 teaching policy: requests, context, edits meters, review every 10 turns. */
-export const teachPolicy = {
-  requests: REQ,
-  context: CTX,
-  edits: EDITS,
-  review: { everyTurns: 10 },
-  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
-};
+export const teachPolicy = TEACH_POLICY;
+
+/** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
+export const teachingEvents = teachingScene()
+  .turn(11, (t) => t.requests(29).final(8000).ok([]))
+  .events();
 
 /** Turn 10 has 38 free bytes: requests (19 B) and edits fit, context and review… see lib/copy/copy.test.ts. */
-export const teaching = json(
-  rebuild(
-    run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
-      .turn(9, (t) => t.requests(17).final(5000).ok([]))
-      .turn(10, (t) =>
-        t
-          .requests(28)
-          .final(9962)
-          .block("b1", 2)
-          .ok([rem("requests", 2), rem("edits", 1, "b1")]),
-      )
-      .turn(11, (t) => t.requests(29).final(8000).ok([]))
-      .events(),
-  ),
-);
+export const teaching = json(rebuild(teachingEvents));
 
 export const turn10 = turnOf(teaching, 10);
 
@@ -181,19 +166,6 @@ export function replayTurnOf(
     nextChanged: changed.find((c) => c.turn > turn)?.turn ?? null,
   });
 }
-
-/** The teaching run as recorded (its turn 10 drops the context notice and the review suggestion). */
-export const teachingEvents = run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
-  .turn(9, (t) => t.requests(17).final(5000).ok([]))
-  .turn(10, (t) =>
-    t
-      .requests(28)
-      .final(9962)
-      .block("b1", 2)
-      .ok([rem("requests", 2), rem("edits", 1, "b1")]),
-  )
-  .turn(11, (t) => t.requests(29).final(8000).ok([]))
-  .events();
 
 /** A run with room to spare: every reminder fits whatever the copy says. */
 export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEACH_COPY })

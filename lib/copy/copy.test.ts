@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, type TRunDecisions } from "@/lib/contracts";
 import { DEFAULT_COPY, rebuild } from "@/lib/core";
-import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "@/lib/core/spec/builders";
+import { json, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { diffCopies, diffWords } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
@@ -9,24 +9,9 @@ import { previewTurns } from "./preview-turns";
 import { draftFrom, templateNames, type CopyDraft } from "./templates";
 import { copyProblems, problemsAt } from "./validate";
 
-const teachPolicy = {
-  requests: REQ,
-  context: CTX,
-  edits: EDITS,
-  review: { everyTurns: 10 },
-  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
-};
 const teaching = json(
   rebuild(
-    run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
-      .turn(9, (t) => t.requests(17).final(5000).ok([]))
-      .turn(10, (t) =>
-        t
-          .requests(28)
-          .final(9962)
-          .block("b1", 2)
-          .ok([rem("requests", 2), rem("edits", 1, "b1")]),
-      )
+    teachingScene()
       .turn(11, (t) => t.requests(29).final(8000).ok([]))
       .events(),
   ),
@@ -81,7 +66,7 @@ describe("validation next to the template", () => {
 describe("template preview on a recorded turn", () => {
   it("renders each key with the rebuild's own values and cost (contract §9 turn 10, 38 free bytes)", () => {
     const rows = (["requests", "context", "edits", "review"] as const).map((key) =>
-      previewTemplate(key, "*", teachDraft[key], turn10, teachPolicy),
+      previewTemplate(key, "*", teachDraft[key], turn10, TEACH_POLICY),
     );
     expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual([
       ["requests", "R2: 28/36 requests", 19, 2, true, 38, true],
@@ -92,11 +77,11 @@ describe("template preview on a recorded turn", () => {
   });
 
   it("says why a template cannot be shown, and marks templates lookup would not pick", () => {
-    const time = previewTemplate("time", "*", teachDraft.time, turn10, teachPolicy);
+    const time = previewTemplate("time", "*", teachDraft.time, turn10, TEACH_POLICY);
     expect(time.unavailable).toBe("the run's policy has no time meter");
-    const stage1 = previewTemplate("requests", "1", { ...teachDraft.requests, "1": "first {used}" }, turn10, teachPolicy);
+    const stage1 = previewTemplate("requests", "1", { ...teachDraft.requests, "1": "first {used}" }, turn10, TEACH_POLICY);
     expect([stage1.text, stage1.inUse]).toEqual(["first 28", false]);
-    const exhausted = previewTemplate("edits", "exhausted", { ...teachDraft.edits, exhausted: "{blockId} is out" }, turn10, teachPolicy);
+    const exhausted = previewTemplate("edits", "exhausted", { ...teachDraft.edits, exhausted: "{blockId} is out" }, turn10, TEACH_POLICY);
     expect([exhausted.text, exhausted.inUse, exhausted.subject]).toEqual(["b1 is out", false, "b1"]);
   });
 
@@ -119,7 +104,7 @@ describe("template preview on a recorded turn", () => {
       "*",
       { "*": "Context: {requiredBytes} of {capacityBytes} bytes, choose carefully" },
       turn10,
-      teachPolicy,
+      TEACH_POLICY,
     );
     expect(long.bytes).toBe(Buffer.byteLength(long.text) + 1);
     expect(long.fits).toBe(false);

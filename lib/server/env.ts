@@ -114,7 +114,7 @@ export const ENV = {
   CUESCOPE_DB_MIGRATION_TIMEOUT_MS: ms(300_000, "the statement timeout while migrations run at start-up"),
   CUESCOPE_URL: variable<string | undefined>(text, undefined, "a URL", "where `import` and `demo` send, when not to the local server"),
   CUESCOPE_API_KEY: variable<string | undefined>(text, undefined, "an API key", "the key `import`, `demo` and the load test send with"),
-  CHROMIUM_PATH: variable(text, "/usr/bin/chromium", "a path", "the Chromium the page benchmark drives", true),
+  CHROMIUM_PATH: variable(text, "/usr/bin/chromium", "a path", "the Chromium the e2e tests and the page benchmark drive", true),
 } satisfies Record<string, Variable<unknown>>;
 
 export type EnvName = keyof typeof ENV;

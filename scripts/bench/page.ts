@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@/e2e/support/chromium";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
-import { env } from "@/lib/server/env";
 
 const PORT = 3312;
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUN_ID = "bench-page-5000";
-const CHROMIUM = env("CHROMIUM_PATH");
+const CHROMIUM = CHROMIUM_PATH;
 
 export function pageSection(): BenchSection {
   return {
@@ -38,15 +38,7 @@ async function run(ctx: BenchContext): Promise<void> {
 
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      args: CHROMIUM_ARGS,
     });
     try {
       const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });

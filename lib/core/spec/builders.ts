@@ -202,6 +202,31 @@ export const TEACH_COPY: TCopy = {
   review: { "*": "Review checkpoint {checkpoint}" },
 };
 
+/** The policy of contract §9: requests, context and edits meters, review every 10 turns, Reviewer admission at 8 requests left. */
+export const TEACH_POLICY = {
+  requests: REQ,
+  context: CTX,
+  edits: EDITS,
+  review: { everyTurns: 10 },
+  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
+};
+
+/**
+ * Contract §9's teaching scene up to its turn 10 (38 free bytes: the requests and edits notices fit,
+ * the context notice and the review suggestion do not). Callers add turn 11 as their scene records it.
+ */
+export function teachingScene(): RunBuilder {
+  return run({ runId: "teach", policy: TEACH_POLICY, copy: TEACH_COPY })
+    .turn(9, (t) => t.requests(17).final(5000).ok([]))
+    .turn(10, (t) =>
+      t
+        .requests(28)
+        .final(9962)
+        .block("b1", 2)
+        .ok([rem("requests", 2), rem("edits", 1, "b1")]),
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading results.
 

@@ -1,32 +1,15 @@
 /** Contract §9 (the source's teaching scene) reproduced exactly, and contract §5's default copy. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COPY, rebuild } from "@/lib/core/index";
-import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, turnOf } from "./builders";
-
-const teachPolicy = {
-  requests: REQ,
-  context: CTX,
-  edits: EDITS,
-  review: { everyTurns: 10 },
-  reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
-};
+import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "./builders";
 
 function teachingRun() {
-  return run({ runId: "teach", policy: teachPolicy, copy: TEACH_COPY })
-    .turn(9, (t) => t.requests(17).final(5000).ok([]))
-    .turn(10, (t) =>
-      t
-        .requests(28)
-        .final(9962)
-        .block("b1", 2)
-        .ok([rem("requests", 2), rem("edits", 1, "b1")]),
-    )
-    .turn(11, (t) =>
-      t
-        .requests(29)
-        .final(8000)
-        .ok([rem("context", 1), rem("edits", 1, "b1"), rem("review", 1)]),
-    );
+  return teachingScene().turn(11, (t) =>
+    t
+      .requests(29)
+      .final(8000)
+      .ok([rem("context", 1), rem("edits", 1, "b1"), rem("review", 1)]),
+  );
 }
 
 describe("contract §9 worked example", () => {
@@ -116,7 +99,7 @@ describe("contract §9 worked example", () => {
 
   it("is the same when replayed with options.policy / options.copy equal to the run's own", async () => {
     const { ZPolicy } = await import("@/lib/contracts");
-    const replay = json(rebuild(teachingRun().events(), { policy: ZPolicy.parse(teachPolicy), copy: TEACH_COPY }));
+    const replay = json(rebuild(teachingRun().events(), { policy: ZPolicy.parse(TEACH_POLICY), copy: TEACH_COPY }));
     expect(replay).toStrictEqual(decisions);
   });
 });
