@@ -16,6 +16,7 @@ import { PreviewTurnPanel } from "./preview-turn-panel";
 import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
 import { VersionsPanel } from "@/components/versions/version-list";
+import { formatCount } from "@/lib/format";
 
 type Props = {
   project: string;
@@ -90,11 +91,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
     <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
       <EditorColumns
         editor={
-          <Panel
-            id="templates"
-            title="Templates"
-            meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}
-          >
+          <Panel id="templates" title="Templates" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>
             {REMINDER_KEYS.map((key) => (
               <KeyTemplates
                 key={key}

@@ -4,6 +4,7 @@ import { shortTime } from "@/lib/inspector/labels";
 import { StatusMark } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
+import { formatCount } from "@/lib/format";
 
 const OUTCOME_TEXT = { ok: "ok", failed: "failed", uncertain: "uncertain" } as const;
 
@@ -55,7 +56,7 @@ export function SubmissionSection({ submissions }: { submissions: readonly TSubm
                       ? "no record"
                       : s.body.reminders.length === 0
                         ? "[] (nothing)"
-                        : `${s.body.reminders.length} reminder${s.body.reminders.length === 1 ? "" : "s"}`}
+                        : formatCount(s.body.reminders.length, "reminder")}
                   </div>
                 </li>
               );

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { TTurnDetail } from "@/lib/contracts";
-import { formatTurn } from "@/lib/format";
+import { formatCount, formatTurn } from "@/lib/format";
 import { turnDetailQuery } from "@/lib/queries/runs";
 import { StatusMark } from "@/components/ui/status-mark";
 import { TurnBody } from "./turn-body";
@@ -34,11 +34,7 @@ function TurnSummary({ detail }: { detail: TTurnDetail }) {
           </span>
         ) : null,
       )}
-      {detail.findings.length > 0 ? (
-        <span className={styles.count}>
-          {detail.findings.length} finding{detail.findings.length === 1 ? "" : "s"}
-        </span>
-      ) : null}
+      {detail.findings.length > 0 ? <span className={styles.count}>{formatCount(detail.findings.length, "finding")}</span> : null}
     </span>
   );
 }

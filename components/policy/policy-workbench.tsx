@@ -12,6 +12,7 @@ import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { VersionsPanel } from "@/components/versions/version-list";
 import styles from "./policy.module.css";
 import { PolicySections } from "./policy-section";
+import { formatCount } from "@/lib/format";
 
 /** Where a policy draft came from: a saved version, or a recorded run's own policy. */
 export type PolicyBase = { versionId: string } | { runId: string; policy: TPolicy } | null;
@@ -74,11 +75,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
     >
       <EditorColumns
         editor={
-          <Panel
-            id="policy"
-            title="Sections"
-            meta={problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}` : "valid"}
-          >
+          <Panel id="policy" title="Sections" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>
             <PolicySections draft={draft} problems={problems} onDraft={setDraft} />
           </Panel>
         }

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { TReplayResult } from "@/lib/contracts";
-import { formatNumber } from "@/lib/format";
+import { formatCount, formatNumber } from "@/lib/format";
 import styles from "./replay.module.css";
 import { replayTurnPath, runPath } from "@/lib/queries/paths";
 
@@ -42,8 +42,7 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
               <p className={styles.changedRunHead}>
                 <Link href={runPath(run.runId)}>{run.runId}</Link>{" "}
                 <span className="muted">
-                  {formatNumber(run.changedTurns)} changed turn{run.changedTurns === 1 ? "" : "s"}, {formatNumber(run.fateChangedTurns)}{" "}
-                  with a different outcome
+                  {formatCount(run.changedTurns, "changed turn")}, {formatNumber(run.fateChangedTurns)} with a different outcome
                   {turns.length < total ? ` (first ${formatNumber(turns.length)} listed)` : ""}
                 </span>
               </p>

@@ -1,5 +1,5 @@
 import type { TReplayResult } from "@/lib/contracts";
-import { formatNumber, formatPercent } from "@/lib/format";
+import { formatCount, formatNumber, formatPercent } from "@/lib/format";
 import { Panel } from "@/components/ui/panel";
 import styles from "./replay.module.css";
 
@@ -28,10 +28,7 @@ export function FollowUpPanel({ groups }: { groups: TReplayResult["followUp"] })
       {groups.map((group) => (
         <div key={group.copy.fingerprint} className={styles.followGroup}>
           <h3>
-            {group.copy.label}{" "}
-            <span className="muted">
-              · {formatNumber(group.copy.runs)} run{group.copy.runs === 1 ? "" : "s"}
-            </span>
+            {group.copy.label} <span className="muted">· {formatCount(group.copy.runs, "run")}</span>
           </h3>
           <table className="data-table" aria-label={`Follow-up with ${group.copy.label}`}>
             <thead>

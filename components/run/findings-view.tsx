@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { TRunTimeline } from "@/lib/contracts";
-import { formatNumber, formatTurn } from "@/lib/format";
+import { formatCount, formatNumber, formatTurn } from "@/lib/format";
 import { groupFindings } from "@/lib/run-view/finding-groups";
 import styles from "./run.module.css";
 
@@ -32,8 +32,8 @@ export function FindingsView({
             ? (["violation", "mismatch", "notice"] as const)
                 .map((sev) => [sev, groups.filter((g) => g.info.severity === sev).reduce((n, g) => n + g.count, 0)] as const)
                 .filter(([, n]) => n > 0)
-                .map(([sev, n]) => `${formatNumber(n)} ${sev}${n === 1 ? "" : "s"}`)
-                .concat(`${groups.length} code${groups.length === 1 ? "" : "s"}`)
+                .map(([sev, n]) => formatCount(n, sev, sev === "mismatch" ? "mismatches" : `${sev}s`))
+                .concat(formatCount(groups.length, "code"))
                 .join(" · ")
             : "the rebuild agrees with what the agent recorded"}
         </span>

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { TRunTimeline } from "@/lib/contracts";
 import { findingInfo } from "@/lib/audit/finding-info";
-import { formatTurn } from "@/lib/format";
+import { formatCount, formatTurn } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { ReminderStrip } from "./reminder-strip";
 import { reviewerLayout } from "@/lib/reviewer/lane-layout";
@@ -170,7 +170,7 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
       <div className={styles.group}>
         <h3 className={styles.groupTitle}>
           Findings <span className={styles.kind}>audit, by turn</span>
-          <span className={styles.groupMeta}>{findings.length} turns in view</span>
+          <span className={styles.groupMeta}>{formatCount(findings.length, "turn")} in view</span>
         </h3>
         <Lane label="findings" hint="turns with audit findings: ⚑ (codes in the tooltip)" rows={1} axis={axis}>
           {findings.map((m) => (

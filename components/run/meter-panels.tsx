@@ -1,7 +1,7 @@
 "use client";
 
 import type { TRunTimeline } from "@/lib/contracts";
-import { formatBytes, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
+import { formatBytes, formatCount, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
 import { MeterChart, type ValueLine } from "./meter-chart";
 import { ReminderStrip } from "./reminder-strip";
 import { stageRowCount } from "@/lib/run-view/strip-layout";
@@ -122,11 +122,7 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
         id="meter-context"
         title="Context"
         unit="bytes of the final request"
-        meta={
-          context
-            ? `capacity ${formatBytes(context.capacity)} · ${context.compactions.length} compaction${context.compactions.length === 1 ? "" : "s"}`
-            : undefined
-        }
+        meta={context ? `capacity ${formatBytes(context.capacity)} · ${formatCount(context.compactions.length, "compaction")}` : undefined}
       >
         {context ? (
           <>

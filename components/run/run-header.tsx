@@ -1,5 +1,5 @@
 import type { TRunStatus, TRunSummary } from "@/lib/contracts";
-import { formatBytes, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "@/lib/format";
+import { formatBytes, formatCount, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "@/lib/format";
 import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { policySummary } from "@/lib/run-view/policy-summary";
 import styles from "./run.module.css";
@@ -68,7 +68,7 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             meters.time ? `${formatMs(meters.time.elapsedMs)} of ${formatMs(meters.time.limitMs)}` : null,
             meters.context ? `${formatBytes(meters.context.requiredBytes)} of ${formatBytes(meters.context.capacityBytes)}` : null,
             meters.edits?.length
-              ? `${meters.edits.length} blocks edited${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}`
+              ? `${formatCount(meters.edits.length, "block edited", "blocks edited")}${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}`
               : null,
           ]
             .filter((x): x is string => x !== null)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBytes,
+  formatCount,
   formatEdits,
   formatInUnit,
   formatMinutes,
@@ -27,6 +28,17 @@ describe("formatNumber", () => {
     [Infinity, 0, "∞"],
     [NaN, 0, "–"],
   ])("formatNumber(%s, %s) = %s", (n, digits, text) => expect(formatNumber(n, digits)).toBe(text));
+});
+
+describe("formatCount", () => {
+  it.each([
+    [0, "finding", undefined, "0 findings"],
+    [1, "finding", undefined, "1 finding"],
+    [2, "block edited", "blocks edited", "2 blocks edited"],
+    [1, "block edited", "blocks edited", "1 block edited"],
+    [5, "mismatch", "mismatches", "5 mismatches"],
+    [1204, "turn", undefined, "1,204 turns"],
+  ])("formatCount(%s, %s, %s) = %s", (n, noun, plural, text) => expect(formatCount(n, noun, plural)).toBe(text));
 });
 
 describe("formatRequests (unit: requests)", () => {

@@ -1,5 +1,6 @@
 /** One formatter per unit (architecture habit 8); every one passes locale "en-US" explicitly. */
 export { formatNumber, type FormatOptions } from "./number";
+export { formatCount } from "./count";
 export { formatRequests } from "./requests";
 export { formatMinutes, formatMs, msToMinutes, MS_PER_MINUTE } from "./time";
 export { formatBytes } from "./bytes";
