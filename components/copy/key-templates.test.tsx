@@ -35,6 +35,31 @@ function Editor({
   );
 }
 
+/** One key's templates alone: no preview turn, no policy, no problems; the base is the key's "*" template. */
+function Bare({
+  reminderKey,
+  templates,
+  onAdd,
+}: {
+  reminderKey: TReminderKey;
+  templates: Record<string, string>;
+  onAdd: (name: string) => void;
+}) {
+  return (
+    <KeyTemplates
+      reminderKey={reminderKey}
+      templates={templates}
+      baseTemplates={{ "*": templates["*"] }}
+      turn={null}
+      policy={null}
+      problems={[]}
+      onChange={() => {}}
+      onAdd={onAdd}
+      onRemove={() => {}}
+    />
+  );
+}
+
 const row = (key: string, name: string) => document.querySelector<HTMLElement>(`[data-template="${key}.${name}"]`)!;
 
 describe("copy editor: one key's templates", () => {
@@ -128,48 +153,12 @@ describe("copy editor: one key's templates", () => {
   it("offers the exhausted-block template for edits only, once", async () => {
     const user = userEvent.setup();
     const onAdd = vi.fn();
-    const { rerender } = render(
-      <KeyTemplates
-        reminderKey="edits"
-        templates={{ "*": "E" }}
-        baseTemplates={{ "*": "E" }}
-        turn={null}
-        policy={null}
-        problems={[]}
-        onChange={() => {}}
-        onAdd={onAdd}
-        onRemove={() => {}}
-      />,
-    );
+    const { rerender } = render(<Bare reminderKey="edits" templates={{ "*": "E" }} onAdd={onAdd} />);
     await user.click(screen.getByRole("button", { name: "Add edits exhausted-block template" }));
     expect(onAdd).toHaveBeenCalledWith("exhausted");
-    rerender(
-      <KeyTemplates
-        reminderKey="edits"
-        templates={{ "*": "E", exhausted: "X" }}
-        baseTemplates={{ "*": "E" }}
-        turn={null}
-        policy={null}
-        problems={[]}
-        onChange={() => {}}
-        onAdd={onAdd}
-        onRemove={() => {}}
-      />,
-    );
+    rerender(<Bare reminderKey="edits" templates={{ "*": "E", exhausted: "X" }} onAdd={onAdd} />);
     expect(screen.queryByRole("button", { name: "Add edits exhausted-block template" })).not.toBeInTheDocument();
-    rerender(
-      <KeyTemplates
-        reminderKey="review"
-        templates={{ "*": "R" }}
-        baseTemplates={{ "*": "R" }}
-        turn={null}
-        policy={null}
-        problems={[]}
-        onChange={() => {}}
-        onAdd={onAdd}
-        onRemove={() => {}}
-      />,
-    );
+    rerender(<Bare reminderKey="review" templates={{ "*": "R" }} onAdd={onAdd} />);
     expect(screen.queryByRole("button", { name: /exhausted/ })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Add review checkpoint template" })).toBeInTheDocument();
   });
