@@ -22,6 +22,7 @@ import {
   type TRunSummary,
   type TReviewerCandidateRow,
   type TTurnDetail,
+  type TVersionInfo,
 } from "@/lib/contracts";
 import { rebuild, summarizeDecisions, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
@@ -184,13 +185,7 @@ export const roomyEvents = run({ runId: "roomy", policy: teachPolicy, copy: TEAC
   .events();
 
 /** The fields every saved version has, as `GET /api/v1/copy-versions` serves them. */
-type VersionFields = { id: string; name: string } & Partial<{
-  note: string | null;
-  savedBy: string;
-  parentId: string | null;
-  createdAt: string;
-  isDefault: boolean;
-}>;
+type VersionFields = Pick<TVersionInfo, "id" | "name"> & Partial<TVersionInfo>;
 
 const versionDefaults = { note: null, savedBy: "ana", parentId: null, createdAt: "2026-11-30T12:00:00.000Z", isDefault: false };
 

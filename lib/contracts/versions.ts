@@ -38,5 +38,13 @@ export type TCopyVersionCreate = z.infer<typeof ZCopyVersionCreate>;
 export type TPolicyVersionCreate = z.infer<typeof ZPolicyVersionCreate>;
 export type TCopyVersion = z.infer<typeof ZCopyVersion>;
 export type TPolicyVersion = z.infer<typeof ZPolicyVersion>;
+/** Each kind's contracts: the body that saves one, one version as answered, and the list answered. */
+export const VERSION_CONTRACTS = {
+  copy: { create: ZCopyVersionCreate, version: ZCopyVersion, list: ZCopyVersionList },
+  policy: { create: ZPolicyVersionCreate, version: ZPolicyVersion, list: ZPolicyVersionList },
+} as const;
+export type TVersionOf<K extends TVersionKind> = z.infer<(typeof VERSION_CONTRACTS)[K]["version"]>;
+export type TVersionCreateOf<K extends TVersionKind> = z.infer<(typeof VERSION_CONTRACTS)[K]["create"]>;
+
 /** What a saved version of either kind has besides its document (what a list of versions shows). */
 export type TVersionInfo = Omit<TCopyVersion, "kind" | "copy">;

@@ -1,28 +1,20 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import {
-  ZCopyVersion,
-  ZCopyVersionList,
-  ZPolicyVersion,
-  ZPolicyVersionList,
-  type TCopyVersion,
+  VERSION_CONTRACTS,
   type TCopyVersionCreate,
-  type TPolicyVersion,
   type TPolicyVersionCreate,
+  type TVersionCreateOf,
   type TVersionKind,
+  type TVersionOf,
 } from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
 import { withApiInput } from "./api-input";
 import { idSegment } from "./paths";
 
-type VersionOf<K extends TVersionKind> = { copy: TCopyVersion; policy: TPolicyVersion }[K];
-type VersionCreate<K extends TVersionKind> = { copy: TCopyVersionCreate; policy: TPolicyVersionCreate }[K];
-
-/** What the API answers for each kind of version: the fetchers below are built once for both kinds. */
-const ANSWERS: { [K in TVersionKind]: { version: z.ZodType<VersionOf<K>>; list: z.ZodType<{ versions: VersionOf<K>[] }> } } = {
-  copy: { version: ZCopyVersion, list: ZCopyVersionList },
-  policy: { version: ZPolicyVersion, list: ZPolicyVersionList },
-};
+/** What the API answers for each kind of version, typed per kind: the fetchers below are built once for both kinds. */
+const ANSWERS: { [K in TVersionKind]: { version: z.ZodType<TVersionOf<K>>; list: z.ZodType<{ versions: TVersionOf<K>[] }> } } =
+  VERSION_CONTRACTS;
 
 function versionsPath(kind: TVersionKind): string {
   return `/api/v1/${kind}-versions`;
@@ -58,7 +50,7 @@ export function policyVersionsQuery() {
 }
 
 /** Saves a draft as a new version of its kind. */
-export function saveVersion<K extends TVersionKind>(kind: K, input: VersionCreate<K>) {
+export function saveVersion<K extends TVersionKind>(kind: K, input: TVersionCreateOf<K>) {
   return apiPost(versionsPath(kind), input, ANSWERS[kind].version);
 }
 

@@ -1,13 +1,5 @@
 import type { z } from "zod";
-import {
-  ZCopyVersionCreate,
-  ZPolicyVersionCreate,
-  type TCopyVersion,
-  type TCopyVersionCreate,
-  type TPolicyVersion,
-  type TPolicyVersionCreate,
-  type TVersionKind,
-} from "@/lib/contracts";
+import { VERSION_CONTRACTS, type TVersionCreateOf, type TVersionInfo, type TVersionKind, type TVersionOf } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { copyColumn, jsonColumn, policyColumn } from "@/lib/server/db/json-columns";
@@ -31,17 +23,6 @@ export interface NewVersionRow {
   savedBy: string;
 }
 
-/** What the API answers for a version of any kind, besides its `kind` and document. */
-export interface VersionFields {
-  id: string;
-  name: string;
-  note: string | null;
-  savedBy: string;
-  parentId: string | null;
-  createdAt: string;
-  isDefault: boolean;
-}
-
 /** The Prisma calls the shared code makes on a version table; `copyVersion` and `policyVersion` both fit. */
 export interface VersionTable<R extends VersionRow, D> {
   create(args: { data: NewVersionRow & D }): Promise<R>;
@@ -50,23 +31,11 @@ export interface VersionTable<R extends VersionRow, D> {
   count(args: { where: { projectId: string; id?: string; name?: string } }): Promise<number>;
 }
 
-/** The types of each kind: its request body, its answer, its stored row and its document column. */
+/** The storage types of each kind: its stored row and its document column. */
 interface KindTypes {
-  copy: {
-    create: TCopyVersionCreate;
-    version: TCopyVersion;
-    row: VersionRow & { copy: unknown };
-    document: { copy: Prisma.InputJsonValue };
-  };
-  policy: {
-    create: TPolicyVersionCreate;
-    version: TPolicyVersion;
-    row: VersionRow & { policy: unknown };
-    document: { policy: Prisma.InputJsonValue };
-  };
+  copy: { row: VersionRow & { copy: unknown }; document: { copy: Prisma.InputJsonValue } };
+  policy: { row: VersionRow & { policy: unknown }; document: { policy: Prisma.InputJsonValue } };
 }
-export type VersionCreateOf<K extends TVersionKind> = KindTypes[K]["create"];
-export type VersionOf<K extends TVersionKind> = KindTypes[K]["version"];
 
 /**
  * What one kind of version supplies to the shared code (versions.ts and the routes in
@@ -78,21 +47,21 @@ export interface VersionKind<K extends TVersionKind> {
   /** How messages name a version of this kind. */
   readonly noun: string;
   /** The body of `POST /api/v1/<kind>-versions`. */
-  readonly createSchema: z.ZodType<VersionCreateOf<K>>;
+  readonly createSchema: z.ZodType<TVersionCreateOf<K>>;
   /** The project column naming its default version of this kind. */
   readonly defaultColumn: "defaultCopyVersionId" | "defaultPolicyVersionId";
   /** Its table: copy_versions or policy_versions. */
   table(db: Database): VersionTable<KindTypes[K]["row"], KindTypes[K]["document"]>;
   /** The new row's document column, from a body that passed `createSchema`. */
-  documentColumn(input: VersionCreateOf<K>): KindTypes[K]["document"];
+  documentColumn(input: TVersionCreateOf<K>): KindTypes[K]["document"];
   /** The answer for a stored row: its document read back through its contract (json-columns.ts). */
-  version(fields: VersionFields, row: KindTypes[K]["row"]): VersionOf<K>;
+  version(fields: TVersionInfo, row: KindTypes[K]["row"]): TVersionOf<K>;
 }
 
 export const COPY_VERSIONS: VersionKind<"copy"> = {
   kind: "copy",
   noun: "copy version",
-  createSchema: ZCopyVersionCreate,
+  createSchema: VERSION_CONTRACTS.copy.create,
   defaultColumn: "defaultCopyVersionId",
   table: (db) => db.prisma.copyVersion,
   documentColumn: (input) => ({ copy: jsonColumn(input.copy) }),
@@ -102,7 +71,7 @@ export const COPY_VERSIONS: VersionKind<"copy"> = {
 export const POLICY_VERSIONS: VersionKind<"policy"> = {
   kind: "policy",
   noun: "policy version",
-  createSchema: ZPolicyVersionCreate,
+  createSchema: VERSION_CONTRACTS.policy.create,
   defaultColumn: "defaultPolicyVersionId",
   table: (db) => db.prisma.policyVersion,
   documentColumn: (input) => ({ policy: jsonColumn(input.policy) }),

@@ -1,18 +1,18 @@
-import type { TCopyVersion, TCopyVersionCreate, TPolicyVersion, TPolicyVersionCreate, TVersionKind } from "@/lib/contracts";
+import type {
+  TCopyVersion,
+  TCopyVersionCreate,
+  TPolicyVersion,
+  TPolicyVersionCreate,
+  TVersionCreateOf,
+  TVersionInfo,
+  TVersionKind,
+  TVersionOf,
+} from "@/lib/contracts";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
 import { DomainError } from "@/lib/server/errors";
-import {
-  COPY_VERSIONS,
-  POLICY_VERSIONS,
-  VERSION_KIND,
-  type VersionCreateOf,
-  type VersionFields,
-  type VersionKind,
-  type VersionOf,
-  type VersionRow,
-} from "./kinds";
+import { COPY_VERSIONS, POLICY_VERSIONS, VERSION_KIND, type VersionKind, type VersionRow } from "./kinds";
 
 /**
  * Copy and policy versions: saved once, never changed; a project marks one of each as its
@@ -24,8 +24,8 @@ export async function createVersion<K extends TVersionKind>(
   db: Database,
   caller: Caller,
   of: VersionKind<K>,
-  input: VersionCreateOf<K>,
-): Promise<VersionOf<K>> {
+  input: TVersionCreateOf<K>,
+): Promise<TVersionOf<K>> {
   await checkNew(db, caller.projectId, of, input.name, input.parentId);
   const row = await nameTakenAsConflict(of, input.name, () =>
     of.table(db).create({ data: { ...meta(caller, input), ...of.documentColumn(input) } }),
@@ -35,7 +35,7 @@ export async function createVersion<K extends TVersionKind>(
 }
 
 /** A project's versions of one kind, newest first. */
-export async function listVersions<K extends TVersionKind>(db: Database, projectId: string, of: VersionKind<K>): Promise<VersionOf<K>[]> {
+export async function listVersions<K extends TVersionKind>(db: Database, projectId: string, of: VersionKind<K>): Promise<TVersionOf<K>[]> {
   const [rows, defaultId] = await Promise.all([
     of.table(db).findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
     defaultOf(db, projectId, of),
@@ -48,7 +48,7 @@ export async function getVersion<K extends TVersionKind>(
   projectId: string,
   of: VersionKind<K>,
   id: string,
-): Promise<VersionOf<K>> {
+): Promise<TVersionOf<K>> {
   const row = await of.table(db).findFirst({ where: { id, projectId } });
   if (!row) throw notFound(of, id);
   return of.version(fields(row, await defaultOf(db, projectId, of)), row);
@@ -132,7 +132,7 @@ async function defaultOf(db: Database, projectId: string, of: VersionKind<TVersi
   return project[of.defaultColumn];
 }
 
-function fields(row: VersionRow, defaultId: string | null): VersionFields {
+function fields(row: VersionRow, defaultId: string | null): TVersionInfo {
   return {
     id: row.id,
     name: row.name,
