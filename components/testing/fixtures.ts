@@ -214,6 +214,8 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     findings: 0,
     findingsByCode: {},
     rebuildError: null,
+    staleEvents: 0,
+    rebuildPending: false,
     ...fields,
   });
 }

@@ -78,6 +78,12 @@ export const ZRunListItem = z.object({
   findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
   /** Why the run's decisions could not be rebuilt (e.g. its run.started has not arrived yet). */
   rebuildError: z.string().nullable(),
+  /**
+   * Rebuilds run in the background after ingest: the stored events the rebuilt figures above do
+   * not include yet (0 when current), and whether the run was never rebuilt at all.
+   */
+  staleEvents: z.number().int().min(0),
+  rebuildPending: z.boolean(),
 });
 
 export const ZRunListResponse = z.object({ runs: z.array(ZRunListItem), nextCursor: z.string().nullable() });

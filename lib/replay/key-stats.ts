@@ -28,3 +28,19 @@ export function keyStatsOf(runs: readonly TRunDecisions[]): TKeyStats[] {
   for (const decisions of runs) totals = addKeyStats(totals, decisions);
   return totals;
 }
+
+/** Adds per-key totals into others (both in presentation order of keys): how runs replayed apart are summed. */
+export function mergeKeyStats(totals: TKeyStats[], more: readonly TKeyStats[]): TKeyStats[] {
+  const byKey = new Map(more.map((s) => [s.key, s]));
+  for (const stats of totals) {
+    const other = byKey.get(stats.key);
+    if (!other) continue;
+    stats.candidates += other.candidates;
+    stats.included += other.included;
+    stats.delivered += other.delivered;
+    stats.dropped += other.dropped;
+    stats.bytesIncluded += other.bytesIncluded;
+    stats.dropRate = stats.candidates === 0 ? null : stats.dropped / stats.candidates;
+  }
+  return totals;
+}

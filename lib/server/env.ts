@@ -94,6 +94,41 @@ export const ENV = {
     "a positive number of megabytes",
     "the bound on each in-process cache of a run's derived data (parsed decisions, timelines, what-if replays)",
   ),
+  CUESCOPE_WORKERS: variable(
+    z.coerce.number().int().min(0).max(64),
+    1,
+    "a whole number from 0 to 64",
+    "background jobs (rebuilds, replays) this process runs at once; 0: none here (another process works the queue)",
+  ),
+  CUESCOPE_JOB_THREADS: variable(
+    z.coerce.number().int().min(0).max(64),
+    1,
+    "a whole number from 0 to 64",
+    "worker threads for the jobs' CPU work (rebuilding, replaying); 0: on the main thread (tests, scripts)",
+  ),
+  CUESCOPE_JOB_THREAD_MB: variable(
+    z.coerce.number().int().min(64),
+    2_048,
+    "a whole number of megabytes, at least 64",
+    "the heap limit of each job thread: a job that needs more fails with a clear error instead of taking the server down",
+  ),
+  CUESCOPE_PROJECT_JOBS: variable(
+    z.coerce.number().int().positive(),
+    1,
+    "a positive whole number",
+    "at most this many of one project's jobs at once in this process (other projects' jobs are not held up behind them)",
+  ),
+  CUESCOPE_REBUILD_DELAY_MS: ms(500, "how long a run's rebuild waits after new events, gathering more into the same rebuild"),
+  CUESCOPE_DECISIONS_WAIT_MS: ms(
+    20_000,
+    "how long `GET /runs/:runId/decisions` waits for a pending rebuild before answering with the last built (stale) decisions",
+  ),
+  CUESCOPE_REPLAY_EXPIRE_S: variable(
+    z.coerce.number().int().min(1).max(86_400),
+    900,
+    "a whole number of seconds",
+    "a replay job silent this long is taken as lost with its worker and retried",
+  ),
   CUESCOPE_HEALTH_TIMEOUT_MS: variable(
     z.coerce.number().int().positive(),
     3_000,

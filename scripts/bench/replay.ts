@@ -15,6 +15,8 @@ import { join } from "node:path";
 import { createKey, authenticate } from "@/lib/server/auth/keys";
 import { openDatabase } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { inlineReplays } from "@/lib/server/testing/jobs";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
 import { createCopyVersion } from "@/lib/server/versions/versions";
 import { loadDemo } from "@/scripts/lib/load-demo";
@@ -83,6 +85,7 @@ async function jobReplay(ctx: BenchContext): Promise<void> {
     const { secret } = await createKey(db, "bench-replay");
     const caller = await authenticate(db, `Bearer ${secret}`);
     await loadDemo((batch) => ingestBatch(db, caller.projectId, batch));
+    await settleRebuilds(db);
     const times: number[] = [];
     let turns = 0;
     for (let r = 0; r <= ctx.repeats; r++) {
@@ -93,7 +96,7 @@ async function jobReplay(ctx: BenchContext): Promise<void> {
         copy: { ...SHORT_COPY, review: { "*": `Checkpoint {checkpoint} (${r})` } },
       });
       const started = process.hrtime.bigint();
-      const { job, done } = await startReplay(db, caller, { copyVersionId: version.id, filters: {}, maxRuns: 500 });
+      const { job, done } = await startReplay(db, caller, { copyVersionId: version.id, filters: {}, maxRuns: 500 }, inlineReplays(db));
       await done;
       if (r > 0) times.push(Number(process.hrtime.bigint() - started) / 1e6);
       turns = job.progress.totalTurns;

@@ -20,6 +20,12 @@ export interface Database {
   label: string;
   /** Runs the callback on one connection (migrations need BEGIN/COMMIT on the same one). */
   withSql<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * One raw statement (or, without values, a script of several) answered pg-style: what the job
+   * queue (lib/server/jobs/queue.ts) is given as its connection, so it shares this database's pool
+   * or, on PGlite, its one in-process connection.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
 }
 
@@ -145,6 +151,9 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
         client.release(failure instanceof Error ? failure : undefined); // a failed connection is not reused
       }
     },
+    async executeSql(text, values) {
+      return pool.query(text, values);
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -179,6 +188,11 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
         exec: async (sql) => void (await pglite.exec(sql)),
         query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
       }),
+    async executeSql(text, values) {
+      if (values && values.length > 0) return pglite.query(text, values);
+      const results = await pglite.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
     async close() {
       await prisma.$disconnect();
       await pglite.close();

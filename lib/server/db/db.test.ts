@@ -130,10 +130,11 @@ function expectedColumns(schema: string): string[] {
   for (const [, body] of schema.matchAll(/^model \w+ \{([\s\S]*?)^\}/gm)) {
     const table = /@@map\("([^"]+)"\)/.exec(body)![1];
     for (const line of body.split("\n")) {
-      const m = /^\s+(\w+)\s+(\w+)(\??)(.*)$/.exec(line);
+      const m = /^\s+(\w+)\s+(\w+)(\[\])?(\??)(.*)$/.exec(line);
       if (!m || !SQL_TYPE[m[2]] || line.trim().startsWith("//")) continue;
-      const column = /@map\("([^"]+)"\)/.exec(m[4])?.[1] ?? m[1];
-      out.push(`${table}.${column}:${SQL_TYPE[m[2]]}:${m[3] ? "YES" : "NO"}`);
+      const column = /@map\("([^"]+)"\)/.exec(m[5])?.[1] ?? m[1];
+      // A list (String[]) is a PostgreSQL array, whatever its element type.
+      out.push(`${table}.${column}:${m[3] ? "ARRAY" : SQL_TYPE[m[2]]}:${m[4] ? "YES" : "NO"}`);
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import "server-only";
 import { ZIdPathParams, ZReplayRequest } from "@/lib/contracts";
 import { replayJobLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
+import { getBackground } from "@/lib/server/jobs/background";
 import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
@@ -16,7 +17,10 @@ function jobIdOf(params: IdParams): string {
 
 /** POST /api/v1/replay — 202 with the job (poll it), or 200 with a finished job of the same inputs. */
 export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
-  const { job } = await startReplay(db, auth, parseWith(ZReplayRequest, await readJsonBody(request, 64 * 1024), "body"));
+  const body = parseWith(ZReplayRequest, await readJsonBody(request, 64 * 1024), "body");
+  const { queue } = await getBackground();
+  const { job, done } = await startReplay(db, auth, body, (projectId, replayId) => queue.enqueueReplay(projectId, replayId));
+  await done; // queued (a queue that cannot be reached is a 503, and the job reads as failed)
   return json(job.status === "running" ? 202 : 200, job);
 });
 

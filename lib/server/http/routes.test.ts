@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { TaskThreads } from "@/lib/server/jobs/threads";
+import { onRebuildWanted } from "@/lib/server/jobs/wanted";
 import {
   MAX_BATCH_BYTES,
   MAX_BATCH_EVENTS,
@@ -124,6 +128,7 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
         await ingestRoute(post(keyA, { batch: events }));
       }
       await ingestRoute(post(keyB, { batch: [startedEvent("secret-of-b"), endedEvent("secret-of-b")] }));
+      await settleRebuilds(db); // what the background queue does after ingest
     });
 
     it("lists a project's runs, newest first, with each meter in its own unit", async () => {
@@ -268,27 +273,37 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(peekDecisions.status).toBe(404);
     });
 
-    it("rebuilds a cached summary that no longer parses, and says so in the log", async () => {
+    it("asks for the rebuild of a stored summary that no longer parses, and says so in the log", async () => {
       await ingestRoute(post(keyA, { batch: smallRun("bad-cache", 3) }));
+      await settleRebuilds(db);
       const first = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
+      expect(first).toMatchObject({ staleEvents: 0, rebuildPending: false, rebuildError: null });
       const run = await db.prisma.run.findFirstOrThrow({ where: { runId: "bad-cache" } });
       await db.prisma.runDecisionsCache.update({ where: { runPk: run.id }, data: { summary: { rebuiltTurns: "three" } } });
       const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const wanted: string[] = [];
+      onRebuildWanted((_projectId, runPks) => wanted.push(...runPks));
       try {
-        const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
-        expect(again).toEqual(first);
+        const broken = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
+        expect(broken).toMatchObject({ rebuildPending: true, rebuildError: null, rebuiltTurns: 0 });
+        expect(wanted).toContain(run.id);
         expect(String(warned.mock.calls[0]?.[0])).toMatch(
           new RegExp(`stored run_decisions\\.summary of row "${run.id}" does not match its schema: rebuiltTurns`),
         );
       } finally {
+        onRebuildWanted(undefined);
         warned.mockRestore();
       }
+      await rebuildRun(db, new TaskThreads(0), run.id); // the rebuild the read asked for
+      const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
+      expect(again).toEqual(first);
       const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { runPk: run.id } });
       expect((stored.summary as { rebuiltTurns: unknown }).rebuiltTurns).toBe(first.rebuiltTurns);
     });
 
     it("says why a run without run.started has no decisions yet", async () => {
       await ingestRoute(post(keyA, { batch: smallRun("headless", 2).filter((e) => e.type !== "run.started") }));
+      await settleRebuilds(db);
       const summary = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/headless"), params("headless"))).json());
       expect(summary.rebuildError).toMatch(/run.started/);
       const decisions = await runDecisionsRoute(get(keyA, "/runs/headless/decisions"), params("headless"));

@@ -2,6 +2,7 @@ import "server-only";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest } from "@/lib/contracts";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { getBackground } from "@/lib/server/jobs/background";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
@@ -19,7 +20,15 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
     throw new DomainError("too_large", `the batch has ${count.length} events; the limit is ${MAX_BATCH_EVENTS} per request`, "batch");
   }
   const body = parseWith(ZIngestRequest, raw, "body");
-  return json(207, await ingestBatch(db, auth.projectId, body.batch));
+  const response = await ingestBatch(db, auth.projectId, body.batch, {
+    // The events are stored whatever happens next: a rebuild that cannot be scheduled now is
+    // found by the background sweep of stale runs.
+    onStored: (runPks) =>
+      getBackground()
+        .then(({ queue }) => queue.scheduleRebuilds(auth.projectId, runPks))
+        .catch((error) => console.error("[cuescope] scheduling rebuilds failed:", error)),
+  });
+  return json(207, response);
 });
 
 /** GET /api/v1/runs */
@@ -32,9 +41,13 @@ export const runFacetsRoute = loaderRoute(runFacetsLoader);
 export const runSummaryRoute = loaderRoute(runSummaryLoader);
 
 /** GET /api/v1/runs/:runId/decisions */
-export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  jsonText(200, await getDecisionsJson(db, auth.projectId, runIdOf(params, request))),
-);
+export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => {
+  const { json, staleEvents } = await getDecisionsJson(db, auth.projectId, runIdOf(params, request));
+  const response = jsonText(200, json);
+  // Still behind after the wait: the events the decisions do not include yet.
+  response.headers.set("x-cuescope-stale-events", String(staleEvents));
+  return response;
+});
 
 /** GET /api/v1/runs/:runId/events */
 export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>

@@ -6,10 +6,13 @@ import type { Database } from "@/lib/server/db";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { smallRun, startedEvent, turnEvents } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { startBackground, type Background } from "@/lib/server/jobs/background";
+import { TaskThreads } from "@/lib/server/jobs/threads";
 import { ingestBatch } from "./ingest-batch";
 
 describe.each(testDatabases())("ingestion on $name", (kind) => {
   let db: Database;
+  let background: Background;
   let projectId: string;
   let runCounter = 0;
   const nextRunId = () => `run-${kind.name}-${++runCounter}`;
@@ -18,8 +21,13 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     db = await kind.open();
     await createKey(db, "acme");
     projectId = (await db.prisma.project.findUniqueOrThrow({ where: { name: "acme" } })).id;
+    // A worker on the queue, as the server runs one: reads of decisions wait for its rebuilds.
+    background = await startBackground(db, { workers: 1, threads: new TaskThreads(0) });
   }, 60_000);
-  afterAll(async () => db?.close());
+  afterAll(async () => {
+    await background?.close();
+    await db?.close();
+  });
 
   const storedCount = (runId: string) => db.prisma.event.count({ where: { projectId, run: { runId } } });
 

@@ -29,9 +29,16 @@ export interface IngestOptions {
   /** Prisma interactive transaction: wait for a connection, and total time (ms). */
   maxWaitMs?: number;
   timeoutMs?: number;
+  /**
+   * Called once the batch's transaction committed, with the runs (primary keys) that got new
+   * events: the ingest route schedules their rebuilds (lib/server/jobs/schedule.ts).
+   */
+  onStored?: (changedRunPks: readonly string[]) => void | Promise<void>;
 }
 
-const DEFAULTS: Required<IngestOptions> = {
+type IngestSettings = Required<Omit<IngestOptions, "onStored">>;
+
+const DEFAULTS: IngestSettings = {
   concurrency: env("CUESCOPE_INGEST_CONCURRENCY"),
   queueTimeoutMs: 30_000,
   attempts: 6,
@@ -83,7 +90,7 @@ export async function ingestBatch(
   });
 
   if (candidates.length > 0) {
-    const stored = await withIngestSlot(db, settings, () =>
+    const { out: stored, changed } = await withIngestSlot(db, settings, () =>
       withConflictRetry(settings.attempts, () =>
         db.prisma.$transaction((tx) => storeCandidates(tx, projectId, candidates), {
           maxWait: settings.maxWaitMs,
@@ -92,6 +99,7 @@ export async function ingestBatch(
       ),
     );
     for (const [index, result] of stored) results[index] = result;
+    if (changed.length > 0) await options.onStored?.(changed);
   }
 
   const summary = { created: 0, duplicate: 0, error: 0 };
@@ -102,7 +110,11 @@ export async function ingestBatch(
 type Tx = Prisma.TransactionClient;
 
 /** One attempt: everything inside one transaction; the results are kept only if it commits. */
-async function storeCandidates(tx: Tx, projectId: string, candidates: readonly Candidate[]): Promise<Map<number, TIngestResult>> {
+async function storeCandidates(
+  tx: Tx,
+  projectId: string,
+  candidates: readonly Candidate[],
+): Promise<{ out: Map<number, TIngestResult>; changed: string[] }> {
   const out = new Map<number, TIngestResult>();
   const runPks = await ensureRuns(tx, projectId, candidates);
   const accepted = await withoutSecondStarts(tx, runPks, candidates, out);
@@ -110,12 +122,9 @@ async function storeCandidates(tx: Tx, projectId: string, candidates: readonly C
   const others = accepted.filter((c) => !created.has(c.event.id));
   if (others.length > 0) await classifyNotCreated(tx, projectId, runPks, others, out);
   for (const c of accepted) if (created.has(c.event.id)) out.set(c.index, { id: c.event.id, status: "created" });
-  await updateRuns(
-    tx,
-    runPks,
-    accepted.filter((c) => created.has(c.event.id)),
-  );
-  return out;
+  const stored = accepted.filter((c) => created.has(c.event.id));
+  await updateRuns(tx, runPks, stored);
+  return { out, changed: [...new Set(stored.map((c) => runPks.get(c.event.runId)!))] };
 }
 
 /** An ISO text PostgreSQL reads as the same instant (four-digit years: the contract's range). */
@@ -403,7 +412,7 @@ const slotsByClient = new WeakMap<object, Slots>();
  * connection: 1). The others wait here, in arrival order, rather than on Prisma's transaction
  * timers; a batch that waits longer than `queueTimeoutMs` is answered 503 with Retry-After.
  */
-async function withIngestSlot<T>(db: Database, settings: Required<IngestOptions>, work: () => Promise<T>): Promise<T> {
+async function withIngestSlot<T>(db: Database, settings: IngestSettings, work: () => Promise<T>): Promise<T> {
   const limit = db.kind === "pglite" ? 1 : Math.max(1, settings.concurrency);
   let slots = slotsByClient.get(db.prisma);
   if (!slots) slotsByClient.set(db.prisma, (slots = { running: 0, waiting: [] }));

@@ -17,7 +17,9 @@ import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/htt
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
 import { smallRun } from "@/lib/server/testing/events";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { inlineReplays } from "@/lib/server/testing/jobs";
 import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";
 import type { Loader, LoaderContext } from "./define-loader";
 import { fetchQuery, type ServerQuery } from "./prefetch";
@@ -85,9 +87,10 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
       id: `${ETF_RUN}:${e.id}`,
     }));
     await ingestBatch(db, caller.projectId, [...etf, ...smallRun("loaders-small", 4), ...smallRun("..", 3)]);
+    await settleRebuilds(db);
     const copy = await createCopyVersion(db, caller, { name: "loaders copy", copy: {} });
     await createPolicyVersion(db, caller, { name: "loaders policy", policy: { review: { everyTurns: 5 } } });
-    const { job, done } = await startReplay(db, caller, { copyVersionId: copy.id, filters: {}, maxRuns: 5 });
+    const { job, done } = await startReplay(db, caller, { copyVersionId: copy.id, filters: {}, maxRuns: 5 }, inlineReplays(db));
     await done;
     jobId = job.id;
     vi.stubGlobal("fetch", fetchThroughRoutes);

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import type { TCopy, TPolicy, TReplayJob, TReplayRequest, TReplayResult } from "@/lib/contracts";
+import type { TReplayJob, TReplayRequest, TReplayResult } from "@/lib/contracts";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { jsonColumn, replayFiltersColumn, replayResultColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { runFilterWhere } from "@/lib/server/runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
+import type { TaskThreads } from "@/lib/server/jobs/threads";
 import { replayRuns } from "./replay-runs";
 
 type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["findFirst"]>>>;
@@ -18,21 +19,29 @@ type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["fi
 const RESULT_FORMAT = 3;
 
 /**
+ * Hands a started replay to whoever runs it: the job queue on the server (settles once it is
+ * queued), the replay itself in tests (settles when it is over).
+ */
+export type EnqueueReplay = (projectId: string, replayId: string) => Promise<void>;
+
+/**
  * Starts a what-if replay (or answers with a finished one of the same inputs — same versions, same
- * runs with the same events — so a second look is instant). The work goes on in this process;
- * `done` settles when it ends (tests await it; the API polls the job).
+ * runs with the same events — so a second look is instant). The work is a queue job
+ * (lib/server/jobs): `enqueue` hands it over; `done` is what it answered.
  */
 export async function startReplay(
   db: Database,
   caller: Caller,
   request: TReplayRequest,
+  enqueue: EnqueueReplay,
 ): Promise<{ job: TReplayJob; done: Promise<void> }> {
-  const copy = request.copyVersionId ? (await getCopyVersion(db, caller.projectId, request.copyVersionId)).copy : undefined;
-  const policy = request.policyVersionId ? (await getPolicyVersion(db, caller.projectId, request.policyVersionId)).policy : undefined;
+  if (request.copyVersionId) await getCopyVersion(db, caller.projectId, request.copyVersionId);
+  if (request.policyVersionId) await getPolicyVersion(db, caller.projectId, request.policyVersionId);
   const runs = await db.prisma.run.findMany({
     where: runFilterWhere(caller.projectId, request.filters, { startedOnly: true }),
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: request.maxRuns,
+    select: { id: true, eventCount: true, maxTurn: true },
   });
   if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
 
@@ -59,38 +68,84 @@ export async function startReplay(
       policyVersionId: request.policyVersionId ?? null,
       filters: jsonColumn(request.filters),
       inputKey,
+      runPks: runs.map((r) => r.id),
       totalRuns: runs.length,
       totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
     },
   });
-  const done = work(db, caller.projectId, row.id, runs, { copy, policy });
+  const done = enqueue(caller.projectId, row.id).catch(async (error: unknown) => {
+    // Nobody will run it: say so rather than leave it "running" for ever.
+    await db.prisma.replayJob
+      .update({
+        where: { id: row.id },
+        data: { status: "failed", error: "the replay could not be queued; start it again", finishedAt: new Date() },
+      })
+      .catch(() => {});
+    throw error;
+  });
   return { job: toJob(row, false), done };
 }
 
-async function work(
-  db: Database,
-  projectId: string,
-  jobId: string,
-  runs: Parameters<typeof replayRuns>[2],
-  overrides: { copy?: TCopy; policy?: TPolicy },
-): Promise<void> {
+/**
+ * The replay job's body (lib/server/jobs/background.ts): replays the job's runs, one at a time on a
+ * job thread, storing progress after every run and the result at the end. A retry (the queue's,
+ * after a failure or a lost worker) starts the job's runs over. Errors are recorded on the job and
+ * thrown on, so the queue retries; once attempts run out, markReplayLost ends it.
+ */
+export async function runReplayJob(db: Database, threads: TaskThreads, replayId: string, attempt: number): Promise<void> {
+  const row = await db.prisma.replayJob.findUnique({ where: { id: replayId } });
+  if (!row || row.status !== "running") return; // cancelled, done or gone meanwhile
+  if (row.cancelRequested) {
+    await db.prisma.replayJob.update({ where: { id: row.id }, data: { status: "cancelled", finishedAt: new Date() } });
+    return;
+  }
   try {
-    const result = await replayRuns(db, projectId, runs, overrides, async (progress) => {
-      const job = await db.prisma.replayJob.update({ where: { id: jobId }, data: { ...progress, updatedAt: new Date() } });
+    const [copy, policy] = await Promise.all([
+      row.copyVersionId ? getCopyVersion(db, row.projectId, row.copyVersionId).then((v) => v.copy) : undefined,
+      row.policyVersionId ? getPolicyVersion(db, row.projectId, row.policyVersionId).then((v) => v.policy) : undefined,
+    ]);
+    const found = await db.prisma.run.findMany({
+      where: { id: { in: row.runPks }, projectId: row.projectId },
+      select: { id: true, runId: true, maxTurn: true, eventCount: true },
+    });
+    const byPk = new Map(found.map((run) => [run.id, run]));
+    const runs = row.runPks.flatMap((pk) => byPk.get(pk) ?? []);
+    await db.prisma.replayJob.update({
+      where: { id: row.id },
+      data: { attempts: attempt + 1, doneRuns: 0, doneTurns: 0, error: null, updatedAt: new Date() },
+    });
+    const result = await replayRuns(db, threads, row.projectId, runs, { copy, policy }, async (progress) => {
+      const job = await db.prisma.replayJob.update({ where: { id: row.id }, data: { ...progress, updatedAt: new Date() } });
       return !job.cancelRequested;
     });
     await db.prisma.replayJob.update({
-      where: { id: jobId },
+      where: { id: row.id },
       data: result
         ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
         : { status: "cancelled", finishedAt: new Date() },
     });
   } catch (error) {
     await db.prisma.replayJob
-      .update({ where: { id: jobId }, data: { status: "failed", error: (error as Error).message, finishedAt: new Date() } })
+      .update({
+        where: { id: row.id },
+        data: { attempts: attempt + 1, error: `attempt ${attempt + 1} failed: ${(error as Error).message}`, updatedAt: new Date() },
+      })
       .catch(() => {});
+    throw error;
   }
 }
+
+/** A replay whose every attempt failed or was lost (the queue's dead letter): it ends as failed. */
+export async function markReplayLost(db: Database, replayId: string): Promise<void> {
+  const row = await db.prisma.replayJob.findUnique({ where: { id: replayId } });
+  if (!row || row.status !== "running") return;
+  await db.prisma.replayJob.update({
+    where: { id: row.id },
+    data: { status: "failed", error: row.error ?? LOST, finishedAt: new Date() },
+  });
+}
+
+export const LOST = "the replay failed on every attempt (its worker failed or was lost); start it again";
 
 export async function getReplayJob(db: Database, projectId: string, id: string): Promise<TReplayJob> {
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
@@ -103,36 +158,24 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
   if (row.status !== "running") return toJob(row, false);
-  // A stalled job has nobody to read the request: it is cancelled here and now.
-  const data = stalled(row) ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
+  // Not yet picked up by a worker: cancelled here and now (the worker will skip it).
+  const data = row.attempts === 0 ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
   return toJob(await db.prisma.replayJob.update({ where: { id }, data }), false);
 }
 
 export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";
 
-/**
- * A running job reports progress after every run; one silent this long was lost with the process
- * that ran it (a restart): it reads as failed, so nobody waits on it and its page stops polling.
- */
-export const STALLED_AFTER_MS = 2 * 60_000;
-export const STALLED = "the replay stopped making progress (its server was probably restarted); start it again";
-
-function stalled(row: JobRow): boolean {
-  return row.status === "running" && Date.now() - row.updatedAt.getTime() > STALLED_AFTER_MS;
-}
-
 function toJob(row: JobRow, reused: boolean): TReplayJob {
   const { result, error } = storedResult(row);
-  const lost = stalled(row);
   return {
     id: row.id,
-    status: lost ? "failed" : (row.status as TReplayJob["status"]),
+    status: row.status as TReplayJob["status"],
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
     filters: replayFiltersColumn(row),
     progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
     result,
-    error: lost ? STALLED : error,
+    error,
     reused,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,

@@ -1,61 +1,61 @@
 import { createHash } from "node:crypto";
-import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult, type TRunDecisions } from "@/lib/contracts";
-import { followUp, rebuild } from "@/lib/core";
-import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult } from "@/lib/contracts";
 import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/follow-up-groups";
-import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
+import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
-import { getRunDecisions } from "@/lib/server/runs/run-decisions";
-import { loadRunEvents } from "@/lib/server/runs/run-events";
-import type { RunRow } from "@/lib/server/runs/find-run";
-
-const CHANGED_TURNS_LISTED = 200;
+import { loadEventRows, rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import type { TaskThreads } from "@/lib/server/jobs/threads";
 
 export interface ReplayProgress {
   doneRuns: number;
   doneTurns: number;
 }
 
+/** A run as the replay reads it: its keys and length; its events and own decisions are read one run at a time. */
+export interface ReplayRun {
+  id: string;
+  runId: string;
+  maxTurn: number | null;
+  eventCount: number;
+}
+
 /**
  * Rebuilds each run with the what-if copy/policy and compares it with its own decisions: per-key
  * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs
- * per copy they were rendered with (named after the project's saved copy versions).
+ * per copy they were rendered with (named after the project's saved copy versions). Runs are read
+ * and replayed one at a time, on a job thread, so memory holds one run, never all of them.
  * `onRun` reports progress after every run and may answer false to stop (cancellation).
  */
 export async function replayRuns(
   db: Database,
+  threads: TaskThreads,
   projectId: string,
-  runs: readonly RunRow[],
+  runs: readonly ReplayRun[],
   overrides: { copy?: TCopy; policy?: TPolicy },
   onRun: (progress: ReplayProgress) => Promise<boolean>,
 ): Promise<TReplayResult | null> {
-  let baseline = REMINDER_KEYS.map(emptyKeyStats);
-  let whatIf = REMINDER_KEYS.map(emptyKeyStats);
+  const baseline = REMINDER_KEYS.map(emptyKeyStats);
+  const whatIf = REMINDER_KEYS.map(emptyKeyStats);
   const follow: RunFollowUp[] = [];
   const changedRuns: TReplayResult["changedRuns"] = [];
   const progress: ReplayProgress = { doneRuns: 0, doneTurns: 0 };
 
   for (const run of runs) {
-    const own = await getRunDecisions(db, run);
-    if (own.ok) {
-      const events = await loadRunEvents(db, run);
-      const before = JSON.parse(own.json) as TRunDecisions;
-      const after = rebuild(events, overrides);
-      baseline = addKeyStats(baseline, before);
-      whatIf = addKeyStats(whatIf, after);
-      const changed = changedTurns(before, after);
-      if (changed.length) {
-        const fateChangedTurns = changed.filter((c) => c.fate).length;
-        changedRuns.push({
-          runId: run.runId,
-          changedTurns: changed.length,
-          fateChangedTurns,
-          turns: turnsToList(changed, CHANGED_TURNS_LISTED),
-        });
-      }
-      const started = events.find((e) => e.type === "run.started");
-      follow.push({ copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey });
+    // The run's own decisions, rebuilt first if its stored rebuild is behind (this is a job, off the
+    // request path); a run that cannot be rebuilt is left out.
+    let own = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id }, select: { decisions: true, eventCount: true } });
+    if (own?.eventCount !== run.eventCount) {
+      await rebuildRun(db, threads, run.id);
+      own = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id }, select: { decisions: true, eventCount: true } });
+    }
+    if (own?.decisions) {
+      const rows = await loadEventRows(db, run.id);
+      const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson: own.decisions, overrides });
+      mergeKeyStats(baseline, one.baseline);
+      mergeKeyStats(whatIf, one.whatIf);
+      if (one.changed) changedRuns.push(one.changed);
+      follow.push(one.follow);
     }
     progress.doneRuns++;
     progress.doneTurns += run.maxTurn === null ? 0 : run.maxTurn + 1;

@@ -6,6 +6,7 @@ import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { EXPORT_ERROR_MARK, exportReviewerCandidates } from "./export-candidates";
 
@@ -29,6 +30,7 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
       const events = generateEtfRun({ runId, seed, turns: 80, anomalies: true, startTime: `2026-11-2${i + 1}T10:00:00.000Z` }).events;
       for (let at = 0; at < events.length; at += 500) await ingestBatch(db, projectId, events.slice(at, at + 500));
     }
+    await settleRebuilds(db);
     const listed = await reviewerCandidatesRoute(get("/api/v1/reviewer/candidates?limit=500"));
     all = ZReviewerCandidatesResponse.parse(await listed.json()).rows;
     expect(all.length).toBeGreaterThan(6);

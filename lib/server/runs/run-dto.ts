@@ -25,7 +25,9 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     reminders: summary?.reminders ?? NO_REMINDERS,
     findings: summary?.findings ?? 0,
     findingsByCode: summary?.findingsByCode ?? {},
-    rebuildError: result.ok ? null : result.error,
+    rebuildError: result.ok || result.pending ? null : result.error,
+    staleEvents: result.staleEvents,
+    rebuildPending: result.pending,
   };
 }
 

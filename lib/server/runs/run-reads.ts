@@ -3,6 +3,7 @@ import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDe
 import { inRunOrder } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
 import { eventColumns } from "@/lib/server/db/json-columns";
+import { env } from "@/lib/server/env";
 import { DomainError } from "@/lib/server/errors";
 import { findRun } from "./find-run";
 import { getParsedRunDecisions, getRunDecisions } from "./run-decisions";
@@ -14,17 +15,27 @@ export async function getRunSummary(db: Database, projectId: string, runId: stri
   return toRunSummary(run, await getRunDecisions(db, run));
 }
 
-/** The core's RunDecisions as stored JSON text, from the cache when fresh (served as is). */
-export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<string> {
+/**
+ * The core's RunDecisions as stored JSON text (served as is). This is the one read that asks for
+ * the decisions of every event stored when it was made: while the run's background rebuild is
+ * behind, it waits for it (without rebuilding anything itself) up to CUESCOPE_DECISIONS_WAIT_MS,
+ * then answers with the last rebuild and says how many events it does not include yet.
+ */
+export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<{ json: string; staleEvents: number }> {
   const run = await findRun(db, projectId, runId);
-  const result = await getRunDecisions(db, run);
+  let result = await getRunDecisions(db, run);
+  const deadline = Date.now() + env("CUESCOPE_DECISIONS_WAIT_MS");
+  while ((result.pending || result.staleEvents > 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    result = await getRunDecisions(db, run);
+  }
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  return result.json;
+  return { json: result.json, staleEvents: result.staleEvents };
 }
 
 /** `GET /api/v1/runs/:runId/decisions`, parsed. */
 export async function getDecisions(db: Database, projectId: string, runId: string): Promise<TRunDecisions> {
-  return JSON.parse(await getDecisionsJson(db, projectId, runId)) as TRunDecisions;
+  return JSON.parse((await getDecisionsJson(db, projectId, runId)).json) as TRunDecisions;
 }
 
 /** `GET /api/v1/runs/:runId/events`: stored events in arrival order, paged by arrival sequence. */

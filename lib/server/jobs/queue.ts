@@ -1,0 +1,134 @@
+import PgBoss from "pg-boss";
+import type { Database } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
+import { ProjectLimits } from "./project-limits";
+
+/** The queues, in pg-boss's schema `pgboss` of the app's own database. */
+export const QUEUES = {
+  /** One run's rebuild; at most one waiting and one running per run (policy "stately", key = run). */
+  rebuild: "cuescope-rebuild",
+  /** One what-if replay (a replay_jobs row). */
+  replay: "cuescope-replay",
+  /** Replays whose every attempt failed or expired (dead letters): marked failed for their readers. */
+  replayLost: "cuescope-replay-lost",
+} as const;
+
+export interface RebuildJob {
+  projectId: string;
+  runPk: string;
+}
+
+export interface ReplayJobData {
+  projectId: string;
+  replayId: string;
+}
+
+export interface JobHandlers {
+  rebuild(job: RebuildJob): Promise<void>;
+  replay(job: ReplayJobData, attempt: number): Promise<void>;
+  replayLost(job: ReplayJobData): Promise<void>;
+}
+
+/**
+ * Cuescope's durable job queue: pg-boss on the app's own PostgreSQL (or PGlite, through the same
+ * connection), so jobs are rows that survive a restart and any number of processes on any number
+ * of machines can share them. pg-boss rather than graphile-worker: its 10.x line runs on Node 20
+ * (graphile-worker 0.18 needs 22.18), and it takes a caller's connection (`db.executeSql`), which
+ * is the only way to reach an embedded PGlite database.
+ *
+ * `workers` > 0 makes this process work the queues (that many jobs of each queue at once, at most
+ * CUESCOPE_PROJECT_JOBS of one project); 0 only sends.
+ */
+export class JobQueue {
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly workerIds: string[],
+  ) {}
+
+  static async open(
+    db: Database,
+    options: {
+      workers: number;
+      handlers?: JobHandlers;
+      /** Seconds between a failed job's attempts (tests shorten it). */ retryDelay?: number;
+    },
+  ): Promise<JobQueue> {
+    const retryDelay = options.retryDelay ?? 5;
+    const working = options.workers > 0 && options.handlers !== undefined;
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => db.executeSql(text, values) },
+      schema: "pgboss",
+      // Maintenance (expiring lost jobs, archiving) and timers only where jobs are worked.
+      supervise: working,
+      schedule: false,
+      maintenanceIntervalSeconds: 30,
+    });
+    boss.on("error", (error) => console.error("[cuescope] job queue:", error));
+    await boss.start();
+    await ensureQueue(boss, { name: QUEUES.replayLost, policy: "standard", retryLimit: 5, retryDelay });
+    await ensureQueue(boss, {
+      name: QUEUES.rebuild,
+      policy: "stately",
+      retryLimit: 3,
+      retryDelay,
+      retryBackoff: true,
+      expireInSeconds: 300,
+    });
+    await ensureQueue(boss, {
+      name: QUEUES.replay,
+      policy: "standard",
+      retryLimit: 2,
+      retryDelay,
+      expireInSeconds: env("CUESCOPE_REPLAY_EXPIRE_S"),
+      deadLetter: QUEUES.replayLost,
+    });
+    const queue = new JobQueue(boss, []);
+    if (working) await queue.work(db, options.workers, options.handlers!);
+    return queue;
+  }
+
+  /** Schedules the runs' rebuilds, gathering events that arrive within `delayMs` into the same one. */
+  async scheduleRebuilds(projectId: string, runPks: readonly string[], delayMs = env("CUESCOPE_REBUILD_DELAY_MS")): Promise<void> {
+    const startAfter = delayMs > 0 ? new Date(Date.now() + delayMs) : undefined;
+    await Promise.all(
+      runPks.map((runPk) => this.boss.send(QUEUES.rebuild, { projectId, runPk } satisfies RebuildJob, { singletonKey: runPk, startAfter })),
+    );
+    // This process works the queue: look now rather than at the next poll.
+    if (!startAfter) for (const id of this.workerIds) this.boss.notifyWorker(id);
+  }
+
+  async enqueueReplay(projectId: string, replayId: string): Promise<void> {
+    await this.boss.send(QUEUES.replay, { projectId, replayId } satisfies ReplayJobData);
+    for (const id of this.workerIds) this.boss.notifyWorker(id);
+  }
+
+  /** Stops fetching, lets running jobs finish (up to `timeoutMs`), then closes. */
+  async close(timeoutMs = 10_000): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+  }
+
+  private async work(db: Database, workers: number, handlers: JobHandlers): Promise<void> {
+    // The embedded database has one owner, this process: any job still active is a dead predecessor's.
+    if (db.kind === "pglite") {
+      await db.executeSql(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
+    }
+    const limits = { rebuild: new ProjectLimits(env("CUESCOPE_PROJECT_JOBS")), replay: new ProjectLimits(1) };
+    const polling = { pollingIntervalSeconds: 1, batchSize: 1 };
+    for (let i = 0; i < workers; i++) {
+      this.workerIds.push(
+        await this.boss.work<RebuildJob>(QUEUES.rebuild, polling, async ([job]) =>
+          limits.rebuild.run(job.data.projectId, () => handlers.rebuild(job.data)),
+        ),
+        await this.boss.work<ReplayJobData>(QUEUES.replay, { ...polling, includeMetadata: true }, async ([job]) =>
+          limits.replay.run(job.data.projectId, () => handlers.replay(job.data, job.retryCount)),
+        ),
+      );
+    }
+    this.workerIds.push(await this.boss.work<ReplayJobData>(QUEUES.replayLost, polling, async ([job]) => handlers.replayLost(job.data)));
+  }
+}
+
+async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
+  else await boss.createQueue(queue.name, queue);
+}

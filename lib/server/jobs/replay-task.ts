@@ -1,0 +1,51 @@
+import { REMINDER_KEYS, type TCopy, type TKeyStats, type TPolicy, type TReplayResult, type TRunDecisions } from "@/lib/contracts";
+import { followUp, rebuild } from "@/lib/core";
+import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
+import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
+import { eventColumns } from "@/lib/server/db/json-columns";
+import type { StoredEventRow } from "./rebuild-task";
+
+const CHANGED_TURNS_LISTED = 200;
+
+export interface ReplayRunInput {
+  runId: string;
+  rows: readonly StoredEventRow[];
+  /** The run's own stored decisions (JSON text), the baseline. */
+  ownJson: string;
+  overrides: { copy?: TCopy; policy?: TPolicy };
+}
+
+/** One run's share of a what-if replay, summed over runs by the job (lib/server/replay/replay-runs.ts). */
+export interface ReplayRunOutput {
+  baseline: TKeyStats[];
+  whatIf: TKeyStats[];
+  changed: TReplayResult["changedRuns"][number] | null;
+  follow: RunFollowUp;
+}
+
+/**
+ * Replays one run with the what-if copy/policy (contract §6) and compares it with its own
+ * decisions: per-key stats of both, the turns that changed, and the run's §8 follow-up by key.
+ * Pure, for a job thread.
+ */
+export function replayRunTask({ runId, rows, ownJson, overrides }: ReplayRunInput): ReplayRunOutput {
+  const events = rows.map((row) => eventColumns({ ...row, body: JSON.parse(row.body) }, runId));
+  const before = JSON.parse(ownJson) as TRunDecisions;
+  const after = rebuild(events, overrides);
+  const changed = changedTurns(before, after);
+  const started = events.find((e) => e.type === "run.started");
+  return {
+    baseline: addKeyStats(REMINDER_KEYS.map(emptyKeyStats), before),
+    whatIf: addKeyStats(REMINDER_KEYS.map(emptyKeyStats), after),
+    changed: changed.length
+      ? {
+          runId,
+          changedTurns: changed.length,
+          fateChangedTurns: changed.filter((c) => c.fate).length,
+          turns: turnsToList(changed, CHANGED_TURNS_LISTED),
+        }
+      : null,
+    follow: { copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Database } from "@/lib/server/db";
+import { rebuildRun } from "./rebuild-run";
+import { staleRuns } from "./stale-runs";
+import { TaskThreads } from "./threads";
+
+/**
+ * Rebuilds, here and now, every run whose stored rebuild is behind: what scripts do after loading
+ * data (the demo, benchmarks) and what tests do after ingesting, instead of waiting for the queue.
+ * Returns how many runs were rebuilt.
+ */
+export async function settleRebuilds(db: Database, threads: TaskThreads = new TaskThreads(0)): Promise<number> {
+  let rebuilt = 0;
+  for (const runPks of (await staleRuns(db)).values()) {
+    for (const runPk of runPks) {
+      await rebuildRun(db, threads, runPk);
+      rebuilt++;
+    }
+  }
+  return rebuilt;
+}

@@ -1,0 +1,108 @@
+import { resolve } from "node:path";
+import { Worker } from "node:worker_threads";
+import { env } from "@/lib/server/env";
+import { runTask, type TaskName, type Tasks } from "./tasks";
+
+/**
+ * Worker threads for the jobs' CPU work (rebuilds, replays): the server's event loop only moves
+ * rows and results, so requests keep being answered while a long run is rebuilt. A fixed number of
+ * threads (CUESCOPE_JOB_THREADS), each with a heap limit (CUESCOPE_JOB_THREAD_MB): a task that
+ * outgrows it fails alone — its thread is replaced — instead of taking the process down. With 0
+ * threads tasks run inline (tests and one-shot scripts).
+ */
+export class TaskThreads {
+  private readonly idle: Worker[] = [];
+  private readonly waiting: Array<(worker: Worker) => void> = [];
+  private started = 0;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    readonly size: number = env("CUESCOPE_JOB_THREADS"),
+    private readonly heapMb: number = env("CUESCOPE_JOB_THREAD_MB"),
+  ) {}
+
+  async run<N extends TaskName>(name: N, input: Tasks[N]["input"]): Promise<Tasks[N]["output"]> {
+    if (this.size === 0) return runTask({ name, input });
+    const worker = await this.take();
+    worker.ref(); // a task in flight keeps the process alive (an idle thread does not)
+    const id = this.nextId++;
+    return new Promise<Tasks[N]["output"]>((resolvePromise, reject) => {
+      const onMessage = (reply: { id: number; ok: boolean; value?: Tasks[N]["output"]; error?: { name: string; message: string } }) => {
+        if (reply.id !== id) return;
+        cleanup();
+        this.give(worker);
+        if (reply.ok) resolvePromise(reply.value as Tasks[N]["output"]);
+        else reject(Object.assign(new Error(reply.error!.message), { name: reply.error!.name }));
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        this.replace(worker);
+        const outOfMemory = (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
+        reject(outOfMemory ? new TaskMemoryError(name, this.heapMb) : error);
+      };
+      const onExit = () => onError(new Error(`the ${name} task's thread stopped`));
+      const cleanup = () => {
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      worker.postMessage({ id, name, input });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((worker) => worker.terminate()));
+  }
+
+  private take(): Promise<Worker> {
+    if (this.closed) return Promise.reject(new Error("the job threads are closed"));
+    const worker = this.idle.pop();
+    if (worker) return Promise.resolve(worker);
+    if (this.started < this.size) {
+      this.started++;
+      return Promise.resolve(this.spawn());
+    }
+    return new Promise((give) => this.waiting.push(give));
+  }
+
+  private give(worker: Worker): void {
+    const next = this.waiting.shift();
+    if (next) next(worker);
+    else if (this.closed) void worker.terminate();
+    else {
+      worker.unref();
+      this.idle.push(worker);
+    }
+  }
+
+  private replace(worker: Worker): void {
+    void worker.terminate();
+    if (this.closed) return;
+    this.give(this.spawn());
+  }
+
+  private spawn(): Worker {
+    // A path, not a module URL: bundlers leave it alone, and the thread loads the sources itself.
+    const worker = new Worker(resolve(process.cwd(), "lib/server/jobs/thread-entry.mjs"), {
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      // Not the parent's flags (a test runner's loaders): the entry registers what the thread needs.
+      execArgv: [],
+    });
+    worker.unref();
+    return worker;
+  }
+}
+
+/** A task needed more memory than a job thread may take (CUESCOPE_JOB_THREAD_MB). */
+export class TaskMemoryError extends Error {
+  override readonly name = "TaskMemoryError";
+  constructor(task: string, heapMb: number) {
+    super(`the ${task} needed more than the job thread's ${heapMb} MB (CUESCOPE_JOB_THREAD_MB)`);
+  }
+}

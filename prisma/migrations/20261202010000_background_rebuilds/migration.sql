@@ -1,0 +1,17 @@
+-- Rebuilds run as background jobs (lib/server/jobs): a run's last rebuild is kept whatever its
+-- outcome (decisions and summary, or the error), with the highest event seq it included and the
+-- core's checkpoint to resume from. The job queue's own tables live in the "pgboss" schema, which
+-- pg-boss creates and migrates itself.
+ALTER TABLE "run_decisions" ALTER COLUMN "decisions" DROP NOT NULL;
+ALTER TABLE "run_decisions" ALTER COLUMN "summary" DROP NOT NULL;
+ALTER TABLE "run_decisions" ADD COLUMN "max_seq" BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE "run_decisions" ADD COLUMN "error" TEXT;
+ALTER TABLE "run_decisions" ADD COLUMN "checkpoint" JSONB;
+
+-- The events that arrived after a rebuild: WHERE run_pk = $1 AND seq > $2.
+CREATE INDEX "events_run_pk_seq_idx" ON "events"("run_pk", "seq");
+
+-- What-if replays run as queue jobs: the runs they were started on (a retry replays the same ones)
+-- and how many attempts were made.
+ALTER TABLE "replay_jobs" ADD COLUMN "run_pks" TEXT[] NOT NULL DEFAULT '{}';
+ALTER TABLE "replay_jobs" ADD COLUMN "attempts" INTEGER NOT NULL DEFAULT 0;
