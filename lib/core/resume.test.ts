@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ZEvent, ZPolicy, type TCopy, type TEvent, type TPolicy, type TRunDecisions } from "@/lib/contracts";
+import { FINDING_CODES, ZEvent, ZPolicy, type TCopy, type TEvent, type TPolicy, type TRunDecisions } from "@/lib/contracts";
 import { defaultEtfPolicy, generateEtfRun } from "@/lib/demo/etf-run";
 import { RebuildCheckpointError, RunInputError } from "./errors";
 import { rebuild, type RebuildOptions } from "./rebuild";
@@ -123,6 +123,28 @@ describe("rebuildWithCheckpoint and resumeRebuild", () => {
       { numRuns: 30 },
     );
     expect(resumes).toBeGreaterThan(30); // most runs were resumed several times, not rebuilt in full
+  });
+
+  it("resumed from a checkpoint before any turn, gives the full rebuild (every finding code is in these runs)", () => {
+    const cases: [number, RebuildOptions][] = [
+      [1, {}],
+      [2, { policy: otherPolicy(80), copy: otherCopy }],
+    ];
+    for (const [seed, options] of cases) {
+      const events = runEvents(80, seed);
+      const full = rebuild(events, options);
+      if (!options.policy) expect(new Set(full.findings.map((finding) => finding.code)).size).toBe(FINDING_CODES.length);
+      for (let turn = 1; turn < 80; turn++) {
+        const first = rebuildWithCheckpoint(
+          events.filter((event) => event.type !== "run.ended" && (turnOf(event) ?? 0) <= turn),
+          options,
+        );
+        const checkpoint = readRebuildCheckpoint(roundTrip(first.checkpoint))!;
+        expect(checkpoint.nextTurn).toBe(turn);
+        const resumed = resumeRebuild({ decisions: first.decisions, checkpoint }, tailFrom(events, turn), options);
+        expect(resumed.decisions).toEqual(full);
+      }
+    }
   });
 
   it("takes its checkpoint just before the last turn that has events, and none before a second turn", () => {
