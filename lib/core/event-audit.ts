@@ -1,6 +1,6 @@
 import { isCancelledByDrop, type TEvent, type TFinding, type TPolicy } from "@/lib/contracts";
 import type { MeterFacts } from "./facts";
-import { fromIdRanges, toIdRanges, type IdRanges } from "./id-ranges";
+import { IdSet, type IdRanges } from "./id-ranges";
 import { admit, DispatchTracker, type DispatchTrackerState } from "./reviewer";
 
 /** An EventAudit's state as plain JSON, for a rebuild checkpoint (its policy is kept beside it). */
@@ -18,7 +18,7 @@ export interface EventAuditState {
  */
 export class EventAudit {
   readonly dispatches: DispatchTracker;
-  private readonly admitted: Set<string>;
+  private readonly admitted: IdSet;
 
   /** A fresh audit, or one that goes on from a `snapshot` of an audit with the same policy. */
   constructor(
@@ -26,12 +26,12 @@ export class EventAudit {
     state?: EventAuditState,
   ) {
     this.dispatches = state ? DispatchTracker.restore(state.dispatches) : new DispatchTracker();
-    this.admitted = new Set(state && fromIdRanges(state.admitted));
+    this.admitted = state ? IdSet.fromRanges(state.admitted) : new IdSet();
   }
 
   /** The audit's state as plain JSON (a copy: later events do not change it). */
   snapshot(): EventAuditState {
-    return { admitted: toIdRanges(this.admitted), dispatches: this.dispatches.snapshot() };
+    return { admitted: this.admitted.toRanges(), dispatches: this.dispatches.snapshot() };
   }
 
   /** `facts` must already hold the readings of the event's turn (R13: "the facts of the admission's turn"). */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fromIdRanges, toIdRanges } from "./id-ranges";
+import { fromIdRanges, IdSet, toIdRanges } from "./id-ranges";
 
 describe("id ranges", () => {
   it.each([
@@ -27,6 +27,33 @@ describe("id ranges", () => {
         const back = fromIdRanges(toIdRanges(ids));
         expect(back.length).toBe(ids.length);
         expect(new Set(back)).toEqual(new Set(ids));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an IdSet answers as a Set of the same ids, and goes through its ranges unchanged", () => {
+    const id = fc.oneof(
+      fc.constantFrom("x", "rd-010-retry", "", "9"),
+      fc
+        .tuple(fc.constantFrom("rc-", "rd-", ""), fc.nat({ max: 40 }), fc.constantFrom(1, 2, 3))
+        .map(([stem, n, width]) => stem + String(n).padStart(width, "0")),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), id), { maxLength: 120 }), (steps) => {
+        const set = new IdSet();
+        const plain = new Set<string>();
+        for (const [adding, x] of steps) {
+          if (adding) {
+            set.add(x);
+            plain.add(x);
+          } else expect(set.has(x)).toBe(plain.has(x));
+        }
+        expect(set.toRanges()).toEqual(toIdRanges(plain));
+        expect(new Set(fromIdRanges(set.toRanges()))).toEqual(plain);
+        const back = IdSet.fromRanges(JSON.parse(JSON.stringify(set.toRanges())));
+        expect(back.toRanges()).toEqual(set.toRanges());
+        for (const [, x] of steps) expect(back.has(x)).toBe(plain.has(x));
       }),
       { numRuns: 500 },
     );

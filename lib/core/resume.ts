@@ -38,11 +38,13 @@ const ZCount = z.number().int().min(0);
 /**
  * A rebuild checkpoint (not to be confused with R7's review checkpoint k): the state the rebuild
  * carries from turn to turn, as plain JSON, after every turn before `nextTurn`. It is what
- * `resumeRebuild` needs besides the events of turns >= `nextTurn`, and it does not grow with the
- * number of turns: meter facts (one entry per block), the ledger, the last Reviewer candidate's
- * checkpoint, the last turn's uncertain list, and the Reviewer ids the audit must remember
- * (admitted candidates and dispatch ids, which later events may name again). Stored as JSON and
- * read back with this schema.
+ * `resumeRebuild` needs besides the events of turns >= `nextTurn`. It holds no events, only what
+ * the rebuild must remember: meter facts (one entry per block), the ledger, the last Reviewer
+ * candidate's checkpoint, the last turn's uncertain list, and the Reviewer ids the audit must
+ * remember (admitted candidates and dispatch ids, which later events may name again) as counter
+ * ranges (`IdRanges`), so a run whose agent numbers its ids keeps a checkpoint of a few kB (about
+ * 9 kB after 20,000 generated turns; the ranges break only where a candidate was denied). Stored as
+ * JSON and read back with this schema.
  */
 export const ZRebuildCheckpoint = z.object({
   version: z.literal(REBUILD_CHECKPOINT_VERSION),
@@ -63,7 +65,7 @@ export const ZRebuildCheckpoint = z.object({
     blocks: z.array(z.tuple([z.string(), z.number(), z.number().nullable()])),
   }),
   ledger: z.object({ requests: z.number(), time: z.number(), context: z.number(), review: z.number() }),
-  audit: z.object({ admitted: ZIds, dispatches: z.object({ inProgress: ZIds, finished: ZIds, completedOnly: ZIds }) }),
+  audit: z.object({ admitted: ZIds, dispatches: z.object({ dispatched: ZIds, completed: ZIds, running: ZCount }) }),
   lastReviewerCheckpoint: z.number(),
   /** The last rebuilt turn when its submission was uncertain, with its list (UNCERTAIN_RESENT). */
   uncertain: z.object({ turn: ZCount, reminders: z.array(ZRecordedReminder) }).nullable(),
@@ -111,7 +113,14 @@ export function rebuildWithCheckpoint(events: readonly TEvent[], options: Rebuil
  * new — plus its run.ended if it has one (run.started may be left out). Returns decisions
  * deep-equal to `rebuild(allEvents, options)` at a cost that grows with those events only, and the
  * next checkpoint. Turns before `nextTurn` are not taken again: their decisions and findings are
- * copied from `previous.decisions`.
+ * copied from `previous.decisions`. So contract §6 holds across resumes: the same events give the
+ * same decisions, however the run was delivered and resumed.
+ *
+ * A background job calls it so: read the stored checkpoint (`readRebuildCheckpoint`); if
+ * `needsFullRebuild(checkpoint, eventsSinceIt, options)`, run `rebuildWithCheckpoint(allEvents)`;
+ * else load the events with turn >= `checkpoint.nextTurn` and run.ended, resume, and store
+ * `decisions` (only turns >= `rebuiltFromTurn` and the findings after `unchanged.findings` changed)
+ * with the new `checkpoint`.
  *
  * Throws RebuildCheckpointError (the caller then rebuilds in full with `rebuildWithCheckpoint`)
  * when the checkpoint has another format version, was made with other options, does not match

@@ -1,17 +1,15 @@
 import type { TDenialReason, TPolicy, TReviewerDecision } from "@/lib/contracts";
-import { fromIdRanges, toIdRanges, type IdRanges } from "./id-ranges";
+import { IdSet, type IdRanges } from "./id-ranges";
 
 /**
  * A DispatchTracker as plain JSON, for a rebuild checkpoint. Every dispatch id seen stays in it:
  * a later `reviewer.dispatched` or `reviewer.completed` may name any of them again.
  */
 export interface DispatchTrackerState {
-  /** Dispatched and not completed. */
-  inProgress: IdRanges;
-  /** Dispatched and completed. */
-  finished: IdRanges;
-  /** Completed before any `reviewer.dispatched` named them. */
-  completedOnly: IdRanges;
+  dispatched: IdRanges;
+  completed: IdRanges;
+  /** How many dispatched ids are not completed. */
+  running: number;
 }
 
 /**
@@ -20,29 +18,21 @@ export interface DispatchTrackerState {
  * completion ends a dispatch.
  */
 export class DispatchTracker {
-  private readonly dispatched = new Set<string>();
-  private readonly completed = new Set<string>();
+  private dispatched = new IdSet();
+  private completed = new IdSet();
   private running = 0;
 
   /** The tracker as plain JSON (a copy). */
   snapshot(): DispatchTrackerState {
-    const inProgress: string[] = [];
-    const finished: string[] = [];
-    const completedOnly: string[] = [];
-    for (const id of this.dispatched) (this.completed.has(id) ? finished : inProgress).push(id);
-    for (const id of this.completed) if (!this.dispatched.has(id)) completedOnly.push(id);
-    return { inProgress: toIdRanges(inProgress), finished: toIdRanges(finished), completedOnly: toIdRanges(completedOnly) };
+    return { dispatched: this.dispatched.toRanges(), completed: this.completed.toRanges(), running: this.running };
   }
 
   /** A tracker equal to the one `snapshot` was taken of. */
   static restore(state: DispatchTrackerState): DispatchTracker {
     const tracker = new DispatchTracker();
-    for (const id of fromIdRanges(state.inProgress)) tracker.dispatch(id);
-    for (const id of fromIdRanges(state.finished)) {
-      tracker.dispatch(id);
-      tracker.complete(id);
-    }
-    for (const id of fromIdRanges(state.completedOnly)) tracker.complete(id);
+    tracker.dispatched = IdSet.fromRanges(state.dispatched);
+    tracker.completed = IdSet.fromRanges(state.completed);
+    tracker.running = state.running;
     return tracker;
   }
 
