@@ -16,6 +16,12 @@ export interface RebuiltTurn {
   contextStage: number | undefined;
 }
 
+/** What UNCERTAIN_RESENT needs of a rebuilt turn: its number and its submission's outcome and list. */
+export interface SubmittedTurn {
+  turn: number;
+  submission: Pick<Submission, "outcome" | "reminders"> | undefined;
+}
+
 /** (key, subject) as one string; an absent subject is null. */
 function pairOf(r: { key: string; subject?: string | null }): string {
   return r.subject === undefined || r.subject === null ? `${r.key}\u0000` : `${r.key}\u0001${r.subject}`;
@@ -170,7 +176,7 @@ function inList(list: readonly TRecordedReminder[], entry: TRecordedReminder): b
  * notice or suggestion of its list appears again, same (key, subject, stage), in turn t + 1's
  * list. Both turns rebuilt.
  */
-export function uncertainResent(previous: RebuiltTurn, current: RebuiltTurn, findings: TFinding[]): void {
+export function uncertainResent(previous: SubmittedTurn, current: SubmittedTurn, findings: TFinding[]): void {
   const before = previous.submission;
   const now = current.submission?.reminders;
   if (current.turn !== previous.turn + 1 || before?.outcome !== "uncertain" || !before.reminders || !now) return;

@@ -1,6 +1,14 @@
 import { isCancelledByDrop, type TEvent, type TFinding, type TPolicy } from "@/lib/contracts";
 import type { MeterFacts } from "./facts";
-import { admit, DispatchTracker } from "./reviewer";
+import { IdSet, type IdRanges } from "./id-ranges";
+import { admit, DispatchTracker, type DispatchTrackerState } from "./reviewer";
+
+/** An EventAudit's state as plain JSON, for a rebuild checkpoint (its policy is kept beside it). */
+export interface EventAuditState {
+  /** Every candidate with a granted admission so far. */
+  admitted: IdRanges;
+  dispatches: DispatchTrackerState;
+}
 
 /**
  * Walks events in run order and makes the findings that come from single events and from the
@@ -9,10 +17,22 @@ import { admit, DispatchTracker } from "./reviewer";
  * GLOBAL_STOP_ON_LOCAL_QUOTA. These are made for every turn, rebuilt or skipped (R14).
  */
 export class EventAudit {
-  readonly dispatches = new DispatchTracker();
-  private readonly admitted = new Set<string>();
+  readonly dispatches: DispatchTracker;
+  private readonly admitted: IdSet;
 
-  constructor(private readonly policy: TPolicy) {}
+  /** A fresh audit, or one that goes on from a `snapshot` of an audit with the same policy. */
+  constructor(
+    private readonly policy: TPolicy,
+    state?: EventAuditState,
+  ) {
+    this.dispatches = state ? DispatchTracker.restore(state.dispatches) : new DispatchTracker();
+    this.admitted = state ? IdSet.fromRanges(state.admitted) : new IdSet();
+  }
+
+  /** The audit's state as plain JSON (a copy: later events do not change it). */
+  snapshot(): EventAuditState {
+    return { admitted: this.admitted.toRanges(), dispatches: this.dispatches.snapshot() };
+  }
 
   /** `facts` must already hold the readings of the event's turn (R13: "the facts of the admission's turn"). */
   observe(event: TEvent, facts: MeterFacts, findings: TFinding[]): void {

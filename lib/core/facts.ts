@@ -9,6 +9,16 @@ export interface BlockFacts {
 }
 
 /**
+ * MeterFacts as plain JSON, for a rebuild checkpoint: the readings, null where there is none, and
+ * every block as `[blockId, used, ownLimit or null]` in blockId code-point order.
+ */
+export interface MeterFactsState {
+  requestsUsed: number | null;
+  elapsedMs: number | null;
+  blocks: [blockId: string, used: number, ownLimit: number | null][];
+}
+
+/**
  * The latest meter readings in run order (contract §4): a reading tagged with turn t is a fact for t
  * and every later turn until a newer one. Facts are read from their owners, never invented: a
  * meter with no reading stays undefined.
@@ -19,6 +29,28 @@ export class MeterFacts {
   readonly blocks = new Map<string, BlockFacts>();
   /** The same blocks in blockId code-point order, kept sorted as blocks appear. */
   readonly blockList: BlockFacts[] = [];
+
+  /** The facts as plain JSON (a copy: later readings do not change it). */
+  snapshot(): MeterFactsState {
+    return {
+      requestsUsed: this.requestsUsed ?? null,
+      elapsedMs: this.elapsedMs ?? null,
+      blocks: this.blockList.map(({ blockId, used, ownLimit }) => [blockId, used, ownLimit ?? null]),
+    };
+  }
+
+  /** Facts equal to the ones `snapshot` was taken of. */
+  static restore(state: MeterFactsState): MeterFacts {
+    const facts = new MeterFacts();
+    facts.requestsUsed = state.requestsUsed ?? undefined;
+    facts.elapsedMs = state.elapsedMs ?? undefined;
+    for (const [blockId, used, ownLimit] of state.blocks) {
+      const block: BlockFacts = { blockId, used, ownLimit: ownLimit ?? undefined };
+      facts.blocks.set(blockId, block);
+      insertSorted(facts.blockList, block);
+    }
+    return facts;
+  }
 
   /** Takes the reading if the event is one; returns whether it was. */
   apply(event: TEvent): boolean {

@@ -3,6 +3,16 @@
  * (through lib/contracts) and itself; never next, react, Prisma or node built-ins.
  */
 export { rebuild, type RebuildOptions } from "./rebuild";
+export {
+  rebuildWithCheckpoint,
+  resumeRebuild,
+  needsFullRebuild,
+  readRebuildCheckpoint,
+  ZRebuildCheckpoint,
+  REBUILD_CHECKPOINT_VERSION,
+  type RebuildCheckpoint,
+  type CheckpointedRebuild,
+} from "./resume";
 export { followUp, type FollowUp, type FollowUpItem, type FollowUpStat } from "./follow-up";
 export { inRunOrder } from "./run-order";
 export { ratioOf, stageOf, outputRatio, percentOf } from "./stages";
@@ -16,7 +26,8 @@ export { EventAudit } from "./event-audit";
 export { MeterFacts } from "./facts";
 export { compareCodePoints } from "./code-points";
 export { canonicalJson, sameJson } from "./canonical";
-export { RunInputError } from "./errors";
+export { fingerprint } from "./fingerprint";
+export { RunInputError, RebuildCheckpointError, type RebuildCheckpointRefusal } from "./errors";
 export { readEventLines, formatLineProblem, type LineProblem, type EventLines } from "./event-lines";
 export { summarizeDecisions, type DecisionsSummary } from "./summary";
 export { requestsValues, timeValues, contextValues, editsValues, reviewValues, type TemplateValues } from "./template-values";

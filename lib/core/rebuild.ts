@@ -12,7 +12,7 @@ import {
   type TRunDecisions,
   type TTurnDecision,
 } from "@/lib/contracts";
-import { compareWithAgent, uncertainResent, type RebuiltTurn } from "./agent-comparison";
+import { compareWithAgent, uncertainResent, type RebuiltTurn, type SubmittedTurn } from "./agent-comparison";
 import { makeCandidates } from "./candidates";
 import { RunInputError } from "./errors";
 import { EventAudit } from "./event-audit";
@@ -40,9 +40,11 @@ const STATUS_OF_OUTCOME: Record<"ok" | "failed" | "uncertain", TDeliveryStatus> 
 /** A finding code's row in contract §7's table: the order findings take within a turn. */
 const CODE_RANK = Object.fromEntries(FINDING_CODES.map((code, rank) => [code, rank])) as Record<TFinding["code"], number>;
 
-/** What the rebuild carries from turn to turn. */
-interface RunState {
+/** What the rebuild carries from turn to turn (a rebuild checkpoint holds it as plain JSON: resume.ts). */
+export interface RunState {
   readonly policy: TPolicy;
+  /** The copy the renderer resolved, as given (the run's own or the options'). */
+  readonly copy: TCopy | undefined;
   readonly renderer: ReminderRenderer;
   readonly facts: MeterFacts;
   readonly ledger: Ledger;
@@ -50,58 +52,109 @@ interface RunState {
   /** The checkpoint of the rebuild's own last Reviewer candidate (R13). */
   lastReviewerCheckpoint: number;
   /** The last rebuilt turn, for UNCERTAIN_RESENT. */
-  previous: RebuiltTurn | undefined;
+  previous: SubmittedTurn | undefined;
+  /** The last turn taken, rebuilt or skipped; -1 before the first. */
+  lastTurn: number;
 }
 
-/**
- * Rebuilds every turn's reminder decisions of one run from its events (contract §3, §6): the same
- * events give the same result whatever their arrival order and however often one was repeated.
- * Pure: reads facts, returns advice and records.
- */
-export function rebuild(events: readonly TEvent[], options: RebuildOptions = {}): TRunDecisions {
-  const ordered = runOrder(events);
-  const started = ordered[0];
-  if (started?.type !== "run.started") throw new RunInputError("the run has no run.started event");
-  if (ordered[1]?.type === "run.started") {
-    throw new RunInputError(`the run has a second run.started event (${JSON.stringify(ordered[1].id)})`, ordered[1].id);
-  }
-
-  const policy = options.policy ?? started.body.policy;
-  const state: RunState = {
+/** The state at the start of a run, before its first turn. */
+export function startState(policy: TPolicy, copy: TCopy | undefined): RunState {
+  return {
     policy,
-    renderer: new ReminderRenderer(resolveCopy(options.copy ?? started.body.copy)),
+    copy,
+    renderer: new ReminderRenderer(resolveCopy(copy)),
     facts: new MeterFacts(),
     ledger: emptyLedger(),
     audit: new EventAudit(policy),
     lastReviewerCheckpoint: 0,
     previous: undefined,
+    lastTurn: -1,
   };
-  const turns: TTurnDecision[] = [];
-  const findings: TFinding[] = [];
-  const runLevel: TFinding[] = [];
+}
+
+/** Where a pass over a run's turns puts its results. */
+export interface RebuildOutput {
+  turns: TTurnDecision[];
+  /** The turns' findings, each turn's in table order. */
+  findings: TFinding[];
+  /** The run-level findings (turn null), which go after every turn's (`finishedFindings`). */
+  runLevel: TFinding[];
+}
+
+/**
+ * Rebuilds every turn's reminder decisions of one run from its events (contract §3, §6): the same
+ * events give the same result whatever their arrival order and however often one was repeated.
+ * Pure: reads facts, returns advice and records. `rebuildWithCheckpoint` and `resumeRebuild`
+ * (resume.ts) run the same passes and give the same result.
+ */
+export function rebuild(events: readonly TEvent[], options: RebuildOptions = {}): TRunDecisions {
+  const ordered = runOrder(events);
+  const started = runStartOf(ordered);
+  const state = startState(options.policy ?? started.body.policy, options.copy ?? started.body.copy);
+  const out: RebuildOutput = { turns: [], findings: [], runLevel: [] };
+  rebuildTurns(state, ordered, 1, out);
+  return { runId: started.runId, turns: out.turns, findings: finishedFindings(out) };
+}
+
+/** The run's one run.started, first in run order; a RunInputError without one or with a second. */
+export function runStartOf(ordered: readonly TEvent[]): TEventOf<"run.started"> {
+  const started = ordered[0];
+  if (started?.type !== "run.started") throw new RunInputError("the run has no run.started event");
+  if (ordered[1]?.type === "run.started") {
+    throw new RunInputError(`the run has a second run.started event (${JSON.stringify(ordered[1].id)})`, ordered[1].id);
+  }
+  return started;
+}
+
+/**
+ * Takes the events `ordered[from..]` (run order, the run.started already taken) into `state`,
+ * turn by turn, and appends the decisions and findings to `out`. `beforeLastTurn`, when given, is
+ * called once: just before the last turn that has events is taken, or after every turn when there
+ * is none — the point a rebuild checkpoint is taken at.
+ */
+export function rebuildTurns(
+  state: RunState,
+  ordered: readonly TEvent[],
+  from: number,
+  out: RebuildOutput,
+  beforeLastTurn?: () => void,
+): void {
+  let lastTurn = -1;
+  if (beforeLastTurn) {
+    for (let k = ordered.length - 1; k >= from && lastTurn < 0; k--) lastTurn = turnOf(ordered[k]) ?? -1;
+  }
   const turnFindings: TFinding[] = []; // one turn's findings before they are put in table order; reused
 
-  let i = 1;
+  let i = from;
   while (i < ordered.length) {
     const first = ordered[i];
     if (first.type === "run.started" || first.type === "run.ended") {
-      state.audit.observe(first, state.facts, runLevel);
+      state.audit.observe(first, state.facts, out.runLevel);
       i++;
       continue;
     }
     let end = i + 1;
     while (end < ordered.length && turnOf(ordered[end]) === first.turn) end++;
 
+    if (first.turn === lastTurn && beforeLastTurn) {
+      beforeLastTurn();
+      beforeLastTurn = undefined;
+    }
     turnFindings.length = 0;
     const decision = rebuildTurn(state, first.turn, ordered, i, end, turnFindings);
-    if (decision) turns.push(decision);
+    if (decision) out.turns.push(decision);
     for (let k = i; k < end; k++) state.audit.observe(ordered[k], state.facts, turnFindings);
-    appendInTableOrder(findings, turnFindings);
+    appendInTableOrder(out.findings, turnFindings);
+    state.lastTurn = first.turn;
     i = end;
   }
+  beforeLastTurn?.();
+}
 
-  appendInTableOrder(findings, runLevel);
-  return { runId: started.runId, turns, findings };
+/** The run's findings: every turn's, then the run-level ones, each group in table order. */
+export function finishedFindings(out: RebuildOutput): TFinding[] {
+  appendInTableOrder(out.findings, out.runLevel);
+  return out.findings;
 }
 
 /** What one turn's events say, besides meter readings. */
@@ -183,7 +236,8 @@ function rebuildTurn(
   };
 }
 
-function turnOf(event: TEvent): number | undefined {
+/** The turn of an event; undefined for run.started and run.ended (a turn on them is ignored, contract §4). */
+export function turnOf(event: TEvent): number | undefined {
   return event.type === "run.started" || event.type === "run.ended" ? undefined : event.turn;
 }
 

@@ -1,4 +1,16 @@
 import type { TDenialReason, TPolicy, TReviewerDecision } from "@/lib/contracts";
+import { IdSet, type IdRanges } from "./id-ranges";
+
+/**
+ * A DispatchTracker as plain JSON, for a rebuild checkpoint. Every dispatch id seen stays in it:
+ * a later `reviewer.dispatched` or `reviewer.completed` may name any of them again.
+ */
+export interface DispatchTrackerState {
+  dispatched: IdRanges;
+  completed: IdRanges;
+  /** How many dispatched ids are not completed. */
+  running: number;
+}
 
 /**
  * Which Reviewer dispatches are in progress at a point of run order (R13): its
@@ -6,9 +18,23 @@ import type { TDenialReason, TPolicy, TReviewerDecision } from "@/lib/contracts"
  * completion ends a dispatch.
  */
 export class DispatchTracker {
-  private readonly dispatched = new Set<string>();
-  private readonly completed = new Set<string>();
+  private dispatched = new IdSet();
+  private completed = new IdSet();
   private running = 0;
+
+  /** The tracker as plain JSON (a copy). */
+  snapshot(): DispatchTrackerState {
+    return { dispatched: this.dispatched.toRanges(), completed: this.completed.toRanges(), running: this.running };
+  }
+
+  /** A tracker equal to the one `snapshot` was taken of. */
+  static restore(state: DispatchTrackerState): DispatchTracker {
+    const tracker = new DispatchTracker();
+    tracker.dispatched = IdSet.fromRanges(state.dispatched);
+    tracker.completed = IdSet.fromRanges(state.completed);
+    tracker.running = state.running;
+    return tracker;
+  }
 
   dispatch(dispatchId: string): void {
     if (this.dispatched.has(dispatchId)) return;

@@ -4,14 +4,20 @@
  * (a) `JSON.parse` of every line and (b) `rebuild` of the already-validated events (validation
  * with ZEvent happens outside the timed part) are each timed `repeats` times, interleaved, and the
  * medians are compared. Targets: rebuild/parse <= 1.0, rebuild(2n)/rebuild(n) <= 2.2.
+ *
+ * Then a live run: the largest size delivered in batches of `batchTurns` turns, each resumed
+ * (`resumeRebuild`) from the previous batch's checkpoint with the events of turns >= its nextTurn,
+ * as a background rebuild job does. The median time per batch over the run's last batches is
+ * compared with a full `rebuild` of the whole run. Target: incremental/full <= 0.02.
  */
 import { ZEvent, type TEvent } from "@/lib/contracts";
-import { rebuild } from "@/lib/core";
+import { rebuild, rebuildWithCheckpoint, resumeRebuild, type CheckpointedRebuild } from "@/lib/core";
 import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
 import { collectGarbage, fmt, median, table, timeMs, verdict, type BenchContext, type BenchSection } from "./common";
 
 export const RATIO_TARGET = 1.0;
 export const SCALING_TARGET = 2.2;
+export const INCREMENTAL_TARGET = 0.02;
 
 export interface RebuildMeasurement {
   turns: number;
@@ -27,6 +33,20 @@ export interface RebuildMeasurement {
 export interface RebuildBenchOptions {
   sizes?: readonly number[];
   seed?: number;
+  /** Turns per batch of the live run (the incremental line). */
+  batchTurns?: number;
+}
+
+export interface IncrementalMeasurement {
+  turns: number;
+  batches: number;
+  /** Median time of one batch's resume over the run's last `timedBatches` batches. */
+  resumeMs: number;
+  resumeMaxMs: number;
+  timedBatches: number;
+  /** Median time of a full rebuild of the whole run. */
+  fullMs: number;
+  checkpointBytes: number;
 }
 
 /** The run as JSONL text only: the generator's own structures are garbage before anything is timed. */
@@ -80,6 +100,78 @@ export function measureRebuild(ctx: BenchContext, turns: number, seed: number): 
   };
 }
 
+/**
+ * Delivers the run in batches of `batchTurns` turns, in emission order, and resumes the rebuild
+ * after each from the previous checkpoint (JSON round-tripped, as storage keeps it) with the events
+ * of turns >= its nextTurn, found through a turn index. The resumes of the last batches are timed;
+ * the final decisions are checked against a full rebuild.
+ */
+export function measureIncremental(ctx: BenchContext, turns: number, seed: number, batchTurns: number): IncrementalMeasurement {
+  const lines = generateJsonl(ctx, turns, seed)
+    .split("\n")
+    .filter((line) => line.length > 0);
+  ctx.progress(`rebuild: incremental: validating ${lines.length} events`);
+  const events: TEvent[] = lines.map((line) => ZEvent.parse(JSON.parse(line)));
+  const turnOf = (event: TEvent) => (event.type === "run.started" || event.type === "run.ended" ? undefined : event.turn);
+  // firstAt[t]: the index of the first event of turn >= t (events are in emission order, turns ascending).
+  const firstAt: number[] = [];
+  events.forEach((event, i) => {
+    const turn = turnOf(event);
+    if (turn !== undefined) while (firstAt.length <= turn) firstAt.push(i);
+  });
+  const batchEnds: number[] = [];
+  for (let t = batchTurns; t < turns; t += batchTurns) batchEnds.push(firstAt[t]);
+  batchEnds.push(events.length);
+
+  const timedBatches = Math.min(100, batchEnds.length - 1);
+  const resumeTimes: number[] = [];
+  let result: CheckpointedRebuild = rebuildWithCheckpoint(events.slice(0, batchEnds[0]));
+  for (let b = 1; b < batchEnds.length; b++) {
+    if (b % 100 === 0) ctx.progress(`rebuild: incremental: batch ${b}/${batchEnds.length}`);
+    const checkpoint = JSON.parse(JSON.stringify(result.checkpoint)) as CheckpointedRebuild["checkpoint"];
+    if (!checkpoint) {
+      result = rebuildWithCheckpoint(events.slice(0, batchEnds[b]));
+      continue;
+    }
+    const tail = events.slice(firstAt[checkpoint.nextTurn] ?? batchEnds[b - 1], batchEnds[b]);
+    const previous = { decisions: result.decisions, checkpoint };
+    const timed = b >= batchEnds.length - timedBatches;
+    const start = process.hrtime.bigint();
+    result = resumeRebuild(previous, tail);
+    if (timed) resumeTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  if (JSON.stringify(result.decisions) !== JSON.stringify(rebuild(events)))
+    throw new Error("the incremental rebuild differs from the full one");
+
+  const fullTimes: number[] = [];
+  let sink = 0;
+  collectGarbage();
+  for (let r = 0; r < ctx.repeats; r++) {
+    ctx.progress(`rebuild: incremental: full rebuild ${r + 1}/${ctx.repeats}`);
+    fullTimes.push(timeMs(() => (sink += rebuild(events).turns.length)));
+  }
+  if (sink < 0) ctx.print(String(sink));
+  return {
+    turns,
+    batches: batchEnds.length,
+    resumeMs: median(resumeTimes),
+    resumeMaxMs: Math.max(...resumeTimes),
+    timedBatches,
+    fullMs: median(fullTimes),
+    checkpointBytes: Buffer.byteLength(JSON.stringify(result.checkpoint)),
+  };
+}
+
+export function reportIncremental(ctx: BenchContext, m: IncrementalMeasurement): void {
+  const ratio = m.resumeMs / m.fullMs;
+  ctx.print(
+    `incremental: ${fmt.int(m.turns)} turns in ${fmt.int(m.batches)} batches; one batch's resume (median of the last ` +
+      `${m.timedBatches}) ${m.resumeMs.toFixed(2)} ms (max ${m.resumeMaxMs.toFixed(2)}) vs full rebuild ${fmt.ms(m.fullMs)} ms: ` +
+      `incremental/full = ${ratio.toFixed(4)} (target <= ${INCREMENTAL_TARGET})  ${verdict(ratio, INCREMENTAL_TARGET)}; ` +
+      `checkpoint ${fmt.int(m.checkpointBytes)} bytes`,
+  );
+}
+
 export function reportRebuild(ctx: BenchContext, rows: readonly RebuildMeasurement[]): void {
   ctx.print(
     table(
@@ -113,12 +205,17 @@ export function reportRebuild(ctx: BenchContext, rows: readonly RebuildMeasureme
 export function rebuildSection(options: RebuildBenchOptions = {}): BenchSection {
   const sizes = options.sizes ?? [10_000, 20_000];
   const seed = options.seed ?? 7;
+  const batchTurns = options.batchTurns ?? 10;
+  const live = Math.max(...sizes);
   return {
     name: "rebuild",
-    description: `JSON.parse vs rebuild of generated ETF runs (${sizes.map(fmt.int).join(", ")} turns, seed ${seed}), median of repeats`,
+    description:
+      `JSON.parse vs rebuild of generated ETF runs (${sizes.map(fmt.int).join(", ")} turns, seed ${seed}), median of repeats; ` +
+      `then the ${fmt.int(live)}-turn run resumed in batches of ${batchTurns} turns`,
     run(ctx) {
       const rows = sizes.map((turns) => measureRebuild(ctx, turns, seed));
       reportRebuild(ctx, rows);
+      reportIncremental(ctx, measureIncremental(ctx, live, seed, batchTurns));
     },
   };
 }
