@@ -16,6 +16,7 @@ import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/
 import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
+import { rebuildStaleRuns } from "@/lib/server/runs/run-decisions";
 import { smallRun } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";
@@ -85,6 +86,7 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
       id: `${ETF_RUN}:${e.id}`,
     }));
     await ingestBatch(db, caller.projectId, [...etf, ...smallRun("loaders-small", 4), ...smallRun("..", 3)]);
+    await rebuildStaleRuns(db, caller.projectId); // the rebuild stores the Reviewer audit the Reviewer loaders read
     const copy = await createCopyVersion(db, caller, { name: "loaders copy", copy: {} });
     await createPolicyVersion(db, caller, { name: "loaders policy", policy: { review: { everyTurns: 5 } } });
     const { job, done } = await startReplay(db, caller, { copyVersionId: copy.id, filters: {}, maxRuns: 5 });

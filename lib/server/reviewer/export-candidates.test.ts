@@ -6,6 +6,7 @@ import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { rebuildStaleRuns } from "@/lib/server/runs/run-decisions";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { EXPORT_ERROR_MARK, exportReviewerCandidates } from "./export-candidates";
 
@@ -29,6 +30,7 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
       const events = generateEtfRun({ runId, seed, turns: 80, anomalies: true, startTime: `2026-11-2${i + 1}T10:00:00.000Z` }).events;
       for (let at = 0; at < events.length; at += 500) await ingestBatch(db, projectId, events.slice(at, at + 500));
     }
+    await rebuildStaleRuns(db, projectId); // the rebuild stores the Reviewer audit the export reads
     const listed = await reviewerCandidatesRoute(get("/api/v1/reviewer/candidates?limit=500"));
     all = ZReviewerCandidatesResponse.parse(await listed.json()).rows;
     expect(all.length).toBeGreaterThan(6);
@@ -167,17 +169,22 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
 });
 
 /**
- * The database with run reads failing: "later pages" fails only the cursor lookup a page after the
- * first one starts with (a database that went away mid-download); "all" fails every run read.
+ * The database with its raw reads (the Reviewer pages' one query each) failing: "later pages" lets
+ * the first read through and fails every one after it (a database that went away mid-download);
+ * "all" fails every one.
  */
 function failingRuns(db: Database, error: Error, which: "later pages" | "all"): Database {
-  const run = new Proxy(db.prisma.run, {
+  let reads = 0;
+  const prisma = new Proxy(db.prisma, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      const fails = prop === "findFirst" || (which === "all" && prop === "findMany");
-      return fails ? () => Promise.reject(error) : value;
+      if (prop !== "$queryRaw") return value;
+      return (...args: unknown[]) => {
+        reads++;
+        if (which === "all" || reads > 1) return Promise.reject(error);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
     },
   });
-  const prisma = new Proxy(db.prisma, { get: (target, prop, receiver) => (prop === "run" ? run : Reflect.get(target, prop, receiver)) });
   return { ...db, prisma } as Database;
 }

@@ -6,6 +6,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { rebuildStaleRuns } from "@/lib/server/runs/run-decisions";
 import { testDatabases } from "@/lib/server/testing/databases";
 
 const REVIEWER_CODES = new Set<string>(REVIEWER_FINDING_CODES);
@@ -31,6 +32,7 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
           events.slice(at, at + 500).map((e) => ({ ...e, id: `${runId}:${e.id}` })),
         );
     }
+    await rebuildStaleRuns(db, projectId); // the rebuild stores the Reviewer audit the API reads
   }, 120_000);
   afterAll(async () => db?.close());
 

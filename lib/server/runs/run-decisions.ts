@@ -1,6 +1,8 @@
 import type { TRunDecisions } from "@/lib/contracts";
 import { rebuild, RunInputError, summarizeDecisions } from "@/lib/core";
+import { reviewerAudit } from "@/lib/reviewer/audit";
 import type { Database } from "@/lib/server/db";
+import { storeRunAudit } from "@/lib/server/reviewer/store-audit";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { jsonColumn, runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import type { RunRow } from "./find-run";
@@ -57,6 +59,12 @@ function storedSummary(row: { runPk: string; summary: unknown }): CachedSummary 
   }
 }
 
+/**
+ * Rebuilds the run from its stored events and stores what the rebuild derives, in one transaction:
+ * the decisions with their summary (run_decisions) and the run's Reviewer audit (reviewer_rows,
+ * run_reviewer_funnels). Everything is computed first, purely (the core's rebuild, reviewerAudit);
+ * the transaction only writes.
+ */
 async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsResult> {
   if (run.task === null) return { ok: false, error: "waiting for the run's run.started event" };
   const events = await loadRunEvents(db, run);
@@ -73,6 +81,7 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
     policy: started?.type === "run.started" ? started.body.policy : {},
     copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
   };
+  const audit = reviewerAudit(events, decisions);
   const json = JSON.stringify(decisions);
   const data = {
     eventCount: events.length,
@@ -80,8 +89,34 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
     summary: jsonColumn(summary),
     builtAt: new Date(),
   };
-  await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+  await db.prisma.$transaction(
+    async (tx) => {
+      await tx.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+      await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: events.length }, audit);
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
   return { ok: true, json, summary };
+}
+
+/**
+ * Rebuilds (and stores) every run of the project whose stored decisions are missing or stale: for
+ * the CLIs that load runs directly into the database, and for tests that read the stored Reviewer
+ * audit after ingesting. Runs that cannot be rebuilt yet (no run.started) are left as they are.
+ */
+export async function rebuildStaleRuns(db: Database, projectId: string): Promise<number> {
+  const runs = await db.prisma.run.findMany({ where: { projectId }, orderBy: { id: "asc" } });
+  const cached = await db.prisma.runDecisionsCache.findMany({
+    where: { runPk: { in: runs.map((r) => r.id) } },
+    select: { runPk: true, eventCount: true },
+  });
+  const built = new Map(cached.map((c) => [c.runPk, c.eventCount]));
+  let rebuilt = 0;
+  for (const run of runs) {
+    if (built.get(run.id) === run.eventCount) continue;
+    if ((await rebuildAndCache(db, run)).ok) rebuilt++;
+  }
+  return rebuilt;
 }
 
 /** A run's parsed decisions and the estimated bytes they take (from their JSON text's length). */
