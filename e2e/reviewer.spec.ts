@@ -18,7 +18,7 @@ const csvDataLines = (text: string) => text.split("\r\n").filter((line, i) => i 
 
 test.describe("Reviewer audit", () => {
   test.beforeEach(async ({ page }) => {
-    // The first visit rebuilds every demo run's decisions on the server (the largest has 2,000 turns).
+    // The demo runs (the largest has 2,000 turns) are rebuilt when npm start loads them; the limits leave room for a slow machine.
     test.setTimeout(120_000);
     await signInToDemo(page, "/reviewer");
     await expect(page.getByRole("heading", { level: 1, name: "Reviewer audit" })).toBeVisible({ timeout: 90_000 });

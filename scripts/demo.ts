@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { loadDemo } from "./lib/load-demo";
-import { resolveTarget } from "./lib/target";
+import { rebuildLoadedRuns, resolveTarget } from "./lib/target";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { project: { type: "string" }, url: { type: "string" }, key: { type: "string" } } });
@@ -14,6 +14,7 @@ async function main(): Promise<number> {
   try {
     const { errors } = await loadDemo(target.sink);
     if (errors > 0) console.error(`demo: ${errors} events were rejected`);
+    await rebuildLoadedRuns(target);
     return errors > 0 ? 1 : 0;
   } finally {
     await target.close();

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { importLines } from "@/lib/client/import-lines";
 import { progressBar } from "./lib/progress";
-import { resolveTarget } from "./lib/target";
+import { rebuildLoadedRuns, resolveTarget } from "./lib/target";
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -35,6 +35,7 @@ async function main(): Promise<number> {
       if (tally.errors.length > 50) console.log(`  … and ${tally.errors.length - 50} more errors`);
       failed ||= tally.errors.length > 0;
     }
+    await rebuildLoadedRuns(target);
   } finally {
     await target.close();
   }

@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { loadDemo } from "./lib/load-demo";
 import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
       const project = await db.prisma.project.findUniqueOrThrow({ where: { name: "demo" } });
       const { errors } = await loadDemo((batch) => ingestBatch(db, project.id, batch));
       if (errors > 0) throw new Error(`${errors} demo events were rejected; the demo generator and the contracts disagree`);
+      // Rebuilt now, so the demo's decisions and Reviewer audit are stored before the first page asks.
+      console.error(`rebuilt ${await settleRebuilds(db, { projectId: project.id })} demo runs`);
     }
     const key = readDemoKey();
     if (key) console.error(`demo API key (project "demo"): ${key}`);

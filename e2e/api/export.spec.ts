@@ -18,7 +18,7 @@ test.describe("Reviewer export", () => {
 
   test("bad parameters answer 400 as JSON, naming the parameter", async ({ request }, info) => {
     const { key } = apiTarget(info);
-    const foreign = Buffer.from(JSON.stringify({ run: "no-such-run", skip: 0 })).toString("base64url");
+    const foreign = Buffer.from(JSON.stringify({ s: null, r: "no-such-run", n: -1 })).toString("base64url");
     const bad: [string, string][] = [
       ["format=xml", "format"],
       ["cursor=nope", "cursor"],
@@ -79,4 +79,7 @@ async function ingestRun(request: APIRequestContext, key: string, runId: string)
     });
     expect(response.status()).toBe(207);
   }
+  // Reading the run rebuilds it, which stores the Reviewer audit the export reads.
+  const summary = await request.get(`/api/v1/runs/${encodeURIComponent(runId)}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(summary.status()).toBe(200);
 }

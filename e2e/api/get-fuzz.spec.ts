@@ -141,6 +141,18 @@ const cursorText = fc.oneof(
     .record({ v: fc.oneof(fc.constant(null), fc.integer(), fc.double(), dateText, fc.jsonValue()), id: fc.oneof(text, fc.jsonValue()) })
     .map(b64),
   fc.record({ run: fc.oneof(text, fc.jsonValue()), skip: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()) }).map(b64),
+  fc
+    .record({
+      s: fc.oneof(
+        fc.constant(null),
+        dateText,
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        fc.jsonValue(),
+      ),
+      r: fc.oneof(text, fc.jsonValue()),
+      n: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()),
+    })
+    .map(b64),
   fc.bigInt({ min: 0n, max: 10n ** 25n }).map(String),
 );
 

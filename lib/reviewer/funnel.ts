@@ -1,7 +1,11 @@
-import type { TReviewerCandidateRow, TReviewerFunnel } from "@/lib/contracts";
+import type { TReviewerFunnel } from "@/lib/contracts";
+import type { ReviewerRow } from "./rows";
 
-/** The Reviewer funnel over audit rows: candidate → admission → dispatch → completion, with exits. */
-export function reviewerFunnel(rows: readonly TReviewerCandidateRow[]): TReviewerFunnel {
+/**
+ * The Reviewer funnel over audit rows (of one run or many: the run's columns play no part):
+ * candidate → admission → dispatch → completion, with exits.
+ */
+export function reviewerFunnel(rows: readonly ReviewerRow[]): TReviewerFunnel {
   const funnel: TReviewerFunnel = {
     candidates: { total: rows.length, recorded: 0, rebuiltDue: 0, recordedNotDue: 0, dueNotRecorded: 0 },
     admissions: { recorded: 0, granted: 0, denied: 0, deniedByReason: {}, againstRule: 0 },

@@ -2,6 +2,7 @@ import { readDemoKey } from "@/lib/server/auth/demo-key";
 import { httpSink, type IngestSink } from "@/lib/client/ingest-sink";
 import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { env } from "@/lib/server/env";
 
 export interface TargetOptions {
@@ -42,4 +43,16 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     sink: (batch) => ingestBatch(db, project.id, batch),
     close: () => db.close(),
   };
+}
+
+/**
+ * After loading runs straight into the database: rebuilds the project's new and changed runs, which
+ * stores their decisions and their Reviewer audit (the Reviewer page reads only what is stored).
+ * Runs sent to a running server over HTTP are rebuilt there when it next reads them (the runs list,
+ * a run's page); until then the Reviewer page does not show them.
+ */
+export async function rebuildLoadedRuns(target: Target): Promise<void> {
+  if (target.kind !== "direct") return;
+  const rebuilt = await settleRebuilds(target.db, { projectId: target.projectId });
+  console.error(`rebuilt ${rebuilt} run${rebuilt === 1 ? "" : "s"}`);
 }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg, { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -172,7 +173,8 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
   const release = dataDir.startsWith("memory://") ? () => {} : acquireDataDirLock(dataDir, serverUrl);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create({ dataDir });
+    // pg_trgm backs the runs list's task search index (a migration creates the extension).
+    pglite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   } catch (error) {
     release();
     throw error;

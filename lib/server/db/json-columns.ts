@@ -7,6 +7,7 @@ import {
   ZPolicy,
   ZReplayFilters,
   ZReplayResult,
+  ZReviewerCandidateRow,
   type TCopy,
   type TEvent,
   type TPolicy,
@@ -32,6 +33,7 @@ import type { Prisma } from "./generated/client";
  * | replay_jobs      | filters   | ZReplayFilters                               |
  * | replay_jobs      | result    | ZReplayResult (older formats read as "start it again") |
  * | events           | body      | ZEvent, with the row's event_id, type, ts and turn around it |
+ * | reviewer_rows    | row (JSON text) | ZStoredReviewerRow (ZReviewerCandidateRow without the run's columns) |
  */
 export class StoredDataError extends Error {
   override readonly name = "StoredDataError";
@@ -134,4 +136,20 @@ export function eventColumns(row: EventRow, runId: string): TEvent {
 /** The events column an event's field is stored in; a problem at the event's root (no known type) is its type's. */
 function columnOfField(field: string): string {
   return field === "" ? "type" : field === "id" ? "event_id" : field;
+}
+
+/** What reviewer_rows.row holds: a Reviewer row without the run's own columns (read from the run). */
+export const ZStoredReviewerRow = ZReviewerCandidateRow.omit({ runId: true, task: true, agent: true, model: true });
+export type TStoredReviewerRow = z.infer<typeof ZStoredReviewerRow>;
+
+/** A stored Reviewer row (JSON text) read back; its id in errors is `<run_pk>/<ordinal>`. */
+export function reviewerRowColumn(row: { runPk: string; ordinal: number; row: string }): TStoredReviewerRow {
+  const id = `${row.runPk}/${row.ordinal}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(row.row);
+  } catch (error) {
+    throw new StoredDataError("reviewer_rows", id, "row", [{ path: "", message: `not JSON: ${(error as Error).message}` }]);
+  }
+  return parseStored(ZStoredReviewerRow, "reviewer_rows", "row", id, value);
 }

@@ -1,5 +1,6 @@
 import type { Database } from "@/lib/server/db";
 import { jsonColumn } from "@/lib/server/db/json-columns";
+import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
 import type { RebuildTaskOutput, StoredEventRow } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
 
@@ -22,7 +23,10 @@ export interface RebuildOutcome {
  * meet: a job and a script, or two workers after a retry): the row keeps the highest `max_seq`.
  */
 export async function rebuildRun(db: Database, threads: TaskThreads, runPk: string): Promise<RebuildOutcome> {
-  const run = await db.prisma.run.findUnique({ where: { id: runPk }, select: { id: true, runId: true, task: true, eventCount: true } });
+  const run = await db.prisma.run.findUnique({
+    where: { id: runPk },
+    select: { id: true, projectId: true, runId: true, task: true, eventCount: true },
+  });
   if (!run) return { runPk, eventCount: null, ok: false };
   const rows = await loadEventRows(db, run.id);
   const maxSeq = rows.length ? rows[rows.length - 1].seq : "0";
@@ -30,7 +34,7 @@ export async function rebuildRun(db: Database, threads: TaskThreads, runPk: stri
     run.task === null && !rows.some((row) => row.type === "run.started")
       ? { ok: false, error: WAITING_FOR_START, eventCount: rows.length }
       : await threads.run("rebuild", { runId: run.runId, rows });
-  await storeRebuild(db, run.id, maxSeq, output);
+  await storeRebuild(db, run, maxSeq, output);
   return { runPk, eventCount: output.eventCount, ok: output.ok };
 }
 
@@ -43,20 +47,37 @@ export function loadEventRows(db: Database, runPk: string): Promise<StoredEventR
   );
 }
 
-async function storeRebuild(db: Database, runPk: string, maxSeq: string, output: RebuildTaskOutput): Promise<void> {
+/**
+ * Writes a rebuild in one transaction: run_decisions and the run's Reviewer audit (reviewer_rows,
+ * run_reviewer_funnels), so no reader sees the decisions of one version beside the audit of another.
+ */
+async function storeRebuild(
+  db: Database,
+  run: { id: string; projectId: string },
+  maxSeq: string,
+  output: RebuildTaskOutput,
+): Promise<void> {
   const summary = output.ok ? JSON.stringify(jsonColumn(output.summary)) : null;
-  await db.prisma.$executeRawUnsafe(
-    `INSERT INTO "run_decisions" ("run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
-     VALUES ($1, $2, $3::bigint, $4, $5::jsonb, $6, NULL, now())
-     ON CONFLICT ("run_pk") DO UPDATE SET
-       "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
-       "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint", "built_at" = now()
-     WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
-    runPk,
-    output.eventCount,
-    maxSeq,
-    output.ok ? output.json : null,
-    summary,
-    output.ok ? null : output.error,
+  await db.prisma.$transaction(
+    async (tx) => {
+      const written = await tx.$executeRawUnsafe(
+        `INSERT INTO "run_decisions" ("run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
+         VALUES ($1, $2, $3::bigint, $4, $5::jsonb, $6, NULL, now())
+         ON CONFLICT ("run_pk") DO UPDATE SET
+           "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
+           "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint", "built_at" = now()
+         WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
+        run.id,
+        output.eventCount,
+        maxSeq,
+        output.ok ? output.json : null,
+        summary,
+        output.ok ? null : output.error,
+      );
+      if (written === 0) return; // a rebuild of more events got there first
+      if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
+      else await clearRunAudit(tx, run.id);
+    },
+    { maxWait: 10_000, timeout: 60_000 },
   );
 }

@@ -1,5 +1,6 @@
 import type { TEvent, TRunDecisions } from "@/lib/contracts";
 import { rebuild, RunInputError, summarizeDecisions } from "@/lib/core";
+import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
 import { eventColumns, StoredDataError, type EventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 
 /** An events row as the rebuild job reads it: the body still JSON text (parsed in the thread). */
@@ -12,12 +13,14 @@ export interface RebuildTaskInput {
 
 /** What a rebuild stores: the decisions as the JSON text that is served, with their summary; or why it failed. */
 export type RebuildTaskOutput =
-  { ok: true; json: string; summary: TRunSummaryColumn; eventCount: number } | { ok: false; error: string; eventCount: number };
+  | { ok: true; json: string; summary: TRunSummaryColumn; audit: ReviewerAudit; eventCount: number }
+  | { ok: false; error: string; eventCount: number };
 
 /**
  * The CPU part of a run's rebuild, pure and self-contained so it can run in a worker thread
  * (lib/server/jobs/threads.ts): stored rows → events (each read back through the event contract) →
- * the core's decisions (contract §6) → their JSON text and summary. A run whose events cannot be
+ * the core's decisions (contract §6) → their JSON text, their summary and the run's Reviewer audit
+ * (lib/reviewer/audit.ts). A run whose events cannot be
  * rebuilt (no run.started, a second one) or whose stored rows no longer parse answers why.
  */
 export function rebuildTask({ runId, rows }: RebuildTaskInput): RebuildTaskOutput {
@@ -31,7 +34,13 @@ export function rebuildTask({ runId, rows }: RebuildTaskInput): RebuildTaskOutpu
       return { ok: false, error: error.message, eventCount: rows.length };
     throw error;
   }
-  return { ok: true, json: JSON.stringify(decisions), summary: summaryOf(decisions, events), eventCount: rows.length };
+  return {
+    ok: true,
+    json: JSON.stringify(decisions),
+    summary: summaryOf(decisions, events),
+    audit: reviewerAudit(events, decisions),
+    eventCount: rows.length,
+  };
 }
 
 /** The decisions' counts plus the policy and copy the run started with (run_decisions.summary). */

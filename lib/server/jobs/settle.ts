@@ -8,9 +8,11 @@ import { TaskThreads } from "./threads";
  * data (the demo, benchmarks) and what tests do after ingesting, instead of waiting for the queue.
  * Returns how many runs were rebuilt.
  */
-export async function settleRebuilds(db: Database, threads: TaskThreads = new TaskThreads(0)): Promise<number> {
+export async function settleRebuilds(db: Database, options: { projectId?: string; threads?: TaskThreads } = {}): Promise<number> {
+  const threads = options.threads ?? new TaskThreads(0);
   let rebuilt = 0;
-  for (const runPks of (await staleRuns(db)).values()) {
+  for (const [projectId, runPks] of await staleRuns(db)) {
+    if (options.projectId !== undefined && projectId !== options.projectId) continue;
     for (const runPk of runPks) {
       await rebuildRun(db, threads, runPk);
       rebuilt++;

@@ -169,17 +169,22 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
 });
 
 /**
- * The database with run reads failing: "later pages" fails only the cursor lookup a page after the
- * first one starts with (a database that went away mid-download); "all" fails every run read.
+ * The database with its raw reads (the Reviewer pages' one query each) failing: "later pages" lets
+ * the first read through and fails every one after it (a database that went away mid-download);
+ * "all" fails every one.
  */
 function failingRuns(db: Database, error: Error, which: "later pages" | "all"): Database {
-  const run = new Proxy(db.prisma.run, {
+  let reads = 0;
+  const prisma = new Proxy(db.prisma, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      const fails = prop === "findFirst" || (which === "all" && prop === "findMany");
-      return fails ? () => Promise.reject(error) : value;
+      if (prop !== "$queryRaw") return value;
+      return (...args: unknown[]) => {
+        reads++;
+        if (which === "all" || reads > 1) return Promise.reject(error);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
     },
   });
-  const prisma = new Proxy(db.prisma, { get: (target, prop, receiver) => (prop === "run" ? run : Reflect.get(target, prop, receiver)) });
   return { ...db, prisma } as Database;
 }

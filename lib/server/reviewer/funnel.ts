@@ -1,17 +1,24 @@
 import "server-only";
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerFunnel } from "@/lib/contracts";
-import { reviewerFunnel } from "@/lib/reviewer/funnel";
+import type { TReviewerCandidatesQuery, TReviewerFunnel } from "@/lib/contracts";
+import { funnelFromCounts } from "@/lib/reviewer/audit";
 import type { Database } from "@/lib/server/db";
-import { listReviewerCandidates } from "./list-candidates";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
-/** The Reviewer funnel over every candidate that matches the filters (all pages). */
+/**
+ * The Reviewer funnel over every candidate that matches the filters (all pages): one SQL aggregate
+ * over the filtered runs' stored funnel counts (run_reviewer_funnels), key by key. The funnel is a
+ * sum over rows, so the sum of the runs' counts is the funnel of all their rows (lib/reviewer/audit.ts).
+ */
 export async function getReviewerFunnel(db: Database, projectId: string, query: TReviewerCandidatesQuery): Promise<TReviewerFunnel> {
-  const rows: TReviewerCandidateRow[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listReviewerCandidates(db, projectId, { ...query, cursor, limit: 500 });
-    rows.push(...page.rows);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return reviewerFunnel(rows);
+  const column = query.violations ? Prisma.raw(`f."violation_counts"`) : Prisma.raw(`f."counts"`);
+  const sums = await db.prisma.$queryRaw<{ key: string; n: number }[]>`
+    SELECT e."key", SUM(e."value"::bigint)::float8 AS "n"
+      FROM "runs" r
+      JOIN "run_reviewer_funnels" f ON f."run_pk" = r."id"
+     CROSS JOIN LATERAL jsonb_each_text(${column}) AS e("key", "value")
+     WHERE ${runFilterSql(projectId, query, { startedOnly: true })}
+     GROUP BY e."key"
+     ORDER BY e."key"`;
+  return funnelFromCounts(sums.map(({ key, n }) => [key, Number(n)] as const));
 }

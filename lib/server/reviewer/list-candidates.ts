@@ -1,102 +1,112 @@
 import "server-only";
-import type { TReviewerCandidateRow, TReviewerCandidatesQuery, TReviewerCandidatesResponse } from "@/lib/contracts";
-import { reviewerRows } from "@/lib/reviewer/rows";
+import { MAX_INT4, type TReviewerCandidatesQuery, type TReviewerCandidatesResponse } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
-import type { Prisma } from "@/lib/server/db/generated/client";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
-import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
-import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
-import { runFilterWhere } from "@/lib/server/runs/run-filters";
+import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
-const RUNS_PER_READ = 20;
-
-/**
- * The events the Reviewer rows read: the timeline's, plus the requests readings, which are "the facts
- * of the turn" R13's budget condition is evaluated on (without them every rule verdict would see
- * no reading and take the budget as holding).
- */
-const REVIEWER_EVENT_TYPES = [...TIMELINE_EVENT_TYPES, "meter.requests"] as const;
-
+/** Where a page ends: the last row's run (its started_at as an ISO instant, and its key) and place in the run. */
 interface Cursor {
-  /** The run to continue in (runs go newest first), and how many of its rows were already given. */
-  run: string;
-  skip: number;
+  s: string | null;
+  r: string;
+  n: number;
+}
+
+interface PageRow {
+  runPk: string;
+  runId: string;
+  task: string | null;
+  agent: string | null;
+  model: string | null;
+  startedAt: Date | string | null;
+  ordinal: number;
+  row: string;
 }
 
 /**
  * `GET /api/v1/reviewer/candidates`: Reviewer candidates across the project's runs, newest run
- * first and by turn within a run, each with the rule's verdict and its violations.
+ * first and by turn within a run, each with the rule's verdict and its violations. Read from the
+ * Reviewer rows the rebuild stored (lib/server/reviewer/store-audit.ts), joined to the filtered
+ * runs, in keyset pages: one query a page, whatever the page's position. A run not rebuilt yet has
+ * no rows here.
  */
 export async function listReviewerCandidates(
   db: Database,
   projectId: string,
   query: TReviewerCandidatesQuery,
 ): Promise<TReviewerCandidatesResponse> {
-  const where = runFilterWhere(projectId, query, { startedOnly: true });
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const orderBy: Prisma.RunOrderByWithRelationInput[] = [{ startedAt: "desc" }, { id: "desc" }];
-  const rows: TReviewerCandidateRow[] = [];
-  let skip = cursor?.skip ?? 0;
-  let after: { startedAt: Date | null; id: string } | undefined;
-  if (cursor) {
-    const run = await db.prisma.run.findFirst({ where: { id: cursor.run, projectId }, select: { startedAt: true, id: true } });
-    if (!run) throw new DomainError("invalid", "the cursor's run is gone; start from the first page", "cursor");
-    after = run;
-  }
-
-  for (;;) {
-    const runs = await db.prisma.run.findMany({
-      where: after ? { AND: [where, notBefore(after, rows.length === 0 && cursor !== undefined)] } : where,
-      orderBy,
-      take: RUNS_PER_READ,
-    });
-    for (const run of runs) {
-      const result = await getParsedRunDecisions(db, run);
-      if (!result.ok) continue;
-      const events = await loadRunEventsOfTypes(db, run, REVIEWER_EVENT_TYPES);
-      const mine = reviewerRows(events, result.decisions)
-        .filter((row) => !query.violations || row.findings.length > 0)
-        .map((row) => ({ runId: run.runId, task: run.task, agent: run.agent, model: run.model, ...row }));
-      const remaining = mine.slice(skip);
-      skip = 0;
-      const room = query.limit - rows.length;
-      rows.push(...remaining.slice(0, room));
-      if (remaining.length > room) {
-        return { rows, nextCursor: encodeCursor({ run: run.id, skip: mine.length - remaining.length + room }) };
-      }
-    }
-    if (runs.length < RUNS_PER_READ) return { rows, nextCursor: null };
-    after = runs[runs.length - 1];
-  }
+  const rows = await db.prisma.$queryRaw<PageRow[]>`
+    SELECT r."id" AS "runPk", r."run_id" AS "runId", r."task", r."agent", r."model", r."started_at" AS "startedAt",
+           rr."ordinal", rr."row"
+      FROM "runs" r
+      JOIN "reviewer_rows" rr ON rr."run_pk" = r."id"
+     WHERE ${runFilterSql(projectId, query, { startedOnly: true })}
+       ${query.violations ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
+       ${cursor ? after(cursor) : Prisma.empty}
+     ORDER BY r."started_at" DESC, r."id" DESC, rr."ordinal"
+     LIMIT ${query.limit + 1}::int`;
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => ({ runId: row.runId, task: row.task, agent: row.agent, model: row.model, ...reviewerRowColumn(row) })),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ s: isoOf(last.startedAt), r: last.runPk, n: last.ordinal }) : null,
+  };
 }
 
-/** Runs from `run` on (inclusive, for the cursor's own run) in newest-first order. */
-function notBefore(run: { startedAt: Date | null; id: string }, inclusive: boolean): Prisma.RunWhereInput {
-  const id = inclusive ? { lte: run.id } : { lt: run.id };
-  if (run.startedAt === null) return { startedAt: null, id };
-  return { OR: [{ startedAt: { lt: run.startedAt } }, { startedAt: run.startedAt, id }, { startedAt: null }] };
+/**
+ * The rows after the cursor's in the page order (started_at DESC, which puts runs without a start
+ * first, then id DESC, then ordinal). From a run with a start, that is a row comparison the runs'
+ * started_at index answers, read backwards.
+ */
+function after(cursor: Cursor): Prisma.Sql {
+  if (cursor.s === null) {
+    return Prisma.sql`AND (r."started_at" IS NOT NULL OR r."id" < ${cursor.r} OR (r."id" = ${cursor.r} AND rr."ordinal" > ${cursor.n}::int))`;
+  }
+  return Prisma.sql`AND (r."started_at", r."id") <= (${cursor.s}::timestamptz, ${cursor.r})
+                    AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)`;
+}
+
+function isoOf(value: Date | string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
 }
 
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
+/**
+ * A cursor this API gave out, or a 400 naming `cursor`: its content came from the client and goes
+ * into a query, so every field is checked (an instant or null, a run key, a row's place).
+ */
 function decodeCursor(text: string): Cursor {
   try {
-    const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
+    const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor> | null;
     if (
       cursor &&
-      typeof cursor.run === "string" &&
-      cursor.run.length > 0 &&
-      cursor.run.length <= 128 &&
-      !cursor.run.includes("\u0000") &&
-      Number.isSafeInteger(cursor.skip) &&
-      cursor.skip >= 0
+      typeof cursor === "object" &&
+      isInstant(cursor.s) &&
+      typeof cursor.r === "string" &&
+      cursor.r.length > 0 &&
+      cursor.r.length <= 128 &&
+      !cursor.r.includes("\u0000") &&
+      Number.isSafeInteger(cursor.n) &&
+      cursor.n! >= 0 &&
+      cursor.n! <= MAX_INT4
     ) {
-      return cursor;
+      return { s: cursor.s, r: cursor.r, n: cursor.n! };
     }
   } catch {
     // fall through
   }
   throw new DomainError("invalid", "query.cursor: not a cursor this API gave out: use the nextCursor of the previous page", "cursor");
+}
+
+/** A run's started_at as this API writes it in a cursor (years 0001–9999, milliseconds, UTC), or null. */
+function isInstant(value: unknown): value is string | null {
+  if (value === null) return true;
+  if (typeof value !== "string" || value < "0001" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return false;
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === value; // a real instant, written as toISOString writes it
 }

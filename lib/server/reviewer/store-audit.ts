@@ -1,0 +1,42 @@
+import { hasViolations, type ReviewerAudit } from "@/lib/reviewer/audit";
+import type { Prisma } from "@/lib/server/db/generated/client";
+
+/** The run an audit is stored for: its key, its project, and the event count the audit was built from. */
+export interface AuditedRun {
+  id: string;
+  projectId: string;
+  eventCount: number;
+}
+
+/**
+ * Replaces the run's stored Reviewer audit (its rows and its funnel counts) with `audit`, inside the
+ * caller's transaction: the rebuild writes it with the run's decisions, so readers never see the
+ * decisions of one version of the run beside the audit of another. Rows go in with one statement.
+ */
+export async function storeRunAudit(tx: Prisma.TransactionClient, run: AuditedRun, audit: ReviewerAudit): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "run_pk" = ${run.id}`;
+  if (audit.rows.length > 0) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "reviewer_rows" ("run_pk", "ordinal", "project_id", "turn", "has_violations", "row")
+       SELECT $1, u.n - 1, $2, u.t, u.v, u.j FROM unnest($3::int[], $4::bool[], $5::text[]) WITH ORDINALITY AS u(t, v, j, n)`,
+      run.id,
+      run.projectId,
+      audit.rows.map((row) => row.turn),
+      audit.rows.map(hasViolations),
+      audit.rows.map((row) => JSON.stringify(row)),
+    );
+  }
+  const data = {
+    eventCount: run.eventCount,
+    counts: audit.funnel,
+    violationCounts: audit.violationsFunnel,
+    builtAt: new Date(),
+  };
+  await tx.runReviewerFunnel.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+}
+
+/** Removes the run's stored Reviewer audit (a run whose rebuild failed has none). */
+export async function clearRunAudit(tx: Prisma.TransactionClient, runPk: string): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "run_pk" = ${runPk}`;
+  await tx.$executeRaw`DELETE FROM "run_reviewer_funnels" WHERE "run_pk" = ${runPk}`;
+}
