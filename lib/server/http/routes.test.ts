@@ -272,7 +272,10 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       await ingestRoute(post(keyA, { batch: smallRun("bad-cache", 3) }));
       const first = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
       const run = await db.prisma.run.findFirstOrThrow({ where: { runId: "bad-cache" } });
-      await db.prisma.runDecisionsCache.update({ where: { runPk: run.id }, data: { summary: { rebuiltTurns: "three" } } });
+      await db.prisma.runDecisionsCache.update({
+        where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+        data: { summary: { rebuiltTurns: "three" } },
+      });
       const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
       try {
         const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
@@ -283,7 +286,9 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       } finally {
         warned.mockRestore();
       }
-      const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { runPk: run.id } });
+      const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({
+        where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+      });
       expect((stored.summary as { rebuiltTurns: unknown }).rebuiltTurns).toBe(first.rebuiltTurns);
     });
 

@@ -329,6 +329,8 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const lost = await create(silentFor(STALLED_AFTER_MS + 1_000));
     expect(await getReplayJob(db, caller.projectId, lost.id)).toMatchObject({ status: "failed", error: STALLED, result: null });
     expect(await cancelReplayJob(db, caller.projectId, lost.id)).toMatchObject({ status: "cancelled" });
-    expect((await db.prisma.replayJob.findUniqueOrThrow({ where: { id: lost.id } })).finishedAt).not.toBeNull();
+    expect(
+      (await db.prisma.replayJob.findUniqueOrThrow({ where: { projectId_id: { projectId: lost.projectId, id: lost.id } } })).finishedAt,
+    ).not.toBeNull();
   });
 });

@@ -76,18 +76,24 @@ async function work(
 ): Promise<void> {
   try {
     const result = await replayRuns(db, projectId, runs, overrides, async (progress) => {
-      const job = await db.prisma.replayJob.update({ where: { id: jobId }, data: { ...progress, updatedAt: new Date() } });
+      const job = await db.prisma.replayJob.update({
+        where: { projectId_id: { projectId, id: jobId } },
+        data: { ...progress, updatedAt: new Date() },
+      });
       return !job.cancelRequested;
     });
     await db.prisma.replayJob.update({
-      where: { id: jobId },
+      where: { projectId_id: { projectId, id: jobId } },
       data: result
         ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
         : { status: "cancelled", finishedAt: new Date() },
     });
   } catch (error) {
     await db.prisma.replayJob
-      .update({ where: { id: jobId }, data: { status: "failed", error: (error as Error).message, finishedAt: new Date() } })
+      .update({
+        where: { projectId_id: { projectId, id: jobId } },
+        data: { status: "failed", error: (error as Error).message, finishedAt: new Date() },
+      })
       .catch(() => {});
   }
 }
@@ -105,7 +111,7 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   if (row.status !== "running") return toJob(row, false);
   // A stalled job has nobody to read the request: it is cancelled here and now.
   const data = stalled(row) ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
-  return toJob(await db.prisma.replayJob.update({ where: { id }, data }), false);
+  return toJob(await db.prisma.replayJob.update({ where: { projectId_id: { projectId, id } }, data }), false);
 }
 
 export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";

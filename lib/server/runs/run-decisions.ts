@@ -19,7 +19,7 @@ export type RunSummaryResult = { ok: true; summary: CachedSummary } | { ok: fals
  * the event count it was built from: any new event of the run makes it stale.
  */
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
-  const cached = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id } });
+  const cached = await db.prisma.runDecisionsCache.findUnique({ where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } } });
   if (cached && cached.eventCount === run.eventCount) {
     const summary = storedSummary(cached);
     if (summary) return { ok: true, json: cached.decisions, summary };
@@ -27,10 +27,10 @@ export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDec
   return rebuildAndCache(db, run);
 }
 
-/** Cached summaries only (for lists): no decisions are read. Stale or missing entries are rebuilt. */
-export async function getRunSummaries(db: Database, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
+/** Cached summaries only (for lists of a project's runs): no decisions are read. Stale or missing entries are rebuilt. */
+export async function getRunSummaries(db: Database, projectId: string, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
   const cached = await db.prisma.runDecisionsCache.findMany({
-    where: { runPk: { in: runs.map((r) => r.id) } },
+    where: { projectId, runPk: { in: runs.map((r) => r.id) } },
     select: { runPk: true, eventCount: true, summary: true },
   });
   const byRun = new Map(cached.map((c) => [c.runPk, c]));
@@ -80,7 +80,8 @@ async function rebuildAndCache(db: Database, run: RunRow): Promise<RunDecisionsR
     summary: jsonColumn(summary),
     builtAt: new Date(),
   };
-  await db.prisma.runDecisionsCache.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+  const key = { projectId: run.projectId, runPk: run.id };
+  await db.prisma.runDecisionsCache.upsert({ where: { projectId_runPk: key }, create: { ...key, ...data }, update: data });
   return { ok: true, json, summary };
 }
 
