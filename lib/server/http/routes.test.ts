@@ -279,7 +279,10 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       const first = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
       expect(first).toMatchObject({ staleEvents: 0, rebuildPending: false, rebuildError: null });
       const run = await db.prisma.run.findFirstOrThrow({ where: { runId: "bad-cache" } });
-      await db.prisma.runDecisionsCache.update({ where: { runPk: run.id }, data: { summary: { rebuiltTurns: "three" } } });
+      await db.prisma.runDecisionsCache.update({
+        where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+        data: { summary: { rebuiltTurns: "three" } },
+      });
       const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
       const wanted: string[] = [];
       onRebuildWanted((_projectId, runPks) => wanted.push(...runPks));
@@ -294,10 +297,12 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
         onRebuildWanted(undefined);
         warned.mockRestore();
       }
-      await rebuildRun(db, new TaskThreads(0), run.id); // the rebuild the read asked for
+      await rebuildRun(db, new TaskThreads(0), run.projectId, run.id); // the rebuild the read asked for
       const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
       expect(again).toEqual(first);
-      const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { runPk: run.id } });
+      const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({
+        where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+      });
       expect((stored.summary as { rebuiltTurns: unknown }).rebuiltTurns).toBe(first.rebuiltTurns);
     });
 

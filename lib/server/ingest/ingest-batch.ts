@@ -117,13 +117,13 @@ async function storeCandidates(
 ): Promise<{ out: Map<number, TIngestResult>; changed: string[] }> {
   const out = new Map<number, TIngestResult>();
   const runPks = await ensureRuns(tx, projectId, candidates);
-  const accepted = await withoutSecondStarts(tx, runPks, candidates, out);
+  const accepted = await withoutSecondStarts(tx, projectId, runPks, candidates, out);
   const created = new Set(await insertEvents(tx, projectId, runPks, accepted));
   const others = accepted.filter((c) => !created.has(c.event.id));
   if (others.length > 0) await classifyNotCreated(tx, projectId, runPks, others, out);
   for (const c of accepted) if (created.has(c.event.id)) out.set(c.index, { id: c.event.id, status: "created" });
   const stored = accepted.filter((c) => created.has(c.event.id));
-  await updateRuns(tx, runPks, stored);
+  await updateRuns(tx, projectId, runPks, stored);
   return { out, changed: [...new Set(stored.map((c) => runPks.get(c.event.runId)!))] };
 }
 
@@ -242,6 +242,7 @@ async function classifyNotCreated(
   if (lostStarts.length === 0) return;
   const starts = await storedStarts(
     tx,
+    projectId,
     lostStarts.map((c) => runPks.get(c.event.runId)!),
   );
   for (const c of lostStarts) {
@@ -251,9 +252,10 @@ async function classifyNotCreated(
   }
 }
 
-async function storedStarts(tx: Tx, runPks: readonly string[]): Promise<Map<string, string>> {
+async function storedStarts(tx: Tx, projectId: string, runPks: readonly string[]): Promise<Map<string, string>> {
   const rows = await tx.$queryRawUnsafe<{ runPk: string; eventId: string }[]>(
-    `SELECT "run_pk" AS "runPk", "event_id" AS "eventId" FROM "events" WHERE "run_pk" = ANY($1::text[]) AND "type" = 'run.started'`,
+    `SELECT "run_pk" AS "runPk", "event_id" AS "eventId" FROM "events" WHERE "project_id" = $1 AND "run_pk" = ANY($2::text[]) AND "type" = 'run.started'`,
+    projectId,
     [...new Set(runPks)],
   );
   return new Map(rows.map((row) => [row.runPk, row.eventId]));
@@ -267,6 +269,7 @@ async function storedStarts(tx: Tx, runPks: readonly string[]): Promise<Map<stri
  */
 async function withoutSecondStarts(
   tx: Tx,
+  projectId: string,
   runPks: Map<string, string>,
   candidates: readonly Candidate[],
   out: Map<number, TIngestResult>,
@@ -275,6 +278,7 @@ async function withoutSecondStarts(
   if (starts.length === 0) return [...candidates];
   const startOf = await storedStarts(
     tx,
+    projectId,
     starts.map((c) => runPks.get(c.event.runId)!),
   );
   const rejected = new Set<Candidate>();
@@ -306,7 +310,7 @@ function secondStart(c: Candidate, existing: string): TIngestResult {
  * run-id order first (FOR NO KEY UPDATE, which the events' foreign-key checks do not wait on),
  * then one UPDATE sets every run. Timestamps travel as ISO text cast by PostgreSQL.
  */
-async function updateRuns(tx: Tx, runPks: Map<string, string>, created: readonly Candidate[]): Promise<void> {
+async function updateRuns(tx: Tx, projectId: string, runPks: Map<string, string>, created: readonly Candidate[]): Promise<void> {
   const byRun = new Map<string, TEvent[]>();
   for (const { event } of created) {
     const list = byRun.get(event.runId) ?? [];
@@ -334,7 +338,11 @@ async function updateRuns(tx: Tx, runPks: Map<string, string>, created: readonly
     };
   });
   const pks = rows.map((r) => r.runPk);
-  await tx.$queryRawUnsafe(`SELECT 1 FROM "runs" WHERE "id" = ANY($1::text[]) ORDER BY "run_id" FOR NO KEY UPDATE`, pks);
+  await tx.$queryRawUnsafe(
+    `SELECT 1 FROM "runs" WHERE "project_id" = $1 AND "id" = ANY($2::text[]) ORDER BY "run_id" FOR NO KEY UPDATE`,
+    projectId,
+    pks,
+  );
   await tx.$executeRawUnsafe(
     `UPDATE "runs" AS r SET
        "event_count" = r."event_count" + u.c,
@@ -346,9 +354,10 @@ async function updateRuns(tx: Tx, runPks: Map<string, string>, created: readonly
        "model" = CASE WHEN u.sa IS NOT NULL THEN u.model ELSE r."model" END,
        "status" = COALESCE(u.st, r."status"),
        "ended_at" = CASE WHEN u.st IS NOT NULL THEN u.en::timestamptz ELSE r."ended_at" END
-     FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+     FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
        AS u(pk, c, mt, ea, sa, task, agent, model, st, en)
-     WHERE r."id" = u.pk`,
+     WHERE r."project_id" = $1 AND r."id" = u.pk`,
+    projectId,
     pks,
     rows.map((r) => r.count),
     rows.map((r) => r.maxTurn),

@@ -127,7 +127,7 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
       sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'events_one_run_started_per_run'`),
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0].indexdef).toMatch(/UNIQUE INDEX .* \(run_pk\) WHERE \(type = 'run\.started'::text\)/);
+    expect(rows[0].indexdef).toMatch(/UNIQUE INDEX .* \(project_id, run_pk\) WHERE \(type = 'run\.started'::text\)/);
   });
 
   it("10 concurrent writers of overlapping shuffled batches: no error escapes, every event stored once, run summaries exact", async () => {

@@ -34,7 +34,7 @@ export async function startBackground(
     workers,
     retryDelay: options.retryDelay,
     handlers: {
-      rebuild: async ({ runPk }) => void (await rebuildRun(db, threads, runPk)),
+      rebuild: async ({ projectId, runPk }) => void (await rebuildRun(db, threads, projectId, runPk)),
       replay: ({ replayId }, attempt) => runReplayJob(db, threads, replayId, attempt),
       replayLost: ({ replayId }) => markReplayLost(db, replayId),
     },

@@ -119,7 +119,7 @@ describe.each(testDatabases())("background jobs on $name", (kind) => {
     await done;
     await sender.close();
     // The version the replay needs disappears before a worker takes it: every attempt fails the same way.
-    await db.prisma.policyVersion.delete({ where: { id: policy.id } });
+    await db.prisma.policyVersion.delete({ where: { projectId_id: { projectId: caller.projectId, id: policy.id } } });
     await background(1);
     const failed = await eventually(
       () => getReplayJob(db, caller.projectId, job.id),
@@ -128,7 +128,7 @@ describe.each(testDatabases())("background jobs on $name", (kind) => {
     );
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(/^attempt \d failed: .*no policy version/);
-    const row = await db.prisma.replayJob.findUniqueOrThrow({ where: { id: job.id } });
+    const row = await db.prisma.replayJob.findUniqueOrThrow({ where: { projectId_id: { projectId: caller.projectId, id: job.id } } });
     expect(row.attempts).toBe(3); // the first try and two retries
   }, 60_000);
 

@@ -22,13 +22,13 @@ export interface RebuildOutcome {
  * A rebuild that read fewer events never overwrites one that read more (two rebuilds of one run can
  * meet: a job and a script, or two workers after a retry): the row keeps the highest `max_seq`.
  */
-export async function rebuildRun(db: Database, threads: TaskThreads, runPk: string): Promise<RebuildOutcome> {
+export async function rebuildRun(db: Database, threads: TaskThreads, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
-    where: { id: runPk },
+    where: { projectId_id: { projectId, id: runPk } },
     select: { id: true, projectId: true, runId: true, task: true, eventCount: true },
   });
   if (!run) return { runPk, eventCount: null, ok: false };
-  const rows = await loadEventRows(db, run.id);
+  const rows = await loadEventRows(db, run);
   const maxSeq = rows.length ? rows[rows.length - 1].seq : "0";
   const output: RebuildTaskOutput =
     run.task === null && !rows.some((row) => row.type === "run.started")
@@ -39,11 +39,12 @@ export async function rebuildRun(db: Database, threads: TaskThreads, runPk: stri
 }
 
 /** A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done). */
-export function loadEventRows(db: Database, runPk: string): Promise<StoredEventRow[]> {
+export function loadEventRows(db: Database, run: { projectId: string; id: string }): Promise<StoredEventRow[]> {
   return db.prisma.$queryRawUnsafe<StoredEventRow[]>(
     `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body"
-       FROM "events" WHERE "run_pk" = $1 ORDER BY "seq"`,
-    runPk,
+       FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "seq"`,
+    run.projectId,
+    run.id,
   );
 }
 
@@ -61,9 +62,9 @@ async function storeRebuild(
   await db.prisma.$transaction(
     async (tx) => {
       const written = await tx.$executeRawUnsafe(
-        `INSERT INTO "run_decisions" ("run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
-         VALUES ($1, $2, $3::bigint, $4, $5::jsonb, $6, NULL, now())
-         ON CONFLICT ("run_pk") DO UPDATE SET
+        `INSERT INTO "run_decisions" ("project_id", "run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
+         VALUES ($7, $1, $2, $3::bigint, $4, $5::jsonb, $6, NULL, now())
+         ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
            "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
            "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint", "built_at" = now()
          WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
@@ -73,10 +74,11 @@ async function storeRebuild(
         output.ok ? output.json : null,
         summary,
         output.ok ? null : output.error,
+        run.projectId,
       );
       if (written === 0) return; // a rebuild of more events got there first
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
-      else await clearRunAudit(tx, run.id);
+      else await clearRunAudit(tx, run);
     },
     { maxWait: 10_000, timeout: 60_000 },
   );

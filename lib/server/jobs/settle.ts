@@ -14,7 +14,7 @@ export async function settleRebuilds(db: Database, options: { projectId?: string
   for (const [projectId, runPks] of await staleRuns(db)) {
     if (options.projectId !== undefined && projectId !== options.projectId) continue;
     for (const runPk of runPks) {
-      await rebuildRun(db, threads, runPk);
+      await rebuildRun(db, threads, projectId, runPk);
       rebuilt++;
     }
   }

@@ -77,7 +77,7 @@ export async function startReplay(
     // Nobody will run it: say so rather than leave it "running" for ever.
     await db.prisma.replayJob
       .update({
-        where: { id: row.id },
+        where: { projectId_id: { projectId: row.projectId, id: row.id } },
         data: { status: "failed", error: "the replay could not be queued; start it again", finishedAt: new Date() },
       })
       .catch(() => {});
@@ -93,10 +93,13 @@ export async function startReplay(
  * thrown on, so the queue retries; once attempts run out, markReplayLost ends it.
  */
 export async function runReplayJob(db: Database, threads: TaskThreads, replayId: string, attempt: number): Promise<void> {
-  const row = await db.prisma.replayJob.findUnique({ where: { id: replayId } });
+  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId } });
   if (!row || row.status !== "running") return; // cancelled, done or gone meanwhile
   if (row.cancelRequested) {
-    await db.prisma.replayJob.update({ where: { id: row.id }, data: { status: "cancelled", finishedAt: new Date() } });
+    await db.prisma.replayJob.update({
+      where: { projectId_id: { projectId: row.projectId, id: row.id } },
+      data: { status: "cancelled", finishedAt: new Date() },
+    });
     return;
   }
   try {
@@ -111,15 +114,18 @@ export async function runReplayJob(db: Database, threads: TaskThreads, replayId:
     const byPk = new Map(found.map((run) => [run.id, run]));
     const runs = row.runPks.flatMap((pk) => byPk.get(pk) ?? []);
     await db.prisma.replayJob.update({
-      where: { id: row.id },
+      where: { projectId_id: { projectId: row.projectId, id: row.id } },
       data: { attempts: attempt + 1, doneRuns: 0, doneTurns: 0, error: null, updatedAt: new Date() },
     });
     const result = await replayRuns(db, threads, row.projectId, runs, { copy, policy }, async (progress) => {
-      const job = await db.prisma.replayJob.update({ where: { id: row.id }, data: { ...progress, updatedAt: new Date() } });
+      const job = await db.prisma.replayJob.update({
+        where: { projectId_id: { projectId: row.projectId, id: row.id } },
+        data: { ...progress, updatedAt: new Date() },
+      });
       return !job.cancelRequested;
     });
     await db.prisma.replayJob.update({
-      where: { id: row.id },
+      where: { projectId_id: { projectId: row.projectId, id: row.id } },
       data: result
         ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
         : { status: "cancelled", finishedAt: new Date() },
@@ -127,7 +133,7 @@ export async function runReplayJob(db: Database, threads: TaskThreads, replayId:
   } catch (error) {
     await db.prisma.replayJob
       .update({
-        where: { id: row.id },
+        where: { projectId_id: { projectId: row.projectId, id: row.id } },
         data: { attempts: attempt + 1, error: `attempt ${attempt + 1} failed: ${(error as Error).message}`, updatedAt: new Date() },
       })
       .catch(() => {});
@@ -137,10 +143,10 @@ export async function runReplayJob(db: Database, threads: TaskThreads, replayId:
 
 /** A replay whose every attempt failed or was lost (the queue's dead letter): it ends as failed. */
 export async function markReplayLost(db: Database, replayId: string): Promise<void> {
-  const row = await db.prisma.replayJob.findUnique({ where: { id: replayId } });
+  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId } });
   if (!row || row.status !== "running") return;
   await db.prisma.replayJob.update({
-    where: { id: row.id },
+    where: { projectId_id: { projectId: row.projectId, id: row.id } },
     data: { status: "failed", error: row.error ?? LOST, finishedAt: new Date() },
   });
 }
@@ -160,7 +166,7 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   if (row.status !== "running") return toJob(row, false);
   // Not yet picked up by a worker: cancelled here and now (the worker will skip it).
   const data = row.attempts === 0 ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
-  return toJob(await db.prisma.replayJob.update({ where: { id }, data }), false);
+  return toJob(await db.prisma.replayJob.update({ where: { projectId_id: { projectId, id } }, data }), false);
 }
 
 export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";

@@ -44,13 +44,19 @@ export async function replayRuns(
   for (const run of runs) {
     // The run's own decisions, rebuilt first if its stored rebuild is behind (this is a job, off the
     // request path); a run that cannot be rebuilt is left out.
-    let own = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id }, select: { decisions: true, eventCount: true } });
+    let own = await db.prisma.runDecisionsCache.findUnique({
+      where: { projectId_runPk: { projectId, runPk: run.id } },
+      select: { decisions: true, eventCount: true },
+    });
     if (own?.eventCount !== run.eventCount) {
-      await rebuildRun(db, threads, run.id);
-      own = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id }, select: { decisions: true, eventCount: true } });
+      await rebuildRun(db, threads, projectId, run.id);
+      own = await db.prisma.runDecisionsCache.findUnique({
+        where: { projectId_runPk: { projectId, runPk: run.id } },
+        select: { decisions: true, eventCount: true },
+      });
     }
     if (own?.decisions) {
-      const rows = await loadEventRows(db, run.id);
+      const rows = await loadEventRows(db, { projectId, id: run.id });
       const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson: own.decisions, overrides });
       mergeKeyStats(baseline, one.baseline);
       mergeKeyStats(whatIf, one.whatIf);

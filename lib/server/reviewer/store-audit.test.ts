@@ -164,7 +164,7 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
     const stored = async () => {
       const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: options.runId } } });
       const rows = await allPages(db, projectId, { runId: options.runId }, 500);
-      const funnel = await db.prisma.runReviewerFunnel.findUniqueOrThrow({ where: { runPk: run.id } });
+      const funnel = await db.prisma.runReviewerFunnel.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
       const count = await db.prisma.reviewerRow.count({ where: { runPk: run.id } });
       return { run, rows: rows.map(({ runId: _r, task: _t, agent: _a, model: _m, ...row }) => row), funnel, count };
     };
@@ -186,7 +186,7 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
     expect(await getReviewerFunnel(db, projectId, { runId: options.runId, limit: 100 })).toEqual(reviewerFunnel(after.rows));
     expect(await settleRebuilds(db, { projectId: projectId })).toBe(0); // up to date: nothing rebuilt
 
-    await db.prisma.run.delete({ where: { id: after.run.id } });
+    await db.prisma.run.delete({ where: { projectId_id: { projectId, id: after.run.id } } });
     expect(await db.prisma.reviewerRow.count({ where: { runPk: after.run.id } })).toBe(0);
     expect(await db.prisma.runReviewerFunnel.count({ where: { runPk: after.run.id } })).toBe(0);
   });

@@ -14,7 +14,7 @@ export interface AuditedRun {
  * decisions of one version of the run beside the audit of another. Rows go in with one statement.
  */
 export async function storeRunAudit(tx: Prisma.TransactionClient, run: AuditedRun, audit: ReviewerAudit): Promise<void> {
-  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "run_pk" = ${run.id}`;
+  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
   if (audit.rows.length > 0) {
     await tx.$executeRawUnsafe(
       `INSERT INTO "reviewer_rows" ("run_pk", "ordinal", "project_id", "turn", "has_violations", "row")
@@ -32,11 +32,15 @@ export async function storeRunAudit(tx: Prisma.TransactionClient, run: AuditedRu
     violationCounts: audit.violationsFunnel,
     builtAt: new Date(),
   };
-  await tx.runReviewerFunnel.upsert({ where: { runPk: run.id }, create: { runPk: run.id, ...data }, update: data });
+  await tx.runReviewerFunnel.upsert({
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+    create: { projectId: run.projectId, runPk: run.id, ...data },
+    update: data,
+  });
 }
 
 /** Removes the run's stored Reviewer audit (a run whose rebuild failed has none). */
-export async function clearRunAudit(tx: Prisma.TransactionClient, runPk: string): Promise<void> {
-  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "run_pk" = ${runPk}`;
-  await tx.$executeRaw`DELETE FROM "run_reviewer_funnels" WHERE "run_pk" = ${runPk}`;
+export async function clearRunAudit(tx: Prisma.TransactionClient, run: { id: string; projectId: string }): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
+  await tx.$executeRaw`DELETE FROM "run_reviewer_funnels" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
 }

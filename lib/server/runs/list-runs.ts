@@ -29,7 +29,7 @@ export async function listRuns(db: Database, projectId: string, query: TRunListQ
     take: query.limit + 1,
   });
   const page = rows.slice(0, query.limit);
-  const summaries = await getRunSummaries(db, page);
+  const summaries = await getRunSummaries(db, projectId, page);
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last

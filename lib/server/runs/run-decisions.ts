@@ -30,7 +30,7 @@ export const NOT_YET_REBUILT = "the run has not been rebuilt yet: its rebuild is
  * events it does not include yet.
  */
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
-  const stored = await db.prisma.runDecisionsCache.findUnique({ where: { runPk: run.id } });
+  const stored = await db.prisma.runDecisionsCache.findUnique({ where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } } });
   if (!stored || stored.decisions === null) return { ok: false, error: stored?.error ?? NOT_YET_REBUILT, ...freshnessOf(run, stored) };
   const summary = storedSummary(run, stored);
   if (!summary) return { ok: false, error: NOT_YET_REBUILT, ...freshnessOf(run, null) };
@@ -38,9 +38,9 @@ export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDec
 }
 
 /** Stored summaries only (for lists): no decisions are read. */
-export async function getRunSummaries(db: Database, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
+export async function getRunSummaries(db: Database, projectId: string, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
   const cached = await db.prisma.runDecisionsCache.findMany({
-    where: { runPk: { in: runs.map((r) => r.id) } },
+    where: { projectId, runPk: { in: runs.map((r) => r.id) } },
     select: { runPk: true, eventCount: true, summary: true, error: true },
   });
   const byRun = new Map(cached.map((c) => [c.runPk, c]));
@@ -95,7 +95,7 @@ export async function getParsedRunDecisions(
   run: RunRow,
 ): Promise<({ ok: true } & ParsedDecisions & Freshness) | ({ ok: false; error: string } & Freshness)> {
   const version = await db.prisma.runDecisionsCache.findUnique({
-    where: { runPk: run.id },
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
     select: { eventCount: true, maxSeq: true },
   });
   const key = version ? `${run.id}:${version.eventCount}:${version.maxSeq}` : "";

@@ -6,20 +6,24 @@ import { eventColumns, type EventRow } from "@/lib/server/db/json-columns";
  * Every stored event of a run, in arrival order (the core puts them in run order). Read with one
  * raw query, bodies as JSON text: Prisma's per-row JSON decoding costs more than the rebuild.
  */
-export async function loadRunEvents(db: Database, run: { id: string; runId: string }): Promise<TEvent[]> {
+export async function loadRunEvents(db: Database, run: RunKey): Promise<TEvent[]> {
   return queryEvents(db, run, "", []);
 }
 
 type RawEventRow = EventRow & { body: string };
 
+/** What names a run's events: its project and row id (the events' key to their run), and the agent's run id. */
+type RunKey = { projectId: string; id: string; runId: string };
+
 /**
- * One raw query over a run's events (optionally narrowed by `condition` on $2…), bodies parsed from
+ * One raw query over a run's events (optionally narrowed by `condition` on $3…), bodies parsed from
  * text, each row read back through the event contract (json-columns.ts).
  */
-async function queryEvents(db: Database, run: { id: string; runId: string }, condition: string, params: unknown[]): Promise<TEvent[]> {
+async function queryEvents(db: Database, run: RunKey, condition: string, params: unknown[]): Promise<TEvent[]> {
   const rows = await db.prisma.$queryRawUnsafe<RawEventRow[]>(
     `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
-      WHERE "run_pk" = $1${condition} ORDER BY "seq"`,
+      WHERE "project_id" = $1 AND "run_pk" = $2${condition} ORDER BY "seq"`,
+    run.projectId,
     run.id,
     ...params,
   );
@@ -39,6 +43,6 @@ export const TIMELINE_EVENT_TYPES = [
 ] as const;
 
 /** Only the run's events of the given types, in arrival order. */
-export async function loadRunEventsOfTypes(db: Database, run: { id: string; runId: string }, types: readonly string[]): Promise<TEvent[]> {
-  return queryEvents(db, run, ` AND "type" = ANY($2::text[])`, [[...types]]);
+export async function loadRunEventsOfTypes(db: Database, run: RunKey, types: readonly string[]): Promise<TEvent[]> {
+  return queryEvents(db, run, ` AND "type" = ANY($3::text[])`, [[...types]]);
 }

@@ -43,6 +43,7 @@ export async function listRunEvents(db: Database, projectId: string, runId: stri
   const run = await findRun(db, projectId, runId);
   const rows = await db.prisma.event.findMany({
     where: {
+      projectId,
       runPk: run.id,
       ...(query.turn !== undefined ? { turn: query.turn } : {}),
       ...(query.cursor ? { seq: { gt: BigInt(query.cursor) } } : {}),
@@ -67,7 +68,7 @@ export async function getTurnDetail(db: Database, projectId: string, runId: stri
   const result = await getParsedRunDecisions(db, run);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
   const { decisions } = result;
-  const rows = await db.prisma.event.findMany({ where: { runPk: run.id, turn }, orderBy: { seq: "asc" } });
+  const rows = await db.prisma.event.findMany({ where: { projectId, runPk: run.id, turn }, orderBy: { seq: "asc" } });
   const existing = existingTurns(decisions);
   const at = lowerBound(existing, turn);
   return {

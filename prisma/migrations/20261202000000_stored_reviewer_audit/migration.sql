@@ -18,35 +18,36 @@ DELETE FROM "run_decisions";
 
 -- CreateTable
 CREATE TABLE "reviewer_rows" (
+    "project_id" TEXT NOT NULL,
     "run_pk" TEXT NOT NULL,
     "ordinal" INTEGER NOT NULL,
-    "project_id" TEXT NOT NULL,
     "turn" INTEGER NOT NULL,
     "has_violations" BOOLEAN NOT NULL,
     "row" TEXT NOT NULL,
 
-    CONSTRAINT "reviewer_rows_pkey" PRIMARY KEY ("run_pk","ordinal")
+    CONSTRAINT "reviewer_rows_pkey" PRIMARY KEY ("project_id","run_pk","ordinal")
 );
 
 -- CreateTable
 CREATE TABLE "run_reviewer_funnels" (
+    "project_id" TEXT NOT NULL,
     "run_pk" TEXT NOT NULL,
     "event_count" INTEGER NOT NULL,
     "counts" JSONB NOT NULL,
     "violation_counts" JSONB NOT NULL,
     "built_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "run_reviewer_funnels_pkey" PRIMARY KEY ("run_pk")
+    CONSTRAINT "run_reviewer_funnels_pkey" PRIMARY KEY ("project_id","run_pk")
 );
 
 -- AddForeignKey
-ALTER TABLE "reviewer_rows" ADD CONSTRAINT "reviewer_rows_run_pk_fkey" FOREIGN KEY ("run_pk") REFERENCES "runs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "reviewer_rows" ADD CONSTRAINT "reviewer_rows_project_id_run_pk_fkey" FOREIGN KEY ("project_id", "run_pk") REFERENCES "runs"("project_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
 
 -- AddForeignKey
-ALTER TABLE "run_reviewer_funnels" ADD CONSTRAINT "run_reviewer_funnels_run_pk_fkey" FOREIGN KEY ("run_pk") REFERENCES "runs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "run_reviewer_funnels" ADD CONSTRAINT "run_reviewer_funnels_project_id_run_pk_fkey" FOREIGN KEY ("project_id", "run_pk") REFERENCES "runs"("project_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
 
 -- `violations=1`: the rows with findings only, in the same (run, ordinal) order as the primary key.
-CREATE INDEX "reviewer_rows_violations_idx" ON "reviewer_rows" ("run_pk", "ordinal") WHERE "has_violations";
+CREATE INDEX "reviewer_rows_violations_idx" ON "reviewer_rows" ("project_id", "run_pk", "ordinal") WHERE "has_violations";
 
 -- The runs list's sorts (list-runs.ts): started_at or max_turn, each way, nulls last, id tiebreak.
 -- The ascending started_at index read backwards (DESC NULLS FIRST, id DESC) is the Reviewer audit's

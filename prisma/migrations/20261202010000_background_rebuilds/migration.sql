@@ -8,8 +8,8 @@ ALTER TABLE "run_decisions" ADD COLUMN "max_seq" BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE "run_decisions" ADD COLUMN "error" TEXT;
 ALTER TABLE "run_decisions" ADD COLUMN "checkpoint" JSONB;
 
--- The events that arrived after a rebuild: WHERE run_pk = $1 AND seq > $2.
-CREATE INDEX "events_run_pk_seq_idx" ON "events"("run_pk", "seq");
+-- The events that arrived after a rebuild: WHERE project_id = $1 AND run_pk = $2 AND seq > $3.
+CREATE INDEX "events_project_id_run_pk_seq_idx" ON "events"("project_id", "run_pk", "seq");
 
 -- What-if replays run as queue jobs: the runs they were started on (a retry replays the same ones)
 -- and how many attempts were made.
