@@ -1,7 +1,9 @@
+import { readRebuildCheckpoint, type RebuildCheckpoint } from "@/lib/core";
+import { REVIEWER_EVENT_TYPES } from "@/lib/reviewer/audit";
 import type { Database } from "@/lib/server/db";
-import { jsonColumn } from "@/lib/server/db/json-columns";
+import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
-import type { RebuildTaskOutput, StoredEventRow } from "./rebuild-task";
+import type { RebuildTaskInput, RebuildTaskOutput, StoredEventRow } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
@@ -12,12 +14,24 @@ export interface RebuildOutcome {
   /** Events the stored rebuild includes; null when the run is gone. */
   eventCount: number | null;
   ok: boolean;
+  /** "resumed" from the stored checkpoint, "full" from every event, "current" when nothing was new. */
+  mode: "full" | "resumed" | "current" | null;
 }
 
+type RunKey = { id: string; projectId: string };
+
+const COLUMNS = `"seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body"`;
+
 /**
- * Rebuilds one stored run and stores the result (the body of a rebuild job, lib/server/jobs/queue.ts):
- * reads the run's events in one query, hands them to a job thread (parsing, the core's rebuild,
- * JSON), and writes what came back. Reads never rebuild; they serve what this stored.
+ * Rebuilds one stored run and stores the result (the body of a rebuild job, lib/server/jobs/queue.ts).
+ * Reads never rebuild; they serve what this stored.
+ *
+ * A live run is resumed from the checkpoint stored with its last rebuild (lib/core/resume.ts): only
+ * the events of turns from the checkpoint's `nextTurn` on are read and parsed, so a new batch costs
+ * in proportion to the new turns, not the run. A full rebuild reads every event; it is needed when
+ * there is no usable checkpoint, when an event arrived late (a turn before `nextTurn`, or one that
+ * committed below the stored `max_seq` after the last rebuild read — seen as a count that does not
+ * add up), or when the core refuses the resume. The parsing and the core's work run on a job thread.
  *
  * A rebuild that read fewer events never overwrites one that read more (two rebuilds of one run can
  * meet: a job and a script, or two workers after a retry): the row keeps the highest `max_seq`.
@@ -25,56 +39,108 @@ export interface RebuildOutcome {
 export async function rebuildRun(db: Database, threads: TaskThreads, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
     where: { projectId_id: { projectId, id: runPk } },
-    select: { id: true, projectId: true, runId: true, task: true, eventCount: true },
+    select: { id: true, projectId: true, runId: true, task: true },
   });
-  if (!run) return { runPk, eventCount: null, ok: false };
+  if (!run) return { runPk, eventCount: null, ok: false, mode: null };
+  const resumed = await tryResume(db, threads, run);
+  if (resumed) return resumed;
+
   const rows = await loadEventRows(db, run);
   const maxSeq = rows.length ? rows[rows.length - 1].seq : "0";
-  const output: RebuildTaskOutput =
+  const output: RebuildTaskOutput | { ok: "full rebuild needed" } =
     run.task === null && !rows.some((row) => row.type === "run.started")
       ? { ok: false, error: WAITING_FOR_START, eventCount: rows.length }
-      : await threads.run("rebuild", { runId: run.runId, rows });
+      : await threads.run("rebuild", { runId: run.runId, rows, eventCount: rows.length });
+  if (output.ok === "full rebuild needed") throw new Error("a full rebuild asked for a full rebuild");
   await storeRebuild(db, run, maxSeq, output);
-  return { runPk, eventCount: output.eventCount, ok: output.ok };
+  return { runPk, eventCount: output.eventCount, ok: output.ok, mode: "full" };
+}
+
+/** The resume from the stored checkpoint, stored; null when a full rebuild is needed instead. */
+async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { runId: string }): Promise<RebuildOutcome | null> {
+  const stored = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+    select: { eventCount: true, maxSeq: true, checkpoint: true, decisions: true, summary: true },
+  });
+  const checkpoint: RebuildCheckpoint | null = stored?.checkpoint ? readRebuildCheckpoint(stored.checkpoint) : null;
+  // No checkpoint, or a stored rebuild that no longer reads back (a read asked for its rebuild): in full.
+  if (!stored || !checkpoint || stored.decisions === null || !ZRunSummaryColumn.safeParse(stored.summary).success) return null;
+
+  // What arrived since, and whether the stored rebuild really holds every event up to its max_seq.
+  const [since] = await db.prisma.$queryRawUnsafe<{ before: number; fresh: number; late: number; maxSeq: string | null }[]>(
+    `SELECT count(*) FILTER (WHERE "seq" <= $3)::int AS "before",
+            count(*) FILTER (WHERE "seq" > $3)::int AS "fresh",
+            count(*) FILTER (WHERE "seq" > $3 AND ("turn" < $4 OR "type" = 'run.started'))::int AS "late",
+            max("seq")::text AS "maxSeq"
+       FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2`,
+    run.projectId,
+    run.id,
+    stored.maxSeq,
+    checkpoint.nextTurn,
+  );
+  if (since.before !== stored.eventCount || since.late > 0) return null;
+  if (since.fresh === 0) return { runPk: run.id, eventCount: stored.eventCount, ok: true, mode: "current" };
+
+  const [rows, reviewerRows] = await Promise.all([
+    db.prisma.$queryRawUnsafe<StoredEventRow[]>(
+      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ("turn" >= $3 OR "type" = 'run.ended') ORDER BY "seq"`,
+      run.projectId,
+      run.id,
+      checkpoint.nextTurn,
+    ),
+    db.prisma.$queryRawUnsafe<StoredEventRow[]>(
+      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = ANY($3::text[]) ORDER BY "seq"`,
+      run.projectId,
+      run.id,
+      [...REVIEWER_EVENT_TYPES],
+    ),
+  ]);
+  const input: RebuildTaskInput = {
+    runId: run.runId,
+    rows,
+    eventCount: since.before + since.fresh,
+    resume: { checkpoint, decisionsJson: stored.decisions, reviewerRows },
+  };
+  const output = await threads.run("rebuild", input);
+  if (output.ok === "full rebuild needed") return null;
+  await storeRebuild(db, run, since.maxSeq ?? String(stored.maxSeq), output);
+  return { runPk: run.id, eventCount: output.eventCount, ok: output.ok, mode: "resumed" };
 }
 
 /** A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done). */
-export function loadEventRows(db: Database, run: { projectId: string; id: string }): Promise<StoredEventRow[]> {
+export function loadEventRows(db: Database, run: RunKey): Promise<StoredEventRow[]> {
   return db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-    `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body"
-       FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "seq"`,
+    `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "seq"`,
     run.projectId,
     run.id,
   );
 }
 
 /**
- * Writes a rebuild in one transaction: run_decisions and the run's Reviewer audit (reviewer_rows,
- * run_reviewer_funnels), so no reader sees the decisions of one version beside the audit of another.
+ * Writes a rebuild in one transaction: run_decisions (with the checkpoint to resume from) and the
+ * run's Reviewer audit (reviewer_rows, run_reviewer_funnels), so no reader sees the decisions of
+ * one version beside the audit of another.
  */
-async function storeRebuild(
-  db: Database,
-  run: { id: string; projectId: string },
-  maxSeq: string,
-  output: RebuildTaskOutput,
-): Promise<void> {
+async function storeRebuild(db: Database, run: RunKey, maxSeq: string, output: RebuildTaskOutput): Promise<void> {
   const summary = output.ok ? JSON.stringify(jsonColumn(output.summary)) : null;
+  const checkpoint = output.ok && output.checkpoint ? JSON.stringify(output.checkpoint) : null;
   await db.prisma.$transaction(
     async (tx) => {
       const written = await tx.$executeRawUnsafe(
         `INSERT INTO "run_decisions" ("project_id", "run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
-         VALUES ($7, $1, $2, $3::bigint, $4, $5::jsonb, $6, NULL, now())
+         VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, now())
          ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
            "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
            "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint", "built_at" = now()
          WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
+        run.projectId,
         run.id,
         output.eventCount,
         maxSeq,
         output.ok ? output.json : null,
         summary,
         output.ok ? null : output.error,
-        run.projectId,
+        checkpoint,
       );
       if (written === 0) return; // a rebuild of more events got there first
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);

@@ -7,7 +7,7 @@ import { replayRunTask, type ReplayRunInput, type ReplayRunOutput } from "./repl
  * on a thread or inline.
  */
 export interface Tasks {
-  rebuild: { input: RebuildTaskInput; output: RebuildTaskOutput };
+  rebuild: { input: RebuildTaskInput; output: RebuildTaskOutput | { ok: "full rebuild needed" } };
   replayRun: { input: ReplayRunInput; output: ReplayRunOutput };
 }
 

@@ -5,7 +5,7 @@ import type { StoredEventRow } from "./rebuild-task";
 import { TaskMemoryError, TaskThreads } from "./threads";
 
 /** A generated run as stored rows (what the rebuild job reads), bodies as JSON text. */
-function storedRows(turns: number, seed = 3): { runId: string; rows: StoredEventRow[] } {
+function storedRows(turns: number, seed = 3): { runId: string; rows: StoredEventRow[]; eventCount: number } {
   const { events } = generateEtfRun({ seed, turns, anomalies: true });
   const rows = events.map((e, i) => ({
     seq: String(i + 1),
@@ -15,7 +15,7 @@ function storedRows(turns: number, seed = 3): { runId: string; rows: StoredEvent
     turn: "turn" in e && typeof e.turn === "number" ? e.turn : null,
     body: JSON.stringify(e.body),
   }));
-  return { runId: events[0].runId, rows };
+  return { runId: events[0].runId, rows, eventCount: rows.length };
 }
 
 describe("job threads", () => {
