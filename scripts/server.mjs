@@ -69,6 +69,10 @@ server.listen(port, hostname, () => {
   console.log(
     `cuescope: listening on http://${shown}:${port}${hostname === "127.0.0.1" ? " (this machine only; set HOST to serve others)" : ""}`,
   );
+  // The first request opens the database and starts the background work (the job queue's workers,
+  // lib/server/jobs): asked for at once, so rebuilds and replays left over from before run now.
+  const local = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
+  fetch(`http://${local}:${port}/api/v1/health`).catch(() => {});
 });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

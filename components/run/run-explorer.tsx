@@ -1,7 +1,7 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { TurnInspector } from "@/components/inspector/turn-inspector";
 import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
@@ -13,6 +13,7 @@ import { RunHeader } from "./run-header";
 import { TurnBrush } from "./turn-brush";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
+import { isBehind } from "@/lib/run-view/freshness";
 import { turnTicks } from "@/lib/run-view/turn-ticks";
 import { axisDomain, windowFromDrag } from "@/lib/run-view/turn-window";
 import styles from "./run.module.css";
@@ -29,14 +30,31 @@ const notHydratedOnServer = () => false;
  * Reviewer and notification lanes, the findings view, and the turn inspector of the selected turn.
  * View state (turn, zoom window) lives in the URL; a live run is polled without losing it.
  */
+/** When the run's figures catch up with its events, its charts are read again at once. */
+function useRefetchWhenCaughtUp(behind: boolean, runId: string): void {
+  const queryClient = useQueryClient();
+  const wasBehind = useRef(behind);
+  useEffect(() => {
+    if (wasBehind.current && !behind) void queryClient.invalidateQueries({ queryKey: runTimelineQuery(runId).queryKey.slice(0, -1) });
+    wasBehind.current = behind;
+  }, [behind, runId, queryClient]);
+}
+
 export function RunExplorer({ runId }: { runId: string }) {
   const view = useRunView();
   // Marks the page interactive (the charts and handlers run after hydration); tests wait for it.
   // False in the server's HTML and while hydrating, true once hydrated (React re-renders then).
   const hydrated = useSyncExternalStore(subscribeNever, hydratedOnClient, notHydratedOnServer);
-  const summary = useQuery({ ...runSummaryQuery(runId), refetchInterval: (q) => (q.state.data?.status === "live" ? LIVE_POLL_MS : false) });
+  // Polled while the run is live, and while its rebuilt figures are behind its events (the rebuild
+  // runs in the background): the charts follow once it is done.
+  const summary = useQuery({
+    ...runSummaryQuery(runId),
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === "live" || isBehind(q.state.data)) ? LIVE_POLL_MS : false),
+  });
   const live = summary.data?.status === "live";
-  const poll = live ? LIVE_POLL_MS : false;
+  const behind = summary.data ? isBehind(summary.data) : false;
+  const poll = live || behind ? LIVE_POLL_MS : false;
+  useRefetchWhenCaughtUp(behind, runId);
   const timeline = useQuery({ ...runTimelineQuery(runId, view.zoom), refetchInterval: poll, placeholderData: keepPreviousData });
   // The whole run (brush backdrop, findings view): the same query as `timeline` when not zoomed.
   const whole = useQuery({ ...runTimelineQuery(runId), refetchInterval: poll });

@@ -54,3 +54,15 @@ describe("run header", () => {
     expect(screen.queryByLabelText("Meters at the last rebuilt turn")).not.toBeInTheDocument();
   });
 });
+
+describe("run header freshness", () => {
+  it("says when the figures are behind the run's events, and says nothing once they are current", () => {
+    const summary = runSummaryOf(driftEvents);
+    const { rerender } = render(<RunHeader summary={{ ...summary, staleEvents: 3 }} polling={false} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Updating: 3 newer events not in these figures yet.");
+    rerender(<RunHeader summary={{ ...summary, staleEvents: summary.eventCount, rebuildPending: true }} polling={false} />);
+    expect(screen.getByRole("status")).toHaveTextContent(`Not rebuilt yet: the rebuild of its ${summary.eventCount} events is queued.`);
+    rerender(<RunHeader summary={summary} polling={false} />);
+    expect(screen.queryByTestId("run-freshness")).not.toBeInTheDocument();
+  });
+});

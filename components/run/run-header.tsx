@@ -1,6 +1,7 @@
 import type { TRunStatus, TRunSummary } from "@/lib/contracts";
 import { formatBytes, formatCount, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "@/lib/format";
 import { STATUS_MARKS } from "@/components/ui/status-mark";
+import { freshnessNote } from "@/lib/run-view/freshness";
 import { policySummary } from "@/lib/run-view/policy-summary";
 import styles from "./run.module.css";
 
@@ -24,6 +25,7 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
   const meters = summary.lastMeters;
   const reminders = summary.reminders;
   const exhausted = meters?.edits?.filter((b) => b.used >= b.limit) ?? [];
+  const freshness = freshnessNote(summary);
   return (
     <header className={styles.header}>
       <div className={styles.titleRow}>
@@ -42,6 +44,11 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
           {polling ? <span className={styles.polling}>updating every 5 s</span> : null}
         </div>
       </div>
+      {freshness ? (
+        <p className={styles.freshness} role="status" data-testid="run-freshness">
+          {freshness}
+        </p>
+      ) : null}
       {summary.rebuildError ? (
         <p className={styles.rebuildError} role="alert">
           The decisions cannot be rebuilt: {summary.rebuildError}

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatNumber } from "@/lib/format";
+import { isBehind } from "@/lib/run-view/freshness";
 import { hasFilters, replayHref, runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
 import { RunsEmpty, type IngestTarget } from "./runs-empty";
@@ -33,7 +34,8 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
   const facets = useQuery(runFacetsQuery());
   const list = useQuery({
     ...runsListQuery(filters),
-    refetchInterval: (query) => (query.state.data?.runs.some((run) => run.status === "live") ? LIVE_REFRESH_MS : false),
+    // Refreshed while a run is live or its figures are behind its events (rebuilt in the background).
+    refetchInterval: (query) => (query.state.data?.runs.some((run) => run.status === "live" || isBehind(run)) ? LIVE_REFRESH_MS : false),
   });
   const runs = list.data?.runs;
   const anyLive = runs?.some((run) => run.status === "live") ?? false;

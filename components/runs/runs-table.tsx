@@ -4,6 +4,7 @@ import type { TRunListItem, TRunSort } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
+import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
 import styles from "./runs-table.module.css";
 import { runPath } from "@/lib/queries/paths";
 
@@ -66,6 +67,11 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
             <span className={styles.rebuildError} title={`Decisions not rebuilt: ${run.rebuildError}`}>
               {" "}
               · not rebuilt
+            </span>
+          ) : isBehind(run) ? (
+            <span className={styles.updating} title={freshnessNote(run) ?? undefined} data-testid="run-updating">
+              {" "}
+              · updating
             </span>
           ) : null}
         </span>

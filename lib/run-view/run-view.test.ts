@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { groupFindings } from "./finding-groups";
+import { freshnessNote, isBehind } from "./freshness";
 import { policySummary } from "./policy-summary";
 import { notificationMarks } from "./lane-marks";
 import { reminderTitle, stripMarks } from "./strip-layout";
@@ -183,5 +184,29 @@ describe("findings view", () => {
       ["MISSING_REMINDER", 3, [1, 3], 0],
       ["INCOMPLETE_TURN", 1, [4], 0],
     ]);
+  });
+});
+
+describe("freshness", () => {
+  it.each([
+    { run: { staleEvents: 0, rebuildPending: false, eventCount: 40 }, behind: false, note: null },
+    {
+      run: { staleEvents: 1, rebuildPending: false, eventCount: 41 },
+      behind: true,
+      note: "Updating: 1 newer event not in these figures yet.",
+    },
+    {
+      run: { staleEvents: 12, rebuildPending: false, eventCount: 52 },
+      behind: true,
+      note: "Updating: 12 newer events not in these figures yet.",
+    },
+    {
+      run: { staleEvents: 7, rebuildPending: true, eventCount: 7 },
+      behind: true,
+      note: "Not rebuilt yet: the rebuild of its 7 events is queued.",
+    },
+  ])("says whether a run's figures are behind its events ($run.staleEvents stale)", ({ run, behind, note }) => {
+    expect(isBehind(run)).toBe(behind);
+    expect(freshnessNote(run)).toBe(note);
   });
 });

@@ -1,14 +1,21 @@
 import "server-only";
 import { checkDatabase } from "@/lib/server/db/health";
+import { getBackground } from "@/lib/server/jobs/background";
 import { json } from "./errors-to-response";
 
 /**
  * GET /api/v1/health — which database this server uses; no key needed, no data shown. 200 when the
  * database answers `SELECT 1` within CUESCOPE_HEALTH_TIMEOUT_MS (3 s), else 503 with Retry-After.
+ * Also starts this process's background work (lib/server/jobs/background.ts) if it has not started.
  */
 export async function healthRoute(): Promise<Response> {
   const health = await checkDatabase();
-  if (health.ok) return json(200, { ok: true, service: "cuescope", database: health.database });
+  if (health.ok) {
+    // The server's background work starts with its first request; scripts/server.mjs asks here as
+    // soon as it listens, so the queue is worked (and stale runs swept) from the start.
+    void getBackground().catch((error) => console.error("[cuescope] background work did not start:", error));
+    return json(200, { ok: true, service: "cuescope", database: health.database });
+  }
   console.error(`[cuescope] health: database unavailable: ${health.reason}`);
   return json(
     503,
