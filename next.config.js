@@ -8,9 +8,10 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // The embedded Postgres (WASM) and its Prisma adapter load files at runtime:
-  // keep them out of the server bundle and require them from node_modules.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
+  // The embedded Postgres (WASM) and its Prisma adapter load files at runtime, and the job threads'
+  // entry registers tsx (which runs esbuild's binary): keep them out of the server bundle and
+  // require them from node_modules. pg-boss too (it reads its own files' paths).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "tsx", "esbuild", "pg-boss"],
 };
 
 module.exports = nextConfig;

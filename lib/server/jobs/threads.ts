@@ -10,6 +10,9 @@ import { runTask, type TaskName, type Tasks } from "./tasks";
  * outgrows it fails alone — its thread is replaced — instead of taking the process down. With 0
  * threads tasks run inline (tests and one-shot scripts).
  */
+/** The thread's entry, from the app's root (where `npm start`, the worker script and the tests run). */
+const THREAD_ENTRY = "lib/server/jobs/thread-entry.mjs";
+
 export class TaskThreads {
   private readonly idle: Worker[] = [];
   private readonly waiting: Array<(worker: Worker) => void> = [];
@@ -88,8 +91,8 @@ export class TaskThreads {
   }
 
   private spawn(): Worker {
-    // A path, not a module URL: bundlers leave it alone, and the thread loads the sources itself.
-    const worker = new Worker(resolve(process.cwd(), "lib/server/jobs/thread-entry.mjs"), {
+    // The entry loads the task sources itself (thread-entry.mjs); the bundler is told to leave it be.
+    const worker = new Worker(/* turbopackIgnore: true */ resolve(process.cwd(), THREAD_ENTRY), {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
       // Not the parent's flags (a test runner's loaders): the entry registers what the thread needs.
       execArgv: [],
