@@ -79,7 +79,11 @@ async function ingestRun(request: APIRequestContext, key: string, runId: string)
     });
     expect(response.status()).toBe(207);
   }
-  // Reading the run rebuilds it, which stores the Reviewer audit the export reads.
-  const summary = await request.get(`/api/v1/runs/${encodeURIComponent(runId)}`, { headers: { authorization: `Bearer ${key}` } });
-  expect(summary.status()).toBe(200);
+  // The server rebuilds the run in the background, storing the Reviewer audit the export reads with
+  // its decisions; reading the decisions waits for that rebuild.
+  const decisions = await request.get(`/api/v1/runs/${encodeURIComponent(runId)}/decisions`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(decisions.status()).toBe(200);
+  expect(decisions.headers()["x-cuescope-stale-events"]).toBe("0");
 }
