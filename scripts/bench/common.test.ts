@@ -30,12 +30,12 @@ describe("markdownTable", () => {
   it("right-aligns the number columns and escapes pipes", () => {
     expect(
       markdownTable(
-        ["read", "p95 ms"],
+        ["read", "p95 ms", "max ms"],
         [
-          ["GET /a|b", "12.5"],
-          ["GET /c", "1,200.0"],
+          ["GET /a|b", "12.5", "—"],
+          ["GET /c", "1,200.0", "3"],
         ],
       ),
-    ).toBe(["| read | p95 ms |", "|---|---:|", "| GET /a\\|b | 12.5 |", "| GET /c | 1,200.0 |"].join("\n"));
+    ).toBe(["| read | p95 ms | max ms |", "|---|---:|---:|", "| GET /a\\|b | 12.5 | — |", "| GET /c | 1,200.0 | 3 |"].join("\n"));
   });
 });

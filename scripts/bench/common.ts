@@ -62,9 +62,11 @@ export function verdict(value: number, target: number): string {
   return value <= target ? "PASS" : "MISS";
 }
 
-/** A GitHub-flavoured markdown table (numbers right-aligned), ready to paste into the README. */
+/** A GitHub-flavoured markdown table (numbers right-aligned; "—" is no value), ready to paste into the README. */
 export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const numeric = headers.map((_, c) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,]+(\s|$)/.test(r[c])));
+  const numeric = headers.map(
+    (_, c) => rows.some((r) => r[c] !== "—") && rows.every((r) => r[c] === "—" || /^[-+]?[\d.,]+(\s|$)/.test(r[c])),
+  );
   const escape = (text: string) => text.replace(/\|/g, "\\|");
   const line = (cells: readonly string[]) => `| ${cells.map(escape).join(" | ")} |`;
   return [line(headers), `|${numeric.map((n) => (n ? "---:" : "---")).join("|")}|`, ...rows.map(line)].join("\n");

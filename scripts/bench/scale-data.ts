@@ -1,6 +1,6 @@
 /**
  * The scale bench's data: runs of the ETF research agent (anomalies on; several agents, models and
- * tasks; 600–1,199 turns, about 5,000 events each), generated and loaded a chunk at a time so a
+ * tasks; 500–999 turns, about 5,000 events each), generated and loaded a chunk at a time so a
  * million events never sit in memory at once. The last run is cut short (a run still going) so the
  * data set holds exactly the events asked for. Loading is timed through `ingestBatch`, and —
  * when asked — the same rows are written again by raw multi-row INSERTs into a copy of the
@@ -36,7 +36,7 @@ export function datasetRun(index: number, prefix = "scale"): RunEvents {
   const { events } = generateEtfRun({
     runId,
     seed: index + 1,
-    turns: 600 + ((index * 137) % 600),
+    turns: 500 + ((index * 137) % 500),
     anomalies: true,
     agent: AGENTS[index % AGENTS.length],
     model: MODELS[index % MODELS.length],
