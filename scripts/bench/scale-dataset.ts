@@ -43,6 +43,8 @@ export interface ReplayIsolation {
   replayTurns: number;
   replayRuns: number;
   replaySeconds: number;
+  /** How long POST /api/v1/replay took to answer (202). */
+  postMs: number;
   status: TReplayJob["status"];
 }
 
@@ -133,26 +135,43 @@ async function replayIsolation(
 ): Promise<ReplayIsolation> {
   ctx.progress("replay isolation: the other project's runs list, no replay running ...");
   const quiet = await sampleLatency(other, "/api/v1/runs", requests);
-  const started = Date.now();
-  const answer = await main.json<unknown>("POST", "/api/v1/replay", { copyVersionId, maxRuns: 5000 });
-  if (answer.status !== 202) throw new Error(`POST /api/v1/replay answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
-  let job = ZReplayJob.parse(answer.body);
-  // Every request made while the replay runs counts: the first one too, it may be the one that waits.
-  const times: number[] = [];
-  while (job.status === "running") {
-    times.push(await other.timeGet("/api/v1/runs"));
-    // The job's status after each read, so no read after its end is counted as "during".
-    job = ZReplayJob.parse((await main.json<unknown>("GET", `/api/v1/replay/${job.id}`)).body);
-    if (times.length % 10 === 0)
-      ctx.progress(`replay isolation: replay at ${job.progress.doneTurns}/${job.progress.totalTurns} turns; ${times.length} reads timed`);
-  }
-  const replaySeconds = (Date.now() - started) / 1000;
+  // The reads start with the POST, not after its answer: on a server busy with the replay the
+  // answer itself may wait. The job's status is polled on the side, so a read stuck behind the
+  // replay is timed as such. A read counts when it overlapped the job, from its creation to its
+  // end (the server's clock is this machine's).
+  const posted = Date.now();
+  let postMs = NaN;
+  let job: TReplayJob | undefined;
+  const poller = (async () => {
+    const answer = await main.json<unknown>("POST", "/api/v1/replay", { copyVersionId, maxRuns: 5000 });
+    postMs = Date.now() - posted;
+    if (answer.status !== 202)
+      throw new Error(`POST /api/v1/replay answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    job = ZReplayJob.parse(answer.body);
+    while (job.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      job = ZReplayJob.parse((await main.json<unknown>("GET", `/api/v1/replay/${job.id}`)).body);
+      ctx.progress(`replay isolation: replay at ${job.progress.doneTurns}/${job.progress.totalTurns} turns`);
+    }
+  })();
+  const reads: { at: number; ms: number }[] = [];
+  let polling = true;
+  const stop = () => (polling = false);
+  void poller.then(stop, stop); // a failed poll is reported by `await poller` below
+  while (polling) reads.push({ at: Date.now(), ms: await other.timeGet("/api/v1/runs") });
+  await poller;
+  const begin = Date.parse(job!.createdAt);
+  const end = job!.finishedAt ? Date.parse(job!.finishedAt) : Date.now();
+  const times = reads.filter((r) => r.at < end && r.at + r.ms > begin).map((r) => r.ms);
+  if (times.length === 0) throw new Error("no read overlapped the replay; give it more runs");
+  const replaySeconds = (end - begin) / 1000;
   return {
     quiet,
     during: { firstMs: times[0], p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), count: times.length },
-    replayTurns: job.progress.totalTurns,
-    replayRuns: job.progress.totalRuns,
+    replayTurns: job!.progress.totalTurns,
+    replayRuns: job!.progress.totalRuns,
     replaySeconds,
-    status: job.status,
+    postMs,
+    status: job!.status,
   };
 }

@@ -140,7 +140,7 @@ function reportReplay(ctx: BenchContext, db: string, m: DatasetMeasurement): voi
   ctx.print();
   ctx.print(
     `Replay isolation (${db}): another project's GET /api/v1/runs while a what-if replay of ${fmt.int(r.replayTurns)} turns ` +
-      `(${r.replayRuns} runs, ${countLabel(m.load.events)} events) ran for ${r.replaySeconds.toFixed(1)} s (${r.status}):`,
+      `(${r.replayRuns} runs, ${countLabel(m.load.events)} events) ran for ${r.replaySeconds.toFixed(1)} s (${r.status}; the POST answered after ${fmt.int(r.postMs)} ms):`,
   );
   ctx.print();
   ctx.print(
