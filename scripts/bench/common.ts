@@ -22,13 +22,28 @@ export interface BenchContext {
 export interface BenchSection {
   name: string;
   description: string;
-  run(ctx: BenchContext): Promise<void> | void;
+  /** Parts that `--only NAME-PART` selects one by one (`--only NAME` runs them all). */
+  parts?: readonly string[];
+  /** `parts`: the selected parts, or undefined for all of them. */
+  run(ctx: BenchContext, parts?: readonly string[]): Promise<void> | void;
 }
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * The p-th percentile (0 < p <= 100) by the nearest-rank method: the smallest value with at least
+ * p% of the values at or below it, so it is always one of the measured values (p95 of 20 samples is
+ * the 19th smallest).
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error("percentile of no values");
+  if (!(p > 0 && p <= 100)) throw new Error(`percentile must be in (0, 100], got ${p}`);
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil((p / 100) * sorted.length) - 1];
 }
 
 /**
@@ -45,6 +60,16 @@ export function timeMs(fn: () => void): number {
 /** "PASS" when `value <= target`, else "MISS". Timing never fails the bench. */
 export function verdict(value: number, target: number): string {
   return value <= target ? "PASS" : "MISS";
+}
+
+/** A GitHub-flavoured markdown table (numbers right-aligned; "—" is no value), ready to paste into the README. */
+export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const numeric = headers.map(
+    (_, c) => rows.some((r) => r[c] !== "—") && rows.every((r) => r[c] === "—" || /^[-+]?[\d.,]+(\s|$)/.test(r[c])),
+  );
+  const escape = (text: string) => text.replace(/\|/g, "\\|");
+  const line = (cells: readonly string[]) => `| ${cells.map(escape).join(" | ")} |`;
+  return [line(headers), `|${numeric.map((n) => (n ? "---:" : "---")).join("|")}|`, ...rows.map(line)].join("\n");
 }
 
 /** A table with right-aligned columns (left-aligned for text that is not a number). */

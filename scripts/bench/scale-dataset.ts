@@ -1,0 +1,177 @@
+/**
+ * The scale bench's data-set pass: for each size, a scratch database is filled with generated runs
+ * through `ingestBatch` (optionally next to raw INSERTs of the same rows), settled, and served by
+ * the production server; the read paths are timed over HTTP, and at the large size a what-if
+ * replay runs while another project's runs list is timed.
+ */
+import { ZReplayJob, type TCopy, type TReplayJob } from "@/lib/contracts";
+import { apiRunPath } from "@/lib/queries/paths";
+import { authenticate, createKey } from "@/lib/server/auth/keys";
+import { createCopyVersion } from "@/lib/server/versions/versions";
+import { percentile, type BenchContext } from "./common";
+import { countLabel } from "./scale-options";
+import { datasetRun, FILTER_AGENT, loadDataset, type LoadResult } from "./scale-data";
+import { createScratchDatabase, ingestRuns, settle, type DatabaseKind } from "./scale-db";
+import { rawInserter } from "./scale-raw";
+import { apiClient, sampleLatency, withServer, type ApiClient, type Latency } from "./scale-server";
+
+/** The run whose summary and timeline are timed: run 0, the same run at every size. */
+const SAMPLE_RUN = "scale-0000";
+
+/** The read paths, with the issue's targets where it sets one (p95 at the large size, large/small). */
+export const READ_PATHS: readonly { label: string; path: string; targeted: boolean }[] = [
+  { label: "GET /api/v1/reviewer/funnel", path: "/api/v1/reviewer/funnel", targeted: true },
+  { label: "GET /api/v1/reviewer/candidates", path: "/api/v1/reviewer/candidates", targeted: true },
+  { label: "GET /api/v1/reviewer/candidates?violations=1", path: "/api/v1/reviewer/candidates?violations=1", targeted: true },
+  { label: "GET /api/v1/runs", path: "/api/v1/runs", targeted: true },
+  { label: "GET /api/v1/runs?sort=-turns", path: "/api/v1/runs?sort=-turns", targeted: true },
+  { label: `GET /api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, path: `/api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, targeted: true },
+  { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
+  { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
+];
+
+export interface DatasetParts {
+  reads: boolean;
+  ingest: boolean;
+  replay: boolean;
+}
+
+export interface ReplayIsolation {
+  /** The other project's GET /api/v1/runs without a replay, and while one runs (every request: no untimed first one). */
+  quiet: Latency;
+  during: Latency & { max: number };
+  replayTurns: number;
+  replayRuns: number;
+  replaySeconds: number;
+  /** How long POST /api/v1/replay took to answer (202). */
+  postMs: number;
+  status: TReplayJob["status"];
+}
+
+export interface DatasetMeasurement {
+  size: number;
+  load: LoadResult;
+  rawClients?: number;
+  settleSeconds: number;
+  reads?: Latency[];
+  replay?: ReplayIsolation;
+}
+
+const SHORT_COPY: TCopy = { context: { "*": "Context {percent}% of {capacityBytes} B" } };
+
+/** One size: load, settle, serve, measure what `parts` asks for (the replay only when `withReplay`). */
+export async function measureDataset(
+  ctx: BenchContext,
+  kind: DatabaseKind,
+  size: number,
+  parts: DatasetParts,
+  options: { requests: number; withReplay: boolean },
+): Promise<DatasetMeasurement> {
+  const database = await createScratchDatabase();
+  try {
+    const db = await database.open();
+    let keys: { main: string; other: string };
+    let copyVersionId: string;
+    const measurement: Partial<DatasetMeasurement> = { size };
+    try {
+      const main = await createKey(db, "scale", "bench scale");
+      const other = await createKey(db, "scale-other", "bench scale (replay isolation)");
+      keys = { main: main.secret, other: other.secret };
+      const caller = await authenticate(db, `Bearer ${main.secret}`);
+      const raw = parts.ingest ? await rawInserter(db, database, caller.projectId) : undefined;
+      try {
+        measurement.load = await loadDataset(db, caller.projectId, size, { raw });
+        measurement.rawClients = raw?.clients;
+      } finally {
+        await raw?.close();
+      }
+      if (parts.replay && options.withReplay) {
+        // The other project: a few shorter runs of its own, whose list is read during the replay.
+        const otherCaller = await authenticate(db, `Bearer ${other.secret}`);
+        ctx.progress("loading the other project's runs ...");
+        await ingestRuns(
+          db,
+          otherCaller.projectId,
+          [0, 1, 2, 3, 4].map((i) => datasetRun(i, "other")),
+        );
+        copyVersionId = (await createCopyVersion(db, caller, { name: "bench scale replay", copy: SHORT_COPY })).id;
+      }
+      measurement.settleSeconds = (await settle(db)).seconds;
+    } finally {
+      await db.close();
+    }
+    if (!parts.reads && !(parts.replay && options.withReplay)) return measurement as DatasetMeasurement;
+
+    ctx.progress(`starting the production server on the ${kind} database ...`);
+    await withServer(database, async (base) => {
+      const client = apiClient(base, keys.main);
+      if (parts.reads) {
+        measurement.reads = [];
+        for (const { label, path } of READ_PATHS) {
+          ctx.progress(`${label} at ${countLabel(size)} events: ${options.requests} requests ...`);
+          measurement.reads.push(await sampleLatency(client, path, options.requests));
+        }
+      }
+      if (parts.replay && options.withReplay) {
+        measurement.replay = await replayIsolation(ctx, client, apiClient(base, keys.other), copyVersionId!, options.requests);
+      }
+    });
+    return measurement as DatasetMeasurement;
+  } finally {
+    await database.remove();
+  }
+}
+
+/**
+ * The other project's runs list, timed without a replay, then again and again while a what-if
+ * replay of every run of the main project (POST /api/v1/replay) runs, until it ends.
+ */
+async function replayIsolation(
+  ctx: BenchContext,
+  main: ApiClient,
+  other: ApiClient,
+  copyVersionId: string,
+  requests: number,
+): Promise<ReplayIsolation> {
+  ctx.progress("replay isolation: the other project's runs list, no replay running ...");
+  const quiet = await sampleLatency(other, "/api/v1/runs", requests);
+  // The reads start with the POST, not after its answer: on a server busy with the replay the
+  // answer itself may wait. The job's status is polled on the side, so a read stuck behind the
+  // replay is timed as such. A read counts when it overlapped the job, from its creation to its
+  // end (the server's clock is this machine's).
+  const posted = Date.now();
+  let postMs = NaN;
+  let job: TReplayJob | undefined;
+  const poller = (async () => {
+    const answer = await main.json<unknown>("POST", "/api/v1/replay", { copyVersionId, maxRuns: 5000 });
+    postMs = Date.now() - posted;
+    if (answer.status !== 202)
+      throw new Error(`POST /api/v1/replay answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    job = ZReplayJob.parse(answer.body);
+    while (job.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      job = ZReplayJob.parse((await main.json<unknown>("GET", `/api/v1/replay/${job.id}`)).body);
+      ctx.progress(`replay isolation: replay at ${job.progress.doneTurns}/${job.progress.totalTurns} turns`);
+    }
+  })();
+  const reads: { at: number; ms: number }[] = [];
+  let polling = true;
+  const stop = () => (polling = false);
+  void poller.then(stop, stop); // a failed poll is reported by `await poller` below
+  while (polling) reads.push({ at: Date.now(), ms: await other.timeGet("/api/v1/runs") });
+  await poller;
+  const begin = Date.parse(job!.createdAt);
+  const end = job!.finishedAt ? Date.parse(job!.finishedAt) : Date.now();
+  const times = reads.filter((r) => r.at < end && r.at + r.ms > begin).map((r) => r.ms);
+  if (times.length === 0) throw new Error("no read overlapped the replay; give it more runs");
+  const replaySeconds = (end - begin) / 1000;
+  return {
+    quiet,
+    during: { firstMs: times[0], p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), count: times.length },
+    replayTurns: job!.progress.totalTurns,
+    replayRuns: job!.progress.totalRuns,
+    replaySeconds,
+    postMs,
+    status: job!.status,
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The production server the scale bench reads through (`scripts/start.sh`, as `npm start` runs it,
+ * with the build it finds), and timed HTTP requests against it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { percentile } from "./common";
+import type { ScratchDatabase } from "./scale-db";
+
+/** Inside the bench's port range (3300–3399), away from the other sections' 3311 and 3312. */
+const PORT = 3340;
+
+export interface ScaleServer {
+  base: string;
+  /** The server's last 4,000 characters of output (stdout and stderr). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `work` against a production server on the database, stopped afterwards. A failure carries
+ * the server's last output (a request to a server that died only says "fetch failed").
+ */
+export async function withServer<T>(database: ScratchDatabase, work: (base: string) => Promise<T>): Promise<T> {
+  const server = await startScaleServer(database);
+  try {
+    return await work(server.base);
+  } catch (error) {
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // let a dying server's last words arrive
+    throw new Error(`${(error as Error).message} (${(error as Error).cause ?? "no cause"}); the server's last output:\n${server.log()}`, {
+      cause: error,
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+export function hasProductionBuild(): boolean {
+  return existsSync(".next/BUILD_ID");
+}
+
+/** Starts the production server on the scratch database (close it in this process first on PGlite). */
+export async function startScaleServer(database: ScratchDatabase): Promise<ScaleServer> {
+  const base = `http://127.0.0.1:${PORT}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), CUESCOPE_BUILD: "never", NEXT_TELEMETRY_DISABLED: "1" };
+  for (const [name, value] of Object.entries(database.serverEnv())) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  const child: ChildProcess = spawn("bash", ["scripts/start.sh"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let stderr = "";
+  let stopping = false;
+  const keep = (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  child.on("exit", (code, signal) => {
+    if (!stopping) stderr += `\n(the server exited: code ${code}, signal ${signal})`;
+  });
+  const stop = async () => {
+    stopping = true;
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM"); // start.sh and the server it execs
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  };
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) return { base, stop, log: () => stderr };
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error(`the server did not answer /api/v1/health within 120 s:\n${stderr}`);
+}
+
+/** A client of one project: timed GETs and JSON requests with its key. */
+export function apiClient(base: string, key: string) {
+  const headers = { authorization: `Bearer ${key}` };
+  return {
+    /** Milliseconds from sending the GET until its whole body has arrived; fails on anything but 200. */
+    async timeGet(path: string): Promise<number> {
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${base}${path}`, { headers });
+      const body = await response.arrayBuffer();
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 200)
+        throw new Error(`GET ${path} answered ${response.status}: ${Buffer.from(body).toString().slice(0, 300)}`);
+      return ms;
+    },
+    async json<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: T }> {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as T };
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
+
+export interface Latency {
+  /** The first request (not counted in p50/p95). */
+  firstMs: number;
+  p50: number;
+  p95: number;
+  count: number;
+}
+
+/** One untimed-for-percentiles first request, then `count` sequential ones: p50 and p95 of those. */
+export async function sampleLatency(
+  client: ApiClient,
+  path: string,
+  count: number,
+  onRequest: (i: number) => void = () => {},
+): Promise<Latency> {
+  const firstMs = await client.timeGet(path);
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    onRequest(i);
+    times.push(await client.timeGet(path));
+  }
+  return { firstMs, p50: percentile(times, 50), p95: percentile(times, 95), count };
+}

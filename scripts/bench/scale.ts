@@ -1,0 +1,214 @@
+/**
+ * Bench section "scale": whether reads stay flat as data grows, by measurement. Parts, each
+ * selectable as `--only scale-<part>` (`--only scale` runs them all):
+ *
+ * - reads:   each read path's p50/p95 over HTTP at a small and a large data set, and their ratio
+ * - ingest:  loading those data sets through ingestBatch vs raw INSERTs of the same rows
+ * - replay:  another project's runs list while a what-if replay of the large data set runs
+ * - live:    a 20,000-turn run sent in batches of 10 turns, polled as the run page does
+ * - longrun: the first chart request (whole-run timeline) of a 50,000-turn vs a 5,000-turn run, cold
+ *
+ * Everything runs on scratch databases (PostgreSQL with DATABASE_URL, else PGlite) through the
+ * production server (`next build` output). Tables are markdown, to paste into the README.
+ */
+import { countLabel, defaultSizes } from "./scale-options";
+import { fmt, markdownTable, median, verdict, type BenchContext, type BenchSection } from "./common";
+import { scaleDatabaseKind, type DatabaseKind } from "./scale-db";
+import { measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
+import { measureLiveRun, measureLongRun } from "./scale-runs";
+import { hasProductionBuild } from "./scale-server";
+
+export const SCALE_PARTS = ["reads", "ingest", "replay", "live", "longrun"] as const;
+export type ScalePart = (typeof SCALE_PARTS)[number];
+
+export interface ScaleOptions {
+  /** Small and large data sets, in events (default: by database, see defaultSizes). */
+  sizes?: [number, number];
+  /** Timed requests per read path and size (after one untimed first request). */
+  requests?: number;
+}
+
+const READ_P95_TARGET = 100;
+const READ_RATIO_TARGET = 1.5;
+const REPLAY_P95_TARGET = 200;
+const LIVE_END_TARGET = 300;
+const LONG_RATIO_TARGET = 2;
+const INGEST_RATIO_TARGET = 0.5;
+
+export function scaleSection(options: ScaleOptions = {}): BenchSection {
+  const kind = scaleDatabaseKind();
+  const [small, large] = options.sizes ?? defaultSizes(kind);
+  return {
+    name: "scale",
+    parts: SCALE_PARTS,
+    description: `read paths at ${countLabel(small)} and ${countLabel(large)} events, ingest vs raw INSERT, replay isolation, a live run, a long run — ${kind === "postgres" ? "PostgreSQL" : "embedded PGlite"}, HTTP against the production server`,
+    run: (ctx, parts) => run(ctx, kind, [small, large], options.requests ?? 20, new Set((parts ?? SCALE_PARTS) as ScalePart[])),
+  };
+}
+
+async function run(
+  ctx: BenchContext,
+  kind: DatabaseKind,
+  [small, large]: [number, number],
+  requests: number,
+  parts: Set<ScalePart>,
+): Promise<void> {
+  if (!hasProductionBuild()) return ctx.print("skipped: no production build (run `npm run build` first)");
+  const db = kind === "postgres" ? "PostgreSQL" : "PGlite";
+  ctx.print(
+    `database: ${db} (scratch databases); sizes ${countLabel(small)} and ${countLabel(large)} events; ${requests} timed requests per read`,
+  );
+  const dataset: DatasetParts = { reads: parts.has("reads"), ingest: parts.has("ingest"), replay: parts.has("replay") };
+  const measured: DatasetMeasurement[] = [];
+  for (const size of [small, large]) {
+    const needed = size === large ? dataset.reads || dataset.ingest || dataset.replay : dataset.reads || dataset.ingest;
+    if (needed) measured.push(await measureDataset(ctx, kind, size, dataset, { requests, withReplay: size === large }));
+  }
+  if (dataset.reads) reportReads(ctx, db, measured, requests);
+  if (dataset.ingest) reportIngest(ctx, db, measured);
+  if (dataset.replay) reportReplay(ctx, db, measured.at(-1)!);
+  if (parts.has("live")) await live(ctx, db);
+  if (parts.has("longrun")) await longRun(ctx, db);
+}
+
+function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[], requests: number): void {
+  ctx.print();
+  ctx.print(
+    `Reads over HTTP against the production server (${db}), ${requests} sequential requests after one untimed; ` +
+      `${countLabel(a.load.events)} events (${a.load.runs} runs) vs ${countLabel(b.load.events)} events (${b.load.runs} runs):`,
+  );
+  ctx.print();
+  const rows = READ_PATHS.map(({ label, targeted }, i) => {
+    const [s, l] = [a.reads![i], b.reads![i]];
+    const ratio = l.p50 / s.p50;
+    return [
+      label,
+      fmt.ms(s.p50),
+      fmt.ms(s.p95),
+      fmt.ms(l.p50),
+      fmt.ms(l.p95),
+      fmt.ratio(ratio),
+      targeted ? `${verdict(l.p95, READ_P95_TARGET)} / ${verdict(ratio, READ_RATIO_TARGET)}` : "—",
+    ];
+  });
+  const [sl, ll] = [countLabel(a.load.events), countLabel(b.load.events)];
+  ctx.print(
+    markdownTable(
+      [
+        "read",
+        `${sl} p50 ms`,
+        `${sl} p95 ms`,
+        `${ll} p50 ms`,
+        `${ll} p95 ms`,
+        `${ll}/${sl} (p50)`,
+        `p95 ≤ ${READ_P95_TARGET} ms / ratio ≤ ${READ_RATIO_TARGET}`,
+      ],
+      rows,
+    ),
+  );
+  ctx.print();
+  ctx.print(`settle (rebuild every run before timing): ${a.settleSeconds.toFixed(1)} s at ${sl}, ${b.settleSeconds.toFixed(1)} s at ${ll}`);
+}
+
+function reportIngest(ctx: BenchContext, db: string, measured: DatasetMeasurement[]): void {
+  ctx.print();
+  ctx.print(
+    `Ingest (${db}): ingestBatch with 2 concurrent senders vs raw multi-row INSERTs of the same rows into a copy of the events table, batches of 500, chunk by chunk in one run:`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      ["events", "ingestBatch events/s", "raw INSERT events/s", "clients (raw)", "ingest/raw", `target ≥ ${INGEST_RATIO_TARGET}`],
+      measured.map((m) => {
+        const ingest = m.load.events / m.load.ingestSeconds;
+        const raw = m.load.events / m.load.rawSeconds!;
+        return [
+          fmt.int(m.load.events),
+          fmt.int(ingest),
+          fmt.int(raw),
+          String(m.rawClients),
+          fmt.ratio(ingest / raw),
+          ingest / raw >= INGEST_RATIO_TARGET ? "PASS" : "MISS",
+        ];
+      }),
+    ),
+  );
+}
+
+function reportReplay(ctx: BenchContext, db: string, m: DatasetMeasurement): void {
+  const r = m.replay!;
+  ctx.print();
+  ctx.print(
+    `Replay isolation (${db}): another project's GET /api/v1/runs while a what-if replay of ${fmt.int(r.replayTurns)} turns ` +
+      `(${r.replayRuns} runs, ${countLabel(m.load.events)} events) ran for ${r.replaySeconds.toFixed(1)} s (${r.status}; the POST answered after ${fmt.int(r.postMs)} ms):`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      ["other project's GET /api/v1/runs", "requests", "p50 ms", "p95 ms", "max ms", `p95 ≤ ${REPLAY_P95_TARGET} ms`],
+      [
+        [
+          "no replay running",
+          String(r.quiet.count),
+          fmt.ms(r.quiet.p50),
+          fmt.ms(r.quiet.p95),
+          "—",
+          verdict(r.quiet.p95, REPLAY_P95_TARGET),
+        ],
+        [
+          "during the replay",
+          String(r.during.count),
+          fmt.ms(r.during.p50),
+          fmt.ms(r.during.p95),
+          fmt.ms(r.during.max),
+          verdict(r.during.p95, REPLAY_P95_TARGET),
+        ],
+      ],
+    ),
+  );
+}
+
+async function live(ctx: BenchContext, db: string): Promise<void> {
+  const m = await measureLiveRun(ctx, 20_000, 10, 20);
+  ctx.print();
+  ctx.print(
+    `Live run (${db}, its own database): ${fmt.int(m.turns)} turns, ${fmt.int(m.events)} events in ${fmt.int(m.batches)} batches of 10 turns over POST /api/v1/ingest; ` +
+      `the run page's poll (summary and timeline at once) every ${m.polls[0].batches} batches:`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      ["batches sent", "turn", "summary ms", "timeline ms", "poll ms"],
+      m.polls.map((p) => [fmt.int(p.batches), fmt.int(p.turn), fmt.ms(p.summaryMs), fmt.ms(p.timelineMs), fmt.ms(p.pollMs)]),
+    ),
+  );
+  const start = median(m.polls.slice(0, 3).map((p) => p.pollMs));
+  const end = median(m.polls.slice(-3).map((p) => p.pollMs));
+  ctx.print();
+  ctx.print(
+    `poll at the start (median of the first 3): ${fmt.ms(start)} ms; at the end (median of the last 3): ${fmt.ms(end)} ms (target ≤ ${LIVE_END_TARGET} ms) ${verdict(end, LIVE_END_TARGET)}`,
+  );
+}
+
+async function longRun(ctx: BenchContext, db: string): Promise<void> {
+  const m = await measureLongRun(ctx, 5_000, 50_000);
+  const ratio = m.longColdMs / m.shortColdMs;
+  ctx.print();
+  ctx.print(
+    `Long run, first chart (${db}, its own database): GET …/timeline of the whole run, the run page's first chart request; cold = first request after ingest and settle:`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      ["run", "turns", "events", "cold ms", "warm ms (median of 5)"],
+      [
+        ["short", fmt.int(m.shortTurns), fmt.int(m.shortEvents), fmt.ms(m.shortColdMs), fmt.ms(m.shortWarmMs)],
+        ["long", fmt.int(m.longTurns), fmt.int(m.longEvents), fmt.ms(m.longColdMs), fmt.ms(m.longWarmMs)],
+      ],
+    ),
+  );
+  ctx.print();
+  ctx.print(
+    `cold long/short = ${fmt.ratio(ratio)} (turns ×${m.longTurns / m.shortTurns}; target ≤ ${LONG_RATIO_TARGET}) ${verdict(ratio, LONG_RATIO_TARGET)}`,
+  );
+}
