@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
+import { buildTimeline } from "@/lib/charts";
 import { reviewerAudit } from "@/lib/reviewer/audit";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
+import { TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
+import { getRunTimeline } from "@/lib/server/runs/run-timeline";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { rebuildRun } from "./rebuild-run";
 import { summaryOf } from "./rebuild-task";
@@ -39,14 +42,25 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       where: { projectId_runPk: { projectId, runPk: run.id } },
     });
     const decisions = rebuild(events);
+    const timelineTypes = new Set<string>(TIMELINE_EVENT_TYPES);
     const { rows, nextCursor } = await listReviewerCandidates(db, projectId, { runId, limit: 500 });
     expect(nextCursor).toBeNull();
     return {
-      stored: { decisions: JSON.parse(stored.decisions!), summary: stored.summary, eventCount: stored.eventCount, rows },
+      stored: {
+        decisions: JSON.parse(stored.decisions!),
+        summary: stored.summary,
+        eventCount: stored.eventCount,
+        rows,
+        timeline: await getRunTimeline(db, projectId, runId, {}),
+      },
       full: {
         decisions,
         summary: JSON.parse(JSON.stringify(summaryOf(decisions, events))),
         eventCount: events.length,
+        timeline: buildTimeline(
+          decisions,
+          events.filter((e) => timelineTypes.has(e.type)),
+        ),
         rows: reviewerAudit(events, decisions).rows.map((row) => ({ runId, task: run.task, agent: run.agent, model: run.model, ...row })),
       },
       run,

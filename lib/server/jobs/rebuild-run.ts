@@ -127,11 +127,13 @@ async function storeRebuild(db: Database, run: RunKey, maxSeq: string, output: R
   await db.prisma.$transaction(
     async (tx) => {
       const written = await tx.$executeRawUnsafe(
-        `INSERT INTO "run_decisions" ("project_id", "run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "built_at")
-         VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, now())
+        `INSERT INTO "run_decisions"
+           ("project_id", "run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "timeline", "built_at")
+         VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, now())
          ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
            "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
-           "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint", "built_at" = now()
+           "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
+           "timeline" = EXCLUDED."timeline", "built_at" = now()
          WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
         run.projectId,
         run.id,
@@ -141,6 +143,7 @@ async function storeRebuild(db: Database, run: RunKey, maxSeq: string, output: R
         summary,
         output.ok ? null : output.error,
         checkpoint,
+        output.ok ? output.timelineJson : null,
       );
       if (written === 0) return; // a rebuild of more events got there first
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);

@@ -8,7 +8,9 @@ import {
   type CheckpointedRebuild,
   type RebuildCheckpoint,
 } from "@/lib/core";
+import { buildTimeline } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
 import { eventColumns, StoredDataError, type EventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 
 /** An events row as the rebuild job reads it: the body still JSON text (parsed in the thread). */
@@ -35,6 +37,8 @@ export type RebuildTaskOutput =
       json: string;
       summary: TRunSummaryColumn;
       audit: ReviewerAudit;
+      /** The whole run's timeline (the run page's first chart) as JSON text. */
+      timelineJson: string;
       checkpoint: RebuildCheckpoint | null;
       /** "resumed": from the stored checkpoint; "full": from every event. */
       mode: "full" | "resumed";
@@ -47,7 +51,8 @@ export type RebuildTaskOutput =
  * (lib/server/jobs/threads.ts): stored rows → events (each read back through the event contract) →
  * the core's decisions (contract §6), resumed from the stored checkpoint when the job found one
  * that still holds (lib/core/resume.ts) → their JSON text, their summary, the run's Reviewer audit
- * (lib/reviewer/audit.ts) and the next checkpoint. A run whose events cannot be rebuilt (no
+ * (lib/reviewer/audit.ts), the whole run's timeline (the run page's first chart, lib/charts) and the
+ * next checkpoint. A run whose events cannot be rebuilt (no
  * run.started, a second one) or whose stored rows no longer parse answers why. A resume the core
  * refuses (RebuildCheckpointError) answers "full rebuild needed" so the job reads every event.
  */
@@ -74,6 +79,12 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       json: JSON.stringify(decisions),
       summary: summaryOf(decisions, input.resume ? input.resume.checkpoint : events),
       audit: reviewerAudit(auditEvents, decisions),
+      timelineJson: JSON.stringify(
+        buildTimeline(
+          decisions,
+          auditEvents.filter((e) => TIMELINE_TYPES.has(e.type)),
+        ),
+      ),
       checkpoint: built.checkpoint,
       mode: input.resume ? "resumed" : "full",
       eventCount: input.eventCount,
@@ -84,6 +95,8 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     throw error;
   }
 }
+
+const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
 
 function eventOf(row: StoredEventRow, runId: string): TEvent {
   return eventColumns({ ...row, body: JSON.parse(row.body) }, runId);

@@ -1,10 +1,11 @@
 import "server-only";
-import type { TRunTimeline, TTimelineQuery } from "@/lib/contracts";
-import { buildTimeline } from "@/lib/charts";
+import { ZRunTimeline, type TRunTimeline, type TTimelineQuery } from "@/lib/contracts";
+import { buildTimeline, DEFAULT_MAX_POINTS } from "@/lib/charts";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
-import { findRun } from "./find-run";
+import { wantRebuild } from "@/lib/server/jobs/wanted";
+import { findRun, type RunRow } from "./find-run";
 import { getParsedRunDecisions } from "./run-decisions";
 import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
 
@@ -15,6 +16,10 @@ import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
  */
 export async function getRunTimeline(db: Database, projectId: string, runId: string, query: TTimelineQuery): Promise<TRunTimeline> {
   const run = await findRun(db, projectId, runId);
+  if (isWholeRun(query)) {
+    const stored = await storedWholeTimeline(db, run);
+    if (stored) return stored;
+  }
   const result = await getParsedRunDecisions(db, run);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
   // Built timelines are kept per run version (its event count and the stored rebuild's, which may
@@ -27,6 +32,37 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   const timeline = buildTimeline(result.decisions, events, { maxPoints: query.maxPoints, fromTurn: query.from, toTurn: query.to });
   recent.set(key, timeline);
   return timeline;
+}
+
+/** The run page's first chart: the whole run at the default number of points. */
+function isWholeRun(query: TTimelineQuery): boolean {
+  return query.from === undefined && query.to === undefined && (query.maxPoints === undefined || query.maxPoints === DEFAULT_MAX_POINTS);
+}
+
+/**
+ * The whole run's timeline as its last rebuild stored it (lib/server/jobs/rebuild-run.ts): one row
+ * read and a few hundred kB parsed however long the run, so a long run's first chart costs what a
+ * short one's does. Null when the stored rebuild has none (it failed, or predates stored timelines).
+ */
+async function storedWholeTimeline(db: Database, run: RunRow): Promise<TRunTimeline | null> {
+  const stored = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+    select: { eventCount: true, maxSeq: true, timeline: true },
+  });
+  if (!stored?.timeline) return null;
+  if (stored.eventCount < run.eventCount) wantRebuild(run.projectId, [run.id]);
+  const key = `${run.id}:stored:${stored.eventCount}:${stored.maxSeq}`;
+  const hit = recent.get(key);
+  if (hit) return hit;
+  // Derived data, read back through its contract: one that no longer parses is rebuilt, not served.
+  const parsed = ZRunTimeline.safeParse(JSON.parse(stored.timeline));
+  if (!parsed.success) {
+    console.warn(`[cuescope] the stored timeline of run ${JSON.stringify(run.runId)} does not match its schema; the run will be rebuilt`);
+    wantRebuild(run.projectId, [run.id]);
+    return null;
+  }
+  recent.set(key, parsed.data);
+  return parsed.data;
 }
 
 const recent = runCache<TRunTimeline>({ max: 16, sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });

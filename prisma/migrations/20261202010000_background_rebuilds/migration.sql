@@ -7,6 +7,9 @@ ALTER TABLE "run_decisions" ALTER COLUMN "summary" DROP NOT NULL;
 ALTER TABLE "run_decisions" ADD COLUMN "max_seq" BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE "run_decisions" ADD COLUMN "error" TEXT;
 ALTER TABLE "run_decisions" ADD COLUMN "checkpoint" JSONB;
+-- The run page's first chart, the whole run's timeline (lib/charts/build-timeline.ts), built with the
+-- decisions so that the page of a long run does not parse all its decisions to draw it.
+ALTER TABLE "run_decisions" ADD COLUMN "timeline" TEXT;
 
 -- The events that arrived after a rebuild: WHERE project_id = $1 AND run_pk = $2 AND seq > $3.
 CREATE INDEX "events_project_id_run_pk_seq_idx" ON "events"("project_id", "run_pk", "seq");
