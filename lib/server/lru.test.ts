@@ -21,6 +21,16 @@ describe("the per-run caches", () => {
     expect(cache.get("a")).toEqual(sized(2));
   });
 
+  it("without a count, are bounded by bytes alone: many small entries stay, one large one evicts them", () => {
+    const cache = runCache<{ bytes: number }>({ sizeOf: (v) => v.bytes, maxBytes: 10_000 });
+    for (let i = 0; i < 5_000; i++) cache.set(`small-${i}`, sized(2));
+    expect(cache.size).toBe(5_000);
+    cache.set("large", sized(9_000));
+    expect(cache.has("large")).toBe(true);
+    expect(cache.calculatedSize).toBeLessThanOrEqual(10_000);
+    expect(cache.size).toBeLessThan(600);
+  });
+
   it("keep at most their byte bound, evicting the least recently used, and never keep an entry larger than it", () => {
     const cache = runCache<{ bytes: number }>({ max: 100, sizeOf: (v) => v.bytes, maxBytes: 1_000 });
     cache.set("a", sized(400));

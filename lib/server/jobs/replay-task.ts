@@ -49,3 +49,17 @@ export function replayRunTask({ runId, rows, ownJson, overrides }: ReplayRunInpu
     follow: { copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey },
   };
 }
+
+export interface WhatIfRunInput {
+  runId: string;
+  rows: readonly StoredEventRow[];
+  overrides: { copy?: TCopy; policy?: TPolicy };
+}
+
+/** One run rebuilt with a what-if copy/policy (contract §6), for the replay's turn view. Pure, for a job thread. */
+export function whatIfRunTask({ runId, rows, overrides }: WhatIfRunInput): TRunDecisions {
+  return rebuild(
+    rows.map((row) => eventColumns({ ...row, body: JSON.parse(row.body) }, runId)),
+    overrides,
+  );
+}

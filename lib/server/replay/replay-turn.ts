@@ -1,13 +1,13 @@
 import "server-only";
 import type { TReplayTurn, TRunDecisions } from "@/lib/contracts";
-import { rebuild } from "@/lib/core";
 import { changedTurns, type ChangedTurn } from "@/lib/replay/changed-turns";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { runCache } from "@/lib/server/lru";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
-import { loadRunEvents } from "@/lib/server/runs/run-events";
+import { getBackground } from "@/lib/server/jobs/background";
+import { loadEventRows } from "@/lib/server/jobs/rebuild-run";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 
 interface ReplayedRun {
@@ -22,7 +22,7 @@ interface ReplayedRun {
  * One run rebuilt with one job's versions, per run version (its event count): clicking through
  * the turns of a run rebuilds it once. Read-only: callers must not change what they get.
  */
-const replayed = runCache<ReplayedRun>({ max: 6, sizeOf: (run) => run.bytes });
+const replayed = runCache<ReplayedRun>({ sizeOf: (run) => run.bytes });
 
 /**
  * `GET /api/v1/replay/:id/runs/:runId/turns/:turn`: one turn of a run with its own copy and
@@ -39,12 +39,14 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
   if (!replay) {
     const own = await getParsedRunDecisions(db, run);
     if (!own.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${own.error}`);
-    const [copy, policy, events] = await Promise.all([
+    const [copy, policy, rows] = await Promise.all([
       job.copyVersionId ? getCopyVersion(db, projectId, job.copyVersionId).then((v) => v.copy) : undefined,
       job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
-      loadRunEvents(db, run),
+      loadEventRows(db, run),
     ]);
-    const whatIf = rebuild(events, { copy, policy });
+    // The what-if rebuild is CPU work: on the process's job threads, not this request's event loop.
+    const { threads } = await getBackground();
+    const whatIf = await threads.run("whatIfRun", { runId: run.runId, rows, overrides: { copy, policy } });
     const changed = changedTurns(own.decisions, whatIf);
     replay = { baseline: own.decisions, whatIf, changed, bytes: 2 * own.bytes + 200 * changed.length };
     replayed.set(key, replay);

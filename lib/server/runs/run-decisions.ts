@@ -30,7 +30,10 @@ export const NOT_YET_REBUILT = "the run has not been rebuilt yet: its rebuild is
  * events it does not include yet.
  */
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
-  const stored = await db.prisma.runDecisionsCache.findUnique({ where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } } });
+  const stored = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+    select: { runPk: true, eventCount: true, decisions: true, summary: true, error: true },
+  });
   if (!stored || stored.decisions === null) return { ok: false, error: stored?.error ?? NOT_YET_REBUILT, ...freshnessOf(run, stored) };
   const summary = storedSummary(run, stored);
   if (!summary) return { ok: false, error: NOT_YET_REBUILT, ...freshnessOf(run, null) };
@@ -83,7 +86,7 @@ interface ParsedDecisions {
   bytes: number;
 }
 
-const parsed = runCache<ParsedDecisions>({ max: 64, sizeOf: (entry) => entry.bytes });
+const parsed = runCache<ParsedDecisions>({ sizeOf: (entry) => entry.bytes });
 
 /**
  * The run's stored decisions as objects, kept per stored rebuild (its run and event count) for the

@@ -6,13 +6,14 @@ import { eventColumns } from "@/lib/server/db/json-columns";
 import { env } from "@/lib/server/env";
 import { DomainError } from "@/lib/server/errors";
 import { findRun } from "./find-run";
-import { getParsedRunDecisions, getRunDecisions } from "./run-decisions";
+import { getParsedRunDecisions, getRunDecisions, getRunSummaries } from "./run-decisions";
 import { toRunSummary } from "./run-dto";
 
 /** `GET /api/v1/runs/:runId`: the run's header and counts. */
 export async function getRunSummary(db: Database, projectId: string, runId: string): Promise<TRunSummary> {
   const run = await findRun(db, projectId, runId);
-  return toRunSummary(run, await getRunDecisions(db, run));
+  // The stored summary only: a live run's page polls this, and its decisions may be tens of MB.
+  return toRunSummary(run, (await getRunSummaries(db, projectId, [run])).get(run.id)!);
 }
 
 /**

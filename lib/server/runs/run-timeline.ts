@@ -65,4 +65,4 @@ async function storedWholeTimeline(db: Database, run: RunRow): Promise<TRunTimel
   return parsed.data;
 }
 
-const recent = runCache<TRunTimeline>({ max: 16, sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });
+const recent = runCache<TRunTimeline>({ sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });
