@@ -77,6 +77,11 @@ server.listen(port, hostname, () => {
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     server.close();
-    process.exit(0);
+    // The background work (lib/server/jobs/background.ts, kept on globalThis): running jobs get a
+    // few seconds to finish; one cut short is retried by the queue.
+    const background = globalThis.cuescopeBackground?.started;
+    const closed = background ? background.then((b) => b.close(5_000)).catch(() => {}) : Promise.resolve();
+    const deadline = new Promise((done) => setTimeout(done, 8_000).unref());
+    Promise.race([closed, deadline]).finally(() => process.exit(0));
   });
 }

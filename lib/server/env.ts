@@ -116,7 +116,7 @@ export const ENV = {
     z.coerce.number().int().positive(),
     1,
     "a positive whole number",
-    "at most this many of one project's jobs at once in this process (other projects' jobs are not held up behind them)",
+    "at most this many rebuilds of one project at once in this process; a further one waits in its worker slot",
   ),
   CUESCOPE_REBUILD_DELAY_MS: ms(500, "how long a run's rebuild waits after new events, gathering more into the same rebuild"),
   CUESCOPE_DECISIONS_WAIT_MS: ms(
@@ -127,7 +127,7 @@ export const ENV = {
     z.coerce.number().int().min(1).max(86_400),
     900,
     "a whole number of seconds",
-    "a replay job silent this long is taken as lost with its worker and retried",
+    "the longest a replay job may run: one still running then is taken as lost with its worker and retried",
   ),
   CUESCOPE_HEALTH_TIMEOUT_MS: variable(
     z.coerce.number().int().positive(),

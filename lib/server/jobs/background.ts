@@ -12,7 +12,8 @@ export interface Background {
   db: Database;
   queue: JobQueue;
   threads: TaskThreads;
-  close(): Promise<void>;
+  /** Stops taking jobs and lets running ones finish, up to `timeoutMs`. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 const SWEEP_MS = 60_000;
@@ -35,8 +36,8 @@ export async function startBackground(
     retryDelay: options.retryDelay,
     handlers: {
       rebuild: async ({ projectId, runPk }) => void (await rebuildRun(db, threads, projectId, runPk)),
-      replay: ({ replayId }, attempt) => runReplayJob(db, threads, replayId, attempt),
-      replayLost: ({ replayId }) => markReplayLost(db, replayId),
+      replay: ({ projectId, replayId }, attempt) => runReplayJob(db, threads, projectId, replayId, attempt),
+      replayLost: ({ projectId, replayId }) => markReplayLost(db, projectId, replayId),
     },
   });
   const schedule = (projectId: string, runPks: readonly string[]) =>
@@ -54,10 +55,10 @@ export async function startBackground(
     db,
     queue,
     threads,
-    async close() {
+    async close(timeoutMs?: number) {
       if (timer) clearInterval(timer);
       onRebuildWanted(undefined);
-      await queue.close();
+      await queue.close(timeoutMs);
       await threads.close();
     },
   };

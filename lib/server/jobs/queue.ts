@@ -5,7 +5,12 @@ import { ProjectLimits } from "./project-limits";
 
 /** The queues, in pg-boss's schema `pgboss` of the app's own database. */
 export const QUEUES = {
-  /** One run's rebuild; at most one waiting and one running per run (policy "stately", key = run). */
+  /**
+   * One run's rebuild; at most one waiting per run (policy "short", key = the run). Not "stately":
+   * in pg-boss 10 a stately queue whose oldest job's key is already running hands out nothing at
+   * all until that job ends (timgit/pg-boss#535). Two rebuilds of one run may overlap; the stored
+   * result keeps the one that read the most (rebuild-run.ts).
+   */
   rebuild: "cuescope-rebuild",
   /** One what-if replay (a replay_jobs row). */
   replay: "cuescope-replay",
@@ -65,10 +70,26 @@ export class JobQueue {
     });
     boss.on("error", (error) => console.error("[cuescope] job queue:", error));
     await boss.start();
+    try {
+      return await JobQueue.setUp(boss, db, options, retryDelay);
+    } catch (error) {
+      // Started timers must not outlive a start that failed (the next request tries again).
+      await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
+      throw error;
+    }
+  }
+
+  private static async setUp(
+    boss: PgBoss,
+    db: Database,
+    options: { workers: number; handlers?: JobHandlers },
+    retryDelay: number,
+  ): Promise<JobQueue> {
+    const working = options.workers > 0 && options.handlers !== undefined;
     await ensureQueue(boss, { name: QUEUES.replayLost, policy: "standard", retryLimit: 5, retryDelay });
     await ensureQueue(boss, {
       name: QUEUES.rebuild,
-      policy: "stately",
+      policy: "short",
       retryLimit: 3,
       retryDelay,
       retryBackoff: true,
@@ -108,9 +129,15 @@ export class JobQueue {
   }
 
   private async work(db: Database, workers: number, handlers: JobHandlers): Promise<void> {
-    // The embedded database has one owner, this process: any job still active is a dead predecessor's.
+    // The embedded database has one owner, this process: any job still active is a dead
+    // predecessor's. It counts as a failed attempt (one that took the process down must not crash
+    // every restart): retried while attempts are left, else failed.
     if (db.kind === "pglite") {
-      await db.executeSql(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
+      await db.executeSql(
+        `UPDATE pgboss.job SET retry_count = retry_count + 1, start_after = now(),
+                state = CASE WHEN retry_count < retry_limit THEN 'retry' ELSE 'failed' END::pgboss.job_state
+          WHERE state = 'active'`,
+      );
     }
     const limits = { rebuild: new ProjectLimits(env("CUESCOPE_PROJECT_JOBS")), replay: new ProjectLimits(1) };
     const polling = { pollingIntervalSeconds: 1, batchSize: 1 };

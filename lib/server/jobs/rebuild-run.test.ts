@@ -12,6 +12,7 @@ import { TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
 import { getRunTimeline } from "@/lib/server/runs/run-timeline";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { rebuildRun } from "./rebuild-run";
+import { staleRuns } from "./stale-runs";
 import { summaryOf } from "./rebuild-task";
 import { TaskThreads } from "./threads";
 
@@ -138,5 +139,24 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       all.map((e) => ZEvent.parse(e)),
     );
     expect(stored).toEqual(full);
+  }, 120_000);
+
+  it("stores a rebuild that failed on its own (its thread ran out of memory) as the run's error, so it is not swept again", async () => {
+    const runId = "too-big";
+    const events = generateEtfRun({ runId, seed: 12, turns: 3_000 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+    for (let at = 0; at < events.length; at += 2_000) await ingestBatch(db, projectId, events.slice(at, at + 2_000));
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    const tiny = new TaskThreads(1, 24);
+    try {
+      expect(await rebuildRun(db, tiny, projectId, run.id)).toMatchObject({ ok: false, mode: "full" });
+    } finally {
+      await tiny.close();
+    }
+    const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
+    expect(stored).toMatchObject({ decisions: null, eventCount: events.length });
+    expect(stored.error).toMatch(/^the rebuild failed: the rebuild needed more than the job thread's 24 MB/);
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).not.toContain(run.id);
+    // With room enough, the next rebuild succeeds and replaces the error.
+    expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
   }, 120_000);
 });

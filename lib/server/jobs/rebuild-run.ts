@@ -1,6 +1,7 @@
+import { ZRunTimeline } from "@/lib/contracts";
 import { readRebuildCheckpoint, type RebuildCheckpoint } from "@/lib/core";
 import { REVIEWER_EVENT_TYPES } from "@/lib/reviewer/audit";
-import type { Database } from "@/lib/server/db";
+import { isTransientDatabaseError, type Database } from "@/lib/server/db";
 import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
 import type { RebuildTaskInput, RebuildTaskOutput, StoredEventRow } from "./rebuild-task";
@@ -34,7 +35,7 @@ const COLUMNS = `"seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "t
  * add up), or when the core refuses the resume. The parsing and the core's work run on a job thread.
  *
  * A rebuild that read fewer events never overwrites one that read more (two rebuilds of one run can
- * meet: a job and a script, or two workers after a retry): the row keeps the highest `max_seq`.
+ * meet: a job and a script, two workers, a retry): the row keeps the highest (`max_seq`, event count).
  */
 export async function rebuildRun(db: Database, threads: TaskThreads, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
@@ -50,7 +51,9 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
   const output: RebuildTaskOutput | { ok: "full rebuild needed" } =
     run.task === null && !rows.some((row) => row.type === "run.started")
       ? { ok: false, error: WAITING_FOR_START, eventCount: rows.length }
-      : await threads.run("rebuild", { runId: run.runId, rows, eventCount: rows.length });
+      : await threads
+          .run("rebuild", { runId: run.runId, rows, eventCount: rows.length })
+          .catch((error: unknown) => failed(error, rows.length));
   if (output.ok === "full rebuild needed") throw new Error("a full rebuild asked for a full rebuild");
   await storeRebuild(db, run, maxSeq, output);
   return { runPk, eventCount: output.eventCount, ok: output.ok, mode: "full" };
@@ -60,11 +63,20 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
 async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { runId: string }): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true, checkpoint: true, decisions: true, summary: true },
+    select: { eventCount: true, maxSeq: true, checkpoint: true, decisions: true, summary: true, timeline: true },
   });
   const checkpoint: RebuildCheckpoint | null = stored?.checkpoint ? readRebuildCheckpoint(stored.checkpoint) : null;
   // No checkpoint, or a stored rebuild that no longer reads back (a read asked for its rebuild): in full.
-  if (!stored || !checkpoint || stored.decisions === null || !ZRunSummaryColumn.safeParse(stored.summary).success) return null;
+  if (
+    !stored ||
+    !checkpoint ||
+    stored.decisions === null ||
+    stored.timeline === null ||
+    !ZRunSummaryColumn.safeParse(stored.summary).success ||
+    !storedTimelineReads(stored.timeline)
+  ) {
+    return null;
+  }
 
   // What arrived since, and whether the stored rebuild really holds every event up to its max_seq.
   const [since] = await db.prisma.$queryRawUnsafe<{ before: number; fresh: number; late: number; maxSeq: string | null }[]>(
@@ -83,16 +95,20 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
 
   const [rows, reviewerRows] = await Promise.all([
     db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ("turn" >= $3 OR "type" = 'run.ended') ORDER BY "seq"`,
+      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ("turn" >= $3 OR "type" = 'run.ended')
+          AND "seq" <= $4::bigint ORDER BY "seq"`,
       run.projectId,
       run.id,
       checkpoint.nextTurn,
+      since.maxSeq,
     ),
     db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = ANY($3::text[]) ORDER BY "seq"`,
+      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = ANY($3::text[])
+          AND "seq" <= $4::bigint ORDER BY "seq"`,
       run.projectId,
       run.id,
       [...REVIEWER_EVENT_TYPES],
+      since.maxSeq,
     ),
   ]);
   const input: RebuildTaskInput = {
@@ -101,10 +117,31 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
     eventCount: since.before + since.fresh,
     resume: { checkpoint, decisionsJson: stored.decisions, reviewerRows },
   };
-  const output = await threads.run("rebuild", input);
-  if (output.ok === "full rebuild needed") return null;
+  const output = await threads.run("rebuild", input).catch((error: unknown) => failed(error, input.eventCount));
+  // A resume the core refused, or one that failed: the full rebuild decides (and stores a failure).
+  if (output.ok !== true) return null;
   await storeRebuild(db, run, since.maxSeq ?? String(stored.maxSeq), output);
   return { runPk: run.id, eventCount: output.eventCount, ok: output.ok, mode: "resumed" };
+}
+
+/**
+ * A rebuild that failed for a reason of its own (its thread ran out of memory or died): stored as
+ * the run's rebuild error, so readers see why and the sweep does not rebuild it again and again.
+ * A database that failed is thrown on, for the queue to retry.
+ */
+function failed(error: unknown, eventCount: number): RebuildTaskOutput {
+  if (isTransientDatabaseError(error)) throw error;
+  console.error("[cuescope] a rebuild failed:", error);
+  return { ok: false, error: `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`, eventCount };
+}
+
+/** Whether a stored whole-run timeline still reads back through its contract (else: rebuild in full). */
+function storedTimelineReads(text: string): boolean {
+  try {
+    return ZRunTimeline.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false;
+  }
 }
 
 /** A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done). */
@@ -134,7 +171,7 @@ async function storeRebuild(db: Database, run: RunKey, maxSeq: string, output: R
            "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
            "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
            "timeline" = EXCLUDED."timeline", "built_at" = now()
-         WHERE "run_decisions"."max_seq" <= EXCLUDED."max_seq"`,
+         WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
         run.projectId,
         run.id,
         output.eventCount,

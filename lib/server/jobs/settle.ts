@@ -11,8 +11,7 @@ import { TaskThreads } from "./threads";
 export async function settleRebuilds(db: Database, options: { projectId?: string; threads?: TaskThreads } = {}): Promise<number> {
   const threads = options.threads ?? new TaskThreads(0);
   let rebuilt = 0;
-  for (const [projectId, runPks] of await staleRuns(db)) {
-    if (options.projectId !== undefined && projectId !== options.projectId) continue;
+  for (const [projectId, runPks] of await staleRuns(db, { projectId: options.projectId })) {
     for (const runPk of runPks) {
       await rebuildRun(db, threads, projectId, runPk);
       rebuilt++;

@@ -98,6 +98,17 @@ export class TaskThreads {
       execArgv: [],
     });
     worker.unref();
+    // A thread that fails or stops while idle (it could not load, say) leaves the pool: never
+    // handed out again, and its error is logged rather than thrown at the process.
+    const drop = (error?: Error) => {
+      const at = this.idle.indexOf(worker);
+      if (at < 0) return; // busy: the task's own listeners handle it
+      this.idle.splice(at, 1);
+      this.started--;
+      if (error) console.error("[cuescope] a job thread failed while idle:", error);
+    };
+    worker.on("error", drop);
+    worker.on("exit", () => drop());
     return worker;
   }
 }

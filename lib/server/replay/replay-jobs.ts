@@ -92,8 +92,14 @@ export async function startReplay(
  * after a failure or a lost worker) starts the job's runs over. Errors are recorded on the job and
  * thrown on, so the queue retries; once attempts run out, markReplayLost ends it.
  */
-export async function runReplayJob(db: Database, threads: TaskThreads, replayId: string, attempt: number): Promise<void> {
-  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId } });
+export async function runReplayJob(
+  db: Database,
+  threads: TaskThreads,
+  projectId: string,
+  replayId: string,
+  attempt: number,
+): Promise<void> {
+  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId, projectId } });
   if (!row || row.status !== "running") return; // cancelled, done or gone meanwhile
   if (row.cancelRequested) {
     await db.prisma.replayJob.update({
@@ -124,8 +130,9 @@ export async function runReplayJob(db: Database, threads: TaskThreads, replayId:
       });
       return !job.cancelRequested;
     });
-    await db.prisma.replayJob.update({
-      where: { projectId_id: { projectId: row.projectId, id: row.id } },
+    // Only a job still running ends here: one the queue gave up on meanwhile stays failed.
+    await db.prisma.replayJob.updateMany({
+      where: { projectId: row.projectId, id: row.id, status: "running" },
       data: result
         ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
         : { status: "cancelled", finishedAt: new Date() },
@@ -142,8 +149,8 @@ export async function runReplayJob(db: Database, threads: TaskThreads, replayId:
 }
 
 /** A replay whose every attempt failed or was lost (the queue's dead letter): it ends as failed. */
-export async function markReplayLost(db: Database, replayId: string): Promise<void> {
-  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId } });
+export async function markReplayLost(db: Database, projectId: string, replayId: string): Promise<void> {
+  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId, projectId } });
   if (!row || row.status !== "running") return;
   await db.prisma.replayJob.update({
     where: { projectId_id: { projectId: row.projectId, id: row.id } },

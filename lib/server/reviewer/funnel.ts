@@ -15,7 +15,7 @@ export async function getReviewerFunnel(db: Database, projectId: string, query: 
   const sums = await db.prisma.$queryRaw<{ key: string; n: number }[]>`
     SELECT e."key", SUM(e."value"::bigint)::float8 AS "n"
       FROM "runs" r
-      JOIN "run_reviewer_funnels" f ON f."run_pk" = r."id"
+      JOIN "run_reviewer_funnels" f ON f."project_id" = r."project_id" AND f."run_pk" = r."id"
      CROSS JOIN LATERAL jsonb_each_text(${column}) AS e("key", "value")
      WHERE ${runFilterSql(projectId, query, { startedOnly: true })}
      GROUP BY e."key"

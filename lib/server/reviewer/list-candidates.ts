@@ -41,7 +41,7 @@ export async function listReviewerCandidates(
     SELECT r."id" AS "runPk", r."run_id" AS "runId", r."task", r."agent", r."model", r."started_at" AS "startedAt",
            rr."ordinal", rr."row"
       FROM "runs" r
-      JOIN "reviewer_rows" rr ON rr."run_pk" = r."id"
+      JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
      WHERE ${runFilterSql(projectId, query, { startedOnly: true })}
        ${query.violations ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
        ${cursor ? after(cursor) : Prisma.empty}

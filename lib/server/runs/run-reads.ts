@@ -5,7 +5,7 @@ import type { Database } from "@/lib/server/db";
 import { eventColumns } from "@/lib/server/db/json-columns";
 import { env } from "@/lib/server/env";
 import { DomainError } from "@/lib/server/errors";
-import { findRun } from "./find-run";
+import { findRun, type RunRow } from "./find-run";
 import { getParsedRunDecisions, getRunDecisions, getRunSummaries } from "./run-decisions";
 import { toRunSummary } from "./run-dto";
 
@@ -25,13 +25,24 @@ export async function getRunSummary(db: Database, projectId: string, runId: stri
 export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<{ json: string; staleEvents: number }> {
   const run = await findRun(db, projectId, runId);
   let result = await getRunDecisions(db, run);
-  const deadline = Date.now() + env("CUESCOPE_DECISIONS_WAIT_MS");
-  while ((result.pending || result.staleEvents > 0) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (result.pending || result.staleEvents > 0) {
+    // Waits by reading the stored rebuild's event count only, then reads the decisions once.
+    const deadline = Date.now() + env("CUESCOPE_DECISIONS_WAIT_MS");
+    while (Date.now() < deadline && (await builtEventCount(db, run)) < run.eventCount) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     result = await getRunDecisions(db, run);
   }
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
   return { json: result.json, staleEvents: result.staleEvents };
+}
+
+async function builtEventCount(db: Database, run: RunRow): Promise<number> {
+  const stored = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
+    select: { eventCount: true },
+  });
+  return stored?.eventCount ?? -1;
 }
 
 /** `GET /api/v1/runs/:runId/decisions`, parsed. */

@@ -4,5 +4,5 @@ import { runReplayJob, type EnqueueReplay } from "@/lib/server/replay/replay-job
 
 /** Runs each started replay right away on this thread, as a queue worker would (`done` settles when it is over). */
 export function inlineReplays(db: Database): EnqueueReplay {
-  return (_projectId, replayId) => runReplayJob(db, new TaskThreads(0), replayId, 0);
+  return (projectId, replayId) => runReplayJob(db, new TaskThreads(0), projectId, replayId, 0);
 }

@@ -18,3 +18,7 @@ CREATE INDEX "events_project_id_run_pk_seq_idx" ON "events"("project_id", "run_p
 -- and how many attempts were made.
 ALTER TABLE "replay_jobs" ADD COLUMN "run_pks" TEXT[] NOT NULL DEFAULT '{}';
 ALTER TABLE "replay_jobs" ADD COLUMN "attempts" INTEGER NOT NULL DEFAULT 0;
+-- A replay still "running" from before has no queue job and no runs recorded: nobody will finish it.
+UPDATE "replay_jobs" SET "status" = 'failed', "finished_at" = now(),
+  "error" = 'the replay was running when Cuescope was upgraded to background jobs; start it again'
+  WHERE "status" = 'running';
