@@ -59,9 +59,7 @@ export default defineConfig({
           timeout: 180_000,
           stdout: "pipe" as const,
           stderr: "pipe" as const,
-          // Rebuilds wait 4 s after an ingest, so e2e/background.spec.ts can see a run page while
-          // its figures are behind its events.
-          env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT), CUESCOPE_REBUILD_DELAY_MS: "4000" },
+          env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
         },
         ...(process.env.DATABASE_URL
           ? [

@@ -1,8 +1,11 @@
 import { expect, type Page } from "@playwright/test";
 
-/** Signs in to the e2e server's demo project through the sign-in page, as a person would. */
-export async function signInToDemo(page: Page, next = "/runs"): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+/**
+ * Signs in to the e2e server's demo project through the sign-in page, as a person would (`base`:
+ * another server's address, for a spec with a server of its own).
+ */
+export async function signInToDemo(page: Page, next = "/runs", base = ""): Promise<void> {
+  await page.goto(`${base}/login?next=${encodeURIComponent(next)}`);
   await page.getByRole("button", { name: "Open the demo project" }).click();
   await expect(page).toHaveURL(new RegExp(`${next.replace(/[?]/g, "\\?")}`));
 }
