@@ -44,6 +44,13 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     });
     const decisions = rebuild(events);
     const timelineTypes = new Set<string>(TIMELINE_EVENT_TYPES);
+    // The stored high-water mark is the run's highest seq as a number (not as text: "999" > "2900").
+    const [{ maxSeq }] = await db.prisma.$queryRawUnsafe<{ maxSeq: bigint }[]>(
+      `SELECT max(seq) AS "maxSeq" FROM events WHERE project_id = $1 AND run_pk = $2`,
+      projectId,
+      run.id,
+    );
+    expect(stored.maxSeq).toBe(maxSeq);
     const { rows, nextCursor } = await listReviewerCandidates(db, projectId, { runId, limit: 500 });
     expect(nextCursor).toBeNull();
     return {
@@ -159,4 +166,17 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     // With room enough, the next rebuild succeeds and replaces the error.
     expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
   }, 120_000);
+
+  it("records the highest seq as a number when a run's seqs cross a power of ten", async () => {
+    const [{ next }] = await db.prisma.$queryRawUnsafe<{ next: bigint }[]>(`SELECT max(seq) + 1 AS "next" FROM events`);
+    const ceiling = 10n ** BigInt(String(next).length); // the next power of ten above every seq so far
+    await db.prisma.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('events', 'seq'), $1::bigint)`, String(ceiling - 5n));
+    const runId = "seq-digits";
+    const events = generateEtfRun({ runId, seed: 3, turns: 4 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+    await ingestBatch(db, projectId, events);
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("full");
+    const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
+    expect(stored.maxSeq).toBe(ceiling - 5n + BigInt(events.length));
+  });
 });

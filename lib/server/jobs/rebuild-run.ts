@@ -96,7 +96,7 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
   const [rows, reviewerRows] = await Promise.all([
     db.prisma.$queryRawUnsafe<StoredEventRow[]>(
       `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ("turn" >= $3 OR "type" = 'run.ended')
-          AND "seq" <= $4::bigint ORDER BY "seq"`,
+          AND "seq" <= $4::bigint ORDER BY "events"."seq"`,
       run.projectId,
       run.id,
       checkpoint.nextTurn,
@@ -104,7 +104,7 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
     ),
     db.prisma.$queryRawUnsafe<StoredEventRow[]>(
       `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = ANY($3::text[])
-          AND "seq" <= $4::bigint ORDER BY "seq"`,
+          AND "seq" <= $4::bigint ORDER BY "events"."seq"`,
       run.projectId,
       run.id,
       [...REVIEWER_EVENT_TYPES],
@@ -144,12 +144,17 @@ function storedTimelineReads(text: string): boolean {
   }
 }
 
-/** A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done). */
-export function loadEventRows(db: Database, run: RunKey): Promise<StoredEventRow[]> {
+/**
+ * A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done);
+ * with `upToSeq`, only those a stored rebuild included (its `max_seq`).
+ */
+export function loadEventRows(db: Database, run: RunKey, upToSeq?: bigint | string): Promise<StoredEventRow[]> {
   return db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-    `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "seq"`,
+    `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ($3::bigint IS NULL OR "seq" <= $3::bigint)
+      ORDER BY "events"."seq"`,
     run.projectId,
     run.id,
+    upToSeq === undefined ? null : String(upToSeq),
   );
 }
 

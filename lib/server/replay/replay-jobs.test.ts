@@ -16,6 +16,7 @@ import { startBackground, useBackground } from "@/lib/server/jobs/background";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { TaskThreads } from "@/lib/server/jobs/threads";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { turnEvents } from "@/lib/server/testing/events";
 import { inlineReplays } from "@/lib/server/testing/jobs";
 import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 import { keyStatsOf } from "@/lib/replay/key-stats";
@@ -337,5 +338,22 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const again = await startReplay(db, caller, { copyVersionId: longCopyId, filters: {}, maxRuns: 10 }, inlineReplays(db));
     expect(again.job.id).not.toBe(row.id);
     await again.done;
+  });
+
+  it("shows a turn of a run that grew since its last rebuild like with like: the what-if of the events that rebuild included", async () => {
+    const { job, done } = await startReplay(db, caller, { copyVersionId: ownCopyId, filters: {}, maxRuns: 10 }, inlineReplays(db));
+    await done;
+    const before = await getReplayTurn(db, caller.projectId, job.id, "replay-a", 10);
+    expect(before.changes).toEqual([]);
+    // A new turn arrives; its rebuild has not run yet.
+    const grown = turnEvents("replay-a", 150, 60, 20_000).map((e) => ({ ...e, id: `replay-a:late-${String(e.id)}` }));
+    expect((await ingestBatch(db, caller.projectId, grown)).summary.created).toBe(grown.length);
+    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 150)).rejects.toMatchObject({ kind: "not_found" });
+    expect(await getReplayTurn(db, caller.projectId, job.id, "replay-a", 10)).toEqual(before);
+    // Once rebuilt, the new turn is there on both sides.
+    await settleRebuilds(db);
+    const after = await getReplayTurn(db, caller.projectId, job.id, "replay-a", 150);
+    expect(after.baseline?.turn).toBe(150);
+    expect(after.whatIf).toEqual(after.baseline);
   });
 });

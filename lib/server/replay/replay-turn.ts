@@ -34,7 +34,15 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
   if (!job) throw new DomainError("not_found", `no replay ${JSON.stringify(jobId)} in this project`, "id");
   const run = await findRun(db, projectId, runId);
 
-  const key = `${job.id}:${run.id}:${run.eventCount}`;
+  // The run's own decisions as last rebuilt, and the what-if of the same events (those that rebuild
+  // included, up to its max seq): kept per job and stored rebuild, so a run that grows meanwhile is
+  // compared like with like and clicked through at the cost of one rebuild.
+  const version = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId, runPk: run.id } },
+    select: { eventCount: true, maxSeq: true },
+  });
+  if (!version) throw new DomainError("conflict", "the run has not been rebuilt yet: its rebuild is queued");
+  const key = `${job.id}:${run.id}:${version.eventCount}:${version.maxSeq}`;
   let replay = replayed.get(key);
   if (!replay) {
     const own = await getParsedRunDecisions(db, run);
@@ -42,7 +50,7 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
     const [copy, policy, rows] = await Promise.all([
       job.copyVersionId ? getCopyVersion(db, projectId, job.copyVersionId).then((v) => v.copy) : undefined,
       job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
-      loadEventRows(db, run),
+      loadEventRows(db, run, version.maxSeq),
     ]);
     // The what-if rebuild is CPU work: on the process's job threads, not this request's event loop.
     const { threads } = await getBackground();

@@ -22,7 +22,7 @@ type RunKey = { projectId: string; id: string; runId: string };
 async function queryEvents(db: Database, run: RunKey, condition: string, params: unknown[]): Promise<TEvent[]> {
   const rows = await db.prisma.$queryRawUnsafe<RawEventRow[]>(
     `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
-      WHERE "project_id" = $1 AND "run_pk" = $2${condition} ORDER BY "seq"`,
+      WHERE "project_id" = $1 AND "run_pk" = $2${condition} ORDER BY "events"."seq"`,
     run.projectId,
     run.id,
     ...params,
