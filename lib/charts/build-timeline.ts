@@ -33,6 +33,18 @@ export interface BuildTimelineOptions {
 
 export const DEFAULT_MAX_POINTS = 600;
 
+/** The event types the timeline's lanes and markers read (compactions, Reviewer flow, notifications). */
+export const TIMELINE_EVENT_TYPES = [
+  "run.started",
+  "context.compaction",
+  "reviewer.candidate",
+  "reviewer.admission",
+  "reviewer.dispatched",
+  "reviewer.completed",
+  "reviewer.cancelled",
+  "user.notified",
+] as const;
+
 /**
  * The run page's timeline from a run's rebuilt decisions and its events (pure, deterministic).
  *

@@ -1,4 +1,5 @@
 import { ZReviewerFunnel, type TEvent, type TReviewerFunnel, type TRunDecisions } from "@/lib/contracts";
+import { TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerFunnel } from "./funnel";
 import { reviewerRows, type ReviewerRow } from "./rows";
 
@@ -9,17 +10,7 @@ import { reviewerRows, type ReviewerRow } from "./rows";
  * take the budget as holding). Other events change nothing in the rows; leaving them out makes the
  * walk cheaper.
  */
-export const REVIEWER_EVENT_TYPES: ReadonlySet<string> = new Set([
-  "run.started",
-  "context.compaction",
-  "reviewer.candidate",
-  "reviewer.admission",
-  "reviewer.dispatched",
-  "reviewer.completed",
-  "reviewer.cancelled",
-  "user.notified",
-  "meter.requests",
-]);
+export const REVIEWER_EVENT_TYPES: ReadonlySet<string> = new Set([...TIMELINE_EVENT_TYPES, "meter.requests"]);
 
 /**
  * A run's funnel as flat counts: `group.field` for a plain count (`candidates.total`),

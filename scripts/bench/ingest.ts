@@ -4,14 +4,13 @@
  * decisions endpoint for a 5,000-turn run, cold and cached.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { Client } from "pg";
-import { parseInstant } from "@/lib/contracts";
-import { canonicalJson } from "@/lib/core";
 import { generateEtfRun, type TRawEvent } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, type Database } from "@/lib/server/db";
+import { rawEventRow, rawInsert } from "./raw-insert";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
 import { env } from "@/lib/server/env";
 
@@ -119,28 +118,15 @@ async function timeRawInserts(db: Database, url: string, events: readonly TRawEv
   await db.prisma.run.createMany({ data: runIds.map((runId) => ({ projectId: project.id, runId })) });
   const runPk = new Map((await db.prisma.run.findMany({ where: { projectId: project.id } })).map((r) => [r.runId, r.id]));
   // The same row values the service writes, prepared outside the timing.
-  const rows = events.map((e) => [
-    project.id,
-    runPk.get(e.runId)!,
-    e.id,
-    e.type,
-    e.ts,
-    new Date(parseInstant(e.ts)!.ms),
-    e.turn ?? null,
-    JSON.stringify(e.body),
-    createHash("sha256").update(canonicalJson(e)).digest("hex"),
-  ]);
+  const rows = events.map((e) => rawEventRow(project.id, runPk.get(e.runId)!, e));
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
     const started = process.hrtime.bigint();
     for (let i = 0; i < rows.length; i += BATCH) {
       const slice = rows.slice(i, i + BATCH);
-      const values = slice.map((_, r) => `(${Array.from({ length: 9 }, (_, c) => `$${r * 9 + c + 1}`).join(",")})`).join(",");
-      await client.query(
-        `INSERT INTO "events" ("project_id","run_pk","event_id","type","ts","at","turn","body","content_hash") VALUES ${values} ON CONFLICT DO NOTHING`,
-        slice.flat(),
-      );
+      const { sql, params } = rawInsert("events", slice);
+      await client.query(sql, params);
       ctx.progress(`raw INSERT ${fmt.int(i + slice.length)}/${fmt.int(rows.length)}`);
     }
     return Number(process.hrtime.bigint() - started) / 1e9;

@@ -3,15 +3,12 @@
  * each) into a copy of the events table (same columns, indexes and unique constraints, no foreign
  * keys) — two `pg` clients on PostgreSQL, the one embedded connection on PGlite.
  */
-import { createHash } from "node:crypto";
 import { Client } from "pg";
-import { parseInstant } from "@/lib/contracts";
-import { canonicalJson } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
+import { rawEventRow, rawInsert } from "./raw-insert";
 import { BATCH, type RunEvents, type ScratchDatabase } from "./scale-db";
 
 const TABLE = "events_raw_copy";
-const COLUMNS = `"project_id","run_pk","event_id","type","ts","at","turn","body","content_hash"`;
 
 export interface RawInserter {
   /** How many clients write at once. */
@@ -45,19 +42,7 @@ export async function rawInserter(db: Database, database: ScratchDatabase, proje
       select: { id: true, runId: true },
     });
     const runPk = new Map(pks.map((r) => [r.runId, r.id]));
-    return runs.map((run) =>
-      run.events.map((e) => [
-        projectId,
-        runPk.get(e.runId),
-        e.id,
-        e.type,
-        e.ts,
-        new Date(parseInstant(e.ts)!.ms),
-        e.turn ?? null,
-        JSON.stringify(e.body),
-        createHash("sha256").update(canonicalJson(e)).digest("hex"),
-      ]),
-    );
+    return runs.map((run) => run.events.map((e) => rawEventRow(projectId, runPk.get(e.runId), e)));
   };
 
   return {
@@ -72,8 +57,8 @@ export async function rawInserter(db: Database, database: ScratchDatabase, proje
           for (let r = k; r < perRun.length; r += runners.length) {
             for (let i = 0; i < perRun[r].length; i += BATCH) {
               const slice = perRun[r].slice(i, i + BATCH);
-              const values = slice.map((_, n) => `(${Array.from({ length: 9 }, (_, c) => `$${n * 9 + c + 1}`).join(",")})`).join(",");
-              await run(`INSERT INTO "${TABLE}" (${COLUMNS}) VALUES ${values} ON CONFLICT DO NOTHING`, slice.flat());
+              const { sql, params } = rawInsert(TABLE, slice);
+              await run(sql, params);
               onRows((done += slice.length));
             }
           }

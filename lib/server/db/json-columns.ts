@@ -106,6 +106,14 @@ export function replayResultColumn(row: { id: string; result: unknown }): TRepla
   return parseStored(ZReplayResult, "replay_jobs", "result", row.id, row.result);
 }
 
+/** An events row read with its body still JSON text (parsed where the work is done: a job thread). */
+export type StoredEventRow = Omit<EventRow, "body"> & { body: string };
+
+/** A stored row whose body is text, read back as its event (the body parsed, then `eventColumns`). */
+export function storedEvent(row: StoredEventRow, runId: string): TEvent {
+  return eventColumns({ ...row, body: JSON.parse(row.body) }, runId);
+}
+
 /** The columns of an events row that make up the event (run_pk, at, content_hash and received_at aside). */
 export interface EventRow {
   /** The row's arrival sequence (its primary key), as text. */

@@ -4,7 +4,8 @@ import { REVIEWER_EVENT_TYPES } from "@/lib/reviewer/audit";
 import { isTransientDatabaseError, type Database } from "@/lib/server/db";
 import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
-import type { RebuildTaskInput, RebuildTaskOutput, StoredEventRow } from "./rebuild-task";
+import { queryEventRows } from "@/lib/server/runs/run-events";
+import type { RebuildTaskInput, RebuildTaskOutput } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
@@ -20,8 +21,6 @@ export interface RebuildOutcome {
 }
 
 type RunKey = { id: string; projectId: string };
-
-const COLUMNS = `"seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body"`;
 
 /**
  * Rebuilds one stored run and stores the result (the body of a rebuild job, lib/server/jobs/queue.ts).
@@ -46,7 +45,7 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
   const resumed = await tryResume(db, threads, run);
   if (resumed) return resumed;
 
-  const rows = await loadEventRows(db, run);
+  const rows = await queryEventRows(db, run);
   const maxSeq = rows.length ? rows[rows.length - 1].seq : "0";
   const output: RebuildTaskOutput | { ok: "full rebuild needed" } =
     run.task === null && !rows.some((row) => row.type === "run.started")
@@ -94,22 +93,8 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
   if (since.fresh === 0) return { runPk: run.id, eventCount: stored.eventCount, ok: true, mode: "current" };
 
   const [rows, reviewerRows] = await Promise.all([
-    db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ("turn" >= $3 OR "type" = 'run.ended')
-          AND "seq" <= $4::bigint ORDER BY "events"."seq"`,
-      run.projectId,
-      run.id,
-      checkpoint.nextTurn,
-      since.maxSeq,
-    ),
-    db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-      `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = ANY($3::text[])
-          AND "seq" <= $4::bigint ORDER BY "events"."seq"`,
-      run.projectId,
-      run.id,
-      [...REVIEWER_EVENT_TYPES],
-      since.maxSeq,
-    ),
+    queryEventRows(db, run, ` AND ("turn" >= $3 OR "type" = 'run.ended') AND "seq" <= $4::bigint`, [checkpoint.nextTurn, since.maxSeq]),
+    queryEventRows(db, run, ` AND "type" = ANY($3::text[]) AND "seq" <= $4::bigint`, [[...REVIEWER_EVENT_TYPES], since.maxSeq]),
   ]);
   const input: RebuildTaskInput = {
     runId: run.runId,
@@ -142,20 +127,6 @@ function storedTimelineReads(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A run's stored event rows in arrival order, bodies as JSON text (parsed where the work is done);
- * with `upToSeq`, only those a stored rebuild included (its `max_seq`).
- */
-export function loadEventRows(db: Database, run: RunKey, upToSeq?: bigint | string): Promise<StoredEventRow[]> {
-  return db.prisma.$queryRawUnsafe<StoredEventRow[]>(
-    `SELECT ${COLUMNS} FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND ($3::bigint IS NULL OR "seq" <= $3::bigint)
-      ORDER BY "events"."seq"`,
-    run.projectId,
-    run.id,
-    upToSeq === undefined ? null : String(upToSeq),
-  );
 }
 
 /**

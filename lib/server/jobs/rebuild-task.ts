@@ -8,13 +8,9 @@ import {
   type CheckpointedRebuild,
   type RebuildCheckpoint,
 } from "@/lib/core";
-import { buildTimeline } from "@/lib/charts";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
-import { TIMELINE_EVENT_TYPES } from "@/lib/server/runs/run-events";
-import { eventColumns, StoredDataError, type EventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
-
-/** An events row as the rebuild job reads it: the body still JSON text (parsed in the thread). */
-export type StoredEventRow = Omit<EventRow, "body"> & { body: string };
+import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 
 export interface RebuildTaskInput {
   runId: string;
@@ -58,7 +54,7 @@ export type RebuildTaskOutput =
  */
 export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: "full rebuild needed" } {
   try {
-    const events = input.rows.map((row) => eventOf(row, input.runId));
+    const events = input.rows.map((row) => storedEvent(row, input.runId));
     let built: CheckpointedRebuild;
     let auditEvents: TEvent[] = events;
     if (input.resume) {
@@ -69,7 +65,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         if (error instanceof RebuildCheckpointError) return { ok: "full rebuild needed" };
         throw error;
       }
-      auditEvents = input.resume.reviewerRows.map((row) => eventOf(row, input.runId));
+      auditEvents = input.resume.reviewerRows.map((row) => storedEvent(row, input.runId));
     } else {
       built = rebuildWithCheckpoint(events);
     }
@@ -97,10 +93,6 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
 }
 
 const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
-
-function eventOf(row: StoredEventRow, runId: string): TEvent {
-  return eventColumns({ ...row, body: JSON.parse(row.body) }, runId);
-}
 
 /**
  * The decisions' counts plus the policy and copy the run started with (run_decisions.summary),

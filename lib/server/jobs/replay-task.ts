@@ -3,8 +3,7 @@ import { followUp, rebuild } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
-import { eventColumns } from "@/lib/server/db/json-columns";
-import type { StoredEventRow } from "./rebuild-task";
+import { storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
 
 const CHANGED_TURNS_LISTED = 200;
 
@@ -30,7 +29,7 @@ export interface ReplayRunOutput {
  * Pure, for a job thread.
  */
 export function replayRunTask({ runId, rows, ownJson, overrides }: ReplayRunInput): ReplayRunOutput {
-  const events = rows.map((row) => eventColumns({ ...row, body: JSON.parse(row.body) }, runId));
+  const events = rows.map((row) => storedEvent(row, runId));
   const before = JSON.parse(ownJson) as TRunDecisions;
   const after = rebuild(events, overrides);
   const changed = changedTurns(before, after);
@@ -59,7 +58,7 @@ export interface WhatIfRunInput {
 /** One run rebuilt with a what-if copy/policy (contract §6), for the replay's turn view. Pure, for a job thread. */
 export function whatIfRunTask({ runId, rows, overrides }: WhatIfRunInput): TRunDecisions {
   return rebuild(
-    rows.map((row) => eventColumns({ ...row, body: JSON.parse(row.body) }, runId)),
+    rows.map((row) => storedEvent(row, runId)),
     overrides,
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { ProjectLimits } from "./project-limits";
-import type { StoredEventRow } from "./rebuild-task";
+import type { StoredEventRow } from "@/lib/server/db/json-columns";
 import { TaskMemoryError, TaskThreads } from "./threads";
 
 /** A generated run as stored rows (what the rebuild job reads), bodies as JSON text. */

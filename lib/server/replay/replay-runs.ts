@@ -4,7 +4,8 @@ import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/f
 import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
-import { loadEventRows, rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import { queryEventRows } from "@/lib/server/runs/run-events";
 import type { TaskThreads } from "@/lib/server/jobs/threads";
 
 export interface ReplayProgress {
@@ -56,7 +57,7 @@ export async function replayRuns(
       });
     }
     if (own?.decisions) {
-      const rows = await loadEventRows(db, { projectId, id: run.id });
+      const rows = await queryEventRows(db, { projectId, id: run.id });
       const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson: own.decisions, overrides });
       mergeKeyStats(baseline, one.baseline);
       mergeKeyStats(whatIf, one.whatIf);

@@ -7,7 +7,7 @@ import { runCache } from "@/lib/server/lru";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
 import { getBackground } from "@/lib/server/jobs/background";
-import { loadEventRows } from "@/lib/server/jobs/rebuild-run";
+import { queryEventRows } from "@/lib/server/runs/run-events";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 
 interface ReplayedRun {
@@ -50,7 +50,7 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
     const [copy, policy, rows] = await Promise.all([
       job.copyVersionId ? getCopyVersion(db, projectId, job.copyVersionId).then((v) => v.copy) : undefined,
       job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
-      loadEventRows(db, run, version.maxSeq),
+      queryEventRows(db, run, ` AND "seq" <= $3::bigint`, [version.maxSeq]),
     ]);
     // The what-if rebuild is CPU work: on the process's job threads, not this request's event loop.
     const { threads } = await getBackground();

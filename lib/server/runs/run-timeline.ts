@@ -1,13 +1,13 @@
 import "server-only";
 import { ZRunTimeline, type TRunTimeline, type TTimelineQuery } from "@/lib/contracts";
-import { buildTimeline, DEFAULT_MAX_POINTS } from "@/lib/charts";
+import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { findRun, type RunRow } from "./find-run";
 import { getParsedRunDecisions } from "./run-decisions";
-import { loadRunEventsOfTypes, TIMELINE_EVENT_TYPES } from "./run-events";
+import { loadRunEventsOfTypes } from "./run-events";
 
 /**
  * `GET /api/v1/runs/:runId/timeline`: what the run page draws — meter series in their units,
