@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { TRunTimeline } from "@/lib/contracts";
-import { formatCount, formatNumber, formatTurn } from "@/lib/format";
+import { formatCount, formatNumber, formatTurn, formatTurnRange } from "@/lib/format";
 import { groupFindings } from "@/lib/run-view/finding-groups";
 import styles from "./run.module.css";
 
@@ -70,6 +70,22 @@ export function FindingsView({
                         aria-current={turn === selectedTurn ? "true" : undefined}
                       >
                         {formatNumber(turn)}
+                      </a>
+                    ))}
+                    {group.spans.map((span) => (
+                      <a
+                        key={`${span.turn}-${span.toTurn}`}
+                        href={hrefForTurn(span.turn)}
+                        onClick={(event) => {
+                          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                          event.preventDefault();
+                          onSelectTurn(span.turn);
+                        }}
+                        className={styles.turnLink}
+                        title={`${formatCount(span.count, "finding")} in ${formatTurnRange(span.turn, span.toTurn)}; zoom in to list each turn`}
+                        aria-label={`${group.info.title}: ${formatCount(span.count, "finding")} in ${formatTurnRange(span.turn, span.toTurn)}`}
+                      >
+                        {formatNumber(span.turn)}–{formatNumber(span.toTurn)} ×{formatNumber(span.count)}
                       </a>
                     ))}
                     {group.turns.length > SHOWN_TURNS ? (

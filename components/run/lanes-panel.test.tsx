@@ -1,10 +1,11 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { TEvent } from "@/lib/contracts";
+import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
 import { buildTimeline } from "@/lib/charts/build-timeline";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
 import { reviewerEvents } from "@/components/testing/fixtures";
 import { LanesPanel } from "./lanes-panel";
@@ -87,5 +88,29 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     expect(notified[1]).toMatch(/^turn 1 · .*email.*Fees table ready/);
     await user.click(screen.getAllByRole("button", { name: /^turn 1 · / })[0]);
     expect(onSelectTurn).toHaveBeenCalledWith(1);
+  });
+
+  it("says when lanes are folded, and a folded mark counts what it stands for and selects its first turn", async () => {
+    const events = generateEtfRun({ turns: 600, seed: 5, anomalies: true }).events.map((e) => ZEvent.parse(e));
+    const timeline = json(buildTimeline(rebuild(events), events, { maxPoints: 20 }));
+    expect(timeline.lanesFolded).toBe(true);
+    const onSelectTurn = vi.fn();
+    render(
+      <LanesPanel
+        timeline={timeline}
+        axis={{ domain: { from: 0, to: 600 }, ticks: [], selectedTurn: null, onSelectTurn, onZoom: () => {} }}
+      />,
+    );
+    expect(screen.getByTestId("lanes-folded")).toHaveTextContent("Zoom in to see each");
+    const notified = marks(/^notified:/);
+    expect(notified.length).toBeGreaterThan(0);
+    expect(notified.length).toBeLessThanOrEqual(10);
+    expect(notified[0]).toMatch(/^turns? [\d,–]+ · \d+ user notifications via .+ · zoom in for each$/);
+    const total = timeline.notifications.reduce((n, item) => n + (item.count ?? 1), 0);
+    expect(total).toBe(events.filter((e) => e.type === "user.notified").length);
+    expect(heading(/^User notifications/)).toHaveTextContent(`${total} in view`);
+    const recorded = within(screen.getByRole("group", { name: /^recorded:/ })).getAllByRole("button");
+    await userEvent.click(recorded[0]);
+    expect(onSelectTurn).toHaveBeenCalledWith(timeline.reviewer.chainBuckets![0].turn);
   });
 });

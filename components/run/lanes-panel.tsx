@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { TRunTimeline } from "@/lib/contracts";
 import { findingInfo } from "@/lib/audit/finding-info";
-import { formatCount, formatTurn } from "@/lib/format";
+import { formatCount, formatNumber, formatTurnRange } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { ReminderStrip } from "./reminder-strip";
 import { reviewerLayout } from "@/lib/reviewer/lane-layout";
@@ -72,21 +72,24 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
   const layout = reviewerLayout(timeline.reviewer, domain);
   const notifications = notificationMarks(timeline.notifications, domain);
   const findings: LaneMark[] = [];
-  const byTurn = new Map<number, string[]>();
+  // One mark per turn (a folded lane: per span of turns), listing its codes.
+  const byTurns = new Map<string, { turn: number; toTurn: number; list: string[] }>();
   for (const f of timeline.findings) {
-    if (f.turn < domain.from || f.turn > domain.to) continue;
-    const list = byTurn.get(f.turn) ?? [];
-    list.push(`${findingInfo(f.code).title}${f.count > 1 ? ` ×${f.count}` : ""}`);
-    byTurn.set(f.turn, list);
+    const toTurn = f.toTurn ?? f.turn;
+    if (toTurn < domain.from || f.turn > domain.to) continue;
+    const id = `${f.turn}-${toTurn}`;
+    const entry = byTurns.get(id) ?? { turn: f.turn, toTurn, list: [] };
+    entry.list.push(`${findingInfo(f.code).title}${f.count > 1 ? ` ×${formatNumber(f.count)}` : ""}`);
+    byTurns.set(id, entry);
   }
-  for (const [turn, list] of byTurn) {
+  for (const [id, { turn, toTurn, list }] of byTurns) {
     findings.push({
-      id: `f${turn}`,
+      id: `f${id}`,
       turn,
-      x: turnFraction(turn, domain),
+      x: turnFraction(Math.max(turn, domain.from), domain),
       row: 0,
       glyph: "notification",
-      title: `${formatTurn(turn)} · findings: ${list.join(", ")}`,
+      title: `${formatTurnRange(turn, toTurn)} · findings: ${list.join(", ")}${toTurn > turn ? " · zoom in for each" : ""}`,
     });
   }
   const { counts } = layout;
@@ -98,6 +101,11 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
       <header className={`panel-header ${styles.header}`}>
         <h2 id="lanes-title">Review, Reviewer and notifications</h2>
         <span className={styles.meta}>separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification</span>
+        {timeline.lanesFolded ? (
+          <span className={styles.meta} data-testid="lanes-folded">
+            Too many marks to show apart: some lanes count them per span of turns. Zoom in to see each.
+          </span>
+        ) : null}
       </header>
 
       <div className={styles.group}>
@@ -160,7 +168,15 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
       <div className={styles.group}>
         <h3 className={styles.groupTitle}>
           User notifications <span className={styles.kind}>delivery flow to the user</span>
-          <span className={styles.groupMeta}>{notifications.length} in view</span>
+          <span className={styles.groupMeta}>
+            {formatNumber(
+              timeline.notifications.reduce(
+                (n, item) => (item.turn <= domain.to && (item.toTurn ?? item.turn) >= domain.from ? n + (item.count ?? 1) : n),
+                0,
+              ),
+            )}{" "}
+            in view
+          </span>
         </h3>
         <Lane label="notified" hint="user.notified events: ✉ (channel and message in the tooltip)" rows={1} axis={axis}>
           <Marks marks={notifications} onSelectTurn={onSelectTurn} />

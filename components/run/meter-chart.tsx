@@ -14,7 +14,7 @@ import {
   type TooltipContentProps,
 } from "recharts";
 import type { TCompaction, TMeterPoint, TMeterUnit } from "@/lib/contracts";
-import { formatBytes, formatInUnit, formatTurn } from "@/lib/format";
+import { formatBytes, formatCount, formatInUnit, formatTurn, formatTurnRange } from "@/lib/format";
 import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
 import { valueDomain, valueTicks } from "@/lib/run-view/turn-ticks";
@@ -103,6 +103,17 @@ export function MeterChart(props: MeterChartProps) {
   const renderTooltip = ({ active, payload }: TooltipContentProps) => {
     if (!active || !payload?.length) return null;
     const item = payload[0].payload as TMeterPoint | CompactionPoint;
+    if ("candidateBytes" in item && item.count !== undefined) {
+      return (
+        <div className={styles.tooltip}>
+          <strong>{formatTurnRange(item.turn, item.toTurn ?? item.turn)}</strong>
+          <span>
+            {formatCount(item.count, "compaction")} {item.outcome === "adopted" ? "adopted" : "rolled back"}: candidates down to{" "}
+            {formatBytes(item.candidateBytes)} (from up to {formatBytes(item.originalBytes)}) · zoom in for each
+          </span>
+        </div>
+      );
+    }
     if ("candidateBytes" in item) {
       return (
         <div className={styles.tooltip}>

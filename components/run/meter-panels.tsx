@@ -122,7 +122,14 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
         id="meter-context"
         title="Context"
         unit="bytes of the final request"
-        meta={context ? `capacity ${formatBytes(context.capacity)} · ${formatCount(context.compactions.length, "compaction")}` : undefined}
+        meta={
+          context
+            ? `capacity ${formatBytes(context.capacity)} · ${formatCount(
+                context.compactions.reduce((n, c) => n + (c.count ?? 1), 0),
+                "compaction",
+              )}`
+            : undefined
+        }
       >
         {context ? (
           <>

@@ -4,6 +4,7 @@ import { ZEvent, ZRunTimeline, type TEvent, type TMeterPoint, type TRunDecisions
 import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { buildTimeline, DEFAULT_MAX_POINTS } from "./build-timeline";
+import { laneBuckets } from "./fold-lanes";
 import { expandReminders, MARKER_STATUSES } from "./reminder-lanes";
 import { round3 } from "./thresholds";
 
@@ -11,11 +12,14 @@ interface Case {
   turns: number;
   /** A generous ceiling on the JSON payload (bytes); the actual sizes are printed. */
   maxBytes: number;
+  /** Whether its lists are long enough to be folded per bucket of turns. */
+  folded: boolean;
 }
 
+// One ceiling for both: a timeline's size is bounded by its point budget, not by the run's length.
 const CASES: Case[] = [
-  { turns: 2_000, maxBytes: 300_000 },
-  { turns: 20_000, maxBytes: 2_000_000 },
+  { turns: 2_000, maxBytes: 600_000, folded: false },
+  { turns: 20_000, maxBytes: 600_000, folded: true },
 ];
 
 function generated(turns: number): { events: TEvent[]; decisions: TRunDecisions } {
@@ -24,7 +28,7 @@ function generated(turns: number): { events: TEvent[]; decisions: TRunDecisions 
   return { events, decisions: rebuild(events) };
 }
 
-describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, maxBytes }) => {
+describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, maxBytes, folded }) => {
   const { events, decisions } = generated(turns);
   const started = performance.now();
   const timeline = buildTimeline(decisions, events);
@@ -51,6 +55,7 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
     );
     expect(json.length).toBeLessThan(maxBytes);
     expect(timeline.downsampled).toBe(true);
+    expect(timeline.lanesFolded ?? false).toBe(folded);
     expect(timeline.sourceTurns).toBe(decisions.turns.length);
   });
 
@@ -68,7 +73,35 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
             ...(r.status === "dropped" ? { freeBytes: r.freeBytes } : {}),
           })),
       );
-      expect(byTurnAndSubject(expandReminders(timeline.reminders[key], rebuilt))).toEqual(byTurnAndSubject(expected));
+      const lane = timeline.reminders[key];
+      if (lane.every((item) => item.count === undefined)) {
+        expect(byTurnAndSubject(expandReminders(lane, rebuilt))).toEqual(byTurnAndSubject(expected));
+        continue;
+      }
+      // Folded: each reminder is counted by exactly one item of its subject, status (and stage, but
+      // for review) that spans its turn and bounds its bytes and free bytes.
+      for (const subject of new Set(lane.map((item) => item.subject))) {
+        expect(lane.filter((item) => item.subject === subject).length).toBeLessThanOrEqual(DEFAULT_MAX_POINTS * 2);
+      }
+      const counted = new Map(lane.map((item) => [item, 0]));
+      for (const reminder of expected) {
+        const holders = lane.filter(
+          (item) =>
+            item.turn <= reminder.turn &&
+            reminder.turn <= (item.toTurn ?? item.turn) &&
+            item.subject === reminder.subject &&
+            item.status === reminder.status &&
+            (key === "review" || item.stage === reminder.stage),
+        );
+        expect(holders.length, `${key} reminder at turn ${reminder.turn}`).toBeGreaterThan(0);
+        const holder = holders[0];
+        counted.set(holder, counted.get(holder)! + 1);
+        expect(holder.bytes).toBeGreaterThanOrEqual(reminder.bytes);
+        if (reminder.freeBytes !== undefined) expect(holder.freeBytes).toBeLessThanOrEqual(reminder.freeBytes);
+      }
+      // A folded item counts what it stands for; a lossless run of one reminder, each turn it spans.
+      const represented = (item: (typeof lane)[number]) => item.count ?? expandReminders([item], rebuilt).length;
+      expect(lane.reduce((n, item) => n + represented(item), 0)).toBe(expected.length);
     }
     const dropped = decisions.turns.flatMap((t) => t.reminders.filter((r) => r.status === "dropped"));
     expect(dropped.length).toBeGreaterThan(0);
@@ -93,50 +126,73 @@ describe.each(CASES)("buildTimeline on a generated $turns-turn run", ({ turns, m
     expect([requests!.unit, time!.unit, context!.unit, timeline.edits!.unit]).toEqual(["requests", "min", "bytes", "edits"]);
   });
 
-  it("never drops a marker turn from a series, and keeps each series near the budget", () => {
-    const findingTurns = new Set(timeline.findings.map((f) => f.turn));
-    const compactionTurns = new Set(timeline.context!.compactions.map((c) => c.turn));
+  it("never drops a marker turn from a series while they fit the budget, else keeps one in each bucket", () => {
+    const findingTurns = new Set(timeline.findings.filter((f) => f.toTurn === undefined).map((f) => f.turn));
+    const compactionTurns = new Set(events.flatMap((e) => (e.type === "context.compaction" ? [e.turn] : [])));
+    const bucketOf = laneBuckets(timeline.turnRange, DEFAULT_MAX_POINTS);
+    const expectKept = (label: string, points: readonly TMeterPoint[], pins: Set<number>) => {
+      const kept = new Set(points.map((p) => p.turn));
+      const keptBuckets = new Set(points.map((p) => bucketOf(p.turn)));
+      const fits = pins.size <= DEFAULT_MAX_POINTS;
+      for (const turn of pins) {
+        if (fits) expect(kept, `${label} turn ${turn}`).toContain(turn);
+        else expect(keptBuckets, `${label} bucket of turn ${turn}`).toContain(bucketOf(turn));
+      }
+      expect(points.length).toBeLessThanOrEqual(2 * DEFAULT_MAX_POINTS + 4);
+    };
     const charts: [string, TMeterPoint[], (t: number) => boolean][] = [
       ["requests", timeline.requests!.points, () => false],
       ["time", timeline.time!.points, () => false],
       ["context", timeline.context!.points, (t) => compactionTurns.has(t)],
     ];
     for (const [key, points, extra] of charts) {
-      const kept = new Set(points.map((p) => p.turn));
       const markers = markerTurns(
         decisions,
         (r) => r.key === key,
         (m) => stageOf(m, key),
       );
-      for (const turn of [...markers, ...findingTurns].filter((t) => byTurnHas(decisions, t)))
-        expect(kept, `${key} turn ${turn}`).toContain(turn);
-      for (const turn of rebuilt) if (extra(turn)) expect(kept, `${key} compaction turn ${turn}`).toContain(turn);
-      expect(points.length).toBeLessThanOrEqual(Math.max(DEFAULT_MAX_POINTS, markers.size + findingTurns.size + compactionTurns.size + 4));
+      const pins = new Set([...markers, ...findingTurns, ...rebuilt.filter(extra)].filter((t) => byTurnHas(decisions, t)));
+      expectKept(key, points, pins);
     }
     for (const block of timeline.edits!.blocks) {
-      const kept = new Set(block.points.map((p) => p.turn));
       const markers = markerTurns(
         decisions,
         (r) => r.key === "edits" && r.subject === block.blockId,
         (m) => m.edits?.find((b) => b.blockId === block.blockId)?.stage,
       );
-      for (const turn of markers) expect(kept, `${block.blockId} turn ${turn}`).toContain(turn);
+      expectKept(block.blockId, block.points, markers);
     }
   });
 
-  it("keeps every compaction, Reviewer item and notification of the events", () => {
+  it("counts every compaction, Reviewer item, notification and finding of the run, listed or folded", () => {
     const count = (type: string) => events.filter((e) => e.type === type).length;
-    expect(timeline.context!.compactions).toHaveLength(count("context.compaction"));
-    expect(timeline.notifications).toHaveLength(count("user.notified"));
-    const chains = timeline.reviewer.chains;
-    expect(chains.flatMap((c) => c.dispatches)).toHaveLength(count("reviewer.dispatched"));
-    expect(chains.flatMap((c) => c.admissions)).toHaveLength(count("reviewer.admission"));
-    expect(chains.filter((c) => c.turn !== null)).toHaveLength(
-      new Set(events.flatMap((e) => (e.type === "reviewer.candidate" ? [e.body.candidateId] : []))).size,
-    );
-    expect(timeline.reviewer.rebuilt).toHaveLength(decisions.turns.filter((t) => t.reviewer).length);
+    const sum = (items: readonly { count?: number }[]) => items.reduce((n, item) => n + (item.count ?? 1), 0);
+    expect(sum(timeline.context!.compactions)).toBe(count("context.compaction"));
+    expect(sum(timeline.notifications)).toBe(count("user.notified"));
+    expect(sum(timeline.reviewer.rebuilt)).toBe(decisions.turns.filter((t) => t.reviewer).length);
     const findings = decisions.findings.filter((f) => f.turn !== null).length;
     expect(timeline.findings.reduce((n, f) => n + f.count, 0)).toBe(findings);
+    const candidates = new Set(events.flatMap((e) => (e.type === "reviewer.candidate" ? [e.body.candidateId] : []))).size;
+    const buckets = timeline.reviewer.chainBuckets;
+    if (!folded) {
+      expect(buckets).toBeUndefined();
+      const chains = timeline.reviewer.chains;
+      expect(timeline.context!.compactions).toHaveLength(count("context.compaction"));
+      expect(timeline.notifications).toHaveLength(count("user.notified"));
+      expect(chains.flatMap((c) => c.dispatches)).toHaveLength(count("reviewer.dispatched"));
+      expect(chains.flatMap((c) => c.admissions)).toHaveLength(count("reviewer.admission"));
+      expect(chains.filter((c) => c.turn !== null)).toHaveLength(candidates);
+      expect(timeline.reviewer.rebuilt).toHaveLength(decisions.turns.filter((t) => t.reviewer).length);
+      return;
+    }
+    expect(timeline.reviewer.chains).toEqual([]);
+    const total = (field: "chains" | "dispatches" | "granted" | "denied") => buckets!.reduce((n, b) => n + b[field], 0);
+    expect(total("chains")).toBeGreaterThanOrEqual(candidates);
+    expect(total("dispatches")).toBe(count("reviewer.dispatched"));
+    expect(total("granted") + total("denied")).toBe(count("reviewer.admission"));
+    for (const list of [timeline.context!.compactions, timeline.notifications, timeline.reviewer.rebuilt, buckets!]) {
+      expect(list.length).toBeLessThanOrEqual(DEFAULT_MAX_POINTS);
+    }
   });
 
   it("is deterministic", () => {

@@ -8,13 +8,25 @@ import type {
   TMeterPoint,
   TPolicy,
   TRunDecisions,
+  TReviewerLane,
   TRunTimeline,
   TTimelineNotification,
+  TTimelineReminder,
   TTurnDecision,
 } from "@/lib/contracts";
 import { compareCodePoints, inRunOrder } from "@/lib/core";
 import { msToMinutes, MS_PER_MINUTE } from "@/lib/format/time";
 import { thinSeries } from "./downsample";
+import {
+  foldChains,
+  foldCompactions,
+  foldFindings,
+  foldNotifications,
+  foldRebuiltReviewer,
+  foldReminders,
+  laneBuckets,
+  type BucketOf,
+} from "./fold-lanes";
 import { meterSeries, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
 import { chainExtent, reviewerLane } from "@/lib/reviewer/lane";
@@ -32,6 +44,8 @@ export interface BuildTimelineOptions {
 }
 
 export const DEFAULT_MAX_POINTS = 600;
+
+type Fit = <T>(items: T[], fold: (items: T[]) => T[]) => T[];
 
 /** The event types the timeline's lanes and markers read (compactions, Reviewer flow, notifications). */
 export const TIMELINE_EVENT_TYPES = [
@@ -51,12 +65,17 @@ export const TIMELINE_EVENT_TYPES = [
  * Meter values come from the decisions (each meter in its own unit; stage thresholds from the
  * policy — `options.policy`, else the run.started's — converted into that unit); compactions,
  * Reviewer chains and notifications from the events; findings and skipped turns (INCOMPLETE_TURN)
- * from the decisions. Only the meter series are thinned (see `downsample`: repeated readings are
- * folded without loss, then min/max buckets beyond `maxPoints`); a series point is
- * always kept on a turn with a finding, a stage change of that meter, one of that meter's
- * reminders that was not simply delivered (dropped, failed, uncertain, pending), and for context a
- * compaction. Reviewer items and notifications sit on their own lanes, which are complete, so a
- * run with a checkpoint every 10 turns does not pin every 10th point of every chart.
+ * from the decisions. The meter series are thinned (see `downsample`: repeated readings are
+ * folded without loss, then min/max buckets beyond `maxPoints`); a series point is kept on a turn
+ * with a finding, a stage change of that meter, one of that meter's reminders that was not simply
+ * delivered (dropped, failed, uncertain, pending), and for context a compaction — all of them while
+ * they fit the budget, else the first and last of each bucket of turns (the lanes under the chart
+ * still count every one), so a series has at most about twice `maxPoints` points. Reviewer items and notifications sit on their own lanes,
+ * so a run with a checkpoint every 10 turns does not pin every 10th point of every chart.
+ *
+ * Every list of markers longer than `maxPoints` is folded per bucket of turns (fold-lanes.ts), so
+ * the timeline of a window has a size bounded by `maxPoints`, however many turns it spans: the
+ * whole-run timeline of a 50,000-turn run costs what a 5,000-turn run's does.
  */
 export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[], options: BuildTimelineOptions = {}): TRunTimeline {
   const maxPoints = Math.max(4, Math.floor(options.maxPoints ?? DEFAULT_MAX_POINTS));
@@ -85,10 +104,19 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
   }
   for (const { turn } of compactions) marks.context.add(turn);
 
+  const bucketOf = laneBuckets(rangeOf(turns), maxPoints);
+  let lanesFolded = false;
+  /** The list itself while it fits the budget, else folded per bucket. */
+  const fit = <T>(items: T[], fold: (items: T[]) => T[]): T[] => {
+    if (items.length <= maxPoints) return items;
+    lanesFolded = true;
+    return fold(items);
+  };
+
   let downsampled = false;
   const thin = <P extends TMeterPoint>(points: P[], own: ReadonlySet<number>): P[] => {
-    const changes = stageChanges(points);
-    const thinned = thinSeries(points, maxPoints, (point, i) => changes.has(i) || own.has(point.turn) || findingTurns.has(point.turn));
+    const pinned = pinnedPoints(points, own, findingTurns, maxPoints, bucketOf);
+    const thinned = thinSeries(points, maxPoints, (_, i) => pinned.has(i));
     if (thinned.lossy) downsampled = true;
     return thinned.points;
   };
@@ -133,7 +161,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
           capacity: context.capacityBytes,
           thresholds: thresholdsFor(context.stages, context.capacityBytes),
           points: thin(series.context, marks.context),
-          compactions,
+          compactions: fit(compactions, (items) => foldCompactions(items, bucketOf)),
         }
       : null,
     edits: edits
@@ -156,14 +184,79 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
           }),
         }
       : null,
-    reminders: reminderLanes(turns),
-    reviewer: windowedReviewerLane(policy, turns, ordered, inWindow, from, to, decisions),
-    notifications,
-    findings,
+    reminders: foldedReminderLanes(turns, fit, bucketOf),
+    reviewer: foldedReviewerLane(windowedReviewerLane(policy, turns, ordered, inWindow, from, to, decisions), fit, bucketOf, decisions),
+    notifications: fit(notifications, (items) => foldNotifications(items, bucketOf)),
+    findings: fit(findings, (items) => foldFindings(items, bucketOf)),
     runFindings,
   };
   timeline.downsampled = downsampled;
+  if (lanesFolded) timeline.lanesFolded = true;
   return timeline;
+}
+
+/**
+ * Indices of the points a thinned series must keep: stage changes, the meter's own marker turns and
+ * turns with findings. More than `budget` of them are cut to the first and last of each bucket of
+ * turns, so markers cannot grow a series past the budget (the lanes keep every marker).
+ */
+function pinnedPoints(
+  points: readonly TMeterPoint[],
+  own: ReadonlySet<number>,
+  findingTurns: ReadonlySet<number>,
+  budget: number,
+  bucketOf: BucketOf,
+): Set<number> {
+  const changes = stageChanges(points);
+  const pinned: number[] = [];
+  points.forEach((point, i) => {
+    if (changes.has(i) || own.has(point.turn) || findingTurns.has(point.turn)) pinned.push(i);
+  });
+  if (pinned.length <= budget) return new Set(pinned);
+  const ends = new Map<number, [number, number]>();
+  for (const i of pinned) {
+    const bucket = bucketOf(points[i].turn);
+    const seen = ends.get(bucket);
+    if (seen) seen[1] = i;
+    else ends.set(bucket, [i, i]);
+  }
+  return new Set([...ends.values()].flat());
+}
+
+/**
+ * Each meter's reminder lane, folded when it holds more items than the budget; the edits lane per
+ * block, as each block has its own strip (so a block's strip is bounded like its series).
+ */
+function foldedReminderLanes(turns: readonly TTurnDecision[], fit: Fit, bucketOf: BucketOf) {
+  const lanes = reminderLanes(turns);
+  const rebuilt = turns.map((t) => t.turn);
+  const fold = (items: TTimelineReminder[], byStage: boolean) => fit(items, (long) => foldReminders(long, bucketOf, rebuilt, byStage));
+  lanes.requests = fold(lanes.requests, true);
+  lanes.time = fold(lanes.time, true);
+  lanes.context = fold(lanes.context, true);
+  lanes.review = fold(lanes.review, false);
+  const perBlock = new Map<string, TTimelineReminder[]>();
+  for (const item of lanes.edits) {
+    const list = perBlock.get(item.subject ?? "");
+    if (list) list.push(item);
+    else perBlock.set(item.subject ?? "", [item]);
+  }
+  const blocks = [...perBlock.values()];
+  const folded = blocks.map((list) => fold(list, true));
+  if (folded.some((list, i) => list !== blocks[i])) lanes.edits = folded.flat().sort((a, b) => a.turn - b.turn);
+  return lanes;
+}
+
+/** The Reviewer lane with its rebuilt candidates and its recorded chains folded when each is over the budget. */
+function foldedReviewerLane(lane: TReviewerLane, fit: Fit, bucketOf: BucketOf, decisions: TRunDecisions): TReviewerLane {
+  const end = decisions.turns.at(-1)?.turn ?? 0;
+  lane.rebuilt = fit(lane.rebuilt, (items) => foldRebuiltReviewer(items, bucketOf));
+  const chains = lane.chains;
+  if (fit(chains, () => []) !== chains) {
+    lane.chainBuckets = foldChains(chains, bucketOf, end);
+    lane.chains = [];
+  }
+  return lane;
 }
 
 /** Turns where a meter's reminder (an edits one: per block) was not simply delivered. */

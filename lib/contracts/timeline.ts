@@ -10,9 +10,12 @@ import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
  * Every turn is a turn number (integer >= 0). Meter values are in the chart's `unit`: `requests`
  * (count of model requests), `min` (minutes of the run's clock, 3 decimals), `bytes` (bytes of the
  * final request), `edits` (count of edits of one block). `bytes`/`freeBytes` of a reminder are
- * bytes whatever its meter (a reminder's cost in the request). Only meter charts are thinned;
- * every list of markers (reminders, compactions, Reviewer items, notifications, findings) is
- * complete for the window.
+ * bytes whatever its meter (a reminder's cost in the request). Meter charts are thinned; a list
+ * of markers (reminders, compactions, Reviewer items, notifications, findings) is complete for the
+ * window while it holds at most `maxPoints` items. A longer list is folded per bucket of turns
+ * (`lanesFolded`): one item per bucket and kind carries `count` and the turns it spans, so every
+ * item is still counted and a dropped reminder or a finding is never hidden; a narrower window
+ * (zoom) lists them one by one. See docs/architecture.md, Habit 8.
  */
 
 export const METER_UNITS = ["requests", "min", "bytes", "edits"] as const;
@@ -56,9 +59,18 @@ export const ZTimeChart = z.object({
   points: z.array(ZMeterPoint),
 });
 
-/** A `context.compaction` event: the candidate the assembler tried, and whether it was kept. */
+/** Folded items only: how many items this one stands for, all on turns from `turn` to `toTurn`. */
+const ZFoldedCount = z.number().int().min(1);
+
+/**
+ * A `context.compaction` event: the candidate the assembler tried, and whether it was kept. Folded
+ * (`count`): the compactions of one outcome from `turn` to `toTurn`, with the largest original and
+ * the smallest candidate size among them.
+ */
 export const ZCompaction = z.object({
   turn: ZTurn,
+  toTurn: ZTurn.optional(),
+  count: ZFoldedCount.optional(),
   /** Bytes of the request before compaction. */
   originalBytes: z.number(),
   /** Bytes of the compacted candidate (the final request only when adopted, R9). */
@@ -103,11 +115,18 @@ export const ZEditsChart = z.object({
  * A reminder of one meter on one turn — or, with `toTurn`, the identical reminder on every rebuilt
  * turn from `turn` to `toTurn` (a standing edits state repeats each turn; runs of identical items
  * are folded without loss). The text is left out: the turn panel reads it from the decisions.
+ *
+ * With `count` (a folded lane, see `lanesFolded`): `count` reminders of this meter, stage and
+ * status on rebuilt turns from `turn` to `toTurn`, not necessarily on each; `bytes` is the largest
+ * cost among them, `freeBytes` the smallest free space; edits reminders fold per block (`subject`).
+ * Review suggestions fold by status alone: their stage is the checkpoint's number, and a folded
+ * one keeps the first checkpoint's.
  */
 export const ZTimelineReminder = z.object({
   turn: ZTurn,
   /** Last turn of a folded run of identical reminders (inclusive); absent for a single turn. */
   toTurn: ZTurn.optional(),
+  count: ZFoldedCount.optional(),
   /** The blockId, on `edits` reminders only (the other keys have no subject). */
   subject: z.string().optional(),
   stage: z.number().int().min(0),
@@ -126,9 +145,15 @@ export const ZTimelineReminders = z.object({
   review: z.array(ZTimelineReminder),
 });
 
-/** The rebuild's own Reviewer candidate on a turn and R13's admission for it. */
+/**
+ * The rebuild's own Reviewer candidate on a turn and R13's admission for it. Folded (`count`): the
+ * candidates with this admission outcome from `turn` to `toTurn`, the first one's checkpoint, and
+ * every denial reason among them.
+ */
 export const ZRebuiltReviewer = z.object({
   turn: ZTurn,
+  toTurn: ZTurn.optional(),
+  count: ZFoldedCount.optional(),
   checkpoint: z.number().int(),
   granted: z.boolean(),
   reasons: z.array(z.enum(DENIAL_REASONS)),
@@ -160,6 +185,23 @@ export const ZReviewerChain = z.object({
   cancelled: z.object({ turn: ZTurn, reason: z.string() }).optional(),
 });
 
+/**
+ * The recorded chains of a bucket of turns, counted (a folded lane): chains that start in the
+ * bucket (`turn`…`toTurn` spans every item of them) and what their events say.
+ */
+export const ZReviewerChainBucket = z.object({
+  turn: ZTurn,
+  toTurn: ZTurn,
+  chains: z.number().int().min(1),
+  /** Recorded admissions, granted and denied. */
+  granted: z.number().int().min(0),
+  denied: z.number().int().min(0),
+  dispatches: z.number().int().min(0),
+  /** Dispatches still running at the end of the run. */
+  running: z.number().int().min(0),
+  cancelled: z.number().int().min(0),
+});
+
 export const ZReviewerLane = z.object({
   /** The policy's review checkpoints (null when the policy has no `review` section). */
   schedule: z.object({ everyTurns: z.number().nullable(), afterMin: z.number().nullable() }).nullable(),
@@ -167,16 +209,33 @@ export const ZReviewerLane = z.object({
   admission: z.object({ autoReviewAllowed: z.boolean(), minRequestsLeft: z.number() }).nullable(),
   /** What the rules say (R13), per turn with a rebuilt candidate. */
   rebuilt: z.array(ZRebuiltReviewer),
-  /** What the agent and runtime recorded, in run order of each chain's first event. */
+  /** What the agent and runtime recorded, in run order of each chain's first event (empty when folded into `chainBuckets`). */
   chains: z.array(ZReviewerChain),
+  /** The recorded chains counted per bucket of turns, when there were too many to list (`lanesFolded`). */
+  chainBuckets: z.array(ZReviewerChainBucket).optional(),
   /** `reviewer.completed` events that match no earlier dispatch. */
   strayCompletions: z.array(z.object({ turn: ZTurn, dispatchId: z.string() })),
 });
 
-export const ZTimelineNotification = z.object({ turn: ZTurn, channel: z.string(), message: z.string() });
+/**
+ * A user notification. Folded (`count`): the notifications from `turn` to `toTurn`, `channel` the
+ * distinct channels among them (comma-separated) and `message` the first one's message.
+ */
+export const ZTimelineNotification = z.object({
+  turn: ZTurn,
+  toTurn: ZTurn.optional(),
+  count: ZFoldedCount.optional(),
+  channel: z.string(),
+  message: z.string(),
+});
 
-/** Findings of one code on one turn. */
-export const ZFindingMarker = z.object({ turn: ZTurn, code: z.enum(FINDING_CODES), count: z.number().int().min(1) });
+/** Findings of one code on one turn — or, with `toTurn` (a folded lane), on turns from `turn` to `toTurn`. */
+export const ZFindingMarker = z.object({
+  turn: ZTurn,
+  toTurn: ZTurn.optional(),
+  code: z.enum(FINDING_CODES),
+  count: z.number().int().min(1),
+});
 
 export const ZRunTimeline = z.object({
   runId: z.string(),
@@ -198,6 +257,11 @@ export const ZRunTimeline = z.object({
    * and happens always, so a series may have fewer points than `sourceTurns` while this is false.
    */
   downsampled: z.boolean(),
+  /**
+   * True when some list of markers held more than `maxPoints` items and was folded per bucket of
+   * turns (items with `count`); absent in timelines stored before folding existed (= false).
+   */
+  lanesFolded: z.boolean().optional(),
   /** Null when the policy has no section for the meter. */
   requests: ZRequestsChart.nullable(),
   time: ZTimeChart.nullable(),
@@ -227,6 +291,7 @@ export type TTimelineReminders = z.infer<typeof ZTimelineReminders>;
 export type TRebuiltReviewer = z.infer<typeof ZRebuiltReviewer>;
 export type TReviewerDispatch = z.infer<typeof ZReviewerDispatch>;
 export type TReviewerChain = z.infer<typeof ZReviewerChain>;
+export type TReviewerChainBucket = z.infer<typeof ZReviewerChainBucket>;
 export type TReviewerLane = z.infer<typeof ZReviewerLane>;
 export type TTimelineNotification = z.infer<typeof ZTimelineNotification>;
 export type TFindingMarker = z.infer<typeof ZFindingMarker>;

@@ -99,4 +99,32 @@ describe("Reviewer lane layout", () => {
     );
     expect(layout.counts).toMatchObject({ chains: 3, cancelled: 2 });
   });
+
+  it("draws a folded lane as one span per bucket, counting what each stands for", () => {
+    const lane: TReviewerLane = {
+      schedule: { everyTurns: 10, afterMin: null },
+      admission: { autoReviewAllowed: true, minRequestsLeft: 8 },
+      rebuilt: [
+        { turn: 10, toTurn: 90, count: 7, checkpoint: 1, granted: true, reasons: [] },
+        { turn: 20, toTurn: 80, count: 2, checkpoint: 2, granted: false, reasons: ["insufficient_budget"] },
+      ],
+      chains: [],
+      chainBuckets: [
+        { turn: 10, toTurn: 60, chains: 5, granted: 4, denied: 1, dispatches: 4, running: 0, cancelled: 1 },
+        { turn: 200, toTurn: 250, chains: 3, granted: 3, denied: 0, dispatches: 3, running: 1, cancelled: 0 },
+      ],
+      strayCompletions: [],
+    };
+    const layout = reviewerLayout(lane, { from: 0, to: 100 });
+    expect(layout.counts).toEqual({ rebuilt: 9, denied: 2, chains: 8, dispatches: 7, running: 1, cancelled: 1 });
+    expect(layout.rebuilt[1].title).toBe(
+      "turns 20–80 · rules: 2 Reviewer candidates from checkpoint 2 · admission denied: insufficient budget · zoom in for each",
+    );
+    // Only the bucket inside the window is drawn, on one row.
+    expect(layout.recorded.rows).toBe(1);
+    expect(layout.recorded.spans.map((s) => [s.x1, s.x2, s.open])).toEqual([[0.1, 0.6, false]]);
+    expect(layout.recorded.marks.map((m) => m.title)).toEqual([
+      "turns 10–60 · recorded: 5 Reviewer chains, 4 admissions granted, 1 denied, 4 dispatches, 1 cancelled · zoom in for each",
+    ]);
+  });
 });

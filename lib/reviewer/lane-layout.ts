@@ -1,5 +1,5 @@
 import type { TReviewerLane } from "@/lib/contracts";
-import { formatTurn, formatTurnRange } from "@/lib/format";
+import { formatCount, formatTurn, formatTurnRange } from "@/lib/format";
 import type { LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
 import { chainExtent } from "./lane";
@@ -59,15 +59,28 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
   const rebuilt: LaneMark[] = lane.rebuilt
     .filter((r) => inside(r.turn))
     .map((r) => ({
-      id: `r${r.turn}`,
+      id: `r${r.turn}${r.granted ? "" : "d"}`,
       turn: r.turn,
       x: x(r.turn),
       row: 0,
       glyph: r.granted ? "granted" : "denied",
-      title: `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
-        r.granted ? "granted" : `denied: ${r.reasons.map(denialLabel).join(", ")}`
-      }`,
+      title:
+        r.count === undefined
+          ? `${formatTurn(r.turn)} · rules: Reviewer candidate, checkpoint ${r.checkpoint} · admission ${
+              r.granted ? "granted" : `denied: ${r.reasons.map(denialLabel).join(", ")}`
+            }`
+          : `${formatTurnRange(r.turn, r.toTurn ?? r.turn)} · rules: ${formatCount(r.count, "Reviewer candidate")} from checkpoint ${r.checkpoint} · admission ${
+              r.granted ? "granted" : `denied: ${r.reasons.map(denialLabel).join(", ")}`
+            } · zoom in for each`,
     }));
+  const folded = foldedChains(lane, domain, x);
+  if (folded) {
+    return {
+      rebuilt,
+      recorded: folded.recorded,
+      counts: { ...rebuiltCounts(lane), ...folded.counts },
+    };
+  }
 
   const extents = lane.chains.map((chain): [number, number] => {
     const [first, last] = chainExtent(chain, domain.to);
@@ -157,12 +170,46 @@ export function reviewerLayout(lane: TReviewerLane, domain: TurnWindow): Reviewe
     rebuilt,
     recorded: { marks, spans, rows: packed.count },
     counts: {
-      rebuilt: lane.rebuilt.length,
-      denied: lane.rebuilt.filter((r) => !r.granted).length,
+      ...rebuiltCounts(lane),
       chains: lane.chains.length,
       dispatches,
       running,
       cancelled,
     },
   };
+}
+
+/** How many candidates the rules made and denied (a folded item counts what it stands for). */
+function rebuiltCounts(lane: TReviewerLane): { rebuilt: number; denied: number } {
+  let rebuilt = 0;
+  let denied = 0;
+  for (const r of lane.rebuilt) {
+    rebuilt += r.count ?? 1;
+    if (!r.granted) denied += r.count ?? 1;
+  }
+  return { rebuilt, denied };
+}
+
+/** Recorded chains counted per bucket (a folded lane): one span and mark per bucket, on one row. */
+function foldedChains(lane: TReviewerLane, domain: TurnWindow, x: (turn: number) => number) {
+  if (!lane.chainBuckets?.length) return null;
+  const marks: LaneMark[] = [];
+  const spans: LaneSpan[] = [];
+  const counts = { chains: 0, dispatches: 0, running: 0, cancelled: 0 };
+  lane.chainBuckets.forEach((bucket, i) => {
+    counts.chains += bucket.chains;
+    counts.dispatches += bucket.dispatches;
+    counts.running += bucket.running;
+    counts.cancelled += bucket.cancelled;
+    if (bucket.toTurn < domain.from || bucket.turn > domain.to) return;
+    const title = `${formatTurnRange(bucket.turn, bucket.toTurn)} · recorded: ${formatCount(bucket.chains, "Reviewer chain")}, ${formatCount(
+      bucket.granted,
+      "admission",
+    )} granted, ${bucket.denied} denied, ${formatCount(bucket.dispatches, "dispatch", "dispatches")}${bucket.running ? ` (${bucket.running} running)` : ""}${
+      bucket.cancelled ? `, ${bucket.cancelled} cancelled` : ""
+    } · zoom in for each`;
+    spans.push({ id: `b${i}s`, turn: bucket.turn, x1: x(bucket.turn), x2: x(bucket.toTurn), row: 0, open: bucket.running > 0, title });
+    marks.push({ id: `b${i}`, turn: bucket.turn, x: x(bucket.turn), row: 0, glyph: "candidate", title });
+  });
+  return { recorded: { marks, spans, rows: 1 }, counts };
 }

@@ -8,6 +8,8 @@ export interface FindingGroup {
   count: number;
   /** The turns that hold one, ascending, without repeats. */
   turns: number[];
+  /** Folded markers (a long window, see ZFindingMarker): this many findings of the code from `turn` to `toTurn`. */
+  spans: { turn: number; toTurn: number; count: number }[];
   /** Run-level findings of this code (turn null). */
   runLevel: number;
 }
@@ -23,13 +25,14 @@ export function groupFindings(
   const groups = new Map<TFindingCode, FindingGroup>();
   const groupOf = (code: TFindingCode) => {
     let group = groups.get(code);
-    if (!group) groups.set(code, (group = { code, info: findingInfo(code), count: 0, turns: [], runLevel: 0 }));
+    if (!group) groups.set(code, (group = { code, info: findingInfo(code), count: 0, turns: [], spans: [], runLevel: 0 }));
     return group;
   };
-  for (const { code, turn, count } of findings) {
+  for (const { code, turn, toTurn, count } of findings) {
     const group = groupOf(code);
     group.count += count;
-    group.turns.push(turn);
+    if (toTurn === undefined) group.turns.push(turn);
+    else group.spans.push({ turn, toTurn, count });
   }
   for (const { code, count } of runFindings) {
     const group = groupOf(code);

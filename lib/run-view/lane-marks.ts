@@ -1,5 +1,5 @@
 import type { TTimelineNotification } from "@/lib/contracts";
-import { formatTurn } from "@/lib/format";
+import { formatNumber, formatTurn, formatTurnRange } from "@/lib/format";
 import { turnFraction, type TurnWindow } from "./turn-window";
 
 export type LaneGlyph = "candidate" | "granted" | "denied" | "dispatch" | "done" | "cancelled" | "notification";
@@ -17,13 +17,16 @@ export interface LaneMark {
 /** User notifications of the window as marks on their own lane (never merged with reminders, R12). */
 export function notificationMarks(items: readonly TTimelineNotification[], domain: TurnWindow): LaneMark[] {
   return items
-    .filter((n) => n.turn >= domain.from && n.turn <= domain.to)
+    .filter((n) => (n.toTurn ?? n.turn) >= domain.from && n.turn <= domain.to)
     .map((n, i) => ({
       id: `n${i}`,
       turn: n.turn,
-      x: turnFraction(n.turn, domain),
+      x: turnFraction(Math.max(n.turn, domain.from), domain),
       row: 0,
       glyph: "notification" as const,
-      title: `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`,
+      title:
+        n.count === undefined
+          ? `${formatTurn(n.turn)} · user notified via ${n.channel}: ${n.message}`
+          : `${formatTurnRange(n.turn, n.toTurn ?? n.turn)} · ${formatNumber(n.count)} user notifications via ${n.channel}; the first: ${n.message} · zoom in for each`,
     }));
 }

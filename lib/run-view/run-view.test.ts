@@ -129,6 +129,15 @@ describe("reminder strips", () => {
       "turns 5–9 · edits reminder (b3), stage 1 · delivered on each rebuilt turn (141 B)",
     );
   });
+
+  it("counts a folded item's reminders and gives their worst case", () => {
+    expect(reminderTitle("context", { turn: 1000, toTurn: 1099, count: 37, stage: 2, status: "dropped", bytes: 104, freeBytes: -5 })).toBe(
+      "turns 1,000–1,099 · 37 context reminders, stage 2 · dropped: need up to 104 B, as little as -5 B free · zoom in for each",
+    );
+    expect(reminderTitle("review", { turn: 10, toTurn: 90, count: 9, stage: 1, status: "delivered", bytes: 89 })).toBe(
+      "turns 10–90 · 9 review reminders, from checkpoint 1 · delivered (up to 89 B) · zoom in for each",
+    );
+  });
 });
 
 describe("notification lane", () => {
@@ -142,6 +151,18 @@ describe("notification lane", () => {
     );
     expect(marks).toHaveLength(1);
     expect(marks[0]).toMatchObject({ x: 0.5, title: "turn 5 · user notified via email: done" });
+  });
+
+  it("shows a folded item that reaches into the window at the window's edge, with its count", () => {
+    const marks = notificationMarks([{ turn: 0, toTurn: 40, count: 12, channel: "email, slack", message: "halfway" }], {
+      from: 20,
+      to: 60,
+    });
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({
+      x: 0,
+      title: "turns 0–40 · 12 user notifications via email, slack; the first: halfway · zoom in for each",
+    });
   });
 });
 
@@ -183,6 +204,19 @@ describe("findings view", () => {
       ["GLOBAL_STOP_ON_LOCAL_QUOTA", 1, [], 1],
       ["MISSING_REMINDER", 3, [1, 3], 0],
       ["INCOMPLETE_TURN", 1, [4], 0],
+    ]);
+  });
+
+  it("keeps folded markers as spans of turns with their counts", () => {
+    const groups = groupFindings(
+      [
+        { turn: 3, code: "MISSING_REMINDER", count: 2 },
+        { turn: 100, toTurn: 199, code: "MISSING_REMINDER", count: 40 },
+      ],
+      [],
+    );
+    expect(groups.map((g) => [g.code, g.count, g.turns, g.spans])).toEqual([
+      ["MISSING_REMINDER", 42, [3], [{ turn: 100, toTurn: 199, count: 40 }]],
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { TDeliveryStatus, TTimelineReminder } from "@/lib/contracts";
-import { formatBytes, formatTurnRange } from "@/lib/format";
+import { formatBytes, formatNumber, formatTurnRange } from "@/lib/format";
 import { turnFraction, type TurnWindow } from "./turn-window";
 
 /** Drawing order of statuses: delivered underneath, the ones a reader must not miss on top. */
@@ -52,6 +52,7 @@ export function stripMarks(items: readonly TTimelineReminder[], domain: TurnWind
 /** "turn 120 · context reminder, stage 2 · dropped: needs 104 B, 15 B free". */
 export function reminderTitle(label: string, item: TTimelineReminder): string {
   const turns = formatTurnRange(item.turn, item.toTurn ?? item.turn);
+  if (item.count !== undefined) return foldedTitle(label, turns, item);
   const what = `${label} reminder${item.subject ? ` (${item.subject})` : ""}, stage ${item.stage}`;
   const every = item.toTurn !== undefined && item.toTurn > item.turn ? " on each rebuilt turn" : "";
   let status: string = item.status;
@@ -61,6 +62,19 @@ export function reminderTitle(label: string, item: TTimelineReminder): string {
     status = `${item.status}${every} (${formatBytes(item.bytes)})`;
   }
   return `${turns} · ${what} · ${status}`;
+}
+
+/** "turns 1,000–1,099 · 37 context reminders, stage 2 · dropped: need up to 104 B, as little as 15 B free · zoom in for each". */
+function foldedTitle(label: string, turns: string, item: TTimelineReminder): string {
+  const count = item.count ?? 1;
+  const what = `${formatNumber(count)} ${label} reminder${count === 1 ? "" : "s"}${item.subject ? ` (${item.subject})` : ""}${
+    label === "review" ? `, from checkpoint ${item.stage}` : `, stage ${item.stage}`
+  }`;
+  const status =
+    item.status === "dropped"
+      ? `dropped: need up to ${formatBytes(item.bytes)}, ${item.freeBytes === undefined ? "free bytes unknown" : `as little as ${formatBytes(item.freeBytes)} free`}`
+      : `${item.status} (up to ${formatBytes(item.bytes)})`;
+  return `${turns} · ${what} · ${status} · zoom in for each`;
 }
 
 /** How many stage rows a strip needs: the meter's number of thresholds, at least 1. */
