@@ -1,6 +1,8 @@
 import "server-only";
 import { ZIdPathParams, ZReplayRequest } from "@/lib/contracts";
 import { replayJobLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
+import { isTransientDatabaseError } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
 import { getBackground } from "@/lib/server/jobs/background";
 import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { apiRoute } from "./api-route";
@@ -18,11 +20,21 @@ function jobIdOf(params: IdParams): string {
 /** POST /api/v1/replay — 202 with the job (poll it), or 200 with a finished job of the same inputs. */
 export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
   const body = parseWith(ZReplayRequest, await readJsonBody(request, 64 * 1024), "body");
-  const { queue } = await getBackground();
+  const { queue } = await getBackground().catch(queueUnavailable);
   const { job, done } = await startReplay(db, auth, body, (projectId, replayId) => queue.enqueueReplay(projectId, replayId));
-  await done; // queued (a queue that cannot be reached is a 503, and the job reads as failed)
+  await done.catch(queueUnavailable); // not queued: the job reads as failed
   return json(job.status === "running" ? 202 : 200, job);
 });
+
+/**
+ * A job queue that could not be started or reached is a 503 the client may retry, never a 500,
+ * whatever the queue library threw (a database fault is classified as such by the HTTP layer).
+ */
+function queueUnavailable(error: unknown): never {
+  if (error instanceof DomainError || isTransientDatabaseError(error)) throw error;
+  console.error("[cuescope] the job queue failed:", error);
+  throw new DomainError("unavailable", "the job queue cannot be reached right now; the replay was not started — retry later", undefined, 5);
+}
 
 /** GET /api/v1/replay/:id — progress, and the result once done. */
 export const replayJobRoute = loaderRoute(replayJobLoader);

@@ -12,7 +12,7 @@ import { replayJobRoute, replayTurnRoute, startReplayRoute } from "@/lib/server/
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getDecisions } from "@/lib/server/runs/run-reads";
-import { startBackground, useBackground } from "@/lib/server/jobs/background";
+import { startBackground, useBackground, type Background } from "@/lib/server/jobs/background";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { TaskThreads } from "@/lib/server/jobs/threads";
 import { testDatabases } from "@/lib/server/testing/databases";
@@ -299,6 +299,25 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(counts(1)).toEqual(sum("fu-plain"));
     expect(counts(2)).toEqual(sum("fu-own"));
     expect(groups.flatMap((g) => g.keys).some((k) => k.delivered > 0)).toBe(true);
+  });
+
+  it("answers 503, not 500, when the job queue fails, and the job it could not queue reads as failed", async () => {
+    // A queue that fails the way a library can (not a database error the HTTP layer classifies).
+    const broken = {
+      db,
+      queue: { enqueueReplay: () => Promise.reject(new Error("queue cuescope-replay not found")) },
+    } as unknown as Background;
+    useBackground(broken);
+    try {
+      const response = await startReplayRoute(post(secret, "/replay", { copyVersionId: longCopyId, maxRuns: 1 }));
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      expect((await response.json()).error.message).toMatch(/job queue cannot be reached/);
+    } finally {
+      useBackground(undefined);
+    }
+    const [latest] = await db.prisma.replayJob.findMany({ where: { projectId: caller.projectId }, orderBy: { createdAt: "desc" }, take: 1 });
+    expect([latest.status, latest.error]).toEqual(["failed", "the replay could not be queued; start it again"]);
   });
 
   it("reads a result stored in the older format as none, and never reuses it", async () => {
