@@ -316,7 +316,11 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     } finally {
       useBackground(undefined);
     }
-    const [latest] = await db.prisma.replayJob.findMany({ where: { projectId: caller.projectId }, orderBy: { createdAt: "desc" }, take: 1 });
+    const [latest] = await db.prisma.replayJob.findMany({
+      where: { projectId: caller.projectId },
+      orderBy: { createdAt: "desc" },
+      take: 1,
+    });
     expect([latest.status, latest.error]).toEqual(["failed", "the replay could not be queued; start it again"]);
   });
 
