@@ -7,5 +7,7 @@ import { expect, type Page } from "@playwright/test";
 export async function signInToDemo(page: Page, next = "/runs", base = ""): Promise<void> {
   await page.goto(`${base}/login?next=${encodeURIComponent(next)}`);
   await page.getByRole("button", { name: "Open the demo project" }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace(/[?]/g, "\\?")}`));
+  // The sign-in action answers with the destination page already rendered (a run page with its
+  // turn prefetched), which takes longer than the default 5 s on a busy 2-core machine.
+  await expect(page).toHaveURL(new RegExp(`${next.replace(/[?]/g, "\\?")}`), { timeout: 15_000 });
 }
