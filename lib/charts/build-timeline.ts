@@ -70,8 +70,9 @@ export const TIMELINE_EVENT_TYPES = [
  * with a finding, a stage change of that meter, one of that meter's reminders that was not simply
  * delivered (dropped, failed, uncertain, pending), and for context a compaction — all of them while
  * they fit the budget, else the first and last of each bucket of turns (the lanes under the chart
- * still count every one), so a series has at most about twice `maxPoints` points. Reviewer items and notifications sit on their own lanes,
- * so a run with a checkpoint every 10 turns does not pin every 10th point of every chart.
+ * still count every one), so a series has at most about twice `maxPoints` points. Reviewer items
+ * and notifications sit on their own lanes, so a run with a checkpoint every 10 turns does not pin
+ * every 10th point of every chart.
  *
  * Every list of markers longer than `maxPoints` is folded per bucket of turns (fold-lanes.ts), so
  * the timeline of a window has a size bounded by `maxPoints`, however many turns it spans: the
