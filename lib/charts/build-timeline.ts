@@ -29,6 +29,11 @@ export interface BuildTimelineOptions {
   toTurn?: number;
   /** The policy the decisions were rebuilt with, when it is not the run's own (what-if replay). */
   policy?: TPolicy;
+  /**
+   * The whole run's first and last rebuilt turn (null: none), when `decisions` holds only the turns
+   * of a window (read from the stored chunks that overlap it); by default, those of `decisions.turns`.
+   */
+  runTurnRange?: [number, number] | null;
 }
 
 export const DEFAULT_MAX_POINTS = 600;
@@ -68,6 +73,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
   const started = ordered.find((event) => event.type === "run.started");
   const policy: TPolicy = options.policy ?? (started?.type === "run.started" ? started.body.policy : {});
   const turns = decisions.turns.filter((t) => inWindow(t.turn));
+  const runTurnRange = options.runTurnRange !== undefined ? options.runTurnRange : rangeOf(decisions.turns);
 
   const { findings, runFindings } = findingMarkers(decisions, inWindow);
   const findingTurns = new Set(findings.map((f) => f.turn));
@@ -102,7 +108,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
 
   const timeline: TRunTimeline = {
     runId: decisions.runId,
-    runTurnRange: rangeOf(decisions.turns),
+    runTurnRange,
     turnRange: rangeOf(turns),
     rebuiltTurns: spansOf(turns.map((t) => t.turn)),
     skippedTurns: [...new Set(findings.filter((f) => f.code === "INCOMPLETE_TURN").map((f) => f.turn))],
@@ -157,7 +163,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
         }
       : null,
     reminders: reminderLanes(turns),
-    reviewer: windowedReviewerLane(policy, turns, ordered, inWindow, from, to, decisions),
+    reviewer: windowedReviewerLane(policy, turns, ordered, inWindow, from, to, runTurnRange?.[1] ?? 0),
     notifications,
     findings,
     runFindings,
@@ -223,10 +229,10 @@ function windowedReviewerLane(
   inWindow: (turn: number) => boolean,
   from: number,
   to: number,
-  decisions: TRunDecisions,
+  /** The run's last rebuilt turn (0 without turns): where a chain still open ends. */
+  end: number,
 ) {
   const lane = reviewerLane(policy, turns, ordered);
-  const end = decisions.turns.at(-1)?.turn ?? 0;
   lane.chains = lane.chains.filter((chain) => {
     const [first, last] = chainExtent(chain, end);
     return first <= to && last >= from;

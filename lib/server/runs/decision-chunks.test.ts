@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZEvent, type TEvent, type TRunDecisions, type TTurnDetail } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
@@ -10,6 +11,7 @@ import { TaskThreads } from "@/lib/server/jobs/threads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { chunkOfIndex, DECISION_CHUNK_TURNS } from "./decision-chunks";
 import { getDecisionsJson, getTurnDetail } from "./run-reads";
+import { getRunTimeline } from "./run-timeline";
 
 /** A generated run's events (ids made unique per run), as ingested and as the core reads them. */
 function etfRun(runId: string, seed: number, turns: number, drop: (event: TEvent) => boolean = () => false): TEvent[] {
@@ -108,6 +110,27 @@ describe.each(testDatabases())("decisions stored in chunks on $name", (kind) => 
         const detail = await getTurnDetail(db, projectId, runId, turn);
         expect(detail).toMatchObject({ turn, ...wholeTurnDetail(decisions, turn) });
       }
+    }
+  }, 120_000);
+
+  it("draws a window of turns from the chunks that overlap it as the whole decisions would", async () => {
+    const decisions = rebuild(longEvents);
+    const types = new Set<string>(TIMELINE_EVENT_TYPES);
+    const events = longEvents.filter((e) => types.has(e.type));
+    const windows: { from?: number; to?: number; maxPoints?: number }[] = [
+      { from: 0, to: 10 },
+      { from: DECISION_CHUNK_TURNS - 5, to: DECISION_CHUNK_TURNS + 5 },
+      { from: DECISION_CHUNK_TURNS, to: DECISION_CHUNK_TURNS },
+      { from: 300, to: 600, maxPoints: 50 },
+      { from: 690, to: 900 },
+      { from: 5_000, to: 6_000 },
+      { maxPoints: 100 },
+      { from: 400 },
+      { to: 40 },
+    ];
+    for (const { from, to, maxPoints } of windows) {
+      const timeline = await getRunTimeline(db, projectId, "chunked", { from, to, maxPoints });
+      expect(timeline).toEqual(buildTimeline(decisions, events, { fromTurn: from, toTurn: to, maxPoints }));
     }
   }, 120_000);
 
