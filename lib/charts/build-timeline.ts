@@ -41,6 +41,11 @@ export interface BuildTimelineOptions {
   toTurn?: number;
   /** The policy the decisions were rebuilt with, when it is not the run's own (what-if replay). */
   policy?: TPolicy;
+  /**
+   * The whole run's first and last rebuilt turn (null: none), when `decisions` holds only the turns
+   * of a window (read from the stored chunks that overlap it); by default, those of `decisions.turns`.
+   */
+  runTurnRange?: [number, number] | null;
 }
 
 export const DEFAULT_MAX_POINTS = 600;
@@ -88,6 +93,9 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
   const started = ordered.find((event) => event.type === "run.started");
   const policy: TPolicy = options.policy ?? (started?.type === "run.started" ? started.body.policy : {});
   const turns = decisions.turns.filter((t) => inWindow(t.turn));
+  const runTurnRange = options.runTurnRange !== undefined ? options.runTurnRange : rangeOf(decisions.turns);
+  /** The run's last rebuilt turn: where a dispatch still running ends. */
+  const runEnd = runTurnRange?.[1] ?? 0;
 
   const { findings, runFindings } = findingMarkers(decisions, inWindow);
   const findingTurns = new Set(findings.map((f) => f.turn));
@@ -131,7 +139,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
 
   const timeline: TRunTimeline = {
     runId: decisions.runId,
-    runTurnRange: rangeOf(decisions.turns),
+    runTurnRange,
     turnRange: rangeOf(turns),
     rebuiltTurns: spansOf(turns.map((t) => t.turn)),
     skippedTurns: [...new Set(findings.filter((f) => f.code === "INCOMPLETE_TURN").map((f) => f.turn))],
@@ -186,7 +194,7 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
         }
       : null,
     reminders: foldedReminderLanes(turns, fit, bucketOf),
-    reviewer: foldedReviewerLane(windowedReviewerLane(policy, turns, ordered, inWindow, from, to, decisions), fit, bucketOf, decisions),
+    reviewer: foldedReviewerLane(windowedReviewerLane(policy, turns, ordered, inWindow, from, to, runEnd), fit, bucketOf, runEnd),
     notifications: fit(notifications, (items) => foldNotifications(items, bucketOf)),
     findings: fit(findings, (items) => foldFindings(items, bucketOf)),
     runFindings,
@@ -249,8 +257,7 @@ function foldedReminderLanes(turns: readonly TTurnDecision[], fit: Fit, bucketOf
 }
 
 /** The Reviewer lane with its rebuilt candidates and its recorded chains folded when each is over the budget. */
-function foldedReviewerLane(lane: TReviewerLane, fit: Fit, bucketOf: BucketOf, decisions: TRunDecisions): TReviewerLane {
-  const end = decisions.turns.at(-1)?.turn ?? 0;
+function foldedReviewerLane(lane: TReviewerLane, fit: Fit, bucketOf: BucketOf, end: number): TReviewerLane {
   lane.rebuilt = fit(lane.rebuilt, (items) => foldRebuiltReviewer(items, bucketOf));
   const chains = lane.chains;
   if (fit(chains, () => []) !== chains) {
@@ -317,10 +324,10 @@ function windowedReviewerLane(
   inWindow: (turn: number) => boolean,
   from: number,
   to: number,
-  decisions: TRunDecisions,
+  /** The run's last rebuilt turn (0 without turns): where a chain still open ends. */
+  end: number,
 ) {
   const lane = reviewerLane(policy, turns, ordered);
-  const end = decisions.turns.at(-1)?.turn ?? 0;
   lane.chains = lane.chains.filter((chain) => {
     const [first, last] = chainExtent(chain, end);
     return first <= to && last >= from;

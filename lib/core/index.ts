@@ -6,12 +6,16 @@ export { rebuild, type RebuildOptions } from "./rebuild";
 export {
   rebuildWithCheckpoint,
   resumeRebuild,
+  resumeRebuildTail,
+  resumeBaseOf,
   needsFullRebuild,
   readRebuildCheckpoint,
   ZRebuildCheckpoint,
   REBUILD_CHECKPOINT_VERSION,
   type RebuildCheckpoint,
   type CheckpointedRebuild,
+  type ResumeBase,
+  type ResumedTail,
 } from "./resume";
 export { followUp, type FollowUp, type FollowUpItem, type FollowUpStat } from "./follow-up";
 export { inRunOrder } from "./run-order";

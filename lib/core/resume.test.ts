@@ -8,9 +8,12 @@ import {
   needsFullRebuild,
   readRebuildCheckpoint,
   rebuildWithCheckpoint,
+  resumeBaseOf,
   resumeRebuild,
+  resumeRebuildTail,
   type CheckpointedRebuild,
   type RebuildCheckpoint,
+  type ResumeBase,
 } from "./resume";
 
 function runEvents(turns: number, seed: number): TEvent[] {
@@ -112,6 +115,27 @@ describe("rebuildWithCheckpoint and resumeRebuild", () => {
               expect(result.decisions.turns.slice(0, result.unchanged.turns)).toEqual(
                 stored.decisions.turns.slice(0, result.unchanged.turns),
               );
+              // The same resume from what a store of the turns in parts hands over: no turns, only
+              // their count and the turn numbers either side of the kept ones, and the findings.
+              const kept = checkpoint.kept.turns;
+              const base: ResumeBase = {
+                checkpoint,
+                runId: stored.decisions.runId,
+                turns: {
+                  count: stored.decisions.turns.length,
+                  lastKept: kept > 0 ? stored.decisions.turns[kept - 1].turn : null,
+                  firstRedone: stored.decisions.turns[kept]?.turn ?? null,
+                },
+                findings: roundTrip(stored.decisions.findings),
+              };
+              const tail = resumeRebuildTail(base, tailFrom(arrived, checkpoint.nextTurn), options);
+              expect(tail.unchanged).toEqual(checkpoint.kept);
+              expect({
+                runId: base.runId,
+                turns: [...stored.decisions.turns.slice(0, kept), ...tail.turns],
+                findings: tail.findings,
+              }).toEqual(expected);
+              expect(roundTrip(tail.checkpoint)).toEqual(roundTrip(full.checkpoint));
               resumes++;
             }
             expect(result.decisions).toEqual(expected);
@@ -231,6 +255,31 @@ describe("refusing a checkpoint", () => {
       resume();
     } catch (error) {
       expect((error as RebuildCheckpointError).reason).toBe(reason);
+    }
+  });
+
+  it("refuses a resume from parts that do not match the checkpoint (turn count, the turns either side of the kept ones, findings)", () => {
+    const tail = tailFrom(events, checkpoint.nextTurn);
+    const base = resumeBaseOf(first.decisions, checkpoint);
+    expect(resumeRebuildTail(base, tail).turns).toEqual(rebuild(events).turns.slice(checkpoint.kept.turns));
+    const wrong: ResumeBase[] = [
+      { ...base, turns: { ...base.turns, count: checkpoint.kept.turns - 1 } },
+      { ...base, turns: { ...base.turns, lastKept: checkpoint.nextTurn } },
+      { ...base, turns: { ...base.turns, firstRedone: checkpoint.nextTurn - 1 } },
+      { ...base, turns: { ...base.turns, firstRedone: null } },
+      { ...base, findings: base.findings.slice(0, checkpoint.kept.findings - 1) },
+      { ...base, runId: "other" },
+    ];
+    for (const given of wrong) {
+      const error = (() => {
+        try {
+          resumeRebuildTail(given, tail);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(RebuildCheckpointError);
+      expect((error as RebuildCheckpointError).reason).toBe("decisions");
     }
   });
 

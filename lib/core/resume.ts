@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZCopy, ZPolicy, ZRecordedReminder, type TEvent, type TRunDecisions } from "@/lib/contracts";
+import { ZCopy, ZPolicy, ZRecordedReminder, type TEvent, type TFinding, type TRunDecisions, type TTurnDecision } from "@/lib/contracts";
 import { RebuildCheckpointError, RunInputError } from "./errors";
 import { EventAudit } from "./event-audit";
 import { MeterFacts } from "./facts";
@@ -116,6 +116,10 @@ export function rebuildWithCheckpoint(events: readonly TEvent[], options: Rebuil
  * copied from `previous.decisions`. So contract §6 holds across resumes: the same events give the
  * same decisions, however the run was delivered and resumed.
  *
+ * A caller that stores the decisions in parts need not load them whole: `resumeRebuildTail` takes
+ * only what the resume needs of them (`resumeBaseOf` says what) and returns the turns from
+ * `kept.turns` on; this function is that one with the kept turns put back in front.
+ *
  * A background job calls it so: read the stored checkpoint (`readRebuildCheckpoint`); if
  * `needsFullRebuild(checkpoint, eventsSinceIt, options)`, run `rebuildWithCheckpoint(allEvents)`;
  * else load the events with turn >= `checkpoint.nextTurn` and run.ended, resume, and store
@@ -135,7 +139,76 @@ export function resumeRebuild(
   options: RebuildOptions = {},
 ): CheckpointedRebuild {
   const { decisions, checkpoint } = previous;
-  const refused = refusal(checkpoint, options) ?? decisionsMismatch(decisions, checkpoint);
+  const tail = resumeRebuildTail(resumeBaseOf(decisions, checkpoint), events, options);
+  return {
+    decisions: {
+      runId: checkpoint.runId,
+      turns: decisions.turns.slice(0, checkpoint.kept.turns).concat(tail.turns),
+      findings: tail.findings,
+    },
+    checkpoint: tail.checkpoint,
+    rebuiltFromTurn: tail.rebuiltFromTurn,
+    unchanged: tail.unchanged,
+  };
+}
+
+/**
+ * What a resume needs of the previous result besides its checkpoint: not its turns, only how many
+ * there are and the turn numbers either side of the kept ones (to check that the result is the one
+ * the checkpoint was taken with), and its findings (a run's findings are few).
+ */
+export interface ResumeBase {
+  checkpoint: RebuildCheckpoint;
+  /** The previous decisions' runId. */
+  runId: string;
+  turns: {
+    /** How many turns the previous decisions hold. */
+    count: number;
+    /** The turn number of the previous decisions' turn at index `kept.turns - 1` (null when kept.turns is 0). */
+    lastKept: number | null;
+    /** The turn number of the previous decisions' turn at index `kept.turns` (null when there is none). */
+    firstRedone: number | null;
+  };
+  /** The previous decisions' findings (all of them: the first `kept.findings` are kept). */
+  findings: readonly TFinding[];
+}
+
+/** `resumeRebuildTail`'s result: the turns that replace the previous result's from index `unchanged.turns` on. */
+export interface ResumedTail {
+  /** The decisions of turns >= `rebuiltFromTurn`: the new result is the previous result's first `unchanged.turns` turns, then these. */
+  turns: TTurnDecision[];
+  /** The new result's findings, whole (the first `unchanged.findings` are the previous result's). */
+  findings: TFinding[];
+  checkpoint: RebuildCheckpoint | null;
+  rebuiltFromTurn: number;
+  unchanged: { turns: number; findings: number };
+}
+
+/** The `ResumeBase` of a previous result held whole. */
+export function resumeBaseOf(decisions: TRunDecisions, checkpoint: RebuildCheckpoint): ResumeBase {
+  const { kept } = checkpoint;
+  return {
+    checkpoint,
+    runId: decisions.runId,
+    turns: {
+      count: decisions.turns.length,
+      lastKept: decisions.turns[kept.turns - 1]?.turn ?? null,
+      firstRedone: decisions.turns[kept.turns]?.turn ?? null,
+    },
+    findings: decisions.findings,
+  };
+}
+
+/**
+ * `resumeRebuild` without the previous result's turns: from `base` (its checkpoint, turn count and
+ * the turn numbers either side of the kept ones, and its findings) and the same events, the new
+ * result's turns from index `kept.turns` on, and its findings whole. The previous result's first
+ * `kept.turns` turns followed by `turns` are deep-equal to `rebuild(allEvents, options).turns`. Its
+ * cost grows with the given events only, whatever the run's length. Throws as `resumeRebuild` does.
+ */
+export function resumeRebuildTail(base: ResumeBase, events: readonly TEvent[], options: RebuildOptions = {}): ResumedTail {
+  const { checkpoint } = base;
+  const refused = refusal(checkpoint, options) ?? baseMismatch(base);
   if (refused) throw refused;
 
   const ordered = runOrder(events);
@@ -150,15 +223,12 @@ export function resumeRebuild(
   const state = restoreState(checkpoint);
   const identity: Identity = { options: checkpoint.options, runId: checkpoint.runId, startedId: checkpoint.startedId };
   const { kept } = checkpoint;
-  const out: RebuildOutput = {
-    turns: decisions.turns.slice(0, kept.turns),
-    findings: decisions.findings.slice(0, kept.findings),
-    runLevel: [],
-  };
+  const out: RebuildOutput = { turns: [], findings: base.findings.slice(0, kept.findings), runLevel: [] };
   let next: RebuildCheckpoint | null = null;
-  rebuildTurns(state, ordered, from, out, () => (next = takeCheckpoint(state, out, identity)));
+  rebuildTurns(state, ordered, from, out, () => (next = takeCheckpoint(state, out, identity, kept.turns)));
   return {
-    decisions: { runId: checkpoint.runId, turns: out.turns, findings: finishedFindings(out) },
+    turns: out.turns,
+    findings: finishedFindings(out),
     checkpoint: next,
     rebuiltFromTurn: checkpoint.nextTurn,
     unchanged: { turns: kept.turns, findings: kept.findings },
@@ -209,17 +279,17 @@ function refusal(checkpoint: RebuildCheckpoint, options: RebuildOptions): Rebuil
   return null;
 }
 
-/** The decisions must be the ones the checkpoint was taken with: `kept` counts turns before nextTurn. */
-function decisionsMismatch(decisions: TRunDecisions, checkpoint: RebuildCheckpoint): RebuildCheckpointError | null {
+/** The previous result must be the one the checkpoint was taken with: `kept` counts turns before nextTurn. */
+function baseMismatch(base: ResumeBase): RebuildCheckpointError | null {
+  const { checkpoint, turns, findings } = base;
   const { nextTurn, kept } = checkpoint;
-  const { turns, findings } = decisions;
   const before = (turn: number | null | undefined) => turn !== null && turn !== undefined && turn < nextTurn;
   const ok =
-    decisions.runId === checkpoint.runId &&
-    turns.length >= kept.turns &&
+    base.runId === checkpoint.runId &&
+    turns.count >= kept.turns &&
     findings.length >= kept.findings &&
-    (kept.turns === 0 || before(turns[kept.turns - 1].turn)) &&
-    !before(turns[kept.turns]?.turn) &&
+    (kept.turns === 0 ? turns.lastKept === null : before(turns.lastKept)) &&
+    (turns.count > kept.turns ? turns.firstRedone !== null && !before(turns.firstRedone) : turns.firstRedone === null) &&
     (kept.findings === 0 || before(findings[kept.findings - 1].turn)) &&
     !before(findings[kept.findings]?.turn);
   return ok ? null : new RebuildCheckpointError("decisions", "the decisions given with the checkpoint are not the ones it was taken with");
@@ -232,8 +302,11 @@ function lateEvent(checkpoint: RebuildCheckpoint, event: TEvent): RebuildCheckpo
   );
 }
 
-/** The checkpoint of `state` and of what `out` holds so far; null before any turn was taken. */
-function takeCheckpoint(state: RunState, out: RebuildOutput, identity: Identity): RebuildCheckpoint | null {
+/**
+ * The checkpoint of `state` and of what `out` holds so far, after `turnsBefore` turns that are not
+ * in `out` (a resumed tail's kept turns); null before any turn was taken.
+ */
+function takeCheckpoint(state: RunState, out: RebuildOutput, identity: Identity, turnsBefore = 0): RebuildCheckpoint | null {
   if (state.lastTurn < 0) return null;
   const previous = state.previous;
   const list = previous?.submission?.outcome === "uncertain" ? previous.submission.reminders : undefined;
@@ -241,7 +314,7 @@ function takeCheckpoint(state: RunState, out: RebuildOutput, identity: Identity)
     version: REBUILD_CHECKPOINT_VERSION,
     ...identity,
     nextTurn: state.lastTurn + 1,
-    kept: { turns: out.turns.length, findings: out.findings.length },
+    kept: { turns: turnsBefore + out.turns.length, findings: out.findings.length },
     policy: state.policy,
     copy: state.copy ?? null,
     facts: state.facts.snapshot(),

@@ -92,7 +92,7 @@ export const ENV = {
     z.coerce.number().positive(),
     64,
     "a positive number of megabytes",
-    "the bound on each in-process cache of a run's derived data (parsed decisions, timelines, what-if replays)",
+    "the bound on each in-process cache of a run's derived data (parsed decisions, findings, timelines, what-if replays)",
   ),
   CUESCOPE_WORKERS: variable(
     z.coerce.number().int().min(0).max(64),

@@ -3,11 +3,11 @@ import { env } from "./env";
 
 /**
  * The in-process caches of derived data that can always be rebuilt (a run's parsed decisions, its
- * built timelines, its what-if replays): never for anything that must survive a restart or be
+ * parsed findings, its built timelines, its what-if replays): never for anything that must survive a restart or be
  * shared between processes. Each is least-recently-used and bounded by the estimated size in bytes
  * of its entries (a 20,000-turn run's decisions take about 50 MB, a short run's a few kB, so a count
- * of entries bounds nothing): at most CUESCOPE_RUN_CACHE_MB (default 64) each, so the three
- * together hold at most three times that. An entry estimated larger than the bound is not kept
+ * of entries bounds nothing): at most CUESCOPE_RUN_CACHE_MB (default 64) each, so the four
+ * together hold at most four times that. An entry estimated larger than the bound is not kept
  * (its reader reads it again each time).
  */
 export function runCache<V extends object>(options: {

@@ -1,17 +1,13 @@
-import { cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { loadRunEvents } from "@/lib/server/runs/run-events";
-import { createScratchPostgres, tempDataDir, testDatabases } from "@/lib/server/testing/databases";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
 import { smallRun } from "@/lib/server/testing/events";
 import { keysWithoutProject } from "@/lib/server/testing/key-audit";
-import { env } from "@/lib/server/env";
-import { openDatabase, type Database } from ".";
-import { applyMigrations, listMigrations } from "./migrate";
+import { type Database } from ".";
+import { applyMigrations } from "./migrate";
 
-const migrationsDir = join(__dirname, "..", "..", "..", "prisma", "migrations");
 const PROJECT_IN_EVERY_KEY = "20261201020000_project_in_every_key";
 
 describe.each(testDatabases())("the project in every key on $name", (kind) => {
@@ -51,31 +47,6 @@ describe.each(testDatabases())("the project in every key on $name", (kind) => {
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   });
 });
-
-/** Unmigrated databases of each kind, to migrate step by step. */
-function bareDatabases(): { name: string; open(): Promise<Database> }[] {
-  const kinds = [{ name: "pglite", open: () => openDatabase({ url: "", dataDir: tempDataDir(), migrate: false }) }];
-  const url = env("DATABASE_URL");
-  if (url) {
-    kinds.push({
-      name: "postgres",
-      async open() {
-        const scratch = await createScratchPostgres(url, "cuescope_keys");
-        const db = await openDatabase({ url: scratch.url, migrate: false });
-        return { ...db, close: () => db.close().then(() => scratch.drop()) };
-      },
-    });
-  }
-  return kinds;
-}
-
-/** A folder with the committed migrations before `name` only (or up to it, `name` included). */
-function migrationsBefore(name: string, inclusive = false): string {
-  const dir = mkdtempSync(join(tmpdir(), "cuescope-migrations-"));
-  for (const m of listMigrations(migrationsDir))
-    if (m.name < name || (inclusive && m.name === name)) cpSync(join(migrationsDir, m.name), join(dir, m.name), { recursive: true });
-  return dir;
-}
 
 describe.each(bareDatabases())(`${PROJECT_IN_EVERY_KEY} on a populated $name database`, (kind) => {
   let db: Database;
@@ -132,7 +103,7 @@ describe.each(bareDatabases())(`${PROJECT_IN_EVERY_KEY} on a populated $name dat
     expect(await db.withSql((sql) => sql.query(`SELECT run_pk FROM run_decisions`))).toHaveLength(1);
 
     // The migrations after it apply on top, and keep the project in every key.
-    await db.withSql((sql) => applyMigrations(sql, migrationsDir));
+    await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR));
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   }, 60_000);
 });

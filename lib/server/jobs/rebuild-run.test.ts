@@ -13,6 +13,8 @@ import { testDatabases } from "@/lib/server/testing/databases";
 import { rebuildRun } from "./rebuild-run";
 import { staleRuns } from "./stale-runs";
 import { summaryOf } from "./rebuild-task";
+import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
+import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { TaskThreads } from "./threads";
 
 /** A small deterministic generator, so a failing split can be replayed. */
@@ -50,11 +52,15 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       run.id,
     );
     expect(stored.maxSeq).toBe(maxSeq);
+    // The stored chunks' texts joined are, to the byte, the JSON text of the whole decisions.
+    const whole = (await readWholeDecisions(db, run))!;
+    const json = decisionsJsonOf(runId, whole.chunkTexts, whole.head.findings!);
+    expect(json).toBe(JSON.stringify(decisions));
     const { rows, nextCursor } = await listReviewerCandidates(db, projectId, { runId, limit: 500 });
     expect(nextCursor).toBeNull();
     return {
       stored: {
-        decisions: JSON.parse(stored.decisions!),
+        decisions: JSON.parse(json),
         summary: stored.summary,
         eventCount: stored.eventCount,
         rows,
@@ -159,7 +165,8 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       await tiny.close();
     }
     const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
-    expect(stored).toMatchObject({ decisions: null, eventCount: events.length });
+    expect(stored).toMatchObject({ findings: null, eventCount: events.length });
+    expect(await db.prisma.runDecisionChunk.count({ where: { projectId, runPk: run.id } })).toBe(0);
     expect(stored.error).toMatch(/^the rebuild failed: the rebuild needed more than the job thread's 24 MB/);
     expect([...(await staleRuns(db, { projectId })).values()].flat()).not.toContain(run.id);
     // With room enough, the next rebuild succeeds and replaces the error.

@@ -5,7 +5,10 @@ import { isTransientDatabaseError, type Database } from "@/lib/server/db";
 import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
 import { queryEventRows } from "@/lib/server/runs/run-events";
-import type { RebuildTaskInput, RebuildTaskOutput } from "./rebuild-task";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
+import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
+import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
@@ -62,14 +65,14 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
 async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { runId: string }): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true, checkpoint: true, decisions: true, summary: true, timeline: true },
+    select: { eventCount: true, maxSeq: true, checkpoint: true, findings: true, summary: true, timeline: true },
   });
   const checkpoint: RebuildCheckpoint | null = stored?.checkpoint ? readRebuildCheckpoint(stored.checkpoint) : null;
   // No checkpoint, or a stored rebuild that no longer reads back (a read asked for its rebuild): in full.
   if (
     !stored ||
     !checkpoint ||
-    stored.decisions === null ||
+    stored.findings === null ||
     stored.timeline === null ||
     !ZRunSummaryColumn.safeParse(stored.summary).success ||
     !storedTimelineReads(stored.timeline)
@@ -92,20 +95,28 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
   if (since.before !== stored.eventCount || since.late > 0) return null;
   if (since.fresh === 0) return { runPk: run.id, eventCount: stored.eventCount, ok: true, mode: "current" };
 
-  const [rows, reviewerRows] = await Promise.all([
+  // The stored turns, every chunk: the core needs only the chunk that holds the first changed turn,
+  // but the summary, the Reviewer audit and the whole-run timeline are computed over every turn.
+  const [whole, rows, reviewerRows] = await Promise.all([
+    readWholeDecisions(db, run),
     queryEventRows(db, run, ` AND ("turn" >= $3 OR "type" = 'run.ended') AND "seq" <= $4::bigint`, [checkpoint.nextTurn, since.maxSeq]),
     queryEventRows(db, run, ` AND "type" = ANY($3::text[]) AND "seq" <= $4::bigint`, [[...REVIEWER_EVENT_TYPES], since.maxSeq]),
   ]);
+  const base = { eventCount: stored.eventCount, maxSeq: String(stored.maxSeq) };
+  // Another rebuild committed between the two reads: the full rebuild decides.
+  if (!whole || whole.head.eventCount !== base.eventCount || whole.head.maxSeq !== base.maxSeq || whole.head.findings === null) return null;
   const input: RebuildTaskInput = {
     runId: run.runId,
     rows,
     eventCount: since.before + since.fresh,
-    resume: { checkpoint, decisionsJson: stored.decisions, reviewerRows },
+    resume: { checkpoint, chunkTexts: whole.chunkTexts, findingsJson: whole.head.findings, reviewerRows },
   };
   const output = await threads.run("rebuild", input).catch((error: unknown) => failed(error, input.eventCount));
   // A resume the core refused, or one that failed: the full rebuild decides (and stores a failure).
   if (output.ok !== true) return null;
-  await storeRebuild(db, run, since.maxSeq ?? String(stored.maxSeq), output);
+  // Stored only over the rebuild it resumed from (it writes the changed chunks only); if another
+  // rebuild replaced that one meanwhile, the full rebuild decides.
+  if (!(await storeRebuild(db, run, since.maxSeq ?? base.maxSeq, output, base))) return null;
   return { runPk: run.id, eventCount: output.eventCount, ok: output.ok, mode: "resumed" };
 }
 
@@ -130,38 +141,99 @@ function storedTimelineReads(text: string): boolean {
 }
 
 /**
- * Writes a rebuild in one transaction: run_decisions (with the checkpoint to resume from) and the
- * run's Reviewer audit (reviewer_rows, run_reviewer_funnels), so no reader sees the decisions of
- * one version beside the audit of another.
+ * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
+ * checkpoint to resume from), its changed run_decision_chunks, and the run's Reviewer audit
+ * (reviewer_rows, run_reviewer_funnels), so no reader sees the decisions of one version beside the
+ * audit of another, or the chunks of two rebuilds.
+ *
+ * A full rebuild replaces every chunk, and never overwrites a stored rebuild of more events. A
+ * resume (`base`: the stored rebuild it resumed from) writes only the chunks from the one holding
+ * its first changed turn on, deletes those past its new end, and is stored only while `base` is
+ * still the stored rebuild; false when it was not stored for that reason.
  */
-async function storeRebuild(db: Database, run: RunKey, maxSeq: string, output: RebuildTaskOutput): Promise<void> {
+async function storeRebuild(
+  db: Database,
+  run: RunKey,
+  maxSeq: string,
+  output: RebuildTaskOutput,
+  base?: { eventCount: number; maxSeq: string },
+): Promise<boolean> {
   const summary = output.ok ? JSON.stringify(jsonColumn(output.summary)) : null;
   const checkpoint = output.ok && output.checkpoint ? JSON.stringify(output.checkpoint) : null;
-  await db.prisma.$transaction(
+  const values = [
+    run.projectId,
+    run.id,
+    output.eventCount,
+    maxSeq,
+    output.ok ? output.decisions.findingsJson : null,
+    summary,
+    output.ok ? null : output.error,
+    checkpoint,
+    output.ok ? output.timelineJson : null,
+  ];
+  return db.prisma.$transaction(
     async (tx) => {
-      const written = await tx.$executeRawUnsafe(
-        `INSERT INTO "run_decisions"
-           ("project_id", "run_pk", "event_count", "max_seq", "decisions", "summary", "error", "checkpoint", "timeline", "built_at")
-         VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, now())
-         ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
-           "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "decisions" = EXCLUDED."decisions",
-           "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
-           "timeline" = EXCLUDED."timeline", "built_at" = now()
-         WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
-        run.projectId,
-        run.id,
-        output.eventCount,
-        maxSeq,
-        output.ok ? output.json : null,
-        summary,
-        output.ok ? null : output.error,
-        checkpoint,
-        output.ok ? output.timelineJson : null,
-      );
-      if (written === 0) return; // a rebuild of more events got there first
+      const written = base
+        ? await tx.$executeRawUnsafe(
+            `UPDATE "run_decisions" SET "event_count" = $3, "max_seq" = $4::bigint, "findings" = $5, "summary" = $6::jsonb,
+                    "error" = $7, "checkpoint" = $8::jsonb, "timeline" = $9, "built_at" = now()
+              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($10::bigint, $11)`,
+            ...values,
+            base.maxSeq,
+            base.eventCount,
+          )
+        : await tx.$executeRawUnsafe(
+            `INSERT INTO "run_decisions"
+               ("project_id", "run_pk", "event_count", "max_seq", "findings", "summary", "error", "checkpoint", "timeline", "built_at")
+             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, now())
+             ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
+               "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "findings" = EXCLUDED."findings",
+               "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
+               "timeline" = EXCLUDED."timeline", "built_at" = now()
+             WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
+            ...values,
+          );
+      if (written === 0) return !base; // a rebuild of more events got there first, or the resumed one was replaced
+      await storeChunks(tx, run, output.ok ? output.decisions : { fromChunk: 0, chunks: [] });
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
       else await clearRunAudit(tx, run);
+      return true;
     },
     { maxWait: 10_000, timeout: 60_000 },
   );
+}
+
+/** At most this many characters of chunk text go into one INSERT. */
+const INSERT_CHARS = 8_000_000;
+
+/** Replaces the run's chunks from `fromChunk` on with `chunks` (the chunks before it are not touched). */
+async function storeChunks(
+  tx: Prisma.TransactionClient,
+  run: RunKey,
+  { fromChunk, chunks }: Pick<StoredDecisionsOutput, "fromChunk" | "chunks">,
+): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 AND "chunk" >= $3`,
+    run.projectId,
+    run.id,
+    fromChunk,
+  );
+  for (let at = 0; at < chunks.length;) {
+    const batch: DecisionChunk[] = [];
+    for (let chars = 0; at < chunks.length && (batch.length === 0 || chars + chunks[at].json.length <= INSERT_CHARS); at++) {
+      chars += chunks[at].json.length;
+      batch.push(chunks[at]);
+    }
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "run_decision_chunks" ("project_id", "run_pk", "chunk", "first_turn", "last_turn", "turn_count", "turns")
+       SELECT $1, $2, u.* FROM unnest($3::int[], $4::int[], $5::int[], $6::int[], $7::text[]) AS u`,
+      run.projectId,
+      run.id,
+      batch.map((c) => c.chunk),
+      batch.map((c) => c.firstTurn),
+      batch.map((c) => c.lastTurn),
+      batch.map((c) => c.turnCount),
+      batch.map((c) => c.json),
+    );
+  }
 }

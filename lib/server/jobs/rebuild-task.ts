@@ -1,36 +1,48 @@
-import type { TEvent, TRunDecisions } from "@/lib/contracts";
+import type { TEvent, TFinding, TRunDecisions, TTurnDecision } from "@/lib/contracts";
 import {
   RebuildCheckpointError,
   rebuildWithCheckpoint,
-  resumeRebuild,
+  resumeRebuildTail,
   RunInputError,
   summarizeDecisions,
-  type CheckpointedRebuild,
   type RebuildCheckpoint,
 } from "@/lib/core";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
+import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
 
 export interface RebuildTaskInput {
   runId: string;
   /** Every stored event of the run (a full rebuild), or only those a resume needs (see `resume`). */
   rows: readonly StoredEventRow[];
   /**
-   * Resume from the stored rebuild: its checkpoint and decisions (JSON text), with `rows` holding
-   * the events of turns >= the checkpoint's nextTurn and run.ended, and `reviewerRows` the run's
-   * events of the types the Reviewer audit reads (all turns).
+   * Resume from the stored rebuild: its checkpoint, its turns as the stored chunk texts (every
+   * chunk, in order) and its findings (JSON text), with `rows` holding the events of turns >= the
+   * checkpoint's nextTurn and run.ended, and `reviewerRows` the run's events of the types the
+   * Reviewer audit reads (all turns).
    */
-  resume?: { checkpoint: RebuildCheckpoint; decisionsJson: string; reviewerRows: readonly StoredEventRow[] };
+  resume?: { checkpoint: RebuildCheckpoint; chunkTexts: readonly string[]; findingsJson: string; reviewerRows: readonly StoredEventRow[] };
   /** The events the result includes (a resume reads only some of them). */
   eventCount: number;
 }
 
-/** What a rebuild stores: the decisions as the JSON text that is served, their summary, the Reviewer audit and the checkpoint; or why it failed. */
+/** The decisions as they are stored: the chunks that changed, how many there are now, and the findings. */
+export interface StoredDecisionsOutput {
+  /** The chunks from `fromChunk` on (a full rebuild: all; a resume: from the one holding its first changed turn). */
+  chunks: DecisionChunk[];
+  /** The first chunk written: the chunks before it are unchanged. */
+  fromChunk: number;
+  /** How many chunks the decisions have: stored chunks from this one on are gone. */
+  chunkCount: number;
+  findingsJson: string;
+}
+
+/** What a rebuild stores: the decisions in chunks of JSON text, their summary, the Reviewer audit and the checkpoint; or why it failed. */
 export type RebuildTaskOutput =
   | {
       ok: true;
-      json: string;
+      decisions: StoredDecisionsOutput;
       summary: TRunSummaryColumn;
       audit: ReviewerAudit;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
@@ -46,33 +58,61 @@ export type RebuildTaskOutput =
  * The CPU part of a run's rebuild, pure and self-contained so it can run in a worker thread
  * (lib/server/jobs/threads.ts): stored rows → events (each read back through the event contract) →
  * the core's decisions (contract §6), resumed from the stored checkpoint when the job found one
- * that still holds (lib/core/resume.ts) → their JSON text, their summary, the run's Reviewer audit
- * (lib/reviewer/audit.ts), the whole run's timeline (the run page's first chart, lib/charts) and the
- * next checkpoint. A run whose events cannot be rebuilt (no
- * run.started, a second one) or whose stored rows no longer parse answers why. A resume the core
- * refuses (RebuildCheckpointError) answers "full rebuild needed" so the job reads every event.
+ * that still holds (lib/core/resume.ts) → their chunks of JSON text (only those from the first
+ * changed turn's on a resume), their summary, the run's Reviewer audit (lib/reviewer/audit.ts), the
+ * whole run's timeline (the run page's first chart, lib/charts) and the next checkpoint. A run
+ * whose events cannot be rebuilt (no run.started, a second one) or whose stored rows no longer
+ * parse answers why. A resume the core refuses (RebuildCheckpointError) answers "full rebuild
+ * needed" so the job reads every event.
+ *
+ * On a resume the core takes only the new turns' events, but the summary, the audit and the
+ * whole-run timeline are still computed over every turn: the stored chunks are each parsed once
+ * here for that (and for the kept turns of the first chunk rewritten), which costs in proportion
+ * to the run, on this thread, off the request path.
  */
 export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: "full rebuild needed" } {
   try {
     const events = input.rows.map((row) => storedEvent(row, input.runId));
-    let built: CheckpointedRebuild;
+    let decisions: TRunDecisions;
+    let checkpoint: RebuildCheckpoint | null;
+    let fromChunk = 0;
     let auditEvents: TEvent[] = events;
     if (input.resume) {
-      const previous = { decisions: JSON.parse(input.resume.decisionsJson) as TRunDecisions, checkpoint: input.resume.checkpoint };
+      const { checkpoint: from, chunkTexts, findingsJson } = input.resume;
+      const previous: TTurnDecision[] = [];
+      for (const text of chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) previous.push(turn);
+      const kept = from.kept.turns;
       try {
-        built = resumeRebuild(previous, events);
+        const tail = resumeRebuildTail(
+          {
+            checkpoint: from,
+            runId: input.runId,
+            turns: { count: previous.length, lastKept: previous[kept - 1]?.turn ?? null, firstRedone: previous[kept]?.turn ?? null },
+            findings: JSON.parse(findingsJson) as TFinding[],
+          },
+          events,
+        );
+        previous.length = Math.min(previous.length, kept);
+        for (const turn of tail.turns) previous.push(turn);
+        decisions = { runId: from.runId, turns: previous, findings: tail.findings };
+        checkpoint = tail.checkpoint;
+        fromChunk = chunkOfIndex(kept);
       } catch (error) {
         if (error instanceof RebuildCheckpointError) return { ok: "full rebuild needed" };
         throw error;
       }
       auditEvents = input.resume.reviewerRows.map((row) => storedEvent(row, input.runId));
     } else {
-      built = rebuildWithCheckpoint(events);
+      ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
-    const { decisions } = built;
     return {
       ok: true,
-      json: JSON.stringify(decisions),
+      decisions: {
+        chunks: chunksOf(decisions.turns.slice(fromChunk * DECISION_CHUNK_TURNS), fromChunk),
+        fromChunk,
+        chunkCount: Math.ceil(decisions.turns.length / DECISION_CHUNK_TURNS),
+        findingsJson: JSON.stringify(decisions.findings),
+      },
       summary: summaryOf(decisions, input.resume ? input.resume.checkpoint : events),
       audit: reviewerAudit(auditEvents, decisions),
       timelineJson: JSON.stringify(
@@ -81,7 +121,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
           auditEvents.filter((e) => TIMELINE_TYPES.has(e.type)),
         ),
       ),
-      checkpoint: built.checkpoint,
+      checkpoint,
       mode: input.resume ? "resumed" : "full",
       eventCount: input.eventCount,
     };

@@ -5,7 +5,9 @@ import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
 import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { queryEventRows } from "@/lib/server/runs/run-events";
+import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import type { TaskThreads } from "@/lib/server/jobs/threads";
 
 export interface ReplayProgress {
@@ -45,20 +47,17 @@ export async function replayRuns(
   for (const run of runs) {
     // The run's own decisions, rebuilt first if its stored rebuild is behind (this is a job, off the
     // request path); a run that cannot be rebuilt is left out.
-    let own = await db.prisma.runDecisionsCache.findUnique({
+    const own = await db.prisma.runDecisionsCache.findUnique({
       where: { projectId_runPk: { projectId, runPk: run.id } },
-      select: { decisions: true, eventCount: true },
+      select: { eventCount: true },
     });
-    if (own?.eventCount !== run.eventCount) {
-      await rebuildRun(db, threads, projectId, run.id);
-      own = await db.prisma.runDecisionsCache.findUnique({
-        where: { projectId_runPk: { projectId, runPk: run.id } },
-        select: { decisions: true, eventCount: true },
-      });
-    }
-    if (own?.decisions) {
+    if (own?.eventCount !== run.eventCount) await rebuildRun(db, threads, projectId, run.id);
+    // The whole stored decisions, their chunks' texts joined (a job reads the whole run).
+    const stored = await readWholeDecisions(db, { projectId, id: run.id });
+    if (stored?.head.findings) {
+      const ownJson = decisionsJsonOf(run.runId, stored.chunkTexts, stored.head.findings);
       const rows = await queryEventRows(db, { projectId, id: run.id });
-      const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson: own.decisions, overrides });
+      const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson, overrides });
       mergeKeyStats(baseline, one.baseline);
       mergeKeyStats(whatIf, one.whatIf);
       if (one.changed) changedRuns.push(one.changed);

@@ -3,7 +3,9 @@ import type { Database } from "@/lib/server/db";
 import { runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
+import { decisionsJsonOf } from "./decision-chunks";
 import type { RunRow } from "./find-run";
+import { readWholeDecisions, type StoredHead } from "./stored-decisions";
 
 /** The decisions' counts and the policy and copy the run started with (stored as run_decisions.summary). */
 export type CachedSummary = TRunSummaryColumn;
@@ -27,17 +29,47 @@ export const NOT_YET_REBUILT = "the run has not been rebuilt yet: its rebuild is
 /**
  * The run's last stored rebuild (lib/server/jobs/rebuild-run.ts), as it is: reads never rebuild. A
  * stale or missing one asks for a rebuild in the background and is served marked with how many
- * events it does not include yet.
+ * events it does not include yet. The JSON text is put together from the stored chunks' texts and
+ * the findings' text, unparsed (decisionsJsonOf): one statement reads them all, so this costs in
+ * proportion to the run; reads of one turn or a window read only their chunks (stored-decisions.ts).
  */
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
-  const stored = await db.prisma.runDecisionsCache.findUnique({
-    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { runPk: true, eventCount: true, decisions: true, summary: true, error: true },
-  });
-  if (!stored || stored.decisions === null) return { ok: false, error: stored?.error ?? NOT_YET_REBUILT, ...freshnessOf(run, stored) };
-  const summary = storedSummary(run, stored);
+  const result = await storedDecisions(db, run);
+  if (!result.ok) return result;
+  return { ok: true, json: result.json, summary: result.summary, staleEvents: result.staleEvents, pending: result.pending };
+}
+
+/** getRunDecisions, with the stored rebuild's version (its event count and max seq) the text is of. */
+async function storedDecisions(
+  db: Database,
+  run: RunRow,
+): Promise<({ ok: true; json: string; summary: CachedSummary; version: string } | { ok: false; error: string }) & Freshness> {
+  const stored = await readWholeDecisions(db, run);
+  const checked = checkedHead(run, stored?.head ?? null);
+  if (!checked.ok) return checked;
+  return {
+    ok: true,
+    json: decisionsJsonOf(run.runId, stored!.chunkTexts, checked.findings),
+    summary: checked.summary,
+    version: checked.version,
+    staleEvents: checked.staleEvents,
+    pending: checked.pending,
+  };
+}
+
+/**
+ * A stored rebuild's row as the decisions' readers take it: its findings text, summary and version
+ * (`${runPk}:${eventCount}:${maxSeq}`, a cache key) with its freshness; or why there are no
+ * decisions (not rebuilt yet, its rebuild failed, its summary no longer parses).
+ */
+export function checkedHead(
+  run: RunRow,
+  head: StoredHead | null,
+): ({ ok: true; findings: string; summary: CachedSummary; version: string } | { ok: false; error: string }) & Freshness {
+  if (!head || head.findings === null) return { ok: false, error: head?.error ?? NOT_YET_REBUILT, ...freshnessOf(run, head) };
+  const summary = storedSummary(run, head);
   if (!summary) return { ok: false, error: NOT_YET_REBUILT, ...freshnessOf(run, null) };
-  return { ok: true, json: stored.decisions, summary, ...freshnessOf(run, stored) };
+  return { ok: true, findings: head.findings, summary, version: `${run.id}:${head.eventCount}:${head.maxSeq}`, ...freshnessOf(run, head) };
 }
 
 /** Stored summaries only (for lists): no decisions are read. */
@@ -89,9 +121,10 @@ interface ParsedDecisions {
 const parsed = runCache<ParsedDecisions>({ sizeOf: (entry) => entry.bytes });
 
 /**
- * The run's stored decisions as objects, kept per stored rebuild (its run and event count) for the
- * readers that walk them (turn inspector, timeline, replay), bounded by their estimated size in
- * bytes. Read-only: callers must not change them.
+ * The run's whole stored decisions as objects, kept per stored rebuild (its run, event count and
+ * max seq), bounded by their estimated size in bytes, for the readers that walk a whole run (the
+ * replay's turn view). Costs in proportion to the run on a miss: the turn inspector and the zoomed
+ * timeline read only the chunks they need instead. Read-only: callers must not change them.
  */
 export async function getParsedRunDecisions(
   db: Database,
@@ -101,12 +134,11 @@ export async function getParsedRunDecisions(
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
     select: { eventCount: true, maxSeq: true },
   });
-  const key = version ? `${run.id}:${version.eventCount}:${version.maxSeq}` : "";
-  const hit = version ? parsed.get(key) : undefined;
+  const hit = version ? parsed.get(`${run.id}:${version.eventCount}:${version.maxSeq}`) : undefined;
   if (hit) return { ok: true, ...hit, ...freshnessOf(run, version) };
-  const result = await getRunDecisions(db, run);
+  const result = await storedDecisions(db, run);
   if (!result.ok) return result;
   const entry = { decisions: JSON.parse(result.json) as TRunDecisions, bytes: jsonTextBytes(result.json.length) };
-  if (version) parsed.set(key, entry);
+  parsed.set(result.version, entry);
   return { ok: true, ...entry, staleEvents: result.staleEvents, pending: result.pending };
 }

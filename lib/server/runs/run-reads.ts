@@ -1,12 +1,14 @@
 import "server-only";
-import type { TEventsQuery, TEventsResponse, TRunDecisions, TRunSummary, TTurnDetail } from "@/lib/contracts";
+import type { TEventsQuery, TEventsResponse, TFinding, TRunDecisions, TRunSummary, TTurnDecision, TTurnDetail } from "@/lib/contracts";
 import { inRunOrder } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
 import { eventColumns } from "@/lib/server/db/json-columns";
 import { env } from "@/lib/server/env";
 import { DomainError } from "@/lib/server/errors";
 import { findRun, type RunRow } from "./find-run";
-import { getParsedRunDecisions, getRunDecisions, getRunSummaries } from "./run-decisions";
+import { jsonTextBytes, runCache } from "@/lib/server/lru";
+import { checkedHead, getRunDecisions, getRunSummaries } from "./run-decisions";
+import { readTurnChunk } from "./stored-decisions";
 import { toRunSummary } from "./run-dto";
 
 /** `GET /api/v1/runs/:runId`: the run's header and counts. */
@@ -74,45 +76,54 @@ export async function listRunEvents(db: Database, projectId: string, runId: stri
   };
 }
 
-/** `GET /api/v1/runs/:runId/turns/:turn`: the rebuilt decision, findings and events of one turn. */
+/**
+ * `GET /api/v1/runs/:runId/turns/:turn`: the rebuilt decision, findings and events of one turn. It
+ * reads the one stored chunk whose turn range holds the turn and the findings (readTurnChunk), never
+ * the whole run's decisions: the neighbouring turns with events come from that chunk, the bounds of
+ * the chunks either side and the skipped turns among the findings (INCOMPLETE_TURN).
+ */
 export async function getTurnDetail(db: Database, projectId: string, runId: string, turn: number): Promise<TTurnDetail> {
   const run = await findRun(db, projectId, runId);
-  const result = await getParsedRunDecisions(db, run);
+  const [stored, rows] = await Promise.all([
+    readTurnChunk(db, run, turn),
+    db.prisma.event.findMany({ where: { projectId, runPk: run.id, turn }, orderBy: { seq: "asc" } }),
+  ]);
+  const result = checkedHead(run, stored?.head ?? null);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  const { decisions } = result;
-  const rows = await db.prisma.event.findMany({ where: { projectId, runPk: run.id, turn }, orderBy: { seq: "asc" } });
-  const existing = existingTurns(decisions);
-  const at = lowerBound(existing, turn);
+  const findings = parsedFindings(result.version, result.findings);
+  const turns = stored!.holding === null ? [] : (JSON.parse(stored!.holding) as TTurnDecision[]);
+  // Turns that have events: the rebuilt ones and the skipped ones (INCOMPLETE_TURN).
+  let previousTurn = stored!.before;
+  let nextTurn = stored!.after;
+  let exists = false;
+  const seen = (t: number) => {
+    if (t < turn) previousTurn = previousTurn === null ? t : Math.max(previousTurn, t);
+    else if (t > turn) nextTurn = nextTurn === null ? t : Math.min(nextTurn, t);
+    else exists = true;
+  };
+  for (const t of turns) seen(t.turn);
+  for (const f of findings) if (f.code === "INCOMPLETE_TURN" && f.turn !== null) seen(f.turn);
   return {
     runId,
     turn,
-    decision: decisions.turns.find((t) => t.turn === turn) ?? null,
-    exists: existing[at] === turn,
-    findings: decisions.findings.filter((f) => f.turn === turn),
+    decision: turns.find((t) => t.turn === turn) ?? null,
+    exists,
+    findings: findings.filter((f) => f.turn === turn),
     events: inRunOrder(
       rows
         .filter((r) => r.type !== "run.started" && r.type !== "run.ended")
         .map((r) => eventColumns({ ...r, seq: r.seq.toString() }, run.runId)),
     ),
-    previousTurn: at > 0 ? existing[at - 1] : null,
-    nextTurn: existing[existing[at] === turn ? at + 1 : at] ?? null,
+    previousTurn,
+    nextTurn,
   };
 }
 
-/** Turns that have events: the rebuilt ones and the skipped ones (INCOMPLETE_TURN), ascending. */
-function existingTurns(decisions: TRunDecisions): number[] {
-  const turns = new Set(decisions.turns.map((t) => t.turn));
-  for (const f of decisions.findings) if (f.code === "INCOMPLETE_TURN" && f.turn !== null) turns.add(f.turn);
-  return [...turns].sort((a, b) => a - b);
+/** A stored rebuild's findings, parsed once per stored rebuild (a run's findings are few: tens of kB). */
+function parsedFindings(version: string, json: string): TFinding[] {
+  let hit = findingsCache.get(version);
+  if (!hit) findingsCache.set(version, (hit = { findings: JSON.parse(json) as TFinding[], bytes: jsonTextBytes(json.length) }));
+  return hit.findings;
 }
 
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const findingsCache = runCache<{ findings: TFinding[]; bytes: number }>({ sizeOf: (entry) => entry.bytes });

@@ -1,12 +1,13 @@
 import "server-only";
-import { ZRunTimeline, type TRunTimeline, type TTimelineQuery } from "@/lib/contracts";
+import { ZRunTimeline, type TRunDecisions, type TRunTimeline, type TTimelineQuery, type TTurnDecision } from "@/lib/contracts";
 import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { findRun, type RunRow } from "./find-run";
-import { getParsedRunDecisions } from "./run-decisions";
+import { checkedHead } from "./run-decisions";
+import { readWindowChunks } from "./stored-decisions";
 import { loadRunEventsOfTypes } from "./run-events";
 
 /**
@@ -20,16 +21,26 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
     const stored = await storedWholeTimeline(db, run);
     if (stored) return stored;
   }
-  const result = await getParsedRunDecisions(db, run);
+  // Only the stored chunks whose turns overlap the window are read and parsed, with the findings
+  // and the whole run's turn range; a query without a window (another point budget) reads them all.
+  const stored = await readWindowChunks(db, run, query.from ?? Number.NEGATIVE_INFINITY, query.to ?? Number.POSITIVE_INFINITY);
+  const result = checkedHead(run, stored?.head ?? null);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  // Built timelines are kept per run version (its event count and the stored rebuild's, which may
-  // be behind it) and window: a live run's page polls the same window, and a long run's timeline
+  // Built timelines are kept per run version (its event count: the lanes read its events) and
+  // stored rebuild, and window: a live run's page polls the same window, and a long run's timeline
   // costs far more to build than to send.
-  const key = `${run.id}:${run.eventCount}:${run.eventCount - result.staleEvents}:${query.from ?? ""}:${query.to ?? ""}:${query.maxPoints ?? ""}`;
+  const key = `${result.version}:${run.eventCount}:${query.from ?? ""}:${query.to ?? ""}:${query.maxPoints ?? ""}`;
   const built = recent.get(key);
   if (built) return built;
+  const decisions: TRunDecisions = { runId: run.runId, turns: [], findings: JSON.parse(result.findings) as TRunDecisions["findings"] };
+  for (const text of stored!.chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) decisions.turns.push(turn);
   const events = await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
-  const timeline = buildTimeline(result.decisions, events, { maxPoints: query.maxPoints, fromTurn: query.from, toTurn: query.to });
+  const timeline = buildTimeline(decisions, events, {
+    maxPoints: query.maxPoints,
+    fromTurn: query.from,
+    toTurn: query.to,
+    runTurnRange: stored!.runTurnRange,
+  });
   recent.set(key, timeline);
   return timeline;
 }
