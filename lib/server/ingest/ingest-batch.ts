@@ -241,10 +241,9 @@ function eventRows(candidates: readonly Candidate[]): string {
 }
 
 /**
- * The store itself, one statement (one round trip, atomic on its own) for up to 1,000 events, run
- * by `query` (the driver, or a transaction), or
- * null — nothing done — when a run of the batch does not exist yet (the caller creates the runs and
- * runs it again). In order, each step reading the one before (so the order is the data's, not the
+ * The store itself: one statement (one round trip, atomic on its own) for up to 1,000 events, run
+ * by `query` (the driver, or a transaction). Answers null — nothing done — when a run of the batch
+ * does not exist yet (the caller creates the runs and runs it again). In order, each step reading the one before (so the order is the data's, not the
  * planner's):
  *
  * 1. the runs' primary keys, by run id, within the project;
@@ -256,7 +255,7 @@ function eventRows(candidates: readonly Candidate[]): string {
  * 3. per run, what the created events change in its summary columns (the first run.started and
  *    run.ended in batch order);
  * 4. those runs locked in run-id order (FOR NO KEY UPDATE, which the events' foreign-key checks do
- *    not wait on), only after every event is in — the same lock order as before: events, then runs;
+ *    not wait on), only after every event is in: events first, then runs, in every ingest write;
  * 5. one UPDATE of those runs. Timestamps travel as ISO text cast by PostgreSQL.
  */
 async function storeStatement(
