@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
 import { ZEvent } from "@/lib/contracts";
 import { createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { getDecisions } from "@/lib/server/runs/run-reads";
-import { smallRun, startedEvent, turnEvents } from "@/lib/server/testing/events";
+import { endedEvent, smallRun, startedEvent, turnEvents } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { startBackground, type Background } from "@/lib/server/jobs/background";
 import { TaskThreads } from "@/lib/server/jobs/threads";
@@ -90,6 +90,77 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     expect(answer.results[0].error!.message).toMatch(/already started/);
     expect(answer.results[1].status).toBe("duplicate");
     expect(await storedCount(runId)).toBe(1);
+  });
+
+  it("answers each event of a batch mixing new, duplicate, conflicting, refused and invalid events, on a known run and a new one", async () => {
+    const known = nextRunId();
+    const fresh = nextRunId();
+    const [t0, t1] = [turnEvents(known, 0, 5, 100), turnEvents(known, 1, 9, 200)];
+    await ingestBatch(db, projectId, [startedEvent(known), ...t0]);
+    const stored = vi.fn();
+    const answer = await ingestBatch(
+      db,
+      projectId,
+      [
+        t1[0], // new, on the known run
+        { ...t0[0] }, // duplicate of a stored event
+        { ...t0[1], body: { requiredBytes: 1 } }, // conflict with a stored event
+        startedEvent(known, `${known}-restart`), // a second run.started for the known run
+        { ...t1[1], turn: -1 }, // invalid
+        startedEvent(fresh), // new, on a new run
+        ...turnEvents(fresh, 0, 3, 100), // new
+        { ...t1[0] }, // repeat inside the batch
+        endedEvent(known, "failed"), // new
+      ],
+      { onStored: stored },
+    );
+    expect(answer.results.map((r) => r.status)).toEqual([
+      "created",
+      "duplicate",
+      "error",
+      "error",
+      "error",
+      "created",
+      "created",
+      "created",
+      "created",
+      "duplicate",
+      "created",
+    ]);
+    expect(answer.results[2].error).toMatchObject({ path: "id", message: expect.stringMatching(/conflict/) });
+    expect(answer.results[3].error).toMatchObject({
+      path: "type",
+      message: expect.stringContaining(`already started with event "${known}-start"`),
+    });
+    expect(answer.results[4].error).toMatchObject({ path: "turn" });
+    expect(answer.summary).toEqual({ created: 6, duplicate: 2, error: 3 });
+
+    const runs = await db.prisma.run.findMany({ where: { projectId, runId: { in: [known, fresh] } }, orderBy: { runId: "asc" } });
+    const byRunId = new Map(runs.map((r) => [r.runId, r]));
+    expect(byRunId.get(known)).toMatchObject({ eventCount: 6, maxTurn: 1, status: "failed", agent: "etf-agent" });
+    expect(byRunId.get(fresh)).toMatchObject({ eventCount: 4, maxTurn: 0, status: "live", agent: "etf-agent" });
+    expect(await storedCount(known)).toBe(6);
+    expect(await storedCount(fresh)).toBe(4);
+    // The rebuild hook hears of both runs once; a batch storing nothing new calls it not at all.
+    expect(stored).toHaveBeenCalledTimes(1);
+    expect([...stored.mock.calls[0][0]].sort()).toEqual(runs.map((r) => r.id).sort());
+    const again = vi.fn();
+    await ingestBatch(db, projectId, [t1[0], startedEvent(fresh)], { onStored: again });
+    expect(again).not.toHaveBeenCalled();
+  });
+
+  it("refuses the second of two different run.started events in one batch, naming the first", async () => {
+    const runId = nextRunId();
+    const [first, second] = [startedEvent(runId, `${runId}-b`), startedEvent(runId, `${runId}-a`)];
+    const answer = await ingestBatch(db, projectId, [first, second]);
+    expect(answer.results[0].status).toBe("created");
+    expect(answer.results[1]).toMatchObject({ status: "error", error: { path: "type" } });
+    expect(answer.results[1].error!.message).toContain(`already started with event ${JSON.stringify(first.id)}`);
+    // Once one is stored, a batch with two others refuses both, naming the stored one.
+    const later = await ingestBatch(db, projectId, [startedEvent(runId, `${runId}-c`), { ...first }, startedEvent(runId, `${runId}-d`)]);
+    expect(later.results.map((r) => r.status)).toEqual(["error", "duplicate", "error"]);
+    for (const refused of [later.results[0], later.results[2]])
+      expect(refused.error!.message).toContain(`already started with event ${JSON.stringify(first.id)}`);
   });
 
   it("stores the valid events of a partly bad batch and names each problem", async () => {

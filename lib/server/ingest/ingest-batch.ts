@@ -18,19 +18,19 @@ interface Candidate {
   hash: string;
 }
 
-/** Tuning of the ingestion transaction; the defaults fit a 1,000-event batch under real load. */
+/** Tuning of the ingestion writes; the defaults fit a 1,000-event batch under real load. */
 export interface IngestOptions {
-  /** Transactions of one batch run at most this many at once per database (PGlite: always 1). */
+  /** Batches store at most this many at once per database (PGlite: always 1). */
   concurrency?: number;
   /** How long a batch may wait for its turn before the answer is 503 (ms). */
   queueTimeoutMs?: number;
-  /** Whole-transaction attempts on a deadlock, serialization failure or transaction timeout. */
+  /** Whole attempts (the store statement, or the transaction creating runs) on a deadlock, serialization failure or transaction timeout. */
   attempts?: number;
-  /** Prisma interactive transaction: wait for a connection, and total time (ms). */
+  /** The transaction of a batch that creates runs (Prisma interactive): wait for a connection, and total time (ms). */
   maxWaitMs?: number;
   timeoutMs?: number;
   /**
-   * Called once the batch's transaction committed, with the runs (primary keys) that got new
+   * Called once the batch's events are committed, with the runs (primary keys) that got new
    * events: the ingest route schedules their rebuilds (lib/server/jobs/schedule.ts).
    */
   onStored?: (changedRunPks: readonly string[]) => void | Promise<void>;
@@ -53,11 +53,12 @@ const DEFAULTS: IngestSettings = {
  * decides; re-sending the same content is `duplicate`, the same id with other content is a
  * `conflict` error and the stored event is untouched.
  *
- * Under concurrent writers of overlapping batches: every statement takes its locks in one global
- * order (runs by run id, events by event id, run updates by run id), batches queue per database
- * instead of on Prisma's transaction timers, and a transaction that still loses a deadlock or
- * times out is retried whole, with jittered backoff. What escapes is a transient database error
- * (503 with Retry-After), never a 500.
+ * A batch is one statement when its runs exist, else one transaction (storeCandidates). Under
+ * concurrent writers of overlapping batches: every write takes its locks in one global order
+ * (runs by run id, events by event id, run updates by run id), batches queue per database instead
+ * of on Prisma's transaction timers, and an attempt that still loses a deadlock or times out is
+ * retried whole, with jittered backoff. What escapes is a transient database error (503 with
+ * Retry-After), never a 500.
  */
 export async function ingestBatch(
   db: Database,
@@ -90,14 +91,7 @@ export async function ingestBatch(
   });
 
   if (candidates.length > 0) {
-    const { out: stored, changed } = await withIngestSlot(db, settings, () =>
-      withConflictRetry(settings.attempts, () =>
-        db.prisma.$transaction((tx) => storeCandidates(tx, projectId, candidates), {
-          maxWait: settings.maxWaitMs,
-          timeout: settings.timeoutMs,
-        }),
-      ),
-    );
+    const { out: stored, changed } = await withIngestSlot(db, settings, () => storeCandidates(db, settings, projectId, candidates));
     for (const [index, result] of stored) results[index] = result;
     if (changed.length > 0) await options.onStored?.(changed);
   }
@@ -108,23 +102,78 @@ export async function ingestBatch(
 }
 
 type Tx = Prisma.TransactionClient;
+type PrismaClient = Database["prisma"];
 
-/** One attempt: everything inside one transaction; the results are kept only if it commits. */
+/**
+ * Stores the candidates and answers each. Most batches go to runs that already exist: for them the
+ * whole store is one statement (storeStatement), atomic on its own, with no transaction around it.
+ * A batch that starts runs creates them first, in a transaction with the same statement. Events
+ * the statement did not create are then classified by reading what is stored (classifyNotCreated);
+ * one that is neither created nor stored (a concurrent writer got in between) goes round again.
+ */
 async function storeCandidates(
-  tx: Tx,
+  db: Database,
+  settings: IngestSettings,
   projectId: string,
   candidates: readonly Candidate[],
 ): Promise<{ out: Map<number, TIngestResult>; changed: string[] }> {
   const out = new Map<number, TIngestResult>();
-  const runPks = await ensureRuns(tx, projectId, candidates);
-  const accepted = await withoutSecondStarts(tx, projectId, runPks, candidates, out);
-  const created = new Set(await insertEvents(tx, projectId, runPks, accepted));
-  const others = accepted.filter((c) => !created.has(c.event.id));
-  if (others.length > 0) await classifyNotCreated(tx, projectId, runPks, others, out);
-  for (const c of accepted) if (created.has(c.event.id)) out.set(c.index, { id: c.event.id, status: "created" });
-  const stored = accepted.filter((c) => created.has(c.event.id));
-  await updateRuns(tx, projectId, runPks, stored);
-  return { out, changed: [...new Set(stored.map((c) => runPks.get(c.event.runId)!))] };
+  const changed = new Set<string>();
+  const runs = firstSeen(candidates);
+  let pending = await withoutSecondStarts(db.prisma, projectId, candidates, out);
+  for (let round = 1; pending.length > 0; round++) {
+    const stored = await withConflictRetry(settings.attempts, () => storeOnce(db, settings, projectId, runs, pending));
+    for (const runPk of stored.changed) changed.add(runPk);
+    const created = new Set(stored.created);
+    for (const c of pending) if (created.has(c.event.id)) out.set(c.index, { id: c.event.id, status: "created" });
+    const others = pending.filter((c) => !created.has(c.event.id));
+    pending = others.length > 0 ? await classifyNotCreated(db.prisma, projectId, others, out) : [];
+    if (pending.length > 0) {
+      const what = `event ${JSON.stringify(pending[0].event.id)} was neither created nor found`;
+      if (round >= settings.attempts)
+        throw new DomainError("unavailable", `ingestion kept colliding with concurrent writers (${what}); retry`, undefined, 1);
+      console.warn(`[cuescope] ingest: round ${round} collided with a concurrent writer (${what}); storing the rest again`);
+      await sleep(backoff(round));
+    }
+  }
+  return { out, changed: [...changed] };
+}
+
+interface Stored {
+  /** Event ids the statement inserted. */
+  created: string[];
+  /** Primary keys of the runs whose summary columns it updated (the runs that got events). */
+  changed: string[];
+}
+
+/**
+ * One attempt: the store statement alone when every run of the batch exists; otherwise the runs
+ * are created first and the statement runs after them in one transaction, so a new run commits
+ * together with its first events (or not at all).
+ */
+async function storeOnce(
+  db: Database,
+  settings: IngestSettings,
+  projectId: string,
+  runs: RunsSeen,
+  pending: readonly Candidate[],
+): Promise<Stored> {
+  const rows = eventRows(pending);
+  // Straight to the driver (the pool, or PGlite's one connection, which waits for any open
+  // transaction): Prisma would pass the large JSON parameter through JSON.stringify and JSON.parse
+  // once more on its way (see storeStatement).
+  const stored = await storeStatement((sql, params) => db.executeSql(sql, params).then((r) => r.rows), projectId, rows);
+  if (stored) return stored;
+  return db.prisma.$transaction(
+    async (tx) => {
+      await insertRuns(tx, projectId, runs);
+      const again = await storeStatement((sql, params) => tx.$queryRawUnsafe(sql, ...params), projectId, rows);
+      // Only a run deleted in between gets here; the whole attempt goes again.
+      if (!again) throw new RetryIngest("a run of the batch was neither created nor found");
+      return again;
+    },
+    { maxWait: settings.maxWaitMs, timeout: settings.timeoutMs },
+  );
 }
 
 /** An ISO text PostgreSQL reads as the same instant (four-digit years: the contract's range). */
@@ -132,160 +181,219 @@ function isoOf(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** The run rows the events belong to, created on first sight (a run may start with any event). */
-async function ensureRuns(tx: Tx, projectId: string, candidates: readonly Candidate[]): Promise<Map<string, string>> {
+/** The batch's runs, by run id, sorted, with the earliest instant of their events in the batch. */
+interface RunsSeen {
+  runIds: string[];
+  firstAt: string[];
+}
+
+function firstSeen(candidates: readonly Candidate[]): RunsSeen {
   const firstAt = new Map<string, number>();
   for (const { event } of candidates) {
     const at = parseInstant(event.ts)!.ms;
     const seen = firstAt.get(event.runId);
     if (seen === undefined || at < seen) firstAt.set(event.runId, at);
   }
-  // Sorted by run id, inserted in that order: concurrent batches lock run rows in one order.
   const runIds = [...firstAt.keys()].sort(compareCodePoints);
-  // A concurrent creator of the same run wins harmlessly (ON CONFLICT DO NOTHING, after waiting
-  // for it to commit), and the SELECT then sees its row.
+  return { runIds, firstAt: runIds.map((runId) => isoOf(firstAt.get(runId)!)) };
+}
+
+/**
+ * Creates the batch's runs that do not exist yet (a run may start with any event), in run-id
+ * order, so concurrent batches lock run rows in one order. A concurrent creator of the same run
+ * wins harmlessly: ON CONFLICT DO NOTHING waits for it to commit, and the next statement of the
+ * transaction sees its row.
+ */
+async function insertRuns(tx: Tx, projectId: string, runs: RunsSeen): Promise<void> {
   await tx.$executeRawUnsafe(
     `INSERT INTO "runs" ("id", "project_id", "run_id", "started_at")
      SELECT i, $1, r, a::timestamptz FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(i, r, a, n)
      ORDER BY n
      ON CONFLICT ("project_id", "run_id") DO NOTHING`,
     projectId,
-    runIds.map(() => randomUUID()),
-    runIds,
-    runIds.map((runId) => isoOf(firstAt.get(runId)!)),
+    runs.runIds.map(() => randomUUID()),
+    runs.runIds,
+    runs.firstAt,
   );
-  const rows = await tx.$queryRawUnsafe<{ id: string; run_id: string }[]>(
-    `SELECT "id", "run_id" FROM "runs" WHERE "project_id" = $1 AND "run_id" = ANY($2::text[])`,
-    projectId,
-    runIds,
-  );
-  return new Map(rows.map((row) => [row.run_id, row.id]));
 }
 
 /**
- * Inserts the events in one statement, sorted by event id (so two batches holding the same ids
- * lock them in the same order and never deadlock): arrays bound as parameters and unnested, one
- * round trip for 1,000 events. ON CONFLICT DO NOTHING leaves a stored event untouched — on the
- * (project, event id) key and on the one-run.started-per-run index alike; RETURNING names the
- * ones this call created.
+ * The candidates as the store statement's one JSON parameter: an array of rows sorted by event id,
+ * `b` the body as accepted. One JSON.stringify of the whole batch, parsed once by PostgreSQL, costs
+ * far less than a JSON text per body inside nine escaped array literals.
  */
-async function insertEvents(tx: Tx, projectId: string, runPks: Map<string, string>, accepted: readonly Candidate[]): Promise<string[]> {
-  if (accepted.length === 0) return [];
-  const sorted = [...accepted].sort((a, b) => compareCodePoints(a.event.id, b.event.id));
-  const columns = {
-    runPk: [] as string[],
-    eventId: [] as string[],
-    type: [] as string[],
-    ts: [] as string[],
-    at: [] as string[],
-    turn: [] as (number | null)[],
-    body: [] as string[],
-    hash: [] as string[],
-  };
-  for (const { event, hash } of sorted) {
-    columns.runPk.push(runPks.get(event.runId)!);
-    columns.eventId.push(event.id);
-    columns.type.push(event.type);
-    columns.ts.push(event.ts);
-    columns.at.push(isoOf(parseInstant(event.ts)!.ms));
-    columns.turn.push(event.turn ?? null);
-    columns.body.push(JSON.stringify(event.body));
-    columns.hash.push(hash);
-  }
-  const rows = await tx.$queryRawUnsafe<{ eventId: string }[]>(
-    `INSERT INTO "events" ("project_id", "run_pk", "event_id", "type", "ts", "at", "turn", "body", "content_hash")
-     SELECT $1, r, e, ty, ts, at::timestamptz, tu, b::jsonb, h
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[])
-         WITH ORDINALITY AS u(r, e, ty, ts, at, tu, b, h, n)
-      ORDER BY n
-     ON CONFLICT DO NOTHING
-     RETURNING "event_id" AS "eventId"`,
-    projectId,
-    columns.runPk,
-    columns.eventId,
-    columns.type,
-    columns.ts,
-    columns.at,
-    columns.turn,
-    columns.body,
-    columns.hash,
+function eventRows(candidates: readonly Candidate[]): string {
+  const sorted = [...candidates].sort((a, b) => compareCodePoints(a.event.id, b.event.id));
+  return JSON.stringify(
+    sorted.map(({ event, hash, index }) => ({
+      r: event.runId,
+      e: event.id,
+      ty: event.type,
+      ts: event.ts,
+      at: isoOf(parseInstant(event.ts)!.ms),
+      tu: event.turn ?? null,
+      b: event.body,
+      h: hash,
+      // Position in the batch: "the first run.ended of the batch" is decided by it.
+      k: index,
+    })),
   );
-  return rows.map((row) => row.eventId);
 }
 
 /**
- * Why an accepted event was not created: its id is stored with the same content (duplicate) or with
- * other content (conflict), or — a run.started — a concurrent batch stored its run's start first.
+ * The store itself: one statement (one round trip, atomic on its own) for up to 1,000 events, run
+ * by `query` (the driver, or a transaction). Answers null — nothing done — when a run of the batch
+ * does not exist yet (the caller creates the runs and runs it again). In order, each step reading the one before (so the order is the data's, not the
+ * planner's):
+ *
+ * 1. the runs' primary keys, by run id, within the project;
+ * 2. the events, inserted in event-id order (two batches holding the same ids lock them in the same
+ *    order and never deadlock), read from the one JSON parameter (eventRows). ON CONFLICT DO NOTHING
+ *    leaves a stored event untouched — on the (project, event id) key and on the
+ *    one-run.started-per-run index alike (on the partitioned layout, the claim trigger does the
+ *    same); RETURNING names the ones this statement created;
+ * 3. per run, what the created events change in its summary columns (the first run.started and
+ *    run.ended in batch order);
+ * 4. those runs locked in run-id order (FOR NO KEY UPDATE, which the events' foreign-key checks do
+ *    not wait on), only after every event is in: events first, then runs, in every ingest write;
+ * 5. one UPDATE of those runs. Timestamps travel as ISO text cast by PostgreSQL.
+ */
+async function storeStatement(
+  query: (sql: string, params: unknown[]) => Promise<unknown[]>,
+  projectId: string,
+  rows: string,
+): Promise<Stored | null> {
+  const [answer] = (await query(
+    `WITH input AS (
+       SELECT * FROM ROWS FROM (
+           json_to_recordset($2::json) AS (r text, e text, ty text, ts text, at timestamptz, tu int, b jsonb, h text, k int)
+         ) WITH ORDINALITY AS u(run_id, event_id, type, ts, at, turn, body, hash, k, n)
+     ),
+     run_pks AS (
+       SELECT "id", "run_id" FROM "runs" WHERE "project_id" = $1 AND "run_id" IN (SELECT run_id FROM input)
+     ),
+     complete AS (
+       SELECT (SELECT count(*) FROM run_pks) = (SELECT count(DISTINCT run_id) FROM input) AS ok
+     ),
+     ins AS (
+       INSERT INTO "events" ("project_id", "run_pk", "event_id", "type", "ts", "at", "turn", "body", "content_hash")
+       SELECT $1, p."id", u.event_id, u.type, u.ts, u.at, u.turn, u.body, u.hash
+         FROM input u JOIN run_pks p ON p."run_id" = u.run_id
+        WHERE (SELECT ok FROM complete)
+        ORDER BY u.n
+       ON CONFLICT DO NOTHING
+       RETURNING "run_pk", "event_id", "type", "at", "turn",
+                 CASE WHEN "type" IN ('run.started', 'run.ended') THEN "body" END AS "body"
+     ),
+     changes AS (
+       SELECT e."run_pk" AS pk, count(*)::int AS c, max(e."turn") AS mt, min(e."at") AS ea,
+              (array_agg(e."at" ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS sa,
+              (array_agg(e."body"->>'task' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS task,
+              (array_agg(e."body"->>'agent' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS agent,
+              (array_agg(e."body"->>'model' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS model,
+              (array_agg(e."body"->>'status' ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS st,
+              (array_agg(e."at" ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS en
+         FROM ins e JOIN input u ON u.event_id = e."event_id"
+        GROUP BY e."run_pk"
+     ),
+     locked AS (
+       SELECT r."id" FROM "runs" r
+        WHERE r."project_id" = $1 AND r."id" IN (SELECT pk FROM changes)
+        ORDER BY r."run_id"
+          FOR NO KEY UPDATE
+     ),
+     updated AS (
+       UPDATE "runs" AS r SET
+         "event_count" = r."event_count" + c.c,
+         "max_turn" = CASE WHEN c.mt IS NULL THEN r."max_turn" ELSE GREATEST(COALESCE(r."max_turn", -1), c.mt) END,
+         "last_event_at" = now(),
+         "started_at" = CASE WHEN c.sa IS NOT NULL THEN c.sa ELSE LEAST(r."started_at", c.ea) END,
+         "task" = CASE WHEN c.sa IS NOT NULL THEN c.task ELSE r."task" END,
+         "agent" = CASE WHEN c.sa IS NOT NULL THEN c.agent ELSE r."agent" END,
+         "model" = CASE WHEN c.sa IS NOT NULL THEN c.model ELSE r."model" END,
+         "status" = COALESCE(c.st, r."status"),
+         "ended_at" = CASE WHEN c.st IS NOT NULL THEN c.en ELSE r."ended_at" END
+       FROM changes c JOIN locked l ON l."id" = c.pk
+       WHERE r."project_id" = $1 AND r."id" = c.pk
+       RETURNING r."id"
+     )
+     SELECT (SELECT ok FROM complete) AS "complete",
+            ARRAY(SELECT "event_id" FROM ins) AS "created",
+            ARRAY(SELECT "id" FROM updated) AS "changed"`,
+    [projectId, rows],
+  )) as { complete: boolean; created: string[]; changed: string[] }[];
+  return answer.complete ? { created: answer.created, changed: answer.changed } : null;
+}
+
+/**
+ * Why an event was not created, read from what is stored (events are append-only: what was stored
+ * when the insert skipped it is what a read finds): a run.started whose run has another stored
+ * start is a second start (checked first, as withoutSecondStarts does); otherwise its id is stored
+ * with the same content (duplicate) or with other content (conflict). Returns the ones found
+ * neither way (a concurrent writer got in between), for another round.
  */
 async function classifyNotCreated(
-  tx: Tx,
+  prisma: PrismaClient,
   projectId: string,
-  runPks: Map<string, string>,
   others: readonly Candidate[],
   out: Map<number, TIngestResult>,
-) {
-  const stored = await tx.$queryRawUnsafe<{ eventId: string; contentHash: string }[]>(
+): Promise<Candidate[]> {
+  const stored = await prisma.$queryRawUnsafe<{ eventId: string; contentHash: string }[]>(
     `SELECT "event_id" AS "eventId", "content_hash" AS "contentHash" FROM "events" WHERE "project_id" = $1 AND "event_id" = ANY($2::text[])`,
     projectId,
     others.map((c) => c.event.id),
   );
   const storedHash = new Map(stored.map((row) => [row.eventId, row.contentHash]));
-  const lostStarts: Candidate[] = [];
+  const starts = others.filter((c) => c.event.type === "run.started");
+  const startOf = starts.length > 0 ? await storedStarts(prisma, projectId, starts) : new Map<string, string>();
+  const unresolved: Candidate[] = [];
   for (const c of others) {
+    const start = startOf.get(c.event.runId);
     const hash = storedHash.get(c.event.id);
-    if (hash === undefined) {
-      if (c.event.type === "run.started") lostStarts.push(c);
-      else throw new RetryIngest(`event ${JSON.stringify(c.event.id)} was neither created nor found`);
-    } else if (hash === c.hash) out.set(c.index, { id: c.event.id, status: "duplicate" });
+    if (c.event.type === "run.started" && start !== undefined && start !== c.event.id) out.set(c.index, secondStart(c, start));
+    else if (hash === undefined) unresolved.push(c);
+    else if (hash === c.hash) out.set(c.index, { id: c.event.id, status: "duplicate" });
     else out.set(c.index, { id: c.event.id, status: "error", error: conflict(c.event.id) });
   }
-  if (lostStarts.length === 0) return;
-  const starts = await storedStarts(
-    tx,
-    projectId,
-    lostStarts.map((c) => runPks.get(c.event.runId)!),
-  );
-  for (const c of lostStarts) {
-    const existing = starts.get(runPks.get(c.event.runId)!);
-    if (existing === undefined) throw new RetryIngest(`run.started ${JSON.stringify(c.event.id)} was neither created nor found`);
-    out.set(c.index, secondStart(c, existing));
-  }
+  return unresolved;
 }
 
-async function storedStarts(tx: Tx, projectId: string, runPks: readonly string[]): Promise<Map<string, string>> {
-  const rows = await tx.$queryRawUnsafe<{ runPk: string; eventId: string }[]>(
-    `SELECT "run_pk" AS "runPk", "event_id" AS "eventId" FROM "events" WHERE "project_id" = $1 AND "run_pk" = ANY($2::text[]) AND "type" = 'run.started'`,
+/** The stored run.started event id of each run the candidates name (by run id), where there is one. */
+async function storedStarts(prisma: PrismaClient, projectId: string, candidates: readonly Candidate[]): Promise<Map<string, string>> {
+  const rows = await prisma.$queryRawUnsafe<{ runId: string; eventId: string }[]>(
+    `SELECT r."run_id" AS "runId", e."event_id" AS "eventId"
+       FROM "events" e JOIN "runs" r ON r."project_id" = e."project_id" AND r."id" = e."run_pk"
+      WHERE e."project_id" = $1 AND r."run_id" = ANY($2::text[]) AND e."type" = 'run.started'`,
     projectId,
-    [...new Set(runPks)],
+    [...new Set(candidates.map((c) => c.event.runId))],
   );
-  return new Map(rows.map((row) => [row.runPk, row.eventId]));
+  return new Map(rows.map((row) => [row.runId, row.eventId]));
 }
 
 /**
  * A run starts once: a run.started whose run already has one under another id is an error for
- * that event (the stored one stays). A repeat of the same id goes on to the duplicate check. A
- * concurrent batch may still store another start between this check and the insert: the partial
- * unique index (one run.started per run) then decides, and classifyNotCreated answers the same.
+ * that event (the stored one stays). A repeat of the same id goes on to the duplicate check.
+ *
+ * Only a batch holding different run.started events for one run needs the stored start read up
+ * front (which of them is refused depends on it). A single one is simply sent: the partial unique
+ * index (one run.started per run) skips it when its run has another start, stored before or by a
+ * concurrent batch, and classifyNotCreated answers exactly what this check would have.
  */
 async function withoutSecondStarts(
-  tx: Tx,
+  prisma: PrismaClient,
   projectId: string,
-  runPks: Map<string, string>,
   candidates: readonly Candidate[],
   out: Map<number, TIngestResult>,
 ): Promise<Candidate[]> {
   const starts = candidates.filter((c) => c.event.type === "run.started");
-  if (starts.length === 0) return [...candidates];
-  const startOf = await storedStarts(
-    tx,
-    projectId,
-    starts.map((c) => runPks.get(c.event.runId)!),
-  );
+  const startIds = new Map<string, Set<string>>();
+  for (const c of starts) startIds.set(c.event.runId, (startIds.get(c.event.runId) ?? new Set()).add(c.event.id));
+  if (![...startIds.values()].some((ids) => ids.size > 1)) return [...candidates];
+  const startOf = await storedStarts(prisma, projectId, starts);
   const rejected = new Set<Candidate>();
   for (const c of starts) {
-    const runPk = runPks.get(c.event.runId)!;
-    const existing = startOf.get(runPk);
-    if (existing === undefined) startOf.set(runPk, c.event.id);
+    const existing = startOf.get(c.event.runId);
+    if (existing === undefined) startOf.set(c.event.runId, c.event.id);
     else if (existing !== c.event.id) {
       rejected.add(c);
       out.set(c.index, secondStart(c, existing));
@@ -305,73 +413,7 @@ function secondStart(c: Candidate, existing: string): TIngestResult {
   };
 }
 
-/**
- * Keeps each run's summary columns in step with the events just stored: the rows are locked in
- * run-id order first (FOR NO KEY UPDATE, which the events' foreign-key checks do not wait on),
- * then one UPDATE sets every run. Timestamps travel as ISO text cast by PostgreSQL.
- */
-async function updateRuns(tx: Tx, projectId: string, runPks: Map<string, string>, created: readonly Candidate[]): Promise<void> {
-  const byRun = new Map<string, TEvent[]>();
-  for (const { event } of created) {
-    const list = byRun.get(event.runId) ?? [];
-    list.push(event);
-    byRun.set(event.runId, list);
-  }
-  if (byRun.size === 0) return;
-  const rows = [...byRun.keys()].sort(compareCodePoints).map((runId) => {
-    const events = byRun.get(runId)!;
-    let maxTurn: number | null = null;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const event of events) {
-      if (event.turn !== undefined) maxTurn = Math.max(maxTurn ?? -1, event.turn);
-      earliest = Math.min(earliest, parseInstant(event.ts)!.ms);
-    }
-    const started = events.find((e) => e.type === "run.started");
-    const ended = events.find((e) => e.type === "run.ended");
-    return {
-      runPk: runPks.get(runId)!,
-      count: events.length,
-      maxTurn,
-      earliest: isoOf(earliest),
-      started: started?.type === "run.started" ? started : null,
-      ended: ended?.type === "run.ended" ? ended : null,
-    };
-  });
-  const pks = rows.map((r) => r.runPk);
-  await tx.$queryRawUnsafe(
-    `SELECT 1 FROM "runs" WHERE "project_id" = $1 AND "id" = ANY($2::text[]) ORDER BY "run_id" FOR NO KEY UPDATE`,
-    projectId,
-    pks,
-  );
-  await tx.$executeRawUnsafe(
-    `UPDATE "runs" AS r SET
-       "event_count" = r."event_count" + u.c,
-       "max_turn" = CASE WHEN u.mt IS NULL THEN r."max_turn" ELSE GREATEST(COALESCE(r."max_turn", -1), u.mt) END,
-       "last_event_at" = now(),
-       "started_at" = CASE WHEN u.sa IS NOT NULL THEN u.sa::timestamptz ELSE LEAST(r."started_at", u.ea::timestamptz) END,
-       "task" = CASE WHEN u.sa IS NOT NULL THEN u.task ELSE r."task" END,
-       "agent" = CASE WHEN u.sa IS NOT NULL THEN u.agent ELSE r."agent" END,
-       "model" = CASE WHEN u.sa IS NOT NULL THEN u.model ELSE r."model" END,
-       "status" = COALESCE(u.st, r."status"),
-       "ended_at" = CASE WHEN u.st IS NOT NULL THEN u.en::timestamptz ELSE r."ended_at" END
-     FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-       AS u(pk, c, mt, ea, sa, task, agent, model, st, en)
-     WHERE r."project_id" = $1 AND r."id" = u.pk`,
-    projectId,
-    pks,
-    rows.map((r) => r.count),
-    rows.map((r) => r.maxTurn),
-    rows.map((r) => r.earliest),
-    rows.map((r) => (r.started ? isoOf(parseInstant(r.started.ts)!.ms) : null)),
-    rows.map((r) => r.started?.body.task ?? null),
-    rows.map((r) => r.started?.body.agent ?? null),
-    rows.map((r) => r.started?.body.model ?? null),
-    rows.map((r) => r.ended?.body.status ?? null),
-    rows.map((r) => (r.ended ? isoOf(parseInstant(r.ended.ts)!.ms) : null)),
-  );
-}
-
-/** A state that a fresh attempt of the transaction resolves (a concurrent writer got in between). */
+/** A state that a fresh attempt resolves (a concurrent writer got in between). */
 class RetryIngest extends Error {
   constructor(message: string) {
     super(message);
@@ -385,9 +427,9 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Runs the whole transaction again on a retryable failure, up to `attempts` times, waiting a
- * random time below an exponentially growing cap between attempts (full jitter: colliding
- * writers spread out instead of colliding again).
+ * Runs the whole attempt (a statement, or the transaction that creates runs) again on a retryable
+ * failure, up to `attempts` times, with a backoff between attempts. A failed attempt stored
+ * nothing: a statement and a transaction are all or nothing.
  */
 async function withConflictRetry<T>(attempts: number, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -400,7 +442,7 @@ async function withConflictRetry<T>(attempts: number, work: () => Promise<T>): P
           throw new DomainError("unavailable", `ingestion kept colliding with concurrent writers (${error.message}); retry`, undefined, 1);
         throw error; // a transient database error: answered 503 with Retry-After
       }
-      const delay = Math.random() * Math.min(1_000, 20 * 2 ** attempt);
+      const delay = backoff(attempt);
       console.warn(
         `[cuescope] ingest: attempt ${attempt} collided with a concurrent writer (${errorCodes(error).join(" ") || (error as Error).message}); retrying in ${delay.toFixed(0)} ms`,
       );
@@ -455,6 +497,11 @@ async function withIngestSlot<T>(db: Database, settings: IngestSettings, work: (
       next(); // the slot passes on directly
     else s.running--;
   }
+}
+
+/** Full jitter: a random wait below an exponentially growing cap, so colliding writers spread out. */
+function backoff(attempt: number): number {
+  return Math.random() * Math.min(1_000, 20 * 2 ** attempt);
 }
 
 function sleep(ms: number): Promise<void> {
