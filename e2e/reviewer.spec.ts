@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { REVIEWER_FINDING_CODES } from "@/lib/contracts";
+import { hydrated } from "./support/hydrated";
 import { signInToDemo } from "./support/sign-in";
 
 const REVIEWER_CODES: readonly string[] = REVIEWER_FINDING_CODES;
@@ -147,7 +148,7 @@ test.describe("Reviewer audit", () => {
   });
 
   test("filters by agent and time range; a bad link says what is wrong", async ({ page }) => {
-    await page.getByRole("combobox", { name: "Agent" }).selectOption("etf-lite-agent");
+    await (await hydrated(page.getByRole("combobox", { name: "Agent" }))).selectOption("etf-lite-agent");
     await expect(page).toHaveURL(/agent=etf-lite-agent/);
     await expect(candidateRows(page).first()).toBeVisible();
     for (const id of await candidateRows(page).locator("td:first-child a").first().allInnerTexts()) expect(id).not.toBe("");

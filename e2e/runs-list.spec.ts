@@ -1,5 +1,6 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "./support/hydrated";
 import { signInToDemo } from "./support/sign-in";
 
 const LIVE_TASK = "Compare sector weights of VOO and RSP over the last year";
@@ -71,6 +72,7 @@ test.describe("runs list", () => {
     await expectAllDemoRuns(page);
     const total = await bodyRows(page).count();
 
+    await hydrated(page.getByRole("combobox", { name: "Agent" }));
     await page.getByRole("combobox", { name: "Status" }).selectOption("live");
     await expect(page).toHaveURL(/\/runs\?status=live$/);
     await expect(bodyRows(page).filter({ hasText: LIVE_TASK })).toHaveCount(1);

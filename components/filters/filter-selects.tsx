@@ -2,6 +2,7 @@
 
 import { formatInstant } from "@/lib/format";
 import { TIME_RANGES, type TimeRange } from "@/lib/queries/url-params";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./filter-select.module.css";
 
 /** A filter over the values a facet takes (agents, models); "all" clears it. */
@@ -20,10 +21,17 @@ export function FacetSelect({
 }) {
   // The URL's value stays selectable even when no run has it (a shared link, a run since deleted).
   const values = value && !options?.includes(value) ? [value, ...(options ?? [])] : (options ?? []);
+  const hydrated = useHydrated();
   return (
     <label className={styles.field}>
       <span className="sr-only">{label}</span>
-      <select className={styles.select} aria-label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        className={styles.select}
+        aria-label={label}
+        value={value ?? ""}
+        data-hydrated={hydrated ? "true" : undefined}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         <option value="">{all}</option>
         {values.map((v) => (
           <option key={v} value={v}>
@@ -53,6 +61,7 @@ export function RangeSelect({
   const customLabel = custom
     ? [from ? `from ${formatInstant(from)}` : null, to ? `to ${formatInstant(to)}` : null].filter(Boolean).join(" ")
     : "";
+  const hydrated = useHydrated();
   return (
     <label className={styles.field}>
       <span className="sr-only">{label}</span>
@@ -60,6 +69,7 @@ export function RangeSelect({
         className={styles.select}
         aria-label={label}
         value={custom ? "custom" : (range ?? "")}
+        data-hydrated={hydrated ? "true" : undefined}
         onChange={(e) => onChange((e.target.value || undefined) as TimeRange | undefined)}
       >
         <option value="">All time</option>

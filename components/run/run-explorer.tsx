@@ -1,8 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef } from "react";
 import { TurnInspector } from "@/components/inspector/turn-inspector";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
 import { FindingsView } from "./findings-view";
@@ -20,10 +21,6 @@ import styles from "./run.module.css";
 
 /** How often a live run's header and timeline are fetched again. */
 export const LIVE_POLL_MS = 5_000;
-
-const subscribeNever = () => () => {};
-const hydratedOnClient = () => true;
-const notHydratedOnServer = () => false;
 
 /**
  * The run page (client side): header, the four meter charts with their reminder strips, the
@@ -43,8 +40,7 @@ function useRefetchWhenCaughtUp(behind: boolean, runId: string): void {
 export function RunExplorer({ runId }: { runId: string }) {
   const view = useRunView();
   // Marks the page interactive (the charts and handlers run after hydration); tests wait for it.
-  // False in the server's HTML and while hydrating, true once hydrated (React re-renders then).
-  const hydrated = useSyncExternalStore(subscribeNever, hydratedOnClient, notHydratedOnServer);
+  const hydrated = useHydrated();
   // Polled while the run is live, and while its rebuilt figures are behind its events (the rebuild
   // runs in the background): the charts follow once it is done.
   const summary = useQuery({
