@@ -113,6 +113,10 @@ function parameters(operation: Operation): OpenApiParameter[] {
   return [...of(operation.pathParams, "path"), ...of(operation.query, "query")];
 }
 
+function sizeInWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} kB`;
+}
+
 function toOpenApi(operation: Operation): OpenApiOperation {
   const params = parameters(operation);
   const responses: Record<string, OpenApiResponse> = {};
@@ -129,7 +133,7 @@ function toOpenApi(operation: Operation): OpenApiOperation {
       ? {
           requestBody: {
             required: true,
-            description: `${operation.body.description} At most ${operation.body.maxBytes} bytes.`,
+            description: `${operation.body.description} At most ${sizeInWords(operation.body.maxBytes)}.`,
             content: { "application/json": { schema: ref(operation.body.schema) } },
           },
         }
