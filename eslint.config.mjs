@@ -34,6 +34,7 @@ const CLIENT = [
   "lib/copy",
   "lib/replay",
   "lib/run-view",
+  "lib/api-docs",
 ];
 
 const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";

@@ -6,6 +6,7 @@ const SECTIONS = [
   { name: "Runs", href: "/runs" },
   { name: "Reviewer", href: "/reviewer" },
   { name: "Copy", href: "/copy" },
+  { name: "API", href: "/docs/api" },
 ] as const;
 
 /** The header; the root layout says whether the request carries a session cookie. */

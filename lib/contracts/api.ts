@@ -164,3 +164,13 @@ export const ZTimelineQuery = z.object({
   maxPoints: zIntParam(4, 5000).optional(),
 });
 export type TTimelineQuery = z.infer<typeof ZTimelineQuery>;
+
+/** `GET /api/v1/health`: which database this server uses and whether it answers; no data shown. */
+export const ZHealth = z.object({
+  ok: z.boolean(),
+  service: z.literal("cuescope"),
+  database: z.enum(["postgres", "pglite"]),
+  /** Only when `ok` is false (503): the same body as every error answer's `error`. */
+  error: ZApiError.shape.error.optional(),
+});
+export type THealth = z.infer<typeof ZHealth>;

@@ -1,5 +1,6 @@
 import "server-only";
 import { checkDatabase } from "@/lib/server/db/health";
+import type { THealth } from "@/lib/contracts";
 import { getBackground } from "@/lib/server/jobs/background";
 import { json } from "./errors-to-response";
 
@@ -14,7 +15,7 @@ export async function healthRoute(): Promise<Response> {
     // The server's background work starts with its first request; scripts/server.mjs asks here as
     // soon as it listens, so the queue is worked (and stale runs swept) from the start.
     void getBackground().catch((error) => console.error("[cuescope] background work did not start:", error));
-    return json(200, { ok: true, service: "cuescope", database: health.database });
+    return json(200, { ok: true, service: "cuescope", database: health.database } satisfies THealth);
   }
   console.error(`[cuescope] health: database unavailable: ${health.reason}`);
   return json(
@@ -24,7 +25,7 @@ export async function healthRoute(): Promise<Response> {
       service: "cuescope",
       database: health.database,
       error: { code: "unavailable", message: "the database is unavailable right now (the reason is in the server log); retry later" },
-    },
+    } satisfies THealth,
     { "retry-after": "5" },
   );
 }

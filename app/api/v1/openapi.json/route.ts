@@ -1,0 +1,3 @@
+import { openApiRoute } from "@/lib/server/http/openapi-route";
+
+export const GET = openApiRoute;

@@ -1,0 +1,181 @@
+import packageJson from "@/package.json";
+import { ERROR_STATUSES, OPERATIONS, paramDescription, TAGS, type ErrorStatus, type Operation, type SuccessResponse } from "./operations";
+import { COMPONENT_PREFIX, componentSchemas, parameterSchemas, type JsonSchema, type ResponseSchemaName } from "./schemas";
+
+/**
+ * The OpenAPI 3.1 document of `/api/v1`, built from the table of operations (./operations.ts) and
+ * the zod contracts (./schemas.ts). Pure: the route `GET /api/v1/openapi.json` serves it and the
+ * page `/docs/api` renders it.
+ */
+
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
+};
+
+export type OpenApiParameter = { name: string; in: "path" | "query"; required: boolean; description?: string; schema: JsonSchema };
+
+export type OpenApiOperation = {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  security: Record<string, string[]>[];
+  parameters?: OpenApiParameter[];
+  requestBody?: { required: true; description: string; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, OpenApiResponse>;
+};
+
+export type OpenApiResponse = {
+  description: string;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+  content?: Record<string, { schema: JsonSchema }>;
+};
+
+/** The name of the browser's session cookie (lib/server/auth/sessions.ts; kept in step by document.test.ts). */
+export const SESSION_COOKIE_NAME = "cuescope_session";
+
+const KEY_SECURITY: Record<string, string[]>[] = [{ bearerKey: [] }, { sessionCookie: [] }];
+
+const ref = (name: string): JsonSchema => ({ $ref: COMPONENT_PREFIX + name });
+const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } };
+
+/** The usual meaning of each error status, where an operation's shape says it applies. */
+const ERROR_MEANING: Record<ErrorStatus, string> = {
+  400: "A parameter or the body is invalid: `error.path` names the first field, `error.message` what was expected.",
+  401: "No API key, or an unknown or revoked one (or an expired session).",
+  403: "A request with the session cookie from another origin (the CSRF check); requests with a Bearer key are not affected.",
+  404: "Nothing of that id in the key's project.",
+  409: "A conflict with what is stored.",
+  413: "The body is larger than the limit (the message says which).",
+  415: "The body is not `Content-Type: application/json`.",
+  429: "Too many failed key attempts from this address; see Retry-After.",
+  503: "The database or the job queue is busy or unreachable; nothing was stored. Retry after Retry-After.",
+};
+
+/** The error statuses an operation can answer with: those its shape implies, and its own. */
+export function errorStatuses(operation: Operation): ErrorStatus[] {
+  const applies: Record<ErrorStatus, boolean> = {
+    400: Boolean(operation.pathParams || operation.query || operation.body),
+    401: operation.auth === "key",
+    403: operation.auth === "key" && operation.method !== "get",
+    404: Boolean(operation.pathParams),
+    409: false,
+    413: Boolean(operation.body),
+    415: Boolean(operation.body),
+    429: operation.auth === "key",
+    503: operation.auth === "key",
+  };
+  return ERROR_STATUSES.filter((status) => applies[status] || operation.errors?.[status] !== undefined);
+}
+
+function errorResponse(operation: Operation, status: ErrorStatus): OpenApiResponse {
+  const own = operation.errors?.[status];
+  const description = typeof own === "string" ? own : (own?.description ?? ERROR_MEANING[status]);
+  const schema = typeof own === "object" ? own.schema : "ApiError";
+  return {
+    description,
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+    content: { "application/json": { schema: ref(schema) } },
+  };
+}
+
+function bodySchema(schema: NonNullable<SuccessResponse["content"]>[number]["schema"]): JsonSchema {
+  if (schema === "text") return { type: "string" };
+  if (schema === "object") return { type: "object" };
+  if (schema === "array-of-row") return { type: "array", items: ref("ReviewerCandidateRow") };
+  return ref(schema satisfies ResponseSchemaName);
+}
+
+function successResponse(response: SuccessResponse): OpenApiResponse {
+  const content = response.schema
+    ? { "application/json": { schema: ref(response.schema) } }
+    : Object.fromEntries((response.content ?? []).map((c) => [c.mediaType, { schema: bodySchema(c.schema) }]));
+  const headers = response.headers
+    ? Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]))
+    : undefined;
+  return { description: response.description, ...(headers ? { headers } : {}), content };
+}
+
+function parameters(operation: Operation): OpenApiParameter[] {
+  const of = (schema: Operation["query"], where: "path" | "query"): OpenApiParameter[] =>
+    schema
+      ? parameterSchemas(schema).map(({ name, required, schema: json }) => {
+          const description = paramDescription(operation, name);
+          return { name, in: where, required: where === "path" || required, ...(description ? { description } : {}), schema: json };
+        })
+      : [];
+  return [...of(operation.pathParams, "path"), ...of(operation.query, "query")];
+}
+
+function sizeInWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} kB`;
+}
+
+function toOpenApi(operation: Operation): OpenApiOperation {
+  const params = parameters(operation);
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const response of operation.responses) responses[String(response.status)] = successResponse(response);
+  for (const status of errorStatuses(operation)) responses[String(status)] = errorResponse(operation, status);
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: operation.description,
+    security: operation.auth === "key" ? KEY_SECURITY : [],
+    ...(params.length ? { parameters: params } : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `${operation.body.description} At most ${sizeInWords(operation.body.maxBytes)}.`,
+            content: { "application/json": { schema: ref(operation.body.schema) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = toOpenApi(operation);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Cuescope API",
+      version: packageJson.version,
+      description:
+        'Send agent telemetry and read what Cuescope rebuilt from it. Every answer is JSON; every error is `{ "error": { "code", "message", "path"? } }`. ' +
+        "Authenticate with a project's API key (`Authorization: Bearer <secret>`, made with `npm run keys`); the browser uses its session cookie instead.",
+    },
+    servers: [{ url: "/" }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+    security: [{ bearerKey: [] }],
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        bearerKey: { type: "http", scheme: "bearer", description: "A project's API key: `Authorization: Bearer <secret>`." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: SESSION_COOKIE_NAME,
+          description: "The browser's session after signing in at /login (same-origin only for anything but GET).",
+        },
+      },
+    },
+  };
+}
+
+let built: OpenApiDocument | undefined;
+
+/** The document, built once per process (it depends only on the code). */
+export function openApiDocument(): OpenApiDocument {
+  return (built ??= buildOpenApiDocument());
+}

@@ -1,0 +1,401 @@
+import type { z } from "zod";
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_EVENTS,
+  ZEventsQuery,
+  ZExportFormat,
+  ZIdPathParams,
+  ZReviewerCandidatesQuery,
+  ZRunListQuery,
+  ZRunPathParams,
+  ZTimelineQuery,
+  ZTurnParams,
+} from "@/lib/contracts";
+import type { RequestSchemaName, ResponseSchemaName } from "./schemas";
+
+/**
+ * Every operation of `/api/v1`, written once: the OpenAPI document (./document.ts), the reference
+ * page (app/docs/api) and the test that walks app/api/v1 (./document.test.ts) all read this table.
+ * Parameters and bodies are the contracts the routes parse with (lib/server/http, lib/server/loaders).
+ */
+
+export const TAGS = [
+  { name: "Ingest", description: "Sending telemetry: batches of events, each validated and stored on its own." },
+  { name: "Runs", description: "Reading runs: the list, a run's summary, its rebuilt decisions, timeline, turns and raw events." },
+  { name: "Reviewer", description: "The Reviewer audit over the filtered runs: candidates, funnel and export." },
+  { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
+  { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
+  { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
+  { name: "Service", description: "Health and this reference; no key needed." },
+] as const;
+
+export type TagName = (typeof TAGS)[number]["name"];
+
+/** A success answer: its status, what it means, and its body (a named schema, or a short description of another body). */
+export interface SuccessResponse {
+  status: number;
+  description: string;
+  schema?: ResponseSchemaName;
+  /** A body that is not one JSON schema: its media types and what each holds. */
+  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "text" | "object" }[];
+  headers?: Record<string, string>;
+}
+
+/** The error statuses the API answers with (lib/server/http/errors-to-response.ts), 500 aside. */
+export const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 503] as const;
+export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
+export interface Operation {
+  operationId: string;
+  method: "get" | "post";
+  /** The OpenAPI path: `/api/v1/runs/{runId}` for app/api/v1/runs/[runId]/route.ts. */
+  path: string;
+  tag: TagName;
+  summary: string;
+  description: string;
+  /** `key`: a Bearer API key (or the browser's session cookie); `public`: no credentials. */
+  auth: "key" | "public";
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  /** What a parameter means, by name (path and query alike). */
+  paramDescriptions?: Record<string, string>;
+  body?: { schema: RequestSchemaName; maxBytes: number; description: string };
+  responses: SuccessResponse[];
+  /** Error answers particular to this operation (the usual ones are added from its shape, see ./document.ts). */
+  errors?: Partial<Record<ErrorStatus, string | { description: string; schema: ResponseSchemaName }>>;
+}
+
+const RUN_PATH = ZRunPathParams;
+const TURN_PATH = ZRunPathParams.extend(ZTurnParams.shape);
+const REVIEWER_FILTERS = ZReviewerCandidatesQuery.omit({ cursor: true, limit: true });
+const VERSION_BYTES = 256 * 1024;
+
+const PARAMS: Record<string, string> = {
+  runId: "The run's id (1–128 characters). The ids `.` and `..` are sent as `~` with the query `?runId=.` or `?runId=..`.",
+  turn: "A turn number (an integer ≥ 0).",
+  id: "The record's id, as the API gave it.",
+  cursor: "The `nextCursor` of the previous page; leave out for the first page.",
+  limit: "How many items per page.",
+  status: "Only runs with this status.",
+  agent: "Only runs of this agent (exact name).",
+  model: "Only runs of this model (exact name).",
+  q: "Text in the run's task, case-insensitive.",
+  from: "Only runs started at or after this RFC 3339 date-time (with a zone).",
+  to: "Only runs started at or before this RFC 3339 date-time (with a zone).",
+  sort: "Order of the list: by start or by turns, `-` for descending.",
+  violations: "`1` or `true`: only candidates with a finding.",
+  format: "`csv` (the default) or `json`.",
+};
+
+function versionOperations(kind: "copy" | "policy"): Operation[] {
+  const Kind = kind === "copy" ? "Copy" : "Policy";
+  const tag: TagName = kind === "copy" ? "Copy versions" : "Policy versions";
+  const base = `/api/v1/${kind}-versions`;
+  const what = kind === "copy" ? "reminder copy (templates per reminder key and stage)" : "policy (meters, thresholds, review schedule)";
+  return [
+    {
+      operationId: `list${Kind}Versions`,
+      method: "get",
+      path: base,
+      tag,
+      summary: `List ${kind} versions`,
+      description: `The project's saved versions of ${what}, newest first.`,
+      auth: "key",
+      responses: [{ status: 200, description: `The ${kind} versions.`, schema: `${Kind}VersionList` }],
+    },
+    {
+      operationId: `create${Kind}Version`,
+      method: "post",
+      path: base,
+      tag,
+      summary: `Save a ${kind} version`,
+      description: `Saves a new named version of ${what}; a saved version is never changed.`,
+      auth: "key",
+      body: {
+        schema: `${Kind}VersionCreate`,
+        maxBytes: VERSION_BYTES,
+        description: `The version: a unique name, an optional note and parent, and the ${kind}.`,
+      },
+      responses: [{ status: 201, description: "The saved version.", schema: `${Kind}Version` }],
+      errors: { 409: "A version of that name exists in the project." },
+    },
+    {
+      operationId: `get${Kind}Version`,
+      method: "get",
+      path: `${base}/{id}`,
+      tag,
+      summary: `Read a ${kind} version`,
+      description: `One saved ${kind} version.`,
+      auth: "key",
+      pathParams: ZIdPathParams,
+      responses: [{ status: 200, description: "The version.", schema: `${Kind}Version` }],
+    },
+    {
+      operationId: `makeDefault${Kind}Version`,
+      method: "post",
+      path: `${base}/{id}/default`,
+      tag,
+      summary: `Make a ${kind} version the default`,
+      description: `Marks the version as the project's default ${kind} (the editor starts from it). No body.`,
+      auth: "key",
+      pathParams: ZIdPathParams,
+      responses: [{ status: 200, description: "The version, now the default.", schema: `${Kind}Version` }],
+    },
+  ];
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    operationId: "ingestEvents",
+    method: "post",
+    path: "/api/v1/ingest",
+    tag: "Ingest",
+    summary: "Send a batch of events",
+    description:
+      `Stores up to ${MAX_BATCH_EVENTS} events (at most ${MAX_BATCH_BYTES / (1024 * 1024)} MB). Each event is validated on its own: ` +
+      "the answer is 207 with one result per event, in order (`created`, `duplicate` for a re-send of the same event, `error` naming the field). " +
+      "Event ids are chosen by the client, so a batch can be re-sent safely. The run's decisions are rebuilt in the background.",
+    auth: "key",
+    body: { schema: "IngestRequest", maxBytes: MAX_BATCH_BYTES, description: "`batch`: the events, in any order." },
+    responses: [{ status: 207, description: "One result per event, and their counts.", schema: "IngestResponse" }],
+    errors: {
+      413: `The body is larger than ${MAX_BATCH_BYTES / (1024 * 1024)} MB, or the batch holds more than ${MAX_BATCH_EVENTS} events.`,
+    },
+  },
+  {
+    operationId: "listRuns",
+    method: "get",
+    path: "/api/v1/runs",
+    tag: "Runs",
+    summary: "List runs",
+    description: "One page of the project's runs, filtered and sorted; follow `nextCursor` for the next page.",
+    auth: "key",
+    query: ZRunListQuery,
+    responses: [{ status: 200, description: "A page of runs.", schema: "RunListResponse" }],
+  },
+  {
+    operationId: "getRunFacets",
+    method: "get",
+    path: "/api/v1/facets",
+    tag: "Runs",
+    summary: "Filter values of the runs list",
+    description: "The agents, models and statuses the project's runs have.",
+    auth: "key",
+    responses: [{ status: 200, description: "The values.", schema: "RunFacets" }],
+  },
+  {
+    operationId: "getRunSummary",
+    method: "get",
+    path: "/api/v1/runs/{runId}",
+    tag: "Runs",
+    summary: "A run's summary",
+    description: "The run's list entry with its policy, copy, last meters and rebuild state (`staleEvents`, `rebuildPending`).",
+    auth: "key",
+    pathParams: RUN_PATH,
+    responses: [{ status: 200, description: "The run.", schema: "RunSummary" }],
+    errors: { 409: "The run's decisions cannot be rebuilt (e.g. its run.started has not arrived)." },
+  },
+  {
+    operationId: "getRunDecisions",
+    method: "get",
+    path: "/api/v1/runs/{runId}/decisions",
+    tag: "Runs",
+    summary: "A run's rebuilt decisions",
+    description:
+      "Every turn's rebuilt reminder and Reviewer decisions and the run's findings. Waits for a pending rebuild (without doing it); " +
+      "the header `x-cuescope-stale-events` counts the events the answer does not include yet.",
+    auth: "key",
+    pathParams: RUN_PATH,
+    responses: [
+      {
+        status: 200,
+        description: "The decisions.",
+        schema: "RunDecisions",
+        headers: { "x-cuescope-stale-events": "Stored events the decisions do not include yet (0 when current)." },
+      },
+    ],
+    errors: { 409: "The run's decisions cannot be rebuilt." },
+  },
+  {
+    operationId: "listRunEvents",
+    method: "get",
+    path: "/api/v1/runs/{runId}/events",
+    tag: "Runs",
+    summary: "A run's raw events",
+    description: "The stored events in arrival order, one page at a time, optionally of one turn.",
+    auth: "key",
+    pathParams: RUN_PATH,
+    query: ZEventsQuery,
+    paramDescriptions: { turn: "Only the events of this turn." },
+    responses: [{ status: 200, description: "A page of events.", schema: "EventsResponse" }],
+  },
+  {
+    operationId: "getRunTimeline",
+    method: "get",
+    path: "/api/v1/runs/{runId}/timeline",
+    tag: "Runs",
+    summary: "A run's timeline",
+    description:
+      "The meter series, reminder, Reviewer and notification lanes and finding markers, for the whole run or a window of turns, within a point budget.",
+    auth: "key",
+    pathParams: RUN_PATH,
+    query: ZTimelineQuery,
+    paramDescriptions: { from: "First turn of the window.", to: "Last turn of the window.", maxPoints: "The point budget per series." },
+    responses: [{ status: 200, description: "The timeline.", schema: "RunTimeline" }],
+    errors: { 409: "The run's decisions cannot be rebuilt." },
+  },
+  {
+    operationId: "getTurnDetail",
+    method: "get",
+    path: "/api/v1/runs/{runId}/turns/{turn}",
+    tag: "Runs",
+    summary: "One turn",
+    description: "Everything the turn inspector shows: the rebuilt decision, the turn's findings and events, and the neighbouring turns.",
+    auth: "key",
+    pathParams: TURN_PATH,
+    responses: [{ status: 200, description: "The turn.", schema: "TurnDetail" }],
+    errors: { 409: "The run's decisions cannot be rebuilt." },
+  },
+  {
+    operationId: "listReviewerCandidates",
+    method: "get",
+    path: "/api/v1/reviewer/candidates",
+    tag: "Reviewer",
+    summary: "Reviewer candidates",
+    description: "One page of Reviewer candidates (the record beside rule R13) over the filtered runs, as stored by their last rebuild.",
+    auth: "key",
+    query: ZReviewerCandidatesQuery,
+    paramDescriptions: {
+      runId: "Only this run's candidates.",
+      from: "Only runs started at or after this date-time.",
+      to: "Only runs started at or before this date-time.",
+    },
+    responses: [{ status: 200, description: "A page of candidates.", schema: "ReviewerCandidatesResponse" }],
+  },
+  {
+    operationId: "getReviewerFunnel",
+    method: "get",
+    path: "/api/v1/reviewer/funnel",
+    tag: "Reviewer",
+    summary: "Reviewer funnel",
+    description: "Candidate → admission → dispatch → completion counts, with the exits, over the same filters as the candidates.",
+    auth: "key",
+    query: REVIEWER_FILTERS,
+    paramDescriptions: {
+      runId: "Only this run.",
+      from: "Only runs started at or after this date-time.",
+      to: "Only runs started at or before this date-time.",
+    },
+    responses: [{ status: 200, description: "The funnel.", schema: "ReviewerFunnel" }],
+  },
+  {
+    operationId: "exportReviewerCandidates",
+    method: "get",
+    path: "/api/v1/reviewer/candidates/export",
+    tag: "Reviewer",
+    summary: "Export Reviewer candidates",
+    description:
+      "Every candidate over the filters, streamed as a download: CSV (a header line, then one line per candidate) or a JSON array of candidate rows. " +
+      "A failure after the download started ends it with an error marker (CSV: a last line `#error,<code>,<message>`; JSON: a last element " +
+      '`{"error":…}` and no closing `]`), so a partial file is never taken for a whole one.',
+    auth: "key",
+    query: REVIEWER_FILTERS.extend({ cursor: ZReviewerCandidatesQuery.shape.cursor }).extend(ZExportFormat.shape),
+    paramDescriptions: { runId: "Only this run.", cursor: "Start after this page of the candidates list." },
+    responses: [
+      {
+        status: 200,
+        description: "The download.",
+        content: [
+          { mediaType: "text/csv", schema: "text" },
+          { mediaType: "application/json", schema: "array-of-row" },
+        ],
+      },
+    ],
+  },
+  ...versionOperations("copy"),
+  ...versionOperations("policy"),
+  {
+    operationId: "startReplay",
+    method: "post",
+    path: "/api/v1/replay",
+    tag: "Replay",
+    summary: "Start a what-if replay",
+    description:
+      "Replays the filtered runs with a copy version, a policy version or both, as a background job. 202 with the job to poll; " +
+      "200 with a finished job when one with the same inputs exists (`reused`).",
+    auth: "key",
+    body: {
+      schema: "ReplayRequest",
+      maxBytes: 64 * 1024,
+      description: "The versions to replay with (at least one), the run filters and a run limit.",
+    },
+    responses: [
+      { status: 202, description: "The job, running: poll `GET /api/v1/replay/{id}`.", schema: "ReplayJob" },
+      { status: 200, description: "A finished job with the same inputs.", schema: "ReplayJob" },
+    ],
+    errors: { 400: "The body does not parse, or no runs match the filters.", 404: "A version named in the body does not exist." },
+  },
+  {
+    operationId: "getReplay",
+    method: "get",
+    path: "/api/v1/replay/{id}",
+    tag: "Replay",
+    summary: "A replay job",
+    description: "The job's progress, and its result once done.",
+    auth: "key",
+    pathParams: ZIdPathParams,
+    responses: [{ status: 200, description: "The job.", schema: "ReplayJob" }],
+  },
+  {
+    operationId: "cancelReplay",
+    method: "post",
+    path: "/api/v1/replay/{id}/cancel",
+    tag: "Replay",
+    summary: "Cancel a replay job",
+    description: "Stops a running job; a finished job is answered as it is. No body.",
+    auth: "key",
+    pathParams: ZIdPathParams,
+    responses: [{ status: 200, description: "The job.", schema: "ReplayJob" }],
+  },
+  {
+    operationId: "getReplayTurn",
+    method: "get",
+    path: "/api/v1/replay/{id}/runs/{runId}/turns/{turn}",
+    tag: "Replay",
+    summary: "One turn of a replayed run",
+    description:
+      "The run's own decision for the turn next to the what-if decision with the replay's versions (rebuilt for this request on a job thread).",
+    auth: "key",
+    pathParams: ZIdPathParams.extend(ZRunPathParams.shape).extend(ZTurnParams.shape),
+    paramDescriptions: { id: "The replay job's id." },
+    responses: [{ status: 200, description: "The turn, both ways.", schema: "ReplayTurn" }],
+    errors: { 409: "The run has not been rebuilt yet, or its decisions cannot be rebuilt." },
+  },
+  {
+    operationId: "getHealth",
+    method: "get",
+    path: "/api/v1/health",
+    tag: "Service",
+    summary: "Health",
+    description: "Which database this server uses, and whether it answers within 3 s. No key needed, no data shown.",
+    auth: "public",
+    responses: [{ status: 200, description: "The database answers.", schema: "Health" }],
+    errors: { 503: { description: "The database does not answer: `ok` is false, with the error; header Retry-After.", schema: "Health" } },
+  },
+  {
+    operationId: "getOpenApiDocument",
+    method: "get",
+    path: "/api/v1/openapi.json",
+    tag: "Service",
+    summary: "This reference as OpenAPI 3.1",
+    description:
+      "The OpenAPI 3.1 document of this API, generated from the same contracts the server parses with. No key needed. Readable at /docs/api.",
+    auth: "public",
+    responses: [{ status: 200, description: "The OpenAPI document.", content: [{ mediaType: "application/json", schema: "object" }] }],
+  },
+];
+
+/** A parameter's description, if the table has one. */
+export function paramDescription(operation: Operation, name: string): string | undefined {
+  return operation.paramDescriptions?.[name] ?? PARAMS[name];
+}

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import {
+  MAX_BATCH_EVENTS,
+  ZApiError,
+  ZCopyVersion,
+  ZCopyVersionCreate,
+  ZCopyVersionList,
+  ZEvent,
+  ZEventsResponse,
+  ZHealth,
+  ZIngestRequest,
+  ZIngestResponse,
+  ZPolicyVersion,
+  ZPolicyVersionCreate,
+  ZPolicyVersionList,
+  ZReplayJob,
+  ZReplayRequest,
+  ZReplayTurn,
+  ZReviewerCandidateRow,
+  ZReviewerCandidatesResponse,
+  ZReviewerFunnel,
+  ZRunDecisions,
+  ZRunFacets,
+  ZRunListItem,
+  ZRunListResponse,
+  ZRunSummary,
+  ZRunTimeline,
+  ZTurnDetail,
+} from "@/lib/contracts";
+
+/**
+ * The contracts the API reference names under `components.schemas`, by name: each is converted once
+ * with `z.toJSONSchema` and referred to with `$ref` from the operations and from each other.
+ * Requests are described as clients write them (`io: "input"`: defaults may be left out), answers as
+ * the server sends them (`io: "output"`).
+ */
+
+/**
+ * The ingest body as documented: ZIngestRequest takes `batch` as unknown items because the server
+ * validates each event on its own (a bad one loses no good one), but each item is meant to be an Event.
+ */
+const ZIngestRequestDoc = ZIngestRequest.extend({ batch: z.array(ZEvent).max(MAX_BATCH_EVENTS) });
+
+export const REQUEST_SCHEMAS = {
+  Event: ZEvent,
+  IngestRequest: ZIngestRequestDoc,
+  CopyVersionCreate: ZCopyVersionCreate,
+  PolicyVersionCreate: ZPolicyVersionCreate,
+  ReplayRequest: ZReplayRequest,
+} as const;
+
+export const RESPONSE_SCHEMAS = {
+  ApiError: ZApiError,
+  Health: ZHealth,
+  IngestResponse: ZIngestResponse,
+  RunListItem: ZRunListItem,
+  RunListResponse: ZRunListResponse,
+  RunFacets: ZRunFacets,
+  RunSummary: ZRunSummary,
+  RunDecisions: ZRunDecisions,
+  EventsResponse: ZEventsResponse,
+  TurnDetail: ZTurnDetail,
+  RunTimeline: ZRunTimeline,
+  ReviewerCandidateRow: ZReviewerCandidateRow,
+  ReviewerCandidatesResponse: ZReviewerCandidatesResponse,
+  ReviewerFunnel: ZReviewerFunnel,
+  CopyVersion: ZCopyVersion,
+  CopyVersionList: ZCopyVersionList,
+  PolicyVersion: ZPolicyVersion,
+  PolicyVersionList: ZPolicyVersionList,
+  ReplayJob: ZReplayJob,
+  ReplayTurn: ZReplayTurn,
+} as const;
+
+export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;
+export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
+export type SchemaName = RequestSchemaName | ResponseSchemaName;
+
+/** A JSON Schema (2020-12) as an object: what z.toJSONSchema gives. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export const COMPONENT_PREFIX = "#/components/schemas/";
+
+/** Options shared by every conversion: a check or transform without a JSON Schema form is left open, not an error. */
+const BASE = { target: "draft-2020-12", unrepresentable: "any", uri: (id: string) => COMPONENT_PREFIX + id } as const;
+
+function convert(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const { schemas: converted } = z.toJSONSchema(registry, { ...BASE, io });
+  // Inside components.schemas a schema needs neither its own dialect nor an id.
+  return Object.fromEntries(
+    Object.entries(converted).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema as JsonSchema]),
+  );
+}
+
+/** Every named schema, as `components.schemas` holds them. */
+export function componentSchemas(): Record<SchemaName, JsonSchema> {
+  return { ...convert(REQUEST_SCHEMAS, "input"), ...convert(RESPONSE_SCHEMAS, "output") } as Record<SchemaName, JsonSchema>;
+}
+
+/** One parameter object's properties as clients write them (query strings, path segments). */
+export function parameterSchemas(schema: z.ZodObject): { name: string; required: boolean; schema: JsonSchema }[] {
+  const json = z.toJSONSchema(schema, { ...BASE, io: "input" }) as JsonSchema;
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    required: required.has(name),
+    schema: asUrlValue(property, schema.shape[name]),
+  }));
+}
+
+/**
+ * A parameter as it is written in a URL: a number parameter accepts a number (server code) or its
+ * digits (a URL), and a URL only has the digits, so its integer branch is the one documented; a
+ * default the converter leaves out of a union is read from the contract.
+ */
+function asUrlValue(property: JsonSchema, field: z.ZodType | undefined): JsonSchema {
+  const branches = property.anyOf as JsonSchema[] | undefined;
+  const integer = branches?.find((branch) => branch.type === "integer");
+  const schema = integer ? { ...integer, ...(property.default !== undefined ? { default: property.default } : {}) } : property;
+  if (schema.default === undefined && field instanceof z.ZodDefault) return { ...schema, default: field.def.defaultValue };
+  return schema;
+}
