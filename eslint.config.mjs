@@ -45,7 +45,17 @@ const NO_RUNTIME_LOADING = [
 ];
 
 const config = [
-  { ignores: [".next/**", "node_modules/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/server/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "packages/sdk/dist/**",
+    ],
+  },
   ...nextCoreWebVitals,
   ...nextTypescript,
   {

@@ -23,7 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "node",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "packages/**/*.test.ts"],
           environment: "node",
         },
       },

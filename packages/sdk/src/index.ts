@@ -1,0 +1,16 @@
+export {
+  createCuescope,
+  CuescopeError,
+  type Cuescope,
+  type CuescopeErrorKind,
+  type CuescopeOptions,
+  type CuescopeStats,
+  type EventBody,
+  type EventType,
+  type MethodName,
+  type RecordOptions,
+  type Run,
+  type StartRunOptions,
+  type TurnEventType,
+} from "./client";
+export { newId } from "./ids";

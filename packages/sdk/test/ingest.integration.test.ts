@@ -1,0 +1,91 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST } from "@/app/api/v1/ingest/route";
+import { createKey } from "@/lib/server/auth/keys";
+import { useDatabase, type Database } from "@/lib/server/db";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { createCuescope, type CuescopeError } from "../src/index";
+
+const POLICY = {
+  requests: { limit: 40, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] },
+  context: { capacityBytes: 10000, stages: [0.7, 0.85, 0.95] },
+  review: { everyTurns: 10 },
+};
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A plain Node http server whose handler is the app's real ingest route; the first `failFirst` requests get 503. */
+function host(failFirst: { count: number }): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    if (failFirst.count > 0) {
+      failFirst.count--;
+      res.writeHead(503, { "retry-after": "0" }).end("warming up");
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const response = await POST(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: new Uint8Array(body) }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+describe.each(testDatabases())("SDK against the real ingestion on $name", (kind) => {
+  let db: Database;
+  let key: string;
+  let server: Server;
+  const failFirst = { count: 0 };
+
+  beforeAll(async () => {
+    db = await kind.open();
+    useDatabase(db);
+    key = (await createKey(db, "sdk")).secret;
+    server = await host(failFirst);
+  }, 60_000);
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await db?.close();
+  });
+
+  it("stores exactly the events of a scripted run, across a server answering 503 first", async () => {
+    failFirst.count = 3;
+    const errors: CuescopeError[] = [];
+    const cs = createCuescope({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: key,
+      maxBatchEvents: 7,
+      flushIntervalMs: 20,
+      retryDelayMs: 5,
+      flushOnExit: false,
+      onError: (e) => errors.push(e),
+    });
+    const run = cs.startRun({ task: "Compare ETF fees", agent: "etf-agent", model: "m-large", policy: POLICY });
+    const ids: string[] = [];
+    for (let turn = 1; turn <= 10; turn++) {
+      ids.push(run.meterRequests({ used: turn * 2 }, { turn }));
+      ids.push(run.requestFinal({ requiredBytes: turn * 500 }, { turn }));
+      ids.push(run.modelAction({ kind: "tool_call" }, { turn }));
+      ids.push(run.requestSubmitted({ outcome: "ok" }, { turn }));
+    }
+    ids.push(run.end({ status: "completed" }));
+    await cs.shutdown();
+
+    expect(errors).toEqual([]);
+    expect(failFirst.count).toBe(0);
+    const stored = await db.prisma.event.findMany({ where: { run: { runId: run.runId } }, select: { eventId: true, type: true } });
+    const storedIds = stored.map((e) => e.eventId);
+    expect(new Set(storedIds).size).toBe(storedIds.length);
+    expect(storedIds.length).toBe(ids.length + 1); // + run.started
+    expect(storedIds).toEqual(expect.arrayContaining(ids));
+    expect(stored.filter((e) => e.type === "run.started")).toHaveLength(1);
+    expect(cs.stats()).toMatchObject({ sent: 42, acknowledged: 42, rejected: 0, dropped: 0, buffered: 0 });
+    expect(cs.stats().retries).toBeGreaterThanOrEqual(3);
+  });
+});
