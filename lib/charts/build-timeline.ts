@@ -259,11 +259,11 @@ function foldedReminderLanes(turns: readonly TTurnDecision[], fit: Fit, bucketOf
 /** The Reviewer lane with its rebuilt candidates and its recorded chains folded when each is over the budget. */
 function foldedReviewerLane(lane: TReviewerLane, fit: Fit, bucketOf: BucketOf, end: number): TReviewerLane {
   lane.rebuilt = fit(lane.rebuilt, (items) => foldRebuiltReviewer(items, bucketOf));
-  const chains = lane.chains;
-  if (fit(chains, () => []) !== chains) {
-    lane.chainBuckets = foldChains(chains, bucketOf, end);
-    lane.chains = [];
-  }
+  // Folded, the chains are counted in chainBuckets and listed no more.
+  lane.chains = fit(lane.chains, (all) => {
+    lane.chainBuckets = foldChains(all, bucketOf, end);
+    return [];
+  });
   return lane;
 }
 

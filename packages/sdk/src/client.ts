@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { BODIES, EVENT_TYPES, type TEventType } from "../../../lib/contracts/events";
 import { checkEvent } from "../../../lib/contracts/storable";
 import { newId } from "./ids";
-import { isRetryableStatus, retryDelayMs } from "./retry";
+import { isRetryableStatus, retryDelayMs } from "../../../lib/client/retry-policy";
 
 /** The body a caller passes for an event type (defaults of the contract may be left out). */
 export type EventBody<T extends TEventType> = z.input<(typeof BODIES)[T]>;

@@ -1,6 +1,6 @@
-// Copied from the app's lib/client/ingest-sink.ts (the pure parts: which statuses to retry, the
-// full-jitter backoff, Retry-After), so the SDK keeps the same retry semantics without importing
-// app internals. Keep the two in step.
+// How clients of the ingest API retry: which statuses, the full-jitter backoff, Retry-After. Pure
+// and without imports (no "@/" alias), so the app's HTTP sink (ingest-sink.ts) and the SDK
+// (packages/sdk, which bundles it) share one policy.
 
 /** Statuses worth sending the same batch again for: every 5xx, and 429 (rate limited). */
 export function isRetryableStatus(status: number): boolean {
@@ -19,8 +19,8 @@ export interface BackoffOptions {
 
 /**
  * The wait before retry `attempt` (1-based): full jitter — a uniformly random time below
- * min(maxDelay, base × 2^(attempt−1)) — never shorter than the server's Retry-After (seconds or an
- * HTTP date), capped at maxRetryAfter.
+ * min(maxDelay, base × 2^(attempt−1)) — so clients that failed together do not retry together;
+ * never shorter than the server's Retry-After (seconds or an HTTP date), capped at maxRetryAfter.
  */
 export function retryDelayMs(attempt: number, retryAfter: string | null, options: BackoffOptions = {}, now = Date.now()): number {
   const base = options.retryDelayMs ?? 250;
