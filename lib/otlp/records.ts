@@ -1,3 +1,4 @@
+import type { TOtlpRecordKind } from "@/lib/contracts";
 import { CUESCOPE_RUN_ID, CUESCOPE_TURN, lookup } from "./cuescope-event";
 import type { Attributes, JsonValue } from "./model";
 
@@ -6,11 +7,9 @@ import type { Attributes, JsonValue } from "./model";
  * a model request (a GenAI span), or a span or log record kept raw. Each is stored once per project
  * under its key, attached to a run id.
  */
-export const OTLP_RECORD_KINDS = ["model_request", "span", "log"] as const;
-export type OtlpRecordKind = (typeof OTLP_RECORD_KINDS)[number];
 
 export interface OtlpRecordDraft {
-  kind: OtlpRecordKind;
+  kind: TOtlpRecordKind;
   runId: string;
   /** Unique per project: `span:<traceId>:<spanId>` or `log:<derived id>`; a re-export is a duplicate. */
   key: string;
