@@ -67,7 +67,7 @@ function mapSpan(out: Mapped, item: number, span: Span, scope: Scope, resource: 
     parentSpanId: span.parentSpanId || null,
     name: span.name,
     kind: span.kind,
-    startTime: nanosToIso(span.startTimeUnixNano),
+    startTime: span.startTimeUnixNano === 0n ? null : nanosToIso(span.startTimeUnixNano),
     endTime: span.endTimeUnixNano === 0n ? null : nanosToIso(span.endTimeUnixNano),
     durationMs: durationMs(span.startTimeUnixNano, span.endTimeUnixNano),
     status: { code: span.status.code, message: span.status.message },
