@@ -1,17 +1,17 @@
 import "server-only";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
-import { MAX_BATCH_BYTES, ZOtlpRecordsQuery } from "@/lib/contracts";
+import { MAX_BATCH_BYTES } from "@/lib/contracts";
 import { decodeAndMap, OtlpDecodeError, type Encoding } from "@/lib/otlp/decode";
 import { exportResponseJson, exportResponseProto, statusProto, type Signal } from "@/lib/otlp/responses";
 import { authenticateExporter } from "@/lib/server/auth/request-key";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { ingestOtlp } from "@/lib/server/otlp/ingest-otlp";
-import { listOtlpRecords } from "@/lib/server/otlp/list-records";
-import { apiRoute } from "./api-route";
+import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
 import { errorResponse, json } from "./errors-to-response";
-import { formatMb, parseWith, queryOf, readBodyBytes, runIdOf } from "./request";
+import { loaderRoute } from "./loader-route";
+import { formatMb, readBodyBytes } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
 const gunzipAsync = promisify(gunzip);
@@ -23,9 +23,7 @@ export const otlpTracesRoute = otlpExportRoute("traces");
 export const otlpLogsRoute = otlpExportRoute("logs");
 
 /** GET /api/v1/runs/:runId/otlp — a run's model requests and raw spans and log records. */
-export const runOtlpRecordsRoute = apiRoute<{ runId: string }>(async ({ request, params, db, auth }) =>
-  listOtlpRecords(db, auth.projectId, runIdOf(params, request), parseWith(ZOtlpRecordsQuery, queryOf(request), "query")),
-);
+export const runOtlpRecordsRoute = loaderRoute(runOtlpRecordsLoader);
 
 /** The body encodings OTLP/HTTP has, by Content-Type; null for any other. */
 function encodingOf(contentType: string | null): Encoding | null {
