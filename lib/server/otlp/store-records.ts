@@ -10,17 +10,24 @@ export async function storeOtlpRecords(db: Database, projectId: string, records:
   if (records.length === 0) return 0;
   // One row per key even within a request (an exporter may send a span twice in one batch).
   const unique = [...new Map(records.map((r) => [r.key, r])).values()];
-  const { count } = await db.prisma.otlpRecord.createMany({
-    data: unique.map((r) => ({
-      projectId,
-      recordKey: r.key,
-      runId: r.runId,
-      kind: r.kind,
-      ts: new Date(r.ts),
-      turn: r.turn,
-      data: r.data,
-    })),
-    skipDuplicates: true,
-  });
-  return count;
+  let created = 0;
+  // In slices, so a big export stays far below PostgreSQL's 65,535 bind parameters per statement.
+  for (let start = 0; start < unique.length; start += ROWS_PER_STATEMENT) {
+    const { count } = await db.prisma.otlpRecord.createMany({
+      data: unique.slice(start, start + ROWS_PER_STATEMENT).map((r) => ({
+        projectId,
+        recordKey: r.key,
+        runId: r.runId,
+        kind: r.kind,
+        ts: new Date(r.ts),
+        turn: r.turn,
+        data: r.data,
+      })),
+      skipDuplicates: true,
+    });
+    created += count;
+  }
+  return created;
 }
+
+const ROWS_PER_STATEMENT = 1000;
