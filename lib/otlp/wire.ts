@@ -60,9 +60,9 @@ export class WireReader {
   /** The next field's tag. */
   next(): Field {
     const at = this.pos;
-    const tag = this.varint64();
-    const number = Number(tag >> 3n);
-    const wireType = Number(tag & 7n);
+    const tag = this.varintNumber();
+    const number = Math.floor(tag / 8);
+    const wireType = tag % 8;
     if (number === 0) this.fail("field number 0 is not valid protobuf", at);
     if (!(wireType in WIRE_NAMES) || wireType === 3 || wireType === 4) {
       this.fail(
@@ -102,6 +102,28 @@ export class WireReader {
     if (n > this.end - this.pos) this.fail(`truncated: ${n} bytes needed, ${this.end - this.pos} left`);
     this.pos += n;
     return at;
+  }
+
+  /**
+   * A varint that must fit a double exactly (tags, lengths: at most 2^53 − 1), read without BigInt —
+   * the hot path of decoding. A bigger one fails (no OTLP tag or length is that big).
+   */
+  private varintNumber(): number {
+    const at = this.pos;
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 8; i++) {
+      if (this.pos >= this.end) this.fail("truncated varint", at);
+      const byte = this.buf[this.pos++];
+      result += (byte & 0x7f) * scale;
+      if ((byte & 0x80) === 0) return result;
+      scale *= 128;
+    }
+    // Longer than 8 bytes (56 bits): read whole as 64 bits, then it has to be a safe integer.
+    this.pos = at;
+    const big = this.varint64();
+    if (big > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`a tag or length of ${big} is out of range`, at);
+    return Number(big);
   }
 
   /** A varint as an unsigned 64-bit value. */
@@ -148,9 +170,9 @@ export class WireReader {
 
   private length(): number {
     const at = this.pos;
-    const n = this.varint64();
-    if (n > BigInt(this.end - this.pos)) this.fail(`truncated: a length of ${n} bytes, ${this.end - this.pos} left`, at);
-    return Number(n);
+    const n = this.varintNumber();
+    if (n > this.end - this.pos) this.fail(`truncated: a length of ${n} bytes, ${this.end - this.pos} left`, at);
+    return n;
   }
 
   bytes(): Uint8Array {
@@ -162,6 +184,12 @@ export class WireReader {
   string(name: string): string {
     const field = this.pos;
     const bytes = this.bytes();
+    if (bytes.length <= 64) {
+      // Short ASCII (attribute keys, most values) without the decoder's call overhead.
+      let ascii = true;
+      for (let i = 0; i < bytes.length && ascii; i++) ascii = bytes[i] < 0x80;
+      if (ascii) return String.fromCharCode(...bytes);
+    }
     try {
       return utf8.decode(bytes);
     } catch {
