@@ -262,6 +262,36 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
     expect([await eventCount(), await recordCount()]).toEqual([events0, records0]);
   });
 
+  it("concurrent exports of the same new spans store each event and record once", async () => {
+    const fresh = recordSpans((tracer) => {
+      const span = tracer.startSpan("turn 1", {
+        startTime: Date.UTC(2026, 10, 30, 2),
+        attributes: { "cuescope.run_id": "concurrent-run", "http.route": "/x" },
+      });
+      for (let i = 0; i < 20; i++) {
+        span.addEvent(
+          "m",
+          { "cuescope.type": "meter.requests", "cuescope.turn": i, "cuescope.body.used": i },
+          Date.UTC(2026, 10, 30, 2, 0, i),
+        );
+      }
+      span.end(Date.UTC(2026, 10, 30, 2, 1));
+    });
+    const body = ProtobufTraceSerializer.serializeRequest(fresh)!;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        fetch(`${base}/api/v1/otlp/v1/traces`, {
+          method: "POST",
+          body: new Uint8Array(body),
+          headers: { authorization: `Bearer ${otelKey}`, "content-type": "application/x-protobuf" },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(await db.prisma.event.count({ where: { projectId: otelProjectId, run: { runId: "concurrent-run" } } })).toBe(20);
+    expect(await db.prisma.otlpRecord.count({ where: { projectId: otelProjectId, runId: "concurrent-run" } })).toBe(1);
+  });
+
   it("events without cuescope.id get ids derived from the span, the same on every export", async () => {
     const derived = recordSpans((tracer) => {
       const span = tracer.startSpan("turn", { startTime: Date.UTC(2026, 10, 30), attributes: { "cuescope.run_id": "derived-ids" } });
