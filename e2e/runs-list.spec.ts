@@ -100,13 +100,13 @@ test.describe("runs list", () => {
     await expect(bodyRows(page)).toHaveCount(total);
 
     // Debounced search in the task text (case-insensitive).
-    await page.getByRole("searchbox", { name: "Search tasks" }).fill("voo");
+    await page.getByRole("searchbox", { name: "Search runs" }).fill("voo");
     await expect(page).toHaveURL(/\/runs\?q=voo$/);
     await expect(bodyRows(page).filter({ hasText: "etf-fees-voo-ivv-splg" })).toHaveCount(1);
     await expect(bodyRows(page).filter({ hasText: "etf-quick-compare" })).toHaveCount(0);
     for (const task of await taskLinks(page).allInnerTexts()) expect(task).toContain("VOO");
 
-    await page.getByRole("searchbox", { name: "Search tasks" }).fill("");
+    await page.getByRole("searchbox", { name: "Search runs" }).fill("");
     await expect(page).toHaveURL(/\/runs$/);
     await expect(bodyRows(page)).toHaveCount(total);
 
