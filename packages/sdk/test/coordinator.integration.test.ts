@@ -23,7 +23,7 @@ const POLICY = {
 
 /**
  * A scripted agent of `turns` turns: readings first, then the coordinator's decision, the
- * submission, the Reviewer candidate (dispatched when admitted, completed three turns later), edits
+ * submission, the Reviewer candidate (dispatched when admitted, completed ten turns later), edits
  * reported on the next turn, a failed and an uncertain request now and then. `tamper` may change
  * the plan before it is recorded as sent.
  */
@@ -52,7 +52,7 @@ function driveRun(run: Parameters<typeof createCoordinator>[0], turns: number, t
     coordinator.submitted(tamper ? tamper(plan) : plan, outcome);
     const admission = coordinator.reviewer(plan);
     if (admission?.granted) {
-      dispatch = { id: `d-${turn}`, until: turn + 3 };
+      dispatch = { id: `d-${turn}`, until: turn + 10 }; // runs past the next checkpoint: that candidate is denied
       run.reviewerDispatched({ candidateId: admission.candidateId, dispatchId: dispatch.id }, { turn });
     }
     const block = `b${1 + (turn % 3)}`;
