@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,8 @@ export interface BuiltPackage {
   root: string;
   /** node_modules/@cuescope/sdk inside it. */
   pkg: string;
+  /** Removes the folder. */
+  remove(): void;
 }
 
 /**
@@ -26,5 +28,5 @@ export function buildPackage(): BuiltPackage {
   execFileSync(process.execPath, [join(SDK_DIR, "build.mjs"), "--out", join(pkg, "dist")], { stdio: "pipe" });
   for (const file of ["package.json", "README.md"]) copyFileSync(join(SDK_DIR, file), join(pkg, file));
   symlinkSync(join(REPO_ROOT, "node_modules", "zod"), join(root, "node_modules", "zod"), "dir");
-  return { root, pkg };
+  return { root, pkg, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

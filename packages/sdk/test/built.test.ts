@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPackage, type BuiltPackage } from "./built-package";
 
 const POLICY = {
@@ -27,6 +27,7 @@ describe("the built @cuescope/sdk", () => {
   beforeAll(() => {
     built = buildPackage();
   }, 120_000);
+  afterAll(() => built?.remove());
 
   it("has the files package.json exports", () => {
     const pkg = JSON.parse(readFileSync(join(built.pkg, "package.json"), "utf8"));
