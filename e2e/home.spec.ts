@@ -59,6 +59,16 @@ test.describe("home page", () => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(page.getByText("not built yet")).toHaveCount(0);
+    const main = page.getByRole("main");
+    for (const [name, href] of [
+      ["Runs", "/runs"],
+      ["Reviewer", "/reviewer"],
+      ["Copy", "/copy"],
+      ["API reference", "/docs/api"],
+    ]) {
+      await expect(main.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+    }
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cuescope" }).click();
     await expect(page).toHaveURL(/\/$/);

@@ -9,6 +9,11 @@ test.describe("signing in", () => {
     await page.getByLabel("Project API key").fill("cs_wrong");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "not accepted" })).toContainText("unknown API key");
+    // The refused key stays, marked invalid and described by the error under it.
+    const field = page.getByLabel("Project API key");
+    await expect(field).toHaveValue("cs_wrong");
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toHaveAccessibleDescription(/unknown API key/);
 
     await page.getByLabel("Project API key").fill(readFileSync(".cuescope/e2e/demo-key", "utf8").trim());
     await page.getByRole("button", { name: "Sign in" }).click();

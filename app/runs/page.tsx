@@ -32,13 +32,7 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <RunsList
-        project={project}
-        view={parsed.view}
-        filters={parsed.filters}
-        now={now}
-        ingest={{ url: `${await origin()}/api/v1/ingest`, key: null /* a session never hands out an API key */ }}
-      />
+      <RunsList project={project} view={parsed.view} filters={parsed.filters} now={now} ingestUrl={`${await origin()}/api/v1/ingest`} />
     </HydrationBoundary>
   );
 }

@@ -77,7 +77,7 @@ export function ContextSection({ decision, compactions, finals }: Props) {
           </ul>
           <p className={styles.explain}>
             {last.body.outcome === "rolled_back"
-              ? `The candidate (${formatBytes(last.body.candidateBytes)}) was rolled back: the original request was sent, and its stage and fitting use ${finalBytes === null ? "the final size" : formatBytes(finalBytes)}, never the candidate's size.`
+              ? `The candidate (${formatBytes(last.body.candidateBytes)}) was rolled back, so it was not used: stage and fitting use the final request's size${finalBytes === null ? "" : ` (${formatBytes(finalBytes)}, from request.final)`}, never the candidate's.`
               : `The candidate was adopted: the request that was sent measures ${finalBytes === null ? "its final size" : formatBytes(finalBytes)}.`}
             {compactions.length > 1 ? ` The turn had ${compactions.length} compactions; the last one is shown.` : ""}
             {capacity !== null ? <span className={styles.faint}> The dotted line is the capacity ({formatBytes(capacity)}).</span> : null}

@@ -12,7 +12,14 @@ const OUTCOME_TEXT = { ok: "ok", failed: "failed", uncertain: "uncertain" } as c
  * The turn's submission outcome: its LAST request.submitted in run order decides the status of
  * every included reminder (R10); earlier ones are listed with their purpose and budget flag.
  */
-export function SubmissionSection({ submissions }: { submissions: readonly TSubmissionEvent[] }) {
+export function SubmissionSection({
+  submissions,
+  included,
+}: {
+  submissions: readonly TSubmissionEvent[];
+  /** How many of the rebuild's reminders were included in the request (not dropped); null when the turn was not rebuilt. */
+  included: number | null;
+}) {
   const last = submissions.at(-1) ?? null;
   return (
     <InspectorSection
@@ -28,7 +35,15 @@ export function SubmissionSection({ submissions }: { submissions: readonly TSubm
       ) : (
         <>
           <p className={styles.outcome}>
-            Outcome <strong>{OUTCOME_TEXT[last.body.outcome]}</strong> · included reminders: <StatusMark status={statusOfOutcome(last)} />
+            Outcome <strong>{OUTCOME_TEXT[last.body.outcome]}</strong> ·{" "}
+            {included === 0 ? (
+              "no reminders were included"
+            ) : (
+              <>
+                {included === null ? "included reminders" : formatCount(included, "included reminder")}:{" "}
+                <StatusMark status={statusOfOutcome(last)} />
+              </>
+            )}
           </p>
           <ol className={styles.submissions}>
             {submissions.map((s, i) => {

@@ -51,7 +51,10 @@ export function TurnBody({ detail }: { detail: TTurnDetail }) {
           <FittingWaterfall decision={decision} />
         </>
       ) : null}
-      <SubmissionSection submissions={record.submissions} />
+      <SubmissionSection
+        submissions={record.submissions}
+        included={decision ? decision.reminders.filter((reminder) => reminder.status !== "dropped").length : null}
+      />
       <AgentDiffSection diff={diff} skipped={decision === null} />
       <FindingsSection findings={findings} />
       <ContextSection decision={decision} compactions={record.compactions} finals={record.finals} />

@@ -69,11 +69,21 @@ describe("turn inspector sections: a turn near its limits", () => {
     render(<TurnBody detail={turnDetail(busy, 5)} />);
     const submission = section("Submission");
     expect(submission.getByText("2 request.submitted · the last one counts")).toBeInTheDocument();
-    expect(submission.getByText(/^Outcome/)).toHaveTextContent("Outcome ok · included reminders: ●delivered");
+    expect(submission.getByText(/^Outcome/)).toHaveTextContent("Outcome ok · 4 included reminders: ●delivered");
     expect(lines(submission.getByRole("list"))).toEqual([
       "#1failedpurpose turn10:00:12.000 · counts against the budget · list: [] (nothing)",
       "#2okpurpose retrythe turn's submission10:00:13.000 · free: not counted against the budget · list: 1 reminder",
     ]);
+  });
+
+  it("submission: a turn whose rebuild included no reminder says so instead of showing a delivery status", () => {
+    const quiet = run({ runId: "quiet", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(0, (t) => t.requests(1).final(100).ok([]))
+      .events();
+    render(<TurnBody detail={turnDetail(quiet, 0)} />);
+    const outcome = section("Submission").getByText(/^Outcome/);
+    expect(outcome).toHaveTextContent("Outcome ok · no reminders were included");
+    expect(outcome).not.toHaveTextContent("delivered");
   });
 
   it("final request and compaction: a rolled-back candidate never sets the stage (R9)", () => {
@@ -88,7 +98,7 @@ describe("turn inspector sections: a turn near its limits", () => {
       "final (used)9,800 B98%",
     ]);
     expect(context.getByText(/was rolled back/)).toHaveTextContent(
-      "The candidate (9,500 B) was rolled back: the original request was sent, and its stage and fitting use 9,800 B, never the candidate's size.",
+      "The candidate (9,500 B) was rolled back, so it was not used: stage and fitting use the final request's size (9,800 B, from request.final), never the candidate's.",
     );
   });
 

@@ -44,6 +44,16 @@ describe("run header", () => {
     );
   });
 
+  it("counts only blocks with at least one edit as edited", () => {
+    const published = run({ runId: "published", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(0, (t) => t.requests(3).block("b1", 0).block("b2", 0).block("b3", 1).final(2000).ok([]))
+      .events();
+    render(<RunHeader summary={runSummaryOf(published)} polling={false} />);
+    const meters = screen.getByLabelText("Meters at the last rebuilt turn");
+    expect(meters).toHaveTextContent("1 block edited");
+    expect(meters).not.toHaveTextContent("3 blocks");
+  });
+
   it("a live run says it is updating; a run that cannot be rebuilt says why; no policy says so", () => {
     const summary = runSummaryOf(driftEvents, { status: "live", rebuildError: "waiting for the run's run.started event" });
     render(<RunHeader summary={{ ...summary, policy: null, lastMeters: null }} polling />);

@@ -25,6 +25,8 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
   const meters = summary.lastMeters;
   const reminders = summary.reminders;
   const exhausted = meters?.edits?.filter((b) => b.used >= b.limit) ?? [];
+  /** Blocks with at least one edit: a block reported at 0 edits was published, not edited. */
+  const edited = meters?.edits?.filter((b) => b.used > 0) ?? [];
   const freshness = freshnessNote(summary);
   return (
     <header className={styles.header}>
@@ -74,8 +76,8 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             meters.requests ? `${formatNumber(meters.requests.used)} of ${formatRequests(meters.requests.usable)} usable` : null,
             meters.time ? `${formatMs(meters.time.elapsedMs)} of ${formatMs(meters.time.limitMs)}` : null,
             meters.context ? `${formatBytes(meters.context.requiredBytes)} of ${formatBytes(meters.context.capacityBytes)}` : null,
-            meters.edits?.length
-              ? `${formatCount(meters.edits.length, "block edited", "blocks edited")}${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}`
+            edited.length
+              ? `${formatCount(edited.length, "block edited", "blocks edited")}${exhausted.length ? `, ${exhausted.map((b) => b.blockId).join(", ")} at ${formatEdits(exhausted[0].limit)} (no edits left)` : ""}`
               : null,
           ]
             .filter((x): x is string => x !== null)

@@ -5,20 +5,20 @@ import { useState } from "react";
 import { API_KEY_PLACEHOLDER, ingestCurl } from "@/lib/client/ingest-curl";
 import styles from "./runs-empty.module.css";
 
-export type IngestTarget = { url: string; key: string | null };
-
 type Props = {
   project: string;
-  ingest: IngestTarget;
+  ingestUrl: string;
   /** The list is empty because of its filters, not because the project has no runs. */
   filtered: boolean;
   clearHref: string;
   now: number;
 };
 
-/** No runs to show: say why, and how to send a run's first events. */
-export function RunsEmpty({ project, ingest, filtered, clearHref, now }: Props) {
-  const curl = ingestCurl(ingest.url, ingest.key, new Date(now).toISOString());
+/**
+ * No runs to show: say why. A project without runs also gets how to send a run's first events;
+ * a filter that matches nothing only offers to clear it (the project has runs, onboarding would mislead).
+ */
+export function RunsEmpty({ project, ingestUrl, filtered, clearHref, now }: Props) {
   return (
     <section className={styles.empty} aria-labelledby="runs-empty-title">
       <div className={styles.head}>
@@ -32,8 +32,7 @@ export function RunsEmpty({ project, ingest, filtered, clearHref, now }: Props) 
           <p className={styles.text}>
             {filtered ? (
               <>
-                Try a wider time range or another status, or <Link href={clearHref}>clear the filters</Link>. Runs appear here as soon as
-                their events arrive:
+                Try a wider time range or another status, or <Link href={clearHref}>clear the filters</Link>.
               </>
             ) : (
               <>Agents send their telemetry to the ingestion API; a run appears here with its first event.</>
@@ -41,12 +40,12 @@ export function RunsEmpty({ project, ingest, filtered, clearHref, now }: Props) 
           </p>
         </div>
       </div>
-      <SendFirstEvents curl={curl} demo={ingest.key !== null} />
+      {filtered ? null : <SendFirstEvents curl={ingestCurl(ingestUrl, new Date(now).toISOString())} />}
     </section>
   );
 }
 
-function SendFirstEvents({ curl, demo }: { curl: string; demo: boolean }) {
+function SendFirstEvents({ curl }: { curl: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className={styles.howto}>
@@ -66,17 +65,11 @@ function SendFirstEvents({ curl, demo }: { curl: string; demo: boolean }) {
         <code>{curl}</code>
       </pre>
       <p className={styles.note}>
-        {demo ? (
-          <>This uses the demo project&apos;s key. </>
-        ) : (
-          <>
-            Set <code>{API_KEY_PLACEHOLDER}</code> to a key of this project (<code>npm run keys -- create --project NAME</code>
-            ).{" "}
-          </>
-        )}
-        The answer is <code>207</code> with one result per event; send each turn&apos;s <code>meter.requests</code>,{" "}
-        <code>request.final</code> and <code>request.submitted</code> the same way, then <code>run.ended</code>. Up to 1,000 events per
-        batch; re-sending an event is a no-op.
+        Set <code>{API_KEY_PLACEHOLDER}</code> to a key of this project (<code>npm run keys -- create --project NAME</code>). The answer is{" "}
+        <code>207</code> with one result per event; send each turn&apos;s <code>meter.requests</code>, <code>request.final</code> and{" "}
+        <code>request.submitted</code> the same way, then <code>run.ended</code>. Up to 1,000 events per batch; re-sending an event is a
+        no-op. From TypeScript, the SDK in <code>packages/sdk</code> does this for you; every endpoint is in the{" "}
+        <Link href="/docs/api">API reference</Link>.
       </p>
     </div>
   );

@@ -83,14 +83,14 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string, r
 
   return (
     <label className={`${styles.field} ${styles.search}`}>
-      <span className="sr-only">Search tasks</span>
+      <span className="sr-only">Search runs</span>
       <span className={styles.searchIcon} aria-hidden="true">
         ⌕
       </span>
       <input
         type="search"
         className={styles.input}
-        placeholder="Search task…"
+        placeholder="Search run, task, agent, model…"
         value={text}
         maxLength={200}
         onChange={(e) => {

@@ -5,7 +5,6 @@ import type { TRunListItem } from "@/lib/contracts";
 import { parseRunListUrl } from "@/lib/queries/run-list-url";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
 import { runListItem } from "@/components/testing/fixtures";
-import type { IngestTarget } from "./runs-empty";
 import { RunsList } from "./runs-list";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn(), replace: vi.fn() }) }));
@@ -14,12 +13,14 @@ const NOW = Date.parse("2026-11-30T12:00:00.000Z");
 const facets = { agents: ["etf-agent"], models: ["m-large"], statuses: ["live", "completed"] };
 
 /** The runs page at `href`: the server parsed its URL; the list and facets come from the API. */
-function renderList(href: string, answer: () => unknown, ingest: IngestTarget = { url: "http://cuescope.test/api/v1/ingest", key: null }) {
+function renderList(href: string, answer: () => unknown) {
   const parsed = parseRunListUrl(new URL(href, "http://cuescope.test").searchParams, NOW);
   if (!parsed.ok) throw new Error(`bad test URL ${href}`);
   const query = new URLSearchParams(Object.entries(parsed.filters).sort(([a], [b]) => a.localeCompare(b))).toString();
   const sent = fakeApi({ [`GET /api/v1/runs${query ? `?${query}` : ""}`]: answer, "GET /api/v1/facets": () => facets });
-  renderWithClient(<RunsList project="demo" view={parsed.view} filters={parsed.filters} now={NOW} ingest={ingest} />);
+  renderWithClient(
+    <RunsList project="demo" view={parsed.view} filters={parsed.filters} now={NOW} ingestUrl="http://cuescope.test/api/v1/ingest" />,
+  );
   return sent;
 }
 
@@ -76,16 +77,13 @@ describe("runs list page", () => {
     expect(await screen.findByRole("button", { name: "Copied ✓" })).toBeInTheDocument();
   });
 
-  it("the demo project's example carries its key", async () => {
-    renderList("/runs", () => page([]), { url: "http://cuescope.test/api/v1/ingest", key: "demo-key-123" });
-    expect(await screen.findByLabelText("Example: send a run.started event with curl")).toHaveTextContent("demo-key-123");
-    expect(screen.getByText(/This uses the demo project/)).toBeInTheDocument();
-  });
-
   it("when the filters match nothing it says so and links to the list without them (sort kept)", async () => {
     renderList("/runs?status=live&q=fees&sort=turns", () => page([]));
     expect(await screen.findByRole("heading", { name: "No runs match these filters" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "clear the filters" })).toHaveAttribute("href", "/runs?sort=turns");
+    // The project has runs: first-run onboarding would mislead.
+    expect(screen.queryByLabelText("Example: send a run.started event with curl")).not.toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Send the first events" })).not.toBeInTheDocument();
   });
 
   it("a list that could not be loaded shows the server's reason, and Try again loads it", async () => {

@@ -6,7 +6,7 @@ import { formatNumber } from "@/lib/format";
 import { isBehind } from "@/lib/run-view/freshness";
 import { hasFilters, replayHref, runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
-import { RunsEmpty, type IngestTarget } from "./runs-empty";
+import { RunsEmpty } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
 import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import styles from "./runs-list.module.css";
@@ -25,10 +25,11 @@ type Props = {
   filters: RunFilters;
   /** The server's clock when it rendered, so relative times match on hydration. */
   now: number;
-  ingest: IngestTarget;
+  /** Where agents send events, for the first-run example. */
+  ingestUrl: string;
 };
 
-export function RunsList({ project, view: serverView, filters, now: serverNow, ingest }: Props) {
+export function RunsList({ project, view: serverView, filters, now: serverNow, ingestUrl }: Props) {
   const now = useNow(serverNow);
   const { view, navigate, pending } = useRunsNavigation(serverView);
   const facets = useQuery(runFacetsQuery());
@@ -86,7 +87,13 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
           <RunsSkeleton />
         )
       ) : runs.length === 0 ? (
-        <RunsEmpty project={project} ingest={ingest} filtered={filtered || Boolean(view.cursor)} clearHref={clearHref} now={serverNow} />
+        <RunsEmpty
+          project={project}
+          ingestUrl={ingestUrl}
+          filtered={filtered || Boolean(view.cursor)}
+          clearHref={clearHref}
+          now={serverNow}
+        />
       ) : (
         <div className={frame.panel}>
           <RunsTable runs={runs} view={view} now={now} dimmed={pending} />

@@ -119,6 +119,30 @@ describe("the OpenAPI document", () => {
   });
 });
 
+describe("the telemetry fields explain themselves", () => {
+  /** Dotted paths of the fields under a schema (following local $refs) that carry no description. */
+  function undescribed(schema: JsonSchema, path: string, seen = new Set<string>()): string[] {
+    if (typeof schema.$ref === "string") {
+      if (seen.has(schema.$ref)) return [];
+      return undescribed(resolveRef(root, schema.$ref) ?? {}, path, new Set([...seen, schema.$ref]));
+    }
+    const branches = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+    if (branches) return branches.flatMap((branch) => undescribed(branch, path, seen));
+    if (schema.type === "array" && schema.items) return undescribed(schema.items as JsonSchema, `${path}[]`, seen);
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    return Object.entries(properties).flatMap(([name, field]) => {
+      const here = `${path}.${name}`;
+      const missing = field.description || field.const !== undefined || field.$ref ? [] : [here];
+      return [...missing, ...undescribed(field, here, seen)];
+    });
+  }
+
+  it("every field of every event type, down to the recorded reminders, has a description", () => {
+    const missing = undescribed(doc.components.schemas.Event, "Event").filter((path) => !/\.body\.(policy|copy)\./.test(path));
+    expect([...new Set(missing)]).toEqual([]);
+  });
+});
+
 describe("the documented schemas accept what the contracts accept", () => {
   const run = generateEtfRun({ runId: "openapi-etf", seed: 3, turns: 40, anomalies: true });
 

@@ -1,4 +1,4 @@
-/** The placeholder shown instead of a key the page may not reveal. */
+/** The shell variable that stands for a key: pages never show one (a session is not a key). */
 export const API_KEY_PLACEHOLDER = "$CUESCOPE_API_KEY";
 
 /** The first event a new integration sends: a run.started with a small requests policy. */
@@ -18,14 +18,14 @@ export function firstEvent(ts: string) {
 }
 
 /**
- * A copy-paste `curl` that sends one batch to the ingestion API. With no key, the shell variable
- * `$CUESCOPE_API_KEY` stands in (double quotes, so the shell expands it).
+ * A copy-paste `curl` that sends one batch to the ingestion API, the key read from the shell
+ * variable `$CUESCOPE_API_KEY` (double quotes, so the shell expands it).
  */
-export function ingestCurl(url: string, key: string | null, ts: string): string {
+export function ingestCurl(url: string, ts: string): string {
   const body = JSON.stringify({ batch: [firstEvent(ts)] });
   return [
     `curl -X POST ${url} \\`,
-    `  -H "Authorization: Bearer ${key ?? API_KEY_PLACEHOLDER}" \\`,
+    `  -H "Authorization: Bearer ${API_KEY_PLACEHOLDER}" \\`,
     `  -H "Content-Type: application/json" \\`,
     `  -d '${body}'`,
   ].join("\n");

@@ -42,7 +42,7 @@ export const ZRunListQuery = z.object({
   status: z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(", ")}` }).optional(),
   agent: ZNameParam.optional(),
   model: ZNameParam.optional(),
-  /** Text in the task, case-insensitive; `%`, `_` and `\\` are plain characters. */
+  /** Text in the run id, task, agent or model, case-insensitive; `%`, `_` and `\\` are plain characters. */
   q: zTextParam({ max: 200 }).optional(),
   from: ZInstantParam.optional(),
   to: ZInstantParam.optional(),

@@ -18,10 +18,11 @@ export type TReminderKind = (typeof REMINDER_KIND)[TReminderKey];
 
 /** A reminder as an agent records it in `request.submitted` or `reminders.marked`. */
 export const ZRecordedReminder = z.object({
-  key: ZReminderKey,
+  key: ZReminderKey.meta({ description: "The meter or rule the reminder is about." }),
   subject: zStorableString(() => "expected string or null")
     .nullable()
-    .optional(),
-  stage: ZCount,
+    .optional()
+    .meta({ description: "What it is about within its key: the blockId for edits; absent or null otherwise." }),
+  stage: ZCount.meta({ description: "The stage reached (for review, the checkpoint)." }),
 });
 export type TRecordedReminder = z.infer<typeof ZRecordedReminder>;

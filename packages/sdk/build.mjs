@@ -1,22 +1,30 @@
-// Builds @cuescope/sdk into dist/: one ESM bundle (esbuild; the app's zod contracts in
-// lib/contracts are bundled in, zod stays external) and declarations (tsc), whose relative
-// imports get `.js` so consumers under moduleResolution node16/nodenext resolve them.
+// Builds @cuescope/sdk into dist/ (or the folder given as `--out DIR`, for tests that must not
+// share one): two ESM entries, `index.js` (the client) and `coordinator.js` (the in-process
+// coordinator), with the code they share in `chunks/` (esbuild; the app's zod contracts in
+// lib/contracts and the core in lib/core are bundled in, zod stays external), and declarations
+// (tsc) whose relative and `@/` imports are rewritten to relative `.js` paths, so consumers under
+// moduleResolution node16/nodenext and bundler resolve them.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, "dist");
+const outFlag = process.argv.indexOf("--out");
+const dist = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(here, "dist");
 const require = createRequire(import.meta.url);
 const { build } = await import("esbuild");
+const ENTRIES = ["index", "coordinator"];
 
 rmSync(dist, { recursive: true, force: true });
 await build({
-  entryPoints: [join(here, "src/index.ts")],
-  outfile: join(dist, "index.js"),
+  entryPoints: ENTRIES.map((name) => join(here, `src/${name}.ts`)),
+  outdir: dist,
+  entryNames: "[name]",
+  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
+  splitting: true,
   format: "esm",
   platform: "neutral",
   target: "es2022",
@@ -25,20 +33,32 @@ await build({
   logLevel: "warning",
 });
 
-execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(here, "tsconfig.json")], { stdio: "inherit" });
-
 const types = join(dist, "types");
-(function addJsExtensions(dir) {
+execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(here, "tsconfig.json"), "--outDir", types], {
+  stdio: "inherit",
+});
+
+/** A specifier as a relative path with `.js` (or `/index.js` for a folder), from the declaration file `from`. */
+function jsSpecifier(from, target) {
+  const file = existsSync(`${target}.d.ts`) ? `${target}.js` : existsSync(join(target, "index.d.ts")) ? join(target, "index.js") : null;
+  if (!file) throw new Error(`build: cannot resolve ${target} from ${from}`);
+  const path = relative(dirname(from), file).split("\\").join("/");
+  return path.startsWith(".") ? path : `./${path}`;
+}
+
+(function rewrite(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) addJsExtensions(path);
+    if (statSync(path).isDirectory()) rewrite(path);
     else if (name.endsWith(".d.ts")) {
-      const text = readFileSync(path, "utf8").replace(/(from\s+|import\()(["'])(\.{1,2}\/[^"']+?)\2/g, (m, lead, q, spec) =>
-        spec.endsWith(".js") ? m : `${lead}${q}${spec}.js${q}`,
-      );
+      const text = readFileSync(path, "utf8").replace(/(from\s+|import\()(["'])((?:\.{1,2}|@)\/[^"']+?)\2/g, (m, lead, q, spec) => {
+        if (spec.endsWith(".js")) return m;
+        const target = spec.startsWith("@/") ? join(types, spec.slice(2)) : resolve(dirname(path), spec);
+        return `${lead}${q}${jsSpecifier(path, target)}${q}`;
+      });
       writeFileSync(path, text);
     }
   }
 })(types);
-writeFileSync(join(dist, "index.d.ts"), 'export * from "./types/packages/sdk/src/index.js";\n');
+for (const name of ENTRIES) writeFileSync(join(dist, `${name}.d.ts`), `export * from "./types/packages/sdk/src/${name}.js";\n`);
 console.log(`built ${dist}`);

@@ -50,7 +50,9 @@ describe.each(bareDatabases())(`${DECISION_CHUNKS} on a populated $name database
       ),
     );
 
-    expect(await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR))).toEqual([DECISION_CHUNKS]);
+    expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(DECISION_CHUNKS, true)))).toEqual([DECISION_CHUNKS]);
+    // Later migrations, whatever they are, on top: the reads below use today's schema.
+    await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR));
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
 
     // The row with whole decisions is gone: reads say "not rebuilt yet", the sweep finds the run.

@@ -9,9 +9,13 @@ import { likeLiteral, type RunFilters } from "./run-filters";
  */
 export function runFilterSql(projectId: string, filters: RunFilters, options: { startedOnly?: boolean } = {}): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`r."project_id" = ${projectId}`];
-  // As in runFilterWhere, a task search replaces "started only" (a run without a task matches no search).
-  if (filters.q) parts.push(Prisma.sql`r."task" ILIKE ${`%${likeLiteral(filters.q)}%`}`);
-  else if (options.startedOnly) parts.push(Prisma.sql`r."task" IS NOT NULL`);
+  if (options.startedOnly) parts.push(Prisma.sql`r."task" IS NOT NULL`);
+  if (filters.q) {
+    const pattern = `%${likeLiteral(filters.q)}%`;
+    parts.push(
+      Prisma.sql`(r."run_id" ILIKE ${pattern} OR r."task" ILIKE ${pattern} OR r."agent" ILIKE ${pattern} OR r."model" ILIKE ${pattern})`,
+    );
+  }
   if (filters.status) parts.push(Prisma.sql`r."status" = ${filters.status}`);
   if (filters.agent) parts.push(Prisma.sql`r."agent" = ${filters.agent}`);
   if (filters.model) parts.push(Prisma.sql`r."model" = ${filters.model}`);

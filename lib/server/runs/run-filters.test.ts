@@ -66,6 +66,14 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
     expect((await list({ q: "FEES" })).runIds).toEqual(Object.keys(TASKS).sort());
   });
 
+  it("searches the run id, the agent and the model as well as the task", async () => {
+    expect((await list({ q: "UNDERSC" })).runIds).toEqual(["underscore"]); // run id only
+    expect((await list({ q: "etf-AGENT" })).runIds).toEqual(Object.keys(TASKS).sort()); // every run's agent
+    expect((await list({ q: "m-large" })).runIds).toEqual(Object.keys(TASKS).sort()); // every run's model
+    expect((await list({ q: "ercen" })).runIds).toEqual(["percent"]); // the run id, not the task's `%`
+    expect((await list({ q: "no such text" })).runIds).toEqual([]);
+  });
+
   it("filters by dates in years 0001-0099 as those years, not 1900-1999", async () => {
     expect((await list({ from: "0050-01-01T00:00:00Z", to: "0051-01-01T00:00:00Z" })).runIds).toEqual(["percent"]);
     expect((await list({ from: "1950-01-01T00:00:00Z", to: "1951-01-01T00:00:00Z" })).runIds).toEqual([]);

@@ -11,7 +11,10 @@ export function runFilterWhere(projectId: string, filters: RunFilters, options: 
   if (filters.agent) where.agent = filters.agent;
   if (filters.model) where.model = filters.model;
   if (filters.runId) where.runId = filters.runId;
-  if (filters.q) where.task = { contains: likeLiteral(filters.q), mode: "insensitive" };
+  if (filters.q) {
+    const contains = { contains: likeLiteral(filters.q), mode: "insensitive" } as const;
+    where.OR = [{ runId: contains }, { task: contains }, { agent: contains }, { model: contains }];
+  }
   if (filters.from || filters.to) {
     where.startedAt = {
       ...(filters.from ? { gte: queryInstantDate(filters.from) } : {}),

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { BODIES, EVENT_TYPES, type TEventType } from "../../../lib/contracts/events";
+import { BODIES, EVENT_TYPES, type TEvent, type TEventType } from "../../../lib/contracts/events";
 import { checkEvent } from "../../../lib/contracts/storable";
 import { newId } from "./ids";
 import { isRetryableStatus, retryDelayMs } from "../../../lib/client/retry-policy";
@@ -60,6 +60,16 @@ export interface CuescopeOptions {
   mode?: "development" | "production";
   /** Flush on process `beforeExit` where `process` exists (default true). */
   flushOnExit?: boolean;
+  /**
+   * Where `process` exists: on these signals (`true` = SIGTERM and SIGINT; default none), shut down
+   * (flush, at most `signalFlushTimeoutMs`, default 5,000) and then raise the signal again, so the
+   * process ends as it would have without the SDK — unless other listeners of that signal remain,
+   * which then decide.
+   */
+  flushOnSignals?: boolean | readonly string[];
+  signalFlushTimeoutMs?: number;
+  /** One request's time limit, answer included (default 30,000 ms; 0 = none). A request that runs over is aborted and retried like a network error. */
+  requestTimeoutMs?: number;
   /** Injected in tests: the wait between retries. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -97,8 +107,15 @@ type TurnMethods = {
   [T in TurnEventType as MethodName<T>]: (body: EventBody<T>, options: RecordOptions) => string;
 };
 
+/** A recorded event as it is sent: validated, the contract's defaults filled in. */
+export type RecordedEvent = TEvent;
+
 export type Run = TurnMethods & {
   readonly runId: string;
+  /** The run's `run.started` event as it was sent (its policy and copy are the run's). */
+  readonly started: Extract<RecordedEvent, { type: "run.started" }>;
+  /** Calls `listener` with every later event of this run, once it is validated and buffered; returns the unsubscribe. */
+  onEvent(listener: (event: RecordedEvent) => void): () => void;
   /** Records any event type; returns the event id. */
   record<T extends TEventType>(type: T, body: EventBody<T>, options?: Partial<RecordOptions>): string;
   /** Records run.ended; returns its id. */
@@ -117,7 +134,14 @@ export interface Cuescope {
 const isRunLevel = (type: TEventType) => type === "run.started" || type === "run.ended";
 const camel = (type: string) => type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
 
-type ExitHook = (event: "beforeExit", listener: () => void) => unknown;
+type ExitHook = (event: string, listener: (signal?: string) => void) => unknown;
+interface ProcessLike {
+  on?: ExitHook;
+  off?: ExitHook;
+  pid?: number;
+  kill?: (pid: number, signal: string) => unknown;
+  listenerCount?: (event: string) => number;
+}
 
 interface Pending {
   id: string;
@@ -131,6 +155,7 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
   const interval = options.flushIntervalMs ?? 1000;
   const maxBuffered = options.maxBufferedEvents ?? 10_000;
   const retries = options.retries ?? 8;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const mode = options.mode ?? (env?.NODE_ENV === "production" ? "production" : "development");
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -212,23 +237,41 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
     counters.sent += batch.length;
     for (let attempt = 1; ; attempt++) {
       let response: Response | null = null;
+      let text = "";
       let reason: string;
+      // The time limit covers the request and reading its answer: an answer that never comes is a
+      // network error, retried with the same ids (an attempt that did land is answered duplicate).
+      const controller = requestTimeoutMs > 0 && typeof AbortController === "function" ? new AbortController() : null;
+      let timedOut = false;
+      const timeout = controller
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, requestTimeoutMs)
+        : null;
+      (timeout as { unref?: () => void } | null)?.unref?.();
       try {
         response = await doFetch(endpoint, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
           body,
+          ...(controller ? { signal: controller.signal } : {}),
         });
         reason = `${endpoint} answered ${response.status}`;
+        text = await response.text();
       } catch (error) {
-        reason = `cannot reach ${endpoint}: ${(error as Error).message}`;
+        response = null;
+        reason = timedOut
+          ? `${endpoint} did not answer within ${requestTimeoutMs} ms`
+          : `cannot reach ${endpoint}: ${(error as Error).message}`;
+      } finally {
+        if (timeout) clearTimeout(timeout);
       }
       if (response && (response.status === 200 || response.status === 207)) {
         dropEpisode = false;
-        return settle(batch, await readJson(response));
+        return settle(batch, parseJson(text));
       }
       const retryable = response === null || isRetryableStatus(response.status);
-      const text = response ? await response.text().catch(() => "") : "";
       if (retryable && attempt <= retries) {
         counters.retries++;
         await sleep(retryDelayMs(attempt, response?.headers.get("retry-after") ?? null, backoff));
@@ -268,6 +311,9 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
     });
   }
 
+  let lastRecorded: RecordedEvent | undefined;
+  const listeners = new Map<string, Set<(event: RecordedEvent) => void>>();
+
   function record(runId: string, type: TEventType, body: unknown, opts: Partial<RecordOptions> = {}): string {
     const id = opts.id ?? newId();
     if (closed) return refuse(`cannot record ${type}: the client is shut down`, id);
@@ -279,6 +325,14 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
       return refuse(`invalid ${type} event ${id}: ${problems}`, id);
     }
     enqueue({ id, event: checked.event });
+    lastRecorded = checked.event;
+    for (const listener of listeners.get(runId) ?? []) {
+      try {
+        listener(checked.event);
+      } catch (error) {
+        safeReport(new CuescopeError(`an onEvent listener threw: ${(error as Error).message}`, "invalid", [id]));
+      }
+    }
     return id;
   }
 
@@ -292,15 +346,24 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
   function startRun(start: StartRunOptions): Run {
     const runId = start.runId ?? newId();
     const { runId: _runId, ...body } = start;
+    lastRecorded = undefined;
+    record(runId, "run.started", body);
+    const started = lastRecorded as RecordedEvent | undefined; // undefined when refused in production
     const run: Record<string, unknown> = {
       runId,
+      started,
+      onEvent(listener: (event: RecordedEvent) => void) {
+        let set = listeners.get(runId);
+        if (!set) listeners.set(runId, (set = new Set()));
+        set.add(listener);
+        return () => void set.delete(listener);
+      },
       record: (type: TEventType, b: unknown, opts?: Partial<RecordOptions>) => record(runId, type, b, opts),
       end: (b: unknown, opts?: Partial<RecordOptions>) => record(runId, "run.ended", b, opts),
     };
     for (const type of EVENT_TYPES) {
       if (!isRunLevel(type)) run[camel(type)] = (b: unknown, opts: RecordOptions) => record(runId, type, b, opts);
     }
-    record(runId, "run.started", body);
     return run as unknown as Run;
   }
 
@@ -308,30 +371,56 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
     while (buffer.length > 0 || pumping) await pump();
   }
 
-  const proc = (globalThis as { process?: { on?: ExitHook; off?: ExitHook } }).process;
+  // beforeExit: the event loop ran dry (main returned) with events still buffered. Sending them
+  // keeps the loop alive until they are answered; then it runs dry again and the process ends.
+  // Node does not emit beforeExit on process.exit() or a fatal signal: see flushOnSignals.
+  const proc = (globalThis as { process?: ProcessLike }).process;
   const onBeforeExit = () => {
     if (buffer.length > 0) void pump();
   };
   const hooked = options.flushOnExit !== false && typeof proc?.on === "function";
   if (hooked) proc!.on!("beforeExit", onBeforeExit);
 
+  const signals =
+    options.flushOnSignals === true ? ["SIGTERM", "SIGINT"] : options.flushOnSignals ? [...options.flushOnSignals] : ([] as string[]);
+  const signalHooked = signals.length > 0 && typeof proc?.on === "function" && typeof proc.kill === "function";
+  const onSignal = (signal?: string) => {
+    const limit = options.signalFlushTimeoutMs ?? 5_000;
+    const deadline = new Promise<void>((resolve) => (setTimeout(resolve, limit) as { unref?: () => void }).unref?.());
+    void Promise.race([shutdown(), deadline]).then(() => {
+      unhookSignals();
+      // Raise it again as if the SDK had not listened: the default action ends the process with the
+      // signal, unless the program has listeners of its own, which then decide.
+      if (signal && (proc!.listenerCount?.(signal) ?? 0) === 0) proc!.kill!(proc!.pid ?? 0, signal);
+    });
+  };
+  const unhookSignals = () => {
+    if (signalHooked) for (const signal of signals) proc!.off?.(signal, onSignal);
+  };
+  if (signalHooked) for (const signal of signals) proc!.on!(signal, onSignal);
+
+  async function shutdown() {
+    closed = true;
+    await flush();
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (hooked) proc!.off?.("beforeExit", onBeforeExit);
+  }
+
   return {
     startRun,
     flush,
     async shutdown() {
-      closed = true;
-      await flush();
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (hooked) proc!.off?.("beforeExit", onBeforeExit);
+      await shutdown();
+      unhookSignals();
     },
     stats: () => ({ ...counters, buffered: buffer.length + inFlight }),
   };
 }
 
-async function readJson(response: Response): Promise<unknown> {
+function parseJson(text: string): unknown {
   try {
-    return await response.json();
+    return JSON.parse(text);
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ export {
   type EventType,
   type MethodName,
   type RecordOptions,
+  type RecordedEvent,
   type Run,
   type StartRunOptions,
   type TurnEventType,

@@ -1,11 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST } from "@/app/api/v1/ingest/route";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createCuescope, type CuescopeError } from "../src/index";
+import { hostIngest, type IngestHost } from "./ingest-host";
 
 const POLICY = {
   requests: { limit: 40, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] },
@@ -13,52 +11,27 @@ const POLICY = {
   review: { everyTurns: 10 },
 };
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** A plain Node http server whose handler is the app's real ingest route; the first `failFirst` requests get 503. */
-function host(failFirst: { count: number }): Promise<Server> {
-  const server = createServer(async (req, res) => {
-    const body = await readBody(req);
-    if (failFirst.count > 0) {
-      failFirst.count--;
-      res.writeHead(503, { "retry-after": "0" }).end("warming up");
-      return;
-    }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const response = await POST(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: new Uint8Array(body) }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
 describe.each(testDatabases())("SDK against the real ingestion on $name", (kind) => {
   let db: Database;
   let key: string;
-  let server: Server;
-  const failFirst = { count: 0 };
+  let host: IngestHost;
 
   beforeAll(async () => {
     db = await kind.open();
     useDatabase(db);
     key = (await createKey(db, "sdk")).secret;
-    server = await host(failFirst);
+    host = await hostIngest();
   }, 60_000);
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await host?.close();
     await db?.close();
   });
 
   it("stores exactly the events of a scripted run, across a server answering 503 first", async () => {
-    failFirst.count = 3;
+    host.faults.failFirst = 3;
     const errors: CuescopeError[] = [];
     const cs = createCuescope({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      url: host.url,
       apiKey: key,
       maxBatchEvents: 7,
       flushIntervalMs: 20,
@@ -78,7 +51,7 @@ describe.each(testDatabases())("SDK against the real ingestion on $name", (kind)
     await cs.shutdown();
 
     expect(errors).toEqual([]);
-    expect(failFirst.count).toBe(0);
+    expect(host.faults.failFirst).toBe(0);
     const stored = await db.prisma.event.findMany({ where: { run: { runId: run.runId } }, select: { eventId: true, type: true } });
     const storedIds = stored.map((e) => e.eventId);
     expect(new Set(storedIds).size).toBe(storedIds.length);
