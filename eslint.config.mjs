@@ -127,6 +127,38 @@ const config = [
     },
   },
   {
+    // The OTLP decoders and mapping are pure too (docs/contract/otlp.md): bytes and values in, values out; the server reads
+    // and decompresses bodies and stores what they map to. They may use the core and the contracts.
+    files: ["lib/otlp/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib/otlp",
+              from: ".",
+              except: ["./lib/otlp", "./lib/core", "./lib/contracts", "./node_modules/zod"],
+              message: "lib/otlp imports only zod, lib/core, lib/contracts and itself",
+            },
+          ],
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!zod$|@/lib/(core|contracts|otlp)(/|$))[^.]",
+              message: "lib/otlp imports only zod, lib/core, lib/contracts and itself",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The core reads no clock, randomness or process state: time comes from the events (architecture habit 1).
     files: ["lib/core/**/*.ts", "lib/contracts/**/*.ts"],
     ignores: ["**/*.test.ts", "lib/core/spec/**"],

@@ -40,7 +40,11 @@ export function OperationView({
         <InlineText text={operation.description} />
       </p>
       <p className={styles.auth}>
-        {operation.security.length === 0 ? "No key needed." : "Needs an API key (Authorization: Bearer …) or the browser's session."}
+        {operation.security.length === 0
+          ? "No key needed."
+          : operation.security.some((scheme) => "apiKeyHeader" in scheme)
+            ? "Needs an API key: Authorization: Bearer …, x-api-key: …, or HTTP Basic with the key as the password."
+            : "Needs an API key (Authorization: Bearer …) or the browser's session."}
       </p>
 
       {operation.parameters && (

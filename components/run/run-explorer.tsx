@@ -8,6 +8,7 @@ import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
 import { FindingsView } from "./findings-view";
 import { LanesPanel } from "./lanes-panel";
+import { RunOtlpPanel } from "./otlp-panel";
 import { MeterPanels, type AxisProps } from "./meter-panels";
 import { PanelError, PanelSkeleton } from "./panel-state";
 import { RunHeader } from "./run-header";
@@ -122,6 +123,8 @@ export function RunExplorer({ runId }: { runId: string }) {
           ) : (
             <PanelSkeleton label="the findings" height={120} />
           )}
+
+          <RunOtlpPanel runId={runId} poll={poll} />
         </div>
 
         <aside className={styles.side} aria-label="Selected turn">

@@ -259,6 +259,14 @@ export function recordedRunRoutes(events: readonly TEvent[]): Record<string, () 
     "GET /api/v1/runs": () => ({ runs: [runListItem(summary)], nextCursor: null }),
     [`GET /api/v1/runs/${id}`]: () => summary,
     [`GET /api/v1/runs/${id}/timeline`]: () => json(buildTimeline(rebuild([...events]), events)),
+    // A run recorded as telemetry events only: no OpenTelemetry records (the page then draws no panel for them).
+    [`GET /api/v1/runs/${id}/otlp`]: () => ({
+      runId: summary.runId,
+      counts: { modelRequests: 0, spans: 0, logs: 0 },
+      tokens: { input: 0, output: 0 },
+      records: [],
+      nextCursor: null,
+    }),
   };
   for (const turn of new Set(events.flatMap((e) => ("turn" in e && typeof e.turn === "number" ? [e.turn] : [])))) {
     routes[`GET /api/v1/runs/${id}/turns/${turn}`] = () => turnDetail(events, turn);

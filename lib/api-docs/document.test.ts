@@ -54,7 +54,7 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(doc.servers).toEqual([{ url: "/" }]);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearerKey", "sessionCookie"]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apiKeyHeader", "basicKey", "bearerKey", "sessionCookie"]);
     const tags = new Set(doc.tags.map((tag) => tag.name));
     for (const [, , op] of allOperations()) expect(tags.has(op.tags[0])).toBe(true);
   });
@@ -101,6 +101,12 @@ describe("the OpenAPI document", () => {
     expect(errorStatuses(byId.getRunSummary)).toEqual([400, 401, 404, 409, 429, 503]);
     expect(errorStatuses(byId.getRunFacets)).toEqual([401, 429, 503]);
     expect(errorStatuses(byId.getOpenApiDocument)).toEqual([]);
+    expect(errorStatuses(byId.otlpExportTraces)).toEqual([400, 401, 413, 415, 429, 503]);
+    expect(doc.paths["/api/v1/otlp/v1/traces"].post.security).toEqual([{ bearerKey: [] }, { apiKeyHeader: [] }, { basicKey: [] }]);
+    expect(Object.keys(doc.paths["/api/v1/otlp/v1/logs"].post.requestBody!.content)).toEqual([
+      "application/x-protobuf",
+      "application/json",
+    ]);
     expect(doc.paths["/api/v1/health"].get.security).toEqual([]);
     expect(doc.paths["/api/v1/runs"].get.security).toEqual([{ bearerKey: [] }, { sessionCookie: [] }]);
   });

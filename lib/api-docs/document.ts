@@ -41,6 +41,9 @@ export type OpenApiResponse = {
 export const SESSION_COOKIE_NAME = "cuescope_session";
 
 const KEY_SECURITY: Record<string, string[]>[] = [{ bearerKey: [] }, { sessionCookie: [] }];
+/** The forms an OpenTelemetry exporter sends the key in (docs/contract/otlp.md#authentication). */
+const EXPORTER_SECURITY: Record<string, string[]>[] = [{ bearerKey: [] }, { apiKeyHeader: [] }, { basicKey: [] }];
+const SECURITY: Record<Operation["auth"], Record<string, string[]>[]> = { key: KEY_SECURITY, exporter: EXPORTER_SECURITY, public: [] };
 
 const ref = (name: string): JsonSchema => ({ $ref: COMPONENT_PREFIX + name });
 const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } };
@@ -62,14 +65,14 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
 export function errorStatuses(operation: Operation): ErrorStatus[] {
   const applies: Record<ErrorStatus, boolean> = {
     400: Boolean(operation.pathParams || operation.query || operation.body),
-    401: operation.auth === "key",
+    401: operation.auth !== "public",
     403: operation.auth === "key" && operation.method !== "get",
     404: Boolean(operation.pathParams),
     409: false,
     413: Boolean(operation.body),
     415: Boolean(operation.body),
-    429: operation.auth === "key",
-    503: operation.auth === "key",
+    429: operation.auth !== "public",
+    503: operation.auth !== "public",
   };
   return ERROR_STATUSES.filter((status) => applies[status] || operation.errors?.[status] !== undefined);
 }
@@ -88,6 +91,7 @@ function errorResponse(operation: Operation, status: ErrorStatus): OpenApiRespon
 function bodySchema(schema: NonNullable<SuccessResponse["content"]>[number]["schema"]): JsonSchema {
   if (schema === "text") return { type: "string" };
   if (schema === "object") return { type: "object" };
+  if (schema === "binary") return { type: "string", contentMediaType: "application/octet-stream" };
   if (schema === "array-of-row") return { type: "array", items: ref("ReviewerCandidateRow") };
   return ref(schema satisfies ResponseSchemaName);
 }
@@ -127,14 +131,16 @@ function toOpenApi(operation: Operation): OpenApiOperation {
     tags: [operation.tag],
     summary: operation.summary,
     description: operation.description,
-    security: operation.auth === "key" ? KEY_SECURITY : [],
+    security: SECURITY[operation.auth],
     ...(params.length ? { parameters: params } : {}),
     ...(operation.body
       ? {
           requestBody: {
             required: true,
             description: `${operation.body.description} At most ${sizeInWords(operation.body.maxBytes)}.`,
-            content: { "application/json": { schema: ref(operation.body.schema) } },
+            content: operation.body.schema
+              ? { "application/json": { schema: ref(operation.body.schema) } }
+              : Object.fromEntries((operation.body.content ?? []).map((c) => [c.mediaType, { schema: bodySchema(c.schema) }])),
           },
         }
       : {}),
@@ -162,6 +168,17 @@ export function buildOpenApiDocument(): OpenApiDocument {
       schemas: componentSchemas(),
       securitySchemes: {
         bearerKey: { type: "http", scheme: "bearer", description: "A project's API key: `Authorization: Bearer <secret>`." },
+        apiKeyHeader: {
+          type: "apiKey",
+          in: "header",
+          name: "x-api-key",
+          description: "A project's API key as `x-api-key: <secret>` (OTLP routes only).",
+        },
+        basicKey: {
+          type: "http",
+          scheme: "basic",
+          description: "A project's API key as the HTTP Basic password, any user name (OTLP routes only).",
+        },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",

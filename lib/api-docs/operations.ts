@@ -4,6 +4,7 @@ import {
   MAX_BATCH_EVENTS,
   ZEventsQuery,
   ZExportFormat,
+  ZOtlpRecordsQuery,
   ZIdPathParams,
   ZReviewerCandidatesQuery,
   ZRunListQuery,
@@ -21,6 +22,10 @@ import type { RequestSchemaName, ResponseSchemaName } from "./schemas";
 
 export const TAGS = [
   { name: "Ingest", description: "Sending telemetry: batches of events, each validated and stored on its own." },
+  {
+    name: "OpenTelemetry",
+    description: "OTLP/HTTP ingestion for OpenTelemetry exporters (docs/contract/otlp.md), and what it kept besides telemetry events.",
+  },
   { name: "Runs", description: "Reading runs: the list, a run's summary, its rebuilt decisions, timeline, turns and raw events." },
   { name: "Reviewer", description: "The Reviewer audit over the filtered runs: candidates, funnel and export." },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
@@ -37,7 +42,7 @@ export interface SuccessResponse {
   description: string;
   schema?: ResponseSchemaName;
   /** A body that is not one JSON schema: its media types and what each holds. */
-  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "text" | "object" }[];
+  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "text" | "object" | "binary" }[];
   headers?: Record<string, string>;
 }
 
@@ -53,13 +58,22 @@ export interface Operation {
   tag: TagName;
   summary: string;
   description: string;
-  /** `key`: a Bearer API key (or the browser's session cookie); `public`: no credentials. */
-  auth: "key" | "public";
+  /**
+   * `key`: a Bearer API key (or the browser's session cookie); `exporter`: the API key as an OTLP
+   * exporter sends it (Bearer, `x-api-key` or HTTP Basic; no session); `public`: no credentials.
+   */
+  auth: "key" | "exporter" | "public";
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
   /** What a parameter means, by name (path and query alike). */
   paramDescriptions?: Record<string, string>;
-  body?: { schema: RequestSchemaName; maxBytes: number; description: string };
+  /** The request body: a named JSON schema, or (`content`) other media types described in words. */
+  body?: {
+    schema?: RequestSchemaName;
+    content?: { mediaType: string; schema: "binary" | "object" }[];
+    maxBytes: number;
+    description: string;
+  };
   responses: SuccessResponse[];
   /** Error answers particular to this operation (the usual ones are added from its shape, see ./document.ts). */
   errors?: Partial<Record<ErrorStatus, string | { description: string; schema: ResponseSchemaName }>>;
@@ -144,6 +158,53 @@ function versionOperations(kind: "copy" | "policy"): Operation[] {
   ];
 }
 
+/** `POST /api/v1/otlp/v1/traces` and `/v1/logs` (docs/contract/otlp.md). */
+function otlpExportOperation(signal: "traces" | "logs"): Operation {
+  const [request, response, items] =
+    signal === "traces"
+      ? ["ExportTraceServiceRequest", "ExportTraceServiceResponse", "spans"]
+      : ["ExportLogsServiceRequest", "ExportLogsServiceResponse", "log records"];
+  return {
+    operationId: signal === "traces" ? "otlpExportTraces" : "otlpExportLogs",
+    method: "post",
+    path: `/api/v1/otlp/v1/${signal}`,
+    tag: "OpenTelemetry",
+    summary: `OTLP/HTTP: export ${signal}`,
+    description:
+      `An OpenTelemetry exporter's ${request} (point the exporter at \`<server>/api/v1/otlp\`). ` +
+      "A span event or log record with a `cuescope.type` attribute is one telemetry event, validated and stored exactly as by `POST /api/v1/ingest`; " +
+      "GenAI spans are kept as model requests; anything else is kept raw for its run (docs/contract/otlp.md). " +
+      `The key may be sent as \`Authorization: Bearer <key>\`, \`x-api-key: <key>\` or HTTP Basic with the key as the password. ` +
+      "`Content-Encoding: gzip` is accepted. Errors answer a protobuf request with a google.rpc.Status, a JSON one with the usual error body.",
+    auth: "exporter",
+    body: {
+      content: [
+        { mediaType: "application/x-protobuf", schema: "binary" },
+        { mediaType: "application/json", schema: "object" },
+      ],
+      maxBytes: MAX_BATCH_BYTES,
+      description: `The ${request}, in protobuf or OTLP/JSON; the limit holds as sent and again once gunzipped.`,
+    },
+    responses: [
+      {
+        status: 200,
+        description:
+          `The ${response} in the request's encoding: empty when everything was stored (or known already), else \`partialSuccess\` ` +
+          `with how many ${items} were rejected and an \`errorMessage\` naming each rejected part and why.`,
+        content: [
+          { mediaType: "application/x-protobuf", schema: "binary" },
+          { mediaType: "application/json", schema: "object" },
+        ],
+      },
+    ],
+    errors: {
+      400: "The body does not decode as the request (the message says where and why), or is not valid gzip.",
+      413: `The body is larger than ${MAX_BATCH_BYTES / (1024 * 1024)} MB, as sent or once gunzipped.`,
+      415: "The body is neither `application/x-protobuf` nor `application/json`, or its Content-Encoding is neither gzip nor none.",
+    },
+  };
+}
+
 export const OPERATIONS: readonly Operation[] = [
   {
     operationId: "ingestEvents",
@@ -161,6 +222,25 @@ export const OPERATIONS: readonly Operation[] = [
     errors: {
       413: `The body is larger than ${MAX_BATCH_BYTES / (1024 * 1024)} MB, or the batch holds more than ${MAX_BATCH_EVENTS} events.`,
     },
+  },
+  otlpExportOperation("traces"),
+  otlpExportOperation("logs"),
+  {
+    operationId: "listRunOtlpRecords",
+    method: "get",
+    path: "/api/v1/runs/{runId}/otlp",
+    tag: "OpenTelemetry",
+    summary: "A run's OpenTelemetry records",
+    description:
+      "What OTLP ingestion kept for the run besides telemetry events: model requests (GenAI spans: model, times, provider-reported tokens, in tokens) " +
+      "and spans and log records kept raw, in time order, in pages (`nextCursor`), with the run's counts by kind and token sums. " +
+      "`runId` may also be a trace id that holds records but no telemetry run.",
+    auth: "key",
+    pathParams: RUN_PATH,
+    query: ZOtlpRecordsQuery,
+    paramDescriptions: { kind: "Only records of this kind: `model_request`, `span` or `log`." },
+    responses: [{ status: 200, description: "A page of the run's records, and its counts.", schema: "OtlpRecordsResponse" }],
+    errors: { 404: "No run and no OpenTelemetry records of that id in the key's project." },
   },
   {
     operationId: "listRuns",

@@ -4,3 +4,4 @@ export { downsample, thinSeries, type SeriesPoint } from "./downsample";
 export { thresholdsFor } from "./thresholds";
 export { reminderLanes, expandReminders, MARKER_STATUSES } from "./reminder-lanes";
 export { meterSeries, stageChanges, type MeterSeries } from "./meter-series";
+export { modelRequestBars, otlpRecordName, type ModelRequestBar } from "./model-requests";

@@ -12,3 +12,4 @@ export * from "./reviewer";
 export * from "./versions";
 export * from "./replay";
 export * from "./storable";
+export * from "./otlp";

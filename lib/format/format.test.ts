@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   formatBytes,
   formatCount,
+  formatLatency,
+  formatTokens,
   formatEdits,
   formatInUnit,
   formatMinutes,
@@ -149,4 +151,18 @@ describe("one formatter per meter unit", () => {
       for (const other of METER_UNITS) if (other !== unit) expect(text.endsWith(` ${suffix[other]}`)).toBe(false);
     }
   });
+});
+
+describe("formatTokens and formatLatency (OpenTelemetry model requests)", () => {
+  it.each([
+    [1234, "1,234 tokens"],
+    [1, "1 token"],
+    [null, "—"],
+  ])("formatTokens(%s) = %s", (n, text) => expect(formatTokens(n)).toBe(text));
+  it.each([
+    [320, "320 ms"],
+    [1500, "1.5 s"],
+    [61_000, "61 s"],
+    [null, "—"],
+  ])("formatLatency(%s) = %s", (ms, text) => expect(formatLatency(ms)).toBe(text));
 });

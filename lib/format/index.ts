@@ -10,3 +10,5 @@ export { formatTurn, formatTurnRange, formatTurnCount } from "./turn";
 export { formatInstant, formatRelative } from "./instant";
 export { formatRequestsUsage, formatTimeUsage, requestsUsageParts } from "./usage";
 export { UNIT_FORMATTERS, formatInUnit } from "./unit";
+export { formatTokens } from "./tokens";
+export { formatLatency } from "./latency";

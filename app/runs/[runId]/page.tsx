@@ -6,12 +6,14 @@ import { timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
 import { ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
+import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
 import { runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
 /** Runs up to this many turns get their timeline in the page itself (see below). */
@@ -82,6 +84,8 @@ export default async function RunPage(props: Props) {
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
     prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), turnDetailLoader, context));
   }
+  // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
+  prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), runOtlpRecordsLoader, context));
   await Promise.all(prefetches);
 
   return (

@@ -43,3 +43,35 @@ export async function authenticateBearer(db: Database, authorization: string, ad
     throw error;
   }
 }
+
+/**
+ * Who sends an OTLP export (docs/contract/otlp.md#authentication): the project key as
+ * `Authorization: Bearer <key>`, as `x-api-key: <key>`, or as the password of HTTP Basic (any user
+ * name) — the forms OpenTelemetry exporters and collectors are commonly configured with. Each is
+ * checked as a Bearer key, under the same rate limit. No session cookie: exports come from agents.
+ */
+export async function authenticateExporter(db: Database, request: Request): Promise<Caller> {
+  const authorization = exporterAuthorization(request.headers);
+  if (authorization === null) {
+    throw new DomainError(
+      "unauthorized",
+      "missing API key: send `Authorization: Bearer <secret key>`, `x-api-key: <secret key>`, or HTTP Basic with the key as the password",
+    );
+  }
+  return authenticateBearer(db, authorization, clientAddress(request.headers));
+}
+
+/** The exporter's credentials as a Bearer authorization value (null when it sent none). */
+export function exporterAuthorization(headers: Headers): string | null {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (!basic) return authorization;
+    const credentials = Buffer.from(basic[1], "base64").toString("utf8");
+    const colon = credentials.indexOf(":");
+    // Not user:password: passed on as it is, and refused as a missing key.
+    return colon < 0 ? authorization : `Bearer ${credentials.slice(colon + 1)}`;
+  }
+  const apiKey = headers.get("x-api-key");
+  return apiKey !== null && apiKey.trim() !== "" ? `Bearer ${apiKey.trim()}` : null;
+}

@@ -6,6 +6,7 @@ import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testin
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
 import { askHealth } from "@/lib/server/testing/health";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
+import { otlpTracesRoute } from "./otlp-routes";
 import { reviewerExportRoute } from "./reviewer-routes";
 import { ingestRoute, listRunsRoute } from "./routes";
 
@@ -143,6 +144,9 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     expectUnavailable(check);
     const exported = await timed(() => reviewerExportRoute(authed("/api/v1/reviewer/candidates/export?format=csv")));
     expectUnavailable(exported);
+    // An OpenTelemetry exporter is told to retry the same way (exporters retry on 503).
+    const otlp = await timed(() => otlpTracesRoute(otlpExport("otlp-while-down")));
+    expectUnavailable(otlp);
     // Opening a database while it is unreachable fails fast with an error answered as 503.
     const opening = await timed(() =>
       openDatabase({ url: proxyUrl(), timeouts: TIMEOUTS })
@@ -158,6 +162,10 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     proxy.heal();
     expect((await ingest(batch)).status).toBe(207);
     expect((await ingest(smallRun("while-down", 2))).status).toBe(207);
+    const exportedAfter = await otlpTracesRoute(otlpExport("otlp-while-down"));
+    expect(exportedAfter.status).toBe(200);
+    expect(await exportedAfter.json()).toEqual({});
+    acknowledged.add("otlp-while-down-1");
     expect((await askHealth()).status).toBe(200);
   }, 90_000);
 
@@ -178,6 +186,35 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     const url = new URL(scratch.url);
     url.host = `127.0.0.1:${proxy.port}`;
     return url.toString();
+  }
+
+  /** An OTLP/JSON export of one span event that is the telemetry event `<runId>-1`. */
+  function otlpExport(runId: string): Request {
+    sent.add(`${runId}-1`);
+    const attribute = (key: string, value: object) => ({ key, value });
+    const span = {
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      name: "turn 1",
+      startTimeUnixNano: "1764410400000000000",
+      events: [
+        {
+          timeUnixNano: "1764410400000000000",
+          attributes: [
+            attribute("cuescope.type", { stringValue: "meter.requests" }),
+            attribute("cuescope.id", { stringValue: `${runId}-1` }),
+            attribute("cuescope.run_id", { stringValue: runId }),
+            attribute("cuescope.turn", { intValue: "1" }),
+            attribute("cuescope.body.used", { intValue: "1" }),
+          ],
+        },
+      ],
+    };
+    return new Request("http://cuescope.test/api/v1/otlp/v1/traces", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }),
+    });
   }
 
   function authed(path: string): Request {

@@ -12,6 +12,19 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!/^application\/json\b/i.test(type)) {
     throw new DomainError("unsupported_media_type", `expected Content-Type: application/json, got ${type ? JSON.stringify(type) : "none"}`);
   }
+  const text = new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DomainError("invalid", `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A request's body as bytes, at most `maxBytes` of them: 413 (the limit in the message) as soon as a
+ * declared or streamed length goes beyond, without holding more than the limit in memory.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const tooLarge = () =>
     new DomainError("too_large", `the body is larger than the limit of ${maxBytes} bytes (${formatMb(maxBytes)}); split the batch`);
   const declared = Number(request.headers.get("content-length") ?? NaN);
@@ -32,15 +45,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       chunks.push(value);
     }
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new DomainError("invalid", `the body is not valid JSON: ${(error as Error).message}`);
-  }
+  return Buffer.concat(chunks);
 }
 
-function formatMb(bytes: number): string {
+export function formatMb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
 }
 

@@ -2,13 +2,13 @@ import "server-only";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest } from "@/lib/contracts";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { getBackground } from "@/lib/server/jobs/background";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
 import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
+import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
 type RunParams = { runId: string };
 
@@ -20,14 +20,7 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
     throw new DomainError("too_large", `the batch has ${count.length} events; the limit is ${MAX_BATCH_EVENTS} per request`, "batch");
   }
   const body = parseWith(ZIngestRequest, raw, "body");
-  const response = await ingestBatch(db, auth.projectId, body.batch, {
-    // The events are stored whatever happens next: a rebuild that cannot be scheduled now is
-    // found by the background sweep of stale runs.
-    onStored: (runPks) =>
-      getBackground()
-        .then(({ queue }) => queue.scheduleRebuilds(auth.projectId, runPks))
-        .catch((error) => console.error("[cuescope] scheduling rebuilds failed:", error)),
-  });
+  const response = await ingestBatch(db, auth.projectId, body.batch, { onStored: scheduleRebuildsOf(auth.projectId) });
   return json(207, response);
 });
 

@@ -2,6 +2,7 @@ import { QueryClient, type FetchQueryOptions, type QueryKey } from "@tanstack/re
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { replayJobQuery, replayTurnQuery } from "@/lib/queries/replay";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
@@ -11,10 +12,12 @@ import { runFacetsQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnD
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { listRunsRoute, runFacetsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "@/lib/server/http/routes";
+import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
 import { replayJobRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
 import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { storeOtlpRecords } from "@/lib/server/otlp/store-records";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
 import { smallRun } from "@/lib/server/testing/events";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
@@ -25,6 +28,7 @@ import type { Loader, LoaderContext } from "./define-loader";
 import { fetchQuery, type ServerQuery } from "./prefetch";
 import { replayJobLoader, replayTurnLoader } from "./replay";
 import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
+import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
 
@@ -44,6 +48,7 @@ const ROUTES: [RegExp, string[], RouteHandler][] = [
   [/^\/api\/v1\/runs\/([^/]+)$/, ["runId"], runSummaryRoute],
   [/^\/api\/v1\/runs\/([^/]+)\/turns\/([^/]+)$/, ["runId", "turn"], turnDetailRoute],
   [/^\/api\/v1\/runs\/([^/]+)\/timeline$/, ["runId"], runTimelineRoute],
+  [/^\/api\/v1\/runs\/([^/]+)\/otlp$/, ["runId"], runOtlpRecordsRoute],
   [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
   [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
   [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
@@ -88,6 +93,17 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     }));
     await ingestBatch(db, caller.projectId, [...etf, ...smallRun("loaders-small", 4), ...smallRun("..", 3)]);
     await settleRebuilds(db);
+    await storeOtlpRecords(db, caller.projectId, [
+      {
+        kind: "model_request",
+        runId: ETF_RUN,
+        key: "span:loaders:1",
+        ts: "2026-11-29T10:00:05.000Z",
+        turn: 2,
+        data: { model: "m", inputTokens: 10 },
+      },
+      { kind: "log", runId: ETF_RUN, key: "log:loaders:1", ts: "2026-11-29T10:00:06.000Z", turn: null, data: { body: "note" } },
+    ]);
     const copy = await createCopyVersion(db, caller, { name: "loaders copy", copy: {} });
     await createPolicyVersion(db, caller, { name: "loaders policy", policy: { review: { everyTurns: 5 } } });
     const { job, done } = await startReplay(db, caller, { copyVersionId: copy.id, filters: {}, maxRuns: 5 }, inlineReplays(db));
@@ -159,6 +175,8 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     ["the summary of the run `..` (its path is `~?runId=..`)", () => bothSides(runSummaryQuery(".."), runSummaryLoader)],
     ["a turn's detail", () => bothSides(turnDetailQuery(ETF_RUN, 12), turnDetailLoader)],
     ["a run's whole timeline", () => bothSides(runTimelineQuery(ETF_RUN), runTimelineLoader)],
+    ["a run's OpenTelemetry records", () => bothSides(runOtlpRecordsQuery(ETF_RUN), runOtlpRecordsLoader)],
+    ["a run's OpenTelemetry records of one kind", () => bothSides(runOtlpRecordsQuery(ETF_RUN, { kind: "log" }), runOtlpRecordsLoader)],
     ["a window of the timeline", () => bothSides(runTimelineQuery(ETF_RUN, { from: 10, to: 30 }), runTimelineLoader)],
     ["the copy versions", () => bothSides(copyVersionsQuery(), copyVersionsLoader)],
     ["the policy versions", () => bothSides(policyVersionsQuery(), policyVersionsLoader)],

@@ -1,0 +1,3 @@
+import { otlpLogsRoute } from "@/lib/server/http/otlp-routes";
+
+export const POST = otlpLogsRoute;

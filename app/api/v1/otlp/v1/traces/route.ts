@@ -1,0 +1,3 @@
+import { otlpTracesRoute } from "@/lib/server/http/otlp-routes";
+
+export const POST = otlpTracesRoute;

@@ -1,0 +1,3 @@
+import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
+
+export const GET = runOtlpRecordsRoute;

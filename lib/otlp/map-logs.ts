@@ -1,0 +1,85 @@
+import { fingerprint } from "@/lib/core";
+import { isCuescopeEvent, telemetryEvent } from "./cuescope-event";
+import { emptyMapped, type Mapped } from "./mapped";
+import type { Attributes, JsonValue, LogRecord, LogsRequest, Scope } from "./model";
+import { boundData, runIdOf, storableJson, turnOf } from "./records";
+import { nanosKey, nanosToIso } from "./time";
+
+/**
+ * Maps an ExportLogsServiceRequest (docs/contract/otlp.md#mapping): a log record carrying
+ * cuescope.type is a telemetry v1 event; any other is kept raw, attached to its cuescope.run_id,
+ * else its trace id. A raw record with neither has no run and is refused.
+ */
+export function mapLogs(request: LogsRequest): Mapped {
+  const out = emptyMapped();
+  for (const resourceLogs of request.resourceLogs) {
+    for (const { scope, logRecords } of resourceLogs.scopeLogs) {
+      for (const log of logRecords) mapLog(out, out.items++, log, scope, resourceLogs.resource);
+    }
+  }
+  return out;
+}
+
+/**
+ * A log record's identity when it names none: its time and a fingerprint of everything it holds,
+ * so exporting the same record again gives the same id (and a different record another one).
+ */
+function derivedKey(log: LogRecord, time: bigint): string {
+  const content = {
+    time: log.timeUnixNano.toString(),
+    observed: log.observedTimeUnixNano.toString(),
+    severity: log.severityNumber,
+    severityText: log.severityText,
+    eventName: log.eventName,
+    traceId: log.traceId,
+    spanId: log.spanId,
+    body: log.body ?? null,
+    attributes: log.attributes,
+  };
+  return `${nanosKey(time)}-${fingerprint(content)}`;
+}
+
+function mapLog(out: Mapped, item: number, log: LogRecord, scope: Scope, resource: Attributes): void {
+  const time = log.timeUnixNano !== 0n ? log.timeUnixNano : log.observedTimeUnixNano;
+  const key = derivedKey(log, time);
+  if (isCuescopeEvent(log.attributes)) {
+    const origin = `log record ${item} (${String(log.attributes["cuescope.type"]).slice(0, 40)})`;
+    const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: `otel-log-${key}` });
+    if (mapped.ok) out.events.push({ item, origin, event: mapped.event });
+    else out.rejections.push({ item, origin, message: mapped.message });
+    return;
+  }
+  const origin = `log record ${item}${log.eventName ? ` "${log.eventName.slice(0, 60)}"` : ""}`;
+  const runId = runIdOf(log.traceId, log.attributes, resource);
+  if (runId === null) {
+    out.rejections.push({ item, origin, message: "no cuescope.run_id and no trace id: there is no run to keep it with" });
+    return;
+  }
+  if (time === 0n) {
+    out.rejections.push({ item, origin, message: "a log record needs a time (timeUnixNano or observedTimeUnixNano) to be kept" });
+    return;
+  }
+  const data: { [key: string]: JsonValue } = {
+    time: nanosToIso(time),
+    observedTime: log.observedTimeUnixNano === 0n ? null : nanosToIso(log.observedTimeUnixNano),
+    severityNumber: log.severityNumber,
+    severityText: log.severityText,
+    eventName: log.eventName || null,
+    traceId: log.traceId || null,
+    spanId: log.spanId || null,
+    body: log.body ?? null,
+    attributes: log.attributes,
+    scope: { name: scope.name, version: scope.version },
+    resource,
+  };
+  out.records.push({
+    item,
+    origin,
+    kind: "log",
+    runId,
+    key: `log:${key}`,
+    ts: nanosToIso(time),
+    turn: turnOf(log.attributes),
+    data: boundData(storableJson(data) as { [key: string]: JsonValue }),
+  });
+}

@@ -1,0 +1,108 @@
+import "server-only";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { MAX_BATCH_BYTES } from "@/lib/contracts";
+import { decodeAndMap, OtlpDecodeError, type Encoding } from "@/lib/otlp/decode";
+import { exportResponseJson, exportResponseProto, statusProto, type Signal } from "@/lib/otlp/responses";
+import { authenticateExporter } from "@/lib/server/auth/request-key";
+import { getDb } from "@/lib/server/db";
+import { DomainError } from "@/lib/server/errors";
+import { ingestOtlp } from "@/lib/server/otlp/ingest-otlp";
+import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
+import { errorResponse, json } from "./errors-to-response";
+import { loaderRoute } from "./loader-route";
+import { formatMb, readBodyBytes } from "./request";
+import { scheduleRebuildsOf } from "./schedule-rebuilds";
+
+const gunzipAsync = promisify(gunzip);
+
+/** POST /api/v1/otlp/v1/traces — OTLP/HTTP (docs/contract/otlp.md). */
+export const otlpTracesRoute = otlpExportRoute("traces");
+
+/** POST /api/v1/otlp/v1/logs — OTLP/HTTP (docs/contract/otlp.md). */
+export const otlpLogsRoute = otlpExportRoute("logs");
+
+/** GET /api/v1/runs/:runId/otlp — a run's model requests and raw spans and log records. */
+export const runOtlpRecordsRoute = loaderRoute(runOtlpRecordsLoader);
+
+/** The body encodings OTLP/HTTP has, by Content-Type; null for any other. */
+function encodingOf(contentType: string | null): Encoding | null {
+  if (contentType === null) return null;
+  if (/^application\/x-protobuf\s*(;|$)/i.test(contentType)) return "protobuf";
+  if (/^application\/json\s*(;|$)/i.test(contentType)) return "json";
+  return null;
+}
+
+/**
+ * An OTLP/HTTP export route: the key (any of the exporter forms), the body (at most
+ * MAX_BATCH_BYTES as sent and again once gunzipped), decoded, mapped and stored; answered with the
+ * Export*ServiceResponse in the request's encoding, with a partial success naming what was rejected.
+ * Errors are answered in the request's encoding too (google.rpc.Status for protobuf).
+ */
+function otlpExportRoute(signal: Signal) {
+  return async (request: Request): Promise<Response> => {
+    const contentType = request.headers.get("content-type");
+    const encoding = encodingOf(contentType);
+    try {
+      const db = await getDb();
+      const auth = await authenticateExporter(db, request);
+      if (encoding === null) {
+        throw new DomainError(
+          "unsupported_media_type",
+          `expected Content-Type: application/x-protobuf or application/json, got ${contentType ? JSON.stringify(contentType) : "none"}`,
+        );
+      }
+      const body = await readExportBody(request);
+      let mapped;
+      try {
+        mapped = decodeAndMap(signal, encoding, body);
+      } catch (error) {
+        if (error instanceof OtlpDecodeError) throw new DomainError("invalid", error.message);
+        throw error;
+      }
+      const result = await ingestOtlp(db, auth.projectId, mapped, { onStored: scheduleRebuildsOf(auth.projectId) });
+      const partial = { rejected: result.rejected, errorMessage: result.errorMessage };
+      if (encoding === "json") return json(200, exportResponseJson(signal, partial));
+      return new Response(Buffer.from(exportResponseProto(partial)), { status: 200, headers: PROTOBUF_HEADERS });
+    } catch (error) {
+      return otlpErrorResponse(error, encoding);
+    }
+  };
+}
+
+const PROTOBUF_HEADERS = { "content-type": "application/x-protobuf", "cache-control": "no-store" };
+
+/** The body, gunzipped when Content-Encoding says gzip; both sizes bounded by MAX_BATCH_BYTES. */
+async function readExportBody(request: Request): Promise<Uint8Array> {
+  const raw = await readBodyBytes(request, MAX_BATCH_BYTES);
+  const contentEncoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (contentEncoding === "identity" || contentEncoding === "") return raw;
+  if (contentEncoding !== "gzip") {
+    throw new DomainError(
+      "unsupported_media_type",
+      `Content-Encoding ${JSON.stringify(contentEncoding)} is not supported; send gzip or no encoding`,
+    );
+  }
+  try {
+    return await gunzipAsync(raw, { maxOutputLength: MAX_BATCH_BYTES });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new DomainError(
+        "too_large",
+        `the gunzipped body is larger than the limit of ${MAX_BATCH_BYTES} bytes (${formatMb(MAX_BATCH_BYTES)}); export smaller batches`,
+      );
+    }
+    throw new DomainError("invalid", `the body is not valid gzip: ${(error as Error).message}`);
+  }
+}
+
+/** The app's error answer (lib/server/http/errors-to-response.ts); for a protobuf request, as a google.rpc.Status. */
+async function otlpErrorResponse(error: unknown, encoding: Encoding | null): Promise<Response> {
+  const response = errorResponse(error);
+  if (encoding !== "protobuf") return response;
+  const body = (await response.json()) as { error: { message: string } };
+  const headers = new Headers(PROTOBUF_HEADERS);
+  const retryAfter = response.headers.get("retry-after");
+  if (retryAfter !== null) headers.set("retry-after", retryAfter);
+  return new Response(Buffer.from(statusProto(response.status, body.error.message)), { status: response.status, headers });
+}
