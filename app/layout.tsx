@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
+import { parseTheme, THEME_COOKIE } from "@/components/layout/theme";
 import { SESSION_COOKIE } from "@/lib/server/auth/request-key";
 import { Providers } from "./providers";
 import "./globals.css";
@@ -18,12 +19,15 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const signedIn = (await cookies()).has(SESSION_COOKIE);
+  const jar = await cookies();
+  const signedIn = jar.has(SESSION_COOKIE);
+  // The theme is rendered into the page (no flash of the other one); "system" leaves it to the OS.
+  const theme = parseTheme(jar.get(THEME_COOKIE)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <body>
         <Providers>
-          <SiteHeader signedIn={signedIn} />
+          <SiteHeader signedIn={signedIn} theme={theme} />
           <main className="page">{children}</main>
           <footer className="site-footer">Cuescope · telemetry format v1 · decisions are rebuilt from raw events, never edited</footer>
         </Providers>

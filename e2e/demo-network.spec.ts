@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { signOutButton } from "./support/account-menu";
 import { CHROMIUM_ARGS } from "./support/chromium";
 import { createNetns, HOST_ADDRESS, NS_ADDRESS, netnsUnavailable, type Netns } from "./support/netns";
 import { startOwnServer, type OwnServer } from "./support/own-server";
@@ -57,7 +58,7 @@ test("the demo button works on a direct loopback connection, not through a local
   await page.goto("/login");
   await page.getByRole("button", { name: "Open the demo project" }).click();
   await expect(page).toHaveURL(`${server!.url}/runs`, { timeout: 30_000 }); // a cold server builds the runs cache first
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(await signOutButton(page)).toBeVisible();
   await context.close();
 
   // Through a proxy on this machine (or anything sending forwarding headers) loopback is not enough.

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { signOut, signOutButton } from "./support/account-menu";
 import { signInToDemo } from "./support/sign-in";
 
 test.describe("signing in", () => {
@@ -19,12 +20,11 @@ test.describe("signing in", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/runs/);
 
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/login/);
+    await signOut(page);
   });
 
   test("the demo button signs in and goes where the user was heading", async ({ page }) => {
     await signInToDemo(page, "/runs?status=completed");
-    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+    await expect(await signOutButton(page)).toBeVisible();
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type BrowserContext } from "@playwright/test";
 import { E2E_PORT } from "./support/targets";
+import { signOut } from "./support/account-menu";
 import { autoSubmitPage, serveOtherOrigin } from "./support/other-origin";
 import { signInToDemo } from "./support/sign-in";
 
@@ -74,8 +75,7 @@ test.describe("sessions", () => {
     const withCookie = (api: APIRequestContext, value: string) => api.get("/api/v1/runs", { headers: { cookie: `${SESSION}=${value}` } });
     expect((await withCookie(request, cookie!.value)).status()).toBe(200);
 
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/login/);
+    await signOut(page);
     expect(await sessionCookie(context)).toBeUndefined();
 
     // The old value, replayed: refused by the API and by the pages.

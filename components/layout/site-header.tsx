@@ -1,40 +1,12 @@
-import Link from "next/link";
 import { signOut } from "@/lib/server/auth/actions";
-import { BrandMark } from "./brand-mark";
+import { HeaderNav } from "./header-nav";
+import type { Theme } from "./theme";
 
-const SECTIONS = [
-  { name: "Runs", href: "/runs" },
-  { name: "Reviewer", href: "/reviewer" },
-  { name: "Copy", href: "/copy" },
-  { name: "API", href: "/docs/api" },
-] as const;
-
-/** The header; the root layout says whether the request carries a session cookie. */
-export function SiteHeader({ signedIn }: { signedIn: boolean }) {
+/** The header; the root layout says whether the request carries a session cookie and which theme the user chose. */
+export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Theme }) {
   return (
     <header className="site-header">
-      <nav aria-label="Main" className="site-nav">
-        <Link href="/" className="brand">
-          <BrandMark />
-          <span>Cuescope</span>
-        </Link>
-        <ul className="nav-list">
-          {SECTIONS.map(({ name, href }) => (
-            <li key={name}>
-              <Link href={href} className="nav-item">
-                {name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        {signedIn && (
-          <form action={signOut} className="nav-session">
-            <button type="submit" className="button button-quiet">
-              Sign out
-            </button>
-          </form>
-        )}
-      </nav>
+      <HeaderNav signedIn={signedIn} theme={theme} signOut={signOut} />
     </header>
   );
 }

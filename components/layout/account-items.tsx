@@ -1,0 +1,38 @@
+"use client";
+
+import { useId } from "react";
+import { THEME_LABELS, THEMES, type Theme } from "./theme";
+
+/** The user menu's items: the theme (System, Light, Dark) and, when signed in, Sign out. */
+export function AccountItems({
+  theme,
+  onTheme,
+  signOut,
+}: {
+  theme: Theme;
+  onTheme: (theme: Theme) => void;
+  /** The sign-out server action (lib/server/auth/actions.ts), or nothing when not signed in. */
+  signOut?: () => Promise<void>;
+}) {
+  const group = useId();
+  return (
+    <>
+      <fieldset className="theme-choice">
+        <legend>Theme</legend>
+        {THEMES.map((option) => (
+          <label key={option}>
+            <input type="radio" name={group} value={option} checked={theme === option} onChange={() => onTheme(option)} />
+            {THEME_LABELS[option]}
+          </label>
+        ))}
+      </fieldset>
+      {signOut && (
+        <form action={signOut} className="nav-session">
+          <button type="submit" className="button button-quiet">
+            Sign out
+          </button>
+        </form>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+import { expect, test, type Page } from "@playwright/test";
+import { openAccountMenu, signOut } from "./support/account-menu";
+import { signInToDemo } from "./support/sign-in";
+
+/** Laptop, small laptop and phone: the section links stay in the bar at the first two, in "Menu" at the last. */
+const VIEWPORTS = [
+  { width: 1440, height: 900, narrow: false },
+  { width: 1024, height: 768, narrow: false },
+  { width: 390, height: 844, narrow: true },
+] as const;
+
+/**
+ * `fits`: the whole page is no wider than a phone. The runs table, the copy page's template table
+ * and the run page's findings are still wider than 390 px (issue 14's responsive work); on those
+ * pages only the header is checked.
+ */
+const SECTIONS = [
+  { name: "Runs", path: "/runs", heading: /runs/i, fits: false },
+  { name: "Reviewer", path: "/reviewer", heading: /reviewer/i, fits: true },
+  { name: "Copy", path: "/copy", heading: /copy/i, fits: false },
+  { name: "API", path: "/docs/api", heading: /api/i, fits: true },
+] as const;
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const LIGHT_BG = "rgb(244, 245, 247)"; // --bg in app/globals.css
+const DARK_BG = "rgb(17, 20, 25)";
+
+/** Nothing sticks out to the right: of the whole page, or (`header`) of the header alone. */
+async function noHorizontalScroll(page: Page, what: "page" | "header" = "page"): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate((of) => {
+    const element = of === "page" ? document.documentElement : document.querySelector("header")!;
+    return { scrollWidth: element.scrollWidth, innerWidth: window.innerWidth };
+  }, what);
+  expect(scrollWidth, `the ${what} at ${page.url()} is ${scrollWidth}px wide in a ${innerWidth}px window`).toBeLessThanOrEqual(innerWidth);
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`header at ${viewport.width} px`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test("every section link is reachable and leads to its page; Sign out signs out", async ({ page }) => {
+      await signInToDemo(page, "/");
+      const menu = nav(page).getByRole("button", { name: "Menu" });
+      if (viewport.narrow) {
+        await expect(menu).toBeVisible();
+        await expect(nav(page).getByRole("link", { name: "Runs" })).toBeHidden();
+        await expect(nav(page).getByRole("button", { name: "Account" })).toBeHidden();
+      } else {
+        await expect(menu).toBeHidden();
+        await expect(nav(page).getByRole("button", { name: "Account" })).toBeVisible();
+      }
+
+      for (const section of SECTIONS) {
+        if (viewport.narrow) await openAccountMenu(page);
+        const link = nav(page).getByRole("link", { name: section.name, exact: true });
+        await expect(link).toBeInViewport();
+        await link.click();
+        await expect(page).toHaveURL(new RegExp(`${section.path}(\\?|$)`));
+        await expect(page.getByRole("heading", { level: 1 })).toContainText(section.heading);
+        await expect(nav(page).locator('a[aria-current="page"]').first()).toHaveText(section.name);
+        if (viewport.narrow) {
+          await expect(menu).toHaveAttribute("aria-expanded", "false"); // following a link closes the menu
+          await noHorizontalScroll(page, section.fits ? "page" : "header");
+        }
+      }
+
+      await nav(page).getByRole("link", { name: "Cuescope" }).click();
+      await expect(page).toHaveURL(/\/$/);
+      if (viewport.narrow) await noHorizontalScroll(page);
+
+      await openAccountMenu(page);
+      await expect(nav(page).getByRole("button", { name: "Sign out" })).toBeInViewport();
+      await signOut(page);
+      await page.goto("/runs");
+      await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
+    });
+
+    test("the theme is chosen in the menu, applies at once, and is kept across a reload", async ({ page, context }) => {
+      await page.emulateMedia({ colorScheme: "light" });
+      await signInToDemo(page, "/runs");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "system");
+      expect(await bodyBackground(page)).toBe(LIGHT_BG);
+
+      await openAccountMenu(page);
+      await expect(page.getByRole("radio", { name: "System" })).toBeChecked();
+      await page.getByRole("radio", { name: "Dark" }).check();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+      await expect.poll(() => bodyBackground(page)).toBe(DARK_BG);
+
+      const cookie = (await context.cookies()).find((c) => c.name === "cuescope-theme");
+      expect(cookie).toMatchObject({ value: "dark", httpOnly: false, sameSite: "Lax", path: "/" });
+      expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(360 * 86_400_000);
+
+      // The server renders the chosen theme: no flash of the light one on reload.
+      const html = await (await page.request.get("/runs")).text();
+      expect(html).toMatch(/<html[^>]*data-theme="dark"/);
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+      expect(await bodyBackground(page)).toBe(DARK_BG);
+
+      // Light wins over a dark OS; System follows it.
+      await page.emulateMedia({ colorScheme: "dark" });
+      await openAccountMenu(page);
+      await expect(page.getByRole("radio", { name: "Dark" })).toBeChecked();
+      await page.getByRole("radio", { name: "Light" }).check();
+      await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
+      await page.getByRole("radio", { name: "System" }).check();
+      await expect.poll(() => bodyBackground(page)).toBe(DARK_BG);
+      await page.emulateMedia({ colorScheme: "light" });
+      await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "system");
+    });
+  });
+}
+
+test.describe("header on a phone, by keyboard", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("Menu opens with Enter, its links are next in the tab order, Escape closes it and returns the focus", async ({ page }) => {
+    await signInToDemo(page, "/reviewer");
+    await noHorizontalScroll(page);
+    const menu = nav(page).getByRole("button", { name: "Menu" });
+    await openAccountMenu(page); // once hydrated
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(menu).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Tab");
+    await expect(nav(page).getByRole("link", { name: "Runs" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(nav(page).getByRole("link", { name: "Reviewer" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(menu).toBeFocused();
+
+    // A tap outside closes it too.
+    await menu.click();
+    await page.mouse.click(195, 830); // below the sheet
+
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("signed out, the theme is still at hand", async ({ page }) => {
+    await page.goto("/login");
+    await openAccountMenu(page);
+    await expect(nav(page).getByRole("group", { name: "Theme" })).toBeVisible();
+    await expect(nav(page).getByRole("button", { name: "Sign out" })).toHaveCount(0);
+    await noHorizontalScroll(page);
+  });
+});
