@@ -6,10 +6,11 @@
  *
  *   npx tsx examples/etf-agent/agent.ts --url http://localhost:3000 --key <key> [--turns N] [--delay MS | --fast] [--run-id ID] [--quiet]
  *
- * The key may also come from CUESCOPE_API_KEY or, run from the repository, .cuescope/demo-key; the URL
+ * The key may also come from CUESCOPE_API_KEY or, run from the repository, the demo key npm start keeps; the URL
  * from CUESCOPE_URL. See README.md beside it.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { createCuescope, type CuescopeError } from "@cuescope/sdk";
 import { createCoordinator, type TurnPlan } from "@cuescope/sdk/coordinator";
 import { FUNDS, scriptedModel, type Action, type Research } from "./model";
@@ -57,8 +58,10 @@ function parseArgs(argv: string[]): Args {
       process.exit(0);
     } else fail(`unknown argument ${JSON.stringify(flag)}`);
   }
-  // `npm start` on the embedded database keeps its demo key there
-  if (!args.key && existsSync(".cuescope/demo-key")) args.key = readFileSync(".cuescope/demo-key", "utf8").trim();
+  // `npm start` on the embedded database keeps its demo key beside the data directory
+  // (CUESCOPE_DATA_DIR, default .cuescope/data: lib/server/auth/demo-key.ts).
+  const demoKey = join(dirname(resolve(process.env.CUESCOPE_DATA_DIR ?? ".cuescope/data")), "demo-key");
+  if (!args.key && existsSync(demoKey)) args.key = readFileSync(demoKey, "utf8").trim();
   if (!args.key) fail("an API key is needed: --key or CUESCOPE_API_KEY (npm start prints the demo key)");
   return args as Args;
 }

@@ -112,8 +112,11 @@ export type RecordedEvent = TEvent;
 
 export type Run = TurnMethods & {
   readonly runId: string;
-  /** The run's `run.started` event as it was sent (its policy and copy are the run's). */
-  readonly started: Extract<RecordedEvent, { type: "run.started" }>;
+  /**
+   * The run's `run.started` event as it was sent (its policy and copy are the run's); undefined
+   * when it was refused (production mode: reported to onError, never thrown).
+   */
+  readonly started: Extract<RecordedEvent, { type: "run.started" }> | undefined;
   /** Calls `listener` with every later event of this run, once it is validated and buffered; returns the unsubscribe. */
   onEvent(listener: (event: RecordedEvent) => void): () => void;
   /** Records any event type; returns the event id. */
@@ -387,7 +390,11 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
   const onSignal = (signal?: string) => {
     const limit = options.signalFlushTimeoutMs ?? 5_000;
     const deadline = new Promise<void>((resolve) => (setTimeout(resolve, limit) as { unref?: () => void }).unref?.());
-    void Promise.race([shutdown(), deadline]).then(() => {
+    // A failed shutdown must not swallow the signal: the process still ends by it.
+    const flushed = shutdown().catch((error: unknown) =>
+      safeReport(new CuescopeError(`flush on ${signal ?? "signal"} failed: ${String(error)}`, "failed")),
+    );
+    void Promise.race([flushed, deadline]).then(() => {
       unhookSignals();
       // Raise it again as if the SDK had not listened: the default action ends the process with the
       // signal, unless the program has listeners of its own, which then decide.

@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Records a run of `turns` turns (4 events each, plus run.started and run.ended); returns every id. */
 function recordRun(cs: ReturnType<typeof createCuescope>, turns: number): { runId: string; ids: string[] } {
   const run = cs.startRun({ task: "Compare ETF fees", agent: "etf-agent", policy: POLICY });
-  const ids = [run.started.id];
+  const ids = [run.started!.id];
   for (let turn = 1; turn <= turns; turn++) {
     ids.push(run.meterRequests({ used: turn }, { turn }));
     ids.push(run.requestFinal({ requiredBytes: 1000 + turn }, { turn }));
