@@ -79,7 +79,7 @@ function int32(value: unknown, path: string): number {
 }
 
 /** A trace id (16 bytes) or span id (8 bytes) as hex; all zeros or empty is "" (not set). */
-function hexId(value: unknown, path: string, bytes: number): string {
+function hexIdText(value: unknown, path: string, bytes: number): string {
   const text = string(value, path);
   if (text === "") return "";
   if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(text)) throw new OtlpJsonError(path, `expected ${bytes * 2} hex digits`);
@@ -139,9 +139,9 @@ function span(value: unknown, path: string): Span {
   const s = object(value, path);
   const status = object(field(s, "status"), `${path}.status`);
   return {
-    traceId: hexId(field(s, "traceId"), `${path}.traceId`, 16),
-    spanId: hexId(field(s, "spanId"), `${path}.spanId`, 8),
-    parentSpanId: hexId(field(s, "parentSpanId"), `${path}.parentSpanId`, 8),
+    traceId: hexIdText(field(s, "traceId"), `${path}.traceId`, 16),
+    spanId: hexIdText(field(s, "spanId"), `${path}.spanId`, 8),
+    parentSpanId: hexIdText(field(s, "parentSpanId"), `${path}.parentSpanId`, 8),
     name: string(field(s, "name"), `${path}.name`),
     kind: int32(field(s, "kind"), `${path}.kind`),
     startTimeUnixNano: int64(field(s, "startTimeUnixNano"), `${path}.startTimeUnixNano`, true),
@@ -174,8 +174,8 @@ function logRecord(value: unknown, path: string): LogRecord {
     severityText: string(field(l, "severityText"), `${path}.severityText`),
     body: body === undefined ? undefined : anyValue(body, `${path}.body`, 0),
     attributes: attributes(l, path),
-    traceId: hexId(field(l, "traceId"), `${path}.traceId`, 16),
-    spanId: hexId(field(l, "spanId"), `${path}.spanId`, 8),
+    traceId: hexIdText(field(l, "traceId"), `${path}.traceId`, 16),
+    spanId: hexIdText(field(l, "spanId"), `${path}.spanId`, 8),
     eventName: string(field(l, "eventName"), `${path}.eventName`),
   };
 }

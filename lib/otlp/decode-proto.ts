@@ -1,4 +1,4 @@
-import { bytesValue, doubleValue, hexId, intValue } from "./any-value";
+import { bytesValue, doubleValue, hexOfBytes, intValue } from "./any-value";
 import {
   MAX_VALUE_DEPTH,
   type Attributes,
@@ -151,15 +151,15 @@ function readSpan(r: WireReader): Span {
     switch (f.number) {
       case 1:
         r.expect(f, WIRE_LEN, "trace_id");
-        span.traceId = hexId(r.bytes());
+        span.traceId = hexOfBytes(r.bytes());
         break;
       case 2:
         r.expect(f, WIRE_LEN, "span_id");
-        span.spanId = hexId(r.bytes());
+        span.spanId = hexOfBytes(r.bytes());
         break;
       case 4:
         r.expect(f, WIRE_LEN, "parent_span_id");
-        span.parentSpanId = hexId(r.bytes());
+        span.parentSpanId = hexOfBytes(r.bytes());
         break;
       case 5:
         r.expect(f, WIRE_LEN, "name");
@@ -266,11 +266,11 @@ function readLogRecord(r: WireReader): LogRecord {
         break;
       case 9:
         r.expect(f, WIRE_LEN, "trace_id");
-        log.traceId = hexId(r.bytes());
+        log.traceId = hexOfBytes(r.bytes());
         break;
       case 10:
         r.expect(f, WIRE_LEN, "span_id");
-        log.spanId = hexId(r.bytes());
+        log.spanId = hexOfBytes(r.bytes());
         break;
       case 12:
         r.expect(f, WIRE_LEN, "event_name");
