@@ -1,4 +1,5 @@
 import { doubleValue, intValue } from "./any-value";
+import { ItemBudget } from "./limits";
 import {
   MAX_VALUE_DEPTH,
   type Attributes,
@@ -135,7 +136,8 @@ function scope(value: unknown, path: string): Scope {
   return { name: string(field(s, "name"), `${path}.name`), version: string(field(s, "version"), `${path}.version`) };
 }
 
-function span(value: unknown, path: string): Span {
+function span(value: unknown, path: string, budget: ItemBudget): Span {
+  budget.take();
   const s = object(value, path);
   const status = object(field(s, "status"), `${path}.status`);
   return {
@@ -147,7 +149,7 @@ function span(value: unknown, path: string): Span {
     startTimeUnixNano: int64(field(s, "startTimeUnixNano"), `${path}.startTimeUnixNano`, true),
     endTimeUnixNano: int64(field(s, "endTimeUnixNano"), `${path}.endTimeUnixNano`, true),
     attributes: attributes(s, path),
-    events: array(field(s, "events"), `${path}.events`).map((e, i) => spanEvent(e, `${path}.events[${i}]`)),
+    events: array(field(s, "events"), `${path}.events`).map((e, i) => spanEvent(e, `${path}.events[${i}]`, budget)),
     status: {
       code: int32(field(status, "code"), `${path}.status.code`),
       message: string(field(status, "message"), `${path}.status.message`),
@@ -155,7 +157,8 @@ function span(value: unknown, path: string): Span {
   };
 }
 
-function spanEvent(value: unknown, path: string): SpanEvent {
+function spanEvent(value: unknown, path: string, budget: ItemBudget): SpanEvent {
+  budget.take();
   const e = object(value, path);
   return {
     timeUnixNano: int64(field(e, "timeUnixNano"), `${path}.timeUnixNano`, true),
@@ -164,7 +167,8 @@ function spanEvent(value: unknown, path: string): SpanEvent {
   };
 }
 
-function logRecord(value: unknown, path: string): LogRecord {
+function logRecord(value: unknown, path: string, budget: ItemBudget): LogRecord {
+  budget.take();
   const l = object(value, path);
   const body = field(l, "body");
   return {
@@ -180,7 +184,7 @@ function logRecord(value: unknown, path: string): LogRecord {
   };
 }
 
-export function decodeTracesJson(value: unknown): TracesRequest {
+export function decodeTracesJson(value: unknown, budget = new ItemBudget()): TracesRequest {
   const root = object(value, "body");
   const resourceSpans = array(field(root, "resourceSpans"), "resourceSpans").map((rs, i): ResourceSpans => {
     const path = `resourceSpans[${i}]`;
@@ -192,7 +196,7 @@ export function decodeTracesJson(value: unknown): TracesRequest {
         const s = object(ss, p);
         return {
           scope: scope(field(s, "scope"), `${p}.scope`),
-          spans: array(field(s, "spans"), `${p}.spans`).map((x, k) => span(x, `${p}.spans[${k}]`)),
+          spans: array(field(s, "spans"), `${p}.spans`).map((x, k) => span(x, `${p}.spans[${k}]`, budget)),
         };
       }),
     };
@@ -200,7 +204,7 @@ export function decodeTracesJson(value: unknown): TracesRequest {
   return { resourceSpans };
 }
 
-export function decodeLogsJson(value: unknown): LogsRequest {
+export function decodeLogsJson(value: unknown, budget = new ItemBudget()): LogsRequest {
   const root = object(value, "body");
   const resourceLogs = array(field(root, "resourceLogs"), "resourceLogs").map((rl, i): ResourceLogs => {
     const path = `resourceLogs[${i}]`;
@@ -212,7 +216,7 @@ export function decodeLogsJson(value: unknown): LogsRequest {
         const s = object(sl, p);
         return {
           scope: scope(field(s, "scope"), `${p}.scope`),
-          logRecords: array(field(s, "logRecords"), `${p}.logRecords`).map((x, k) => logRecord(x, `${p}.logRecords[${k}]`)),
+          logRecords: array(field(s, "logRecords"), `${p}.logRecords`).map((x, k) => logRecord(x, `${p}.logRecords[${k}]`, budget)),
         };
       }),
     };

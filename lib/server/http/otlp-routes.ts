@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { MAX_BATCH_BYTES } from "@/lib/contracts";
 import { decodeAndMap, OtlpDecodeError, type Encoding } from "@/lib/otlp/decode";
+import { OtlpLimitError } from "@/lib/otlp/limits";
 import { exportResponseJson, exportResponseProto, statusProto, type Signal } from "@/lib/otlp/responses";
 import { authenticateExporter } from "@/lib/server/auth/request-key";
 import { getDb } from "@/lib/server/db";
@@ -58,6 +59,7 @@ function otlpExportRoute(signal: Signal) {
         mapped = decodeAndMap(signal, encoding, body);
       } catch (error) {
         if (error instanceof OtlpDecodeError) throw new DomainError("invalid", error.message);
+        if (error instanceof OtlpLimitError) throw new DomainError("too_large", error.message);
         throw error;
       }
       const result = await ingestOtlp(db, auth.projectId, mapped, { onStored: scheduleRebuildsOf(auth.projectId) });
