@@ -22,7 +22,7 @@ export function bytesValue(bytes: Uint8Array): string {
 }
 
 /** Lowercase hex of an id; an all-zero or empty id is "" (not set). */
-export function hexId(bytes: Uint8Array): string {
+export function hexOfBytes(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
   return /^0*$/.test(hex) ? "" : hex;

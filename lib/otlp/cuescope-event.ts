@@ -12,6 +12,15 @@ export const CUESCOPE_ID = "cuescope.id";
 export const CUESCOPE_BODY = "cuescope.body";
 const BODY_FIELD_PREFIX = "cuescope.body.";
 
+/**
+ * A short label for an attribute value in a message: a string as itself, anything else as JSON
+ * (never String(): a key-value list may hold a key named "toString"), at most `max` characters.
+ */
+export function valueLabel(value: JsonValue | undefined, max: number): string {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "nothing");
+  return text.slice(0, max);
+}
+
 export function isCuescopeEvent(attributes: Attributes): boolean {
   return Object.hasOwn(attributes, CUESCOPE_TYPE);
 }

@@ -1,4 +1,5 @@
 import { doubleValue, intValue } from "./any-value";
+import { ItemBudget } from "./limits";
 import {
   MAX_VALUE_DEPTH,
   type Attributes,
@@ -79,7 +80,7 @@ function int32(value: unknown, path: string): number {
 }
 
 /** A trace id (16 bytes) or span id (8 bytes) as hex; all zeros or empty is "" (not set). */
-function hexId(value: unknown, path: string, bytes: number): string {
+function hexIdText(value: unknown, path: string, bytes: number): string {
   const text = string(value, path);
   if (text === "") return "";
   if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(text)) throw new OtlpJsonError(path, `expected ${bytes * 2} hex digits`);
@@ -135,19 +136,20 @@ function scope(value: unknown, path: string): Scope {
   return { name: string(field(s, "name"), `${path}.name`), version: string(field(s, "version"), `${path}.version`) };
 }
 
-function span(value: unknown, path: string): Span {
+function span(value: unknown, path: string, budget: ItemBudget): Span {
+  budget.take();
   const s = object(value, path);
   const status = object(field(s, "status"), `${path}.status`);
   return {
-    traceId: hexId(field(s, "traceId"), `${path}.traceId`, 16),
-    spanId: hexId(field(s, "spanId"), `${path}.spanId`, 8),
-    parentSpanId: hexId(field(s, "parentSpanId"), `${path}.parentSpanId`, 8),
+    traceId: hexIdText(field(s, "traceId"), `${path}.traceId`, 16),
+    spanId: hexIdText(field(s, "spanId"), `${path}.spanId`, 8),
+    parentSpanId: hexIdText(field(s, "parentSpanId"), `${path}.parentSpanId`, 8),
     name: string(field(s, "name"), `${path}.name`),
     kind: int32(field(s, "kind"), `${path}.kind`),
     startTimeUnixNano: int64(field(s, "startTimeUnixNano"), `${path}.startTimeUnixNano`, true),
     endTimeUnixNano: int64(field(s, "endTimeUnixNano"), `${path}.endTimeUnixNano`, true),
     attributes: attributes(s, path),
-    events: array(field(s, "events"), `${path}.events`).map((e, i) => spanEvent(e, `${path}.events[${i}]`)),
+    events: array(field(s, "events"), `${path}.events`).map((e, i) => spanEvent(e, `${path}.events[${i}]`, budget)),
     status: {
       code: int32(field(status, "code"), `${path}.status.code`),
       message: string(field(status, "message"), `${path}.status.message`),
@@ -155,7 +157,8 @@ function span(value: unknown, path: string): Span {
   };
 }
 
-function spanEvent(value: unknown, path: string): SpanEvent {
+function spanEvent(value: unknown, path: string, budget: ItemBudget): SpanEvent {
+  budget.take();
   const e = object(value, path);
   return {
     timeUnixNano: int64(field(e, "timeUnixNano"), `${path}.timeUnixNano`, true),
@@ -164,7 +167,8 @@ function spanEvent(value: unknown, path: string): SpanEvent {
   };
 }
 
-function logRecord(value: unknown, path: string): LogRecord {
+function logRecord(value: unknown, path: string, budget: ItemBudget): LogRecord {
+  budget.take();
   const l = object(value, path);
   const body = field(l, "body");
   return {
@@ -174,13 +178,13 @@ function logRecord(value: unknown, path: string): LogRecord {
     severityText: string(field(l, "severityText"), `${path}.severityText`),
     body: body === undefined ? undefined : anyValue(body, `${path}.body`, 0),
     attributes: attributes(l, path),
-    traceId: hexId(field(l, "traceId"), `${path}.traceId`, 16),
-    spanId: hexId(field(l, "spanId"), `${path}.spanId`, 8),
+    traceId: hexIdText(field(l, "traceId"), `${path}.traceId`, 16),
+    spanId: hexIdText(field(l, "spanId"), `${path}.spanId`, 8),
     eventName: string(field(l, "eventName"), `${path}.eventName`),
   };
 }
 
-export function decodeTracesJson(value: unknown): TracesRequest {
+export function decodeTracesJson(value: unknown, budget = new ItemBudget()): TracesRequest {
   const root = object(value, "body");
   const resourceSpans = array(field(root, "resourceSpans"), "resourceSpans").map((rs, i): ResourceSpans => {
     const path = `resourceSpans[${i}]`;
@@ -192,7 +196,7 @@ export function decodeTracesJson(value: unknown): TracesRequest {
         const s = object(ss, p);
         return {
           scope: scope(field(s, "scope"), `${p}.scope`),
-          spans: array(field(s, "spans"), `${p}.spans`).map((x, k) => span(x, `${p}.spans[${k}]`)),
+          spans: array(field(s, "spans"), `${p}.spans`).map((x, k) => span(x, `${p}.spans[${k}]`, budget)),
         };
       }),
     };
@@ -200,7 +204,7 @@ export function decodeTracesJson(value: unknown): TracesRequest {
   return { resourceSpans };
 }
 
-export function decodeLogsJson(value: unknown): LogsRequest {
+export function decodeLogsJson(value: unknown, budget = new ItemBudget()): LogsRequest {
   const root = object(value, "body");
   const resourceLogs = array(field(root, "resourceLogs"), "resourceLogs").map((rl, i): ResourceLogs => {
     const path = `resourceLogs[${i}]`;
@@ -212,7 +216,7 @@ export function decodeLogsJson(value: unknown): LogsRequest {
         const s = object(sl, p);
         return {
           scope: scope(field(s, "scope"), `${p}.scope`),
-          logRecords: array(field(s, "logRecords"), `${p}.logRecords`).map((x, k) => logRecord(x, `${p}.logRecords[${k}]`)),
+          logRecords: array(field(s, "logRecords"), `${p}.logRecords`).map((x, k) => logRecord(x, `${p}.logRecords[${k}]`, budget)),
         };
       }),
     };

@@ -1,4 +1,4 @@
-import { bytesValue, doubleValue, hexId, intValue } from "./any-value";
+import { bytesValue, doubleValue, hexOfBytes, intValue } from "./any-value";
 import {
   MAX_VALUE_DEPTH,
   type Attributes,
@@ -14,6 +14,7 @@ import {
   type SpanEvent,
   type TracesRequest,
 } from "./model";
+import { ItemBudget } from "./limits";
 import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireError, WireReader, type Field } from "./wire";
 
 /**
@@ -22,33 +23,33 @@ import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireError, WireReader, type Field 
  * a malformed message throws WireError (./wire.ts).
  */
 
-export function decodeTracesProto(buf: Uint8Array): TracesRequest {
+export function decodeTracesProto(buf: Uint8Array, budget = new ItemBudget()): TracesRequest {
   const r = new WireReader(buf, "ExportTraceServiceRequest");
   const resourceSpans: ResourceSpans[] = [];
   while (!r.done()) {
     const f = r.next();
     if (f.number === 1) {
       r.expect(f, WIRE_LEN, "resource_spans");
-      resourceSpans.push(readResourceSpans(r.message("ResourceSpans")));
+      resourceSpans.push(readResourceSpans(r.message("ResourceSpans"), budget));
     } else r.skip(f);
   }
   return { resourceSpans };
 }
 
-export function decodeLogsProto(buf: Uint8Array): LogsRequest {
+export function decodeLogsProto(buf: Uint8Array, budget = new ItemBudget()): LogsRequest {
   const r = new WireReader(buf, "ExportLogsServiceRequest");
   const resourceLogs: ResourceLogs[] = [];
   while (!r.done()) {
     const f = r.next();
     if (f.number === 1) {
       r.expect(f, WIRE_LEN, "resource_logs");
-      resourceLogs.push(readResourceLogs(r.message("ResourceLogs")));
+      resourceLogs.push(readResourceLogs(r.message("ResourceLogs"), budget));
     } else r.skip(f);
   }
   return { resourceLogs };
 }
 
-function readResourceSpans(r: WireReader): ResourceSpans {
+function readResourceSpans(r: WireReader, budget: ItemBudget): ResourceSpans {
   const out: ResourceSpans = { resource: {}, scopeSpans: [] };
   while (!r.done()) {
     const f = r.next();
@@ -57,13 +58,13 @@ function readResourceSpans(r: WireReader): ResourceSpans {
       out.resource = readResource(r.message("Resource"));
     } else if (f.number === 2) {
       r.expect(f, WIRE_LEN, "scope_spans");
-      out.scopeSpans.push(readScopeSpans(r.message("ScopeSpans")));
+      out.scopeSpans.push(readScopeSpans(r.message("ScopeSpans"), budget));
     } else r.skip(f);
   }
   return out;
 }
 
-function readResourceLogs(r: WireReader): ResourceLogs {
+function readResourceLogs(r: WireReader, budget: ItemBudget): ResourceLogs {
   const out: ResourceLogs = { resource: {}, scopeLogs: [] };
   while (!r.done()) {
     const f = r.next();
@@ -72,7 +73,7 @@ function readResourceLogs(r: WireReader): ResourceLogs {
       out.resource = readResource(r.message("Resource"));
     } else if (f.number === 2) {
       r.expect(f, WIRE_LEN, "scope_logs");
-      out.scopeLogs.push(readScopeLogs(r.message("ScopeLogs")));
+      out.scopeLogs.push(readScopeLogs(r.message("ScopeLogs"), budget));
     } else r.skip(f);
   }
   return out;
@@ -103,7 +104,7 @@ function readScope(r: WireReader): Scope {
   return scope;
 }
 
-function readScopeSpans(r: WireReader): ScopeSpans {
+function readScopeSpans(r: WireReader, budget: ItemBudget): ScopeSpans {
   const out: ScopeSpans = { scope: { name: "", version: "" }, spans: [] };
   while (!r.done()) {
     const f = r.next();
@@ -112,13 +113,14 @@ function readScopeSpans(r: WireReader): ScopeSpans {
       out.scope = readScope(r.message("InstrumentationScope"));
     } else if (f.number === 2) {
       r.expect(f, WIRE_LEN, "spans");
-      out.spans.push(readSpan(r.message("Span")));
+      budget.take();
+      out.spans.push(readSpan(r.message("Span"), budget));
     } else r.skip(f);
   }
   return out;
 }
 
-function readScopeLogs(r: WireReader): ScopeLogs {
+function readScopeLogs(r: WireReader, budget: ItemBudget): ScopeLogs {
   const out: ScopeLogs = { scope: { name: "", version: "" }, logRecords: [] };
   while (!r.done()) {
     const f = r.next();
@@ -127,13 +129,14 @@ function readScopeLogs(r: WireReader): ScopeLogs {
       out.scope = readScope(r.message("InstrumentationScope"));
     } else if (f.number === 2) {
       r.expect(f, WIRE_LEN, "log_records");
+      budget.take();
       out.logRecords.push(readLogRecord(r.message("LogRecord")));
     } else r.skip(f);
   }
   return out;
 }
 
-function readSpan(r: WireReader): Span {
+function readSpan(r: WireReader, budget: ItemBudget): Span {
   const span: Span = {
     traceId: "",
     spanId: "",
@@ -151,15 +154,15 @@ function readSpan(r: WireReader): Span {
     switch (f.number) {
       case 1:
         r.expect(f, WIRE_LEN, "trace_id");
-        span.traceId = hexId(r.bytes());
+        span.traceId = hexOfBytes(r.bytes());
         break;
       case 2:
         r.expect(f, WIRE_LEN, "span_id");
-        span.spanId = hexId(r.bytes());
+        span.spanId = hexOfBytes(r.bytes());
         break;
       case 4:
         r.expect(f, WIRE_LEN, "parent_span_id");
-        span.parentSpanId = hexId(r.bytes());
+        span.parentSpanId = hexOfBytes(r.bytes());
         break;
       case 5:
         r.expect(f, WIRE_LEN, "name");
@@ -182,6 +185,7 @@ function readSpan(r: WireReader): Span {
         break;
       case 11:
         r.expect(f, WIRE_LEN, "events");
+        budget.take();
         span.events.push(readSpanEvent(r.message("Span.Event")));
         break;
       case 15:
@@ -266,11 +270,11 @@ function readLogRecord(r: WireReader): LogRecord {
         break;
       case 9:
         r.expect(f, WIRE_LEN, "trace_id");
-        log.traceId = hexId(r.bytes());
+        log.traceId = hexOfBytes(r.bytes());
         break;
       case 10:
         r.expect(f, WIRE_LEN, "span_id");
-        log.spanId = hexId(r.bytes());
+        log.spanId = hexOfBytes(r.bytes());
         break;
       case 12:
         r.expect(f, WIRE_LEN, "event_name");

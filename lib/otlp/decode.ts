@@ -1,5 +1,6 @@
 import { decodeLogsJson, decodeTracesJson, OtlpJsonError } from "./decode-json";
 import { decodeLogsProto, decodeTracesProto } from "./decode-proto";
+import { ItemBudget } from "./limits";
 import { mapLogs } from "./map-logs";
 import { mapTraces } from "./map-traces";
 import type { Mapped } from "./mapped";
@@ -16,12 +17,19 @@ export class OtlpDecodeError extends Error {
   }
 }
 
-/** Decodes an export request body (already decompressed) and maps it (docs/contract/otlp.md). */
+/**
+ * Decodes an export request body (already decompressed) and maps it (docs/contract/otlp.md). An
+ * export with more items than the limit throws OtlpLimitError (./limits.ts) as soon as decoding
+ * reaches it, before anything is mapped.
+ */
 export function decodeAndMap(signal: Signal, encoding: Encoding, body: Uint8Array): Mapped {
+  const budget = new ItemBudget();
   try {
-    if (encoding === "protobuf") return signal === "traces" ? mapTraces(decodeTracesProto(body)) : mapLogs(decodeLogsProto(body));
+    if (encoding === "protobuf") {
+      return signal === "traces" ? mapTraces(decodeTracesProto(body, budget)) : mapLogs(decodeLogsProto(body, budget));
+    }
     const value = parseJson(body);
-    return signal === "traces" ? mapTraces(decodeTracesJson(value)) : mapLogs(decodeLogsJson(value));
+    return signal === "traces" ? mapTraces(decodeTracesJson(value, budget)) : mapLogs(decodeLogsJson(value, budget));
   } catch (error) {
     if (error instanceof WireError)
       throw new OtlpDecodeError(`the body is not a valid ${requestName(signal)} in protobuf: ${error.message}`);

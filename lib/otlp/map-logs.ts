@@ -1,8 +1,8 @@
 import { fingerprint } from "@/lib/core";
-import { isCuescopeEvent, telemetryEvent } from "./cuescope-event";
+import { CUESCOPE_TYPE, isCuescopeEvent, telemetryEvent, valueLabel } from "./cuescope-event";
 import { emptyMapped, type Mapped } from "./mapped";
-import type { Attributes, JsonValue, LogRecord, LogsRequest, Scope } from "./model";
-import { boundData, runIdOf, storableJson, turnOf } from "./records";
+import type { Attributes, JsonValue, LogRecord, LogsRequest } from "./model";
+import { boundData, boundShared, runIdOf, storableJson, turnOf, type SharedParts } from "./records";
 import { nanosKey, nanosToIso } from "./time";
 
 /**
@@ -14,7 +14,8 @@ export function mapLogs(request: LogsRequest): Mapped {
   const out = emptyMapped();
   for (const resourceLogs of request.resourceLogs) {
     for (const { scope, logRecords } of resourceLogs.scopeLogs) {
-      for (const log of logRecords) mapLog(out, out.items++, log, scope, resourceLogs.resource);
+      const shared = boundShared(scope, resourceLogs.resource);
+      for (const log of logRecords) mapLog(out, out.items++, log, shared, resourceLogs.resource);
     }
   }
   return out;
@@ -39,18 +40,23 @@ function derivedKey(log: LogRecord, time: bigint): string {
   return `${nanosKey(time)}-${fingerprint(content)}`;
 }
 
-function mapLog(out: Mapped, item: number, log: LogRecord, scope: Scope, resource: Attributes): void {
+function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, resource: Attributes): void {
   const time = log.timeUnixNano !== 0n ? log.timeUnixNano : log.observedTimeUnixNano;
   const key = derivedKey(log, time);
   if (isCuescopeEvent(log.attributes)) {
-    const origin = `log record ${item} (${String(log.attributes["cuescope.type"]).slice(0, 40)})`;
+    const origin = `log record ${item} (${valueLabel(log.attributes[CUESCOPE_TYPE], 40)})`;
     const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: `otel-log-${key}` });
     if (mapped.ok) out.events.push({ item, origin, event: mapped.event });
     else out.rejections.push({ item, origin, message: mapped.message });
     return;
   }
   const origin = `log record ${item}${log.eventName ? ` "${log.eventName.slice(0, 60)}"` : ""}`;
-  const runId = runIdOf(log.traceId, log.attributes, resource);
+  const run = runIdOf(log.traceId, log.attributes, resource);
+  if (!run.ok) {
+    out.rejections.push({ item, origin, message: run.message });
+    return;
+  }
+  const runId = run.runId;
   if (runId === null) {
     out.rejections.push({ item, origin, message: "no cuescope.run_id and no trace id: there is no run to keep it with" });
     return;
@@ -69,8 +75,6 @@ function mapLog(out: Mapped, item: number, log: LogRecord, scope: Scope, resourc
     spanId: log.spanId || null,
     body: log.body ?? null,
     attributes: log.attributes,
-    scope: { name: scope.name, version: scope.version },
-    resource,
   };
   out.records.push({
     item,
@@ -80,6 +84,9 @@ function mapLog(out: Mapped, item: number, log: LogRecord, scope: Scope, resourc
     key: `log:${key}`,
     ts: nanosToIso(time),
     turn: turnOf(log.attributes),
-    data: boundData(storableJson(data) as { [key: string]: JsonValue }),
+    data: boundData(
+      { ...(storableJson(data) as { [key: string]: JsonValue }), scope: shared.scope, resource: shared.resource },
+      shared.truncated,
+    ),
   });
 }

@@ -1,8 +1,8 @@
-import { isCuescopeEvent, onlyCuescopeAttributes, telemetryEvent } from "./cuescope-event";
+import { CUESCOPE_TYPE, isCuescopeEvent, onlyCuescopeAttributes, telemetryEvent, valueLabel } from "./cuescope-event";
 import { modelRequestFields, isGenAiSpan } from "./gen-ai";
 import { emptyMapped, type Mapped } from "./mapped";
-import type { Attributes, JsonValue, Scope, Span, SpanEvent, TracesRequest } from "./model";
-import { boundData, runIdOf, storableJson, turnOf } from "./records";
+import type { Attributes, JsonValue, Span, SpanEvent, TracesRequest } from "./model";
+import { boundData, boundShared, runIdOf, storableJson, turnOf, type SharedParts } from "./records";
 import { durationMs, nanosKey, nanosToIso } from "./time";
 
 /**
@@ -15,7 +15,8 @@ export function mapTraces(request: TracesRequest): Mapped {
   const out = emptyMapped();
   for (const resourceSpans of request.resourceSpans) {
     for (const { scope, spans } of resourceSpans.scopeSpans) {
-      for (const span of spans) mapSpan(out, out.items++, span, scope, resourceSpans.resource);
+      const shared = boundShared(scope, resourceSpans.resource);
+      for (const span of spans) mapSpan(out, out.items++, span, shared, resourceSpans.resource);
     }
   }
   return out;
@@ -25,7 +26,7 @@ function spanName(span: Span): string {
   return `span ${span.spanId || "(no span id)"}${span.name ? ` "${span.name.slice(0, 60)}"` : ""}`;
 }
 
-function mapSpan(out: Mapped, item: number, span: Span, scope: Scope, resource: Attributes): void {
+function mapSpan(out: Mapped, item: number, span: Span, shared: SharedParts, resource: Attributes): void {
   const origin = spanName(span);
   if (span.traceId === "" || span.spanId === "") {
     out.rejections.push({ item, origin, message: "a span needs a trace id and a span id (16 and 8 bytes, not all zero)" });
@@ -38,7 +39,7 @@ function mapSpan(out: Mapped, item: number, span: Span, scope: Scope, resource: 
       otherEvents.push(event);
       return;
     }
-    const eventOrigin = `${origin} event ${index} (${String(event.attributes["cuescope.type"]).slice(0, 40)})`;
+    const eventOrigin = `${origin} event ${index} (${valueLabel(event.attributes[CUESCOPE_TYPE], 40)})`;
     const mapped = telemetryEvent(event.attributes, {
       runIdFrom: [span.attributes, resource],
       timeUnixNano: event.timeUnixNano,
@@ -55,7 +56,11 @@ function mapSpan(out: Mapped, item: number, span: Span, scope: Scope, resource: 
   const carrierOnly = !genAi && mappedIds.length > 0 && otherEvents.length === 0 && onlyCuescopeAttributes(span.attributes);
   if (carrierOnly) return;
 
-  const runId = runIdOf(span.traceId, span.attributes, resource) ?? span.traceId;
+  const run = runIdOf(span.traceId, span.attributes, resource);
+  if (!run.ok) {
+    out.rejections.push({ item, origin, message: run.message });
+    return;
+  }
   const start = span.startTimeUnixNano !== 0n ? span.startTimeUnixNano : span.endTimeUnixNano;
   if (start === 0n) {
     out.rejections.push({ item, origin, message: "a span needs a start time to be kept" });
@@ -79,17 +84,18 @@ function mapSpan(out: Mapped, item: number, span: Span, scope: Scope, resource: 
       attributes: e.attributes,
     })),
     ...(mappedIds.length > 0 ? { telemetryEventIds: mappedIds } : {}),
-    scope: { name: scope.name, version: scope.version },
-    resource,
   };
   out.records.push({
     item,
     origin,
     kind: genAi ? "model_request" : "span",
-    runId,
+    runId: run.runId ?? span.traceId,
     key: `span:${span.traceId}:${span.spanId}`,
     ts: nanosToIso(start),
     turn: turnOf(span.attributes),
-    data: boundData(storableJson(data) as { [key: string]: JsonValue }),
+    data: boundData(
+      { ...(storableJson(data) as { [key: string]: JsonValue }), scope: shared.scope, resource: shared.resource },
+      shared.truncated,
+    ),
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mapLogs } from "./map-logs";
 import { mapTraces } from "./map-traces";
 import type { LogRecord, Span, TracesRequest } from "./model";
-import { MAX_RECORD_DATA_CHARS } from "./records";
+import { MAX_RECORD_DATA_CHARS, MAX_SCOPE_CHARS, MAX_TEXT_CHARS, TRUNCATED_TEXT } from "./records";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
 const NS = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
@@ -238,5 +238,142 @@ describe("log records", () => {
     expect(mapped.rejections).toEqual([
       { item: 1, origin: 'log record 1 "orphan"', message: expect.stringMatching(/no cuescope.run_id and no trace id/) },
     ]);
+  });
+});
+
+describe("bounds of stored records", () => {
+  const size = (data: unknown) => JSON.stringify(data).length;
+
+  it("a 60 KB resource shared by many spans is kept small in each, not copied whole", () => {
+    const resource = { "service.name": "agent", blob: "r".repeat(60_000) };
+    const many = Array.from({ length: 1000 }, (_, i) => span({ spanId: (i + 1).toString(16).padStart(16, "0") }));
+    const mapped = mapTraces(traces(many, resource));
+    expect(mapped.records).toHaveLength(1000);
+    const total = mapped.records.reduce((sum, r) => sum + size(r.data), 0);
+    expect(total).toBeLessThan(1000 * 6 * 1024);
+    expect(mapped.records[0].data).toMatchObject({ truncated: true, resource: { "service.name": "agent" } });
+    expect((mapped.records[0].data.resource as { blob: string }).blob).toBe("r".repeat(MAX_SCOPE_CHARS) + TRUNCATED_TEXT);
+  });
+
+  it("a 200 KB span name, scope name, status message or model is cut, and the record says so", () => {
+    const long = "n".repeat(200_000);
+    const mapped = mapTraces({
+      resourceSpans: [
+        {
+          resource: {},
+          scopeSpans: [
+            {
+              scope: { name: long, version: long },
+              spans: [
+                span({
+                  name: long,
+                  status: { code: 2, message: long },
+                  attributes: { "gen_ai.system": long, "gen_ai.request.model": long, "gen_ai.response.model": long },
+                }),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const data = mapped.records[0].data;
+    const cut = "n".repeat(MAX_TEXT_CHARS) + TRUNCATED_TEXT;
+    expect(data).toMatchObject({ truncated: true, name: cut, status: { message: cut }, provider: cut, model: cut, requestModel: cut });
+    expect(data.scope).toEqual({
+      name: "n".repeat(MAX_SCOPE_CHARS) + TRUNCATED_TEXT,
+      version: "n".repeat(MAX_SCOPE_CHARS) + TRUNCATED_TEXT,
+    });
+    expect(size(data)).toBeLessThanOrEqual(MAX_RECORD_DATA_CHARS);
+  });
+
+  it("a log record's severity text and event name are cut too", () => {
+    const long = "s".repeat(200_000);
+    const mapped = mapLogs({
+      resourceLogs: [
+        {
+          resource: {},
+          scopeLogs: [{ scope: { name: "", version: "" }, logRecords: [log({ traceId: TRACE, severityText: long, eventName: long })] }],
+        },
+      ],
+    });
+    expect(mapped.records[0].data).toMatchObject({ truncated: true, severityText: "s".repeat(MAX_TEXT_CHARS) + TRUNCATED_TEXT });
+    expect(size(mapped.records[0].data)).toBeLessThanOrEqual(MAX_RECORD_DATA_CHARS);
+  });
+
+  it("is never over 64 KiB, whatever is long: keys, event names, telemetry event ids, everything at once", () => {
+    const long = "k".repeat(100_000);
+    const attributes = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${i}${long}`, 1]));
+    const events = Array.from({ length: 20 }, (_, i) => ({ timeUnixNano: 1n, name: `${i}${long}`, attributes: {} }));
+    const carried = Array.from({ length: 50 }, () => ({
+      timeUnixNano: 1n,
+      name: "c",
+      attributes: { "cuescope.type": "meter.requests", "cuescope.id": long },
+    }));
+    const mapped = mapTraces(
+      traces([
+        span({
+          name: long,
+          status: { code: 2, message: long },
+          attributes: {
+            ...attributes,
+            "gen_ai.operation.name": long,
+            "gen_ai.system": long,
+            "gen_ai.request.model": long,
+            "gen_ai.response.model": `x${long}`,
+          },
+          events: [...events, ...carried],
+        }),
+      ]),
+    );
+    const data = mapped.records[0].data;
+    expect(size(data)).toBeLessThanOrEqual(MAX_RECORD_DATA_CHARS);
+    expect(data).toMatchObject({ truncated: true, traceId: TRACE, spanId: "b7ad6b7169203331", startTime: "2026-11-29T10:00:00.000Z" });
+  });
+});
+
+describe("attacker-shaped cuescope.* values", () => {
+  const toStringList = { toString: "x" };
+
+  it("a cuescope.type that is a key-value list with a toString key is labelled as JSON, not a crash (spans and logs)", () => {
+    const spanMapped = mapTraces(
+      traces([span({ events: [{ timeUnixNano: NS("2026-11-29T10:00:00Z"), name: "e", attributes: { "cuescope.type": toStringList } }] })]),
+    );
+    expect(spanMapped.events[0]).toMatchObject({ origin: 'span b7ad6b7169203331 "turn" event 0 ({"toString":"x"})' });
+    const logMapped = mapLogs({
+      resourceLogs: [
+        {
+          resource: {},
+          scopeLogs: [{ scope: { name: "", version: "" }, logRecords: [log({ attributes: { "cuescope.type": toStringList } })] }],
+        },
+      ],
+    });
+    expect(logMapped.events[0]).toMatchObject({ origin: 'log record 0 ({"toString":"x"})', event: { type: toStringList } });
+  });
+
+  it("refuses a raw span or log record whose cuescope.run_id is not a storable run id, naming why", () => {
+    const mapped = mapTraces(
+      traces([
+        span({ spanId: "0000000000000001", attributes: { "cuescope.run_id": "a\u0000b" } }),
+        span({ spanId: "0000000000000002", attributes: { "cuescope.run_id": toStringList } }),
+        span({ spanId: "0000000000000003", attributes: { "cuescope.run_id": "r".repeat(129) } }),
+        span({ spanId: "0000000000000004" }),
+      ]),
+    );
+    expect(mapped.records.map((r) => r.runId)).toEqual([TRACE]);
+    expect(mapped.rejections.map((r) => [r.item, r.message])).toEqual([
+      [0, expect.stringMatching(/^cuescope\.run_id: contains U\+0000 \(NUL\) at character 1/)],
+      [1, expect.stringMatching(/^cuescope\.run_id: expected string of 1-128 characters, got \{"toString":"x"\}/)],
+      [2, expect.stringMatching(/^cuescope\.run_id: expected string of 1-128 characters/)],
+    ]);
+    const logs = mapLogs({
+      resourceLogs: [
+        {
+          resource: { "cuescope.run_id": "lone \uD800" },
+          scopeLogs: [{ scope: { name: "", version: "" }, logRecords: [log({ traceId: TRACE })] }],
+        },
+      ],
+    });
+    expect(logs.records).toEqual([]);
+    expect(logs.rejections[0].message).toMatch(/^cuescope\.run_id: contains a lone UTF-16 surrogate U\+D800/);
   });
 });

@@ -13,33 +13,48 @@ const STATUS: Record<DomainErrorKind, number> = {
   unavailable: 503,
 };
 
+/** An error answer before it is encoded: status, the JSON error body, and headers (Retry-After). */
+export interface ErrorAnswer {
+  status: number;
+  error: { code: string; message: string; path?: string };
+  headers: Record<string, string>;
+}
+
 /** The one place that turns failures into HTTP answers: a JSON body naming the problem, logged once. */
 export function errorResponse(error: unknown): Response {
+  const answer = errorAnswer(error);
+  return json(answer.status, { error: answer.error }, answer.headers);
+}
+
+/** What errorResponse answers, for routes that encode it otherwise (OTLP's google.rpc.Status). */
+export function errorAnswer(error: unknown): ErrorAnswer {
   if (isDomainError(error)) {
     const headers: Record<string, string> =
       error.retryAfterSeconds !== undefined ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
-    return json(
-      STATUS[error.kind],
-      { error: { code: error.kind, message: error.message, ...(error.path !== undefined ? { path: error.path } : {}) } },
+    return {
+      status: STATUS[error.kind],
+      error: { code: error.kind, message: error.message, ...(error.path !== undefined ? { path: error.path } : {}) },
       headers,
-    );
+    };
   }
   if (isTransientDatabaseError(error)) {
     console.error(`[cuescope] database unavailable: ${(error as Error).message}`);
-    return json(
-      503,
-      { error: { code: "unavailable", message: "the database is busy or unreachable right now; nothing was stored — retry later" } },
-      { "retry-after": "5" },
-    );
+    return {
+      status: 503,
+      error: { code: "unavailable", message: "the database is busy or unreachable right now; nothing was stored — retry later" },
+      headers: { "retry-after": "5" },
+    };
   }
   if (isUniqueViolation(error)) {
     // A concurrent writer stored the same thing first; the service had no more specific answer.
-    return json(409, {
+    return {
+      status: 409,
       error: { code: "conflict", message: "this was stored by a concurrent request first; read it back, or retry with a new name or id" },
-    });
+      headers: {},
+    };
   }
   console.error("[cuescope] unexpected error", error);
-  return json(500, { error: { code: "internal", message: "unexpected server error; it has been logged" } });
+  return { status: 500, error: { code: "internal", message: "unexpected server error; it has been logged" }, headers: {} };
 }
 
 /**

@@ -3,13 +3,14 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { MAX_BATCH_BYTES } from "@/lib/contracts";
 import { decodeAndMap, OtlpDecodeError, type Encoding } from "@/lib/otlp/decode";
+import { OtlpLimitError } from "@/lib/otlp/limits";
 import { exportResponseJson, exportResponseProto, statusProto, type Signal } from "@/lib/otlp/responses";
 import { authenticateExporter } from "@/lib/server/auth/request-key";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { ingestOtlp } from "@/lib/server/otlp/ingest-otlp";
 import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
-import { errorResponse, json } from "./errors-to-response";
+import { errorAnswer, errorResponse, json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
 import { formatMb, readBodyBytes } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
@@ -58,6 +59,7 @@ function otlpExportRoute(signal: Signal) {
         mapped = decodeAndMap(signal, encoding, body);
       } catch (error) {
         if (error instanceof OtlpDecodeError) throw new DomainError("invalid", error.message);
+        if (error instanceof OtlpLimitError) throw new DomainError("too_large", error.message);
         throw error;
       }
       const result = await ingestOtlp(db, auth.projectId, mapped, { onStored: scheduleRebuildsOf(auth.projectId) });
@@ -97,12 +99,9 @@ async function readExportBody(request: Request): Promise<Uint8Array> {
 }
 
 /** The app's error answer (lib/server/http/errors-to-response.ts); for a protobuf request, as a google.rpc.Status. */
-async function otlpErrorResponse(error: unknown, encoding: Encoding | null): Promise<Response> {
-  const response = errorResponse(error);
-  if (encoding !== "protobuf") return response;
-  const body = (await response.json()) as { error: { message: string } };
-  const headers = new Headers(PROTOBUF_HEADERS);
-  const retryAfter = response.headers.get("retry-after");
-  if (retryAfter !== null) headers.set("retry-after", retryAfter);
-  return new Response(Buffer.from(statusProto(response.status, body.error.message)), { status: response.status, headers });
+function otlpErrorResponse(error: unknown, encoding: Encoding | null): Response {
+  if (encoding !== "protobuf") return errorResponse(error);
+  const answer = errorAnswer(error);
+  const headers = { ...PROTOBUF_HEADERS, ...answer.headers };
+  return new Response(Buffer.from(statusProto(answer.status, answer.error.message)), { status: answer.status, headers });
 }

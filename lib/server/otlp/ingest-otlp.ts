@@ -8,10 +8,7 @@ import { storeOtlpRecords } from "./store-records";
 /** How many rejections the partial success message spells out before it only counts the rest. */
 const MESSAGE_PROBLEMS = 20;
 
-export interface OtlpIngestResult extends PartialSuccess {
-  events: { created: number; duplicate: number; error: number };
-  records: { stored: number; known: number };
-}
+export type OtlpIngestResult = PartialSuccess;
 
 /**
  * Stores what an OTLP export maps to (docs/contract/otlp.md): its telemetry events through the same
@@ -26,7 +23,6 @@ export async function ingestOtlp(
   options: Pick<IngestOptions, "onStored"> = {},
 ): Promise<OtlpIngestResult> {
   const problems = mapped.rejections.map((r) => ({ item: r.item, text: `${r.origin}: ${r.message}` }));
-  const events = { created: 0, duplicate: 0, error: 0 };
   for (let start = 0; start < mapped.events.length; start += MAX_BATCH_EVENTS) {
     const slice = mapped.events.slice(start, start + MAX_BATCH_EVENTS);
     const response = await ingestBatch(
@@ -36,21 +32,15 @@ export async function ingestOtlp(
       options,
     );
     response.results.forEach((result, i) => {
-      events[result.status]++;
       if (result.status === "error" && result.error) {
         const { item, origin } = slice[i];
         problems.push({ item, text: `${origin}: ${result.error.path ? `${result.error.path}: ` : ""}${result.error.message}` });
       }
     });
   }
-  const stored = await storeOtlpRecords(db, projectId, mapped.records);
+  await storeOtlpRecords(db, projectId, mapped.records);
   const rejected = new Set(problems.map((p) => p.item)).size;
   const shown = problems.slice(0, MESSAGE_PROBLEMS).map((p) => p.text);
   const more = problems.length > MESSAGE_PROBLEMS ? ` (and ${problems.length - MESSAGE_PROBLEMS} more)` : "";
-  return {
-    rejected,
-    errorMessage: shown.length ? shown.join("; ") + more : "",
-    events,
-    records: { stored, known: new Set(mapped.records.map((r) => r.key)).size - stored },
-  };
+  return { rejected, errorMessage: shown.length ? shown.join("; ") + more : "" };
 }

@@ -454,6 +454,141 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
       );
     });
 
+    const jsonPost = (signal: "traces" | "logs", body: unknown) =>
+      post(`/api/v1/otlp/v1/${signal}`, JSON.stringify(body), { authorization: `Bearer ${otelKey}`, "content-type": "application/json" });
+    const kv = (key: string, value: unknown) => ({ key, value });
+    const toStringList = { kvlistValue: { values: [kv("toString", { stringValue: "x" })] } };
+
+    it("answers a cuescope.type that is a key-value list (with a toString key) with a partial success, traces and logs alike", async () => {
+      const traces = await jsonPost("traces", {
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: "11".repeat(16),
+                    spanId: "22".repeat(8),
+                    name: "odd",
+                    startTimeUnixNano: "1764410400000000000",
+                    events: [{ timeUnixNano: "1764410400000000000", attributes: [kv("cuescope.type", toStringList)] }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(traces.status).toBe(200);
+      expect(await traces.json()).toEqual({
+        partialSuccess: {
+          rejectedSpans: 1,
+          errorMessage: expect.stringMatching(/^span 2222222222222222 "odd" event 0 \(\{"toString":"x"\}\): .*type: unknown event type/),
+        },
+      });
+      const logs = await jsonPost("logs", {
+        resourceLogs: [
+          { scopeLogs: [{ logRecords: [{ timeUnixNano: "1764410400000000000", attributes: [kv("cuescope.type", toStringList)] }] }] },
+        ],
+      });
+      expect(logs.status).toBe(200);
+      expect(await logs.json()).toEqual({
+        partialSuccess: {
+          rejectedLogRecords: 1,
+          errorMessage: expect.stringMatching(/^log record 0 \(\{"toString":"x"\}\): .*type: unknown event type/),
+        },
+      });
+    });
+
+    it("rejects spans and log records whose cuescope.run_id holds NUL or a lone surrogate, and stores the rest of the export", async () => {
+      const traceId = "33".repeat(16);
+      const at = "1764410400000000000";
+      const traces = await jsonPost("traces", {
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId,
+                    spanId: "00000000000000a1",
+                    name: "nul",
+                    startTimeUnixNano: at,
+                    attributes: [kv("cuescope.run_id", { stringValue: "run\u0000x" })],
+                  },
+                  {
+                    traceId,
+                    spanId: "00000000000000a2",
+                    name: "fine",
+                    startTimeUnixNano: at,
+                    attributes: [kv("cuescope.run_id", { stringValue: "run-fine" })],
+                  },
+                  {
+                    traceId,
+                    spanId: "00000000000000a3",
+                    name: "carrier",
+                    startTimeUnixNano: at,
+                    attributes: [kv("cuescope.run_id", { stringValue: "run\u0000y" })],
+                    events: [
+                      {
+                        timeUnixNano: at,
+                        attributes: [
+                          kv("cuescope.type", { stringValue: "meter.requests" }),
+                          kv("cuescope.turn", { intValue: 1 }),
+                          kv("cuescope.body.used", { intValue: 1 }),
+                        ],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(traces.status).toBe(200);
+      const answer = (await traces.json()) as { partialSuccess: { rejectedSpans: number; errorMessage: string } };
+      expect(answer.partialSuccess.rejectedSpans).toBe(2);
+      expect(answer.partialSuccess.errorMessage).toMatch(/^span 00000000000000a1 "nul": cuescope\.run_id: contains U\+0000 \(NUL\)/);
+      expect(answer.partialSuccess.errorMessage).toMatch(/span 00000000000000a3 "carrier" event 0 \(meter\.requests\): runId: .*U\+0000/);
+      const kept = await db.prisma.otlpRecord.findMany({
+        where: { projectId: otelProjectId, recordKey: { startsWith: `span:${traceId}` } },
+      });
+      expect(kept.map((r) => [r.recordKey, r.runId])).toEqual([[`span:${traceId}:00000000000000a2`, "run-fine"]]);
+
+      const logs = await jsonPost("logs", {
+        resourceLogs: [
+          {
+            resource: { attributes: [kv("cuescope.run_id", { stringValue: "lone \ud800" })] },
+            scopeLogs: [{ logRecords: [{ timeUnixNano: at, traceId, body: { stringValue: "x" } }] }],
+          },
+        ],
+      });
+      expect(logs.status).toBe(200);
+      expect(await logs.json()).toEqual({
+        partialSuccess: {
+          rejectedLogRecords: 1,
+          errorMessage: expect.stringMatching(/^log record 0: cuescope\.run_id: contains a lone UTF-16 surrogate/),
+        },
+      });
+    });
+
+    it("answers 413 for an export of more than 10,000 spans, span events and log records", async () => {
+      const span = Uint8Array.from([0x12, 0x00]); // ScopeSpans.spans = Span {}
+      const spans = new Uint8Array(span.length * 10_001);
+      for (let i = 0; i < 10_001; i++) spans.set(span, i * span.length);
+      const scopeSpans = Uint8Array.from([0x12, ...varint(spans.length), ...spans]);
+      const body = Uint8Array.from([0x0a, ...varint(scopeSpans.length), ...scopeSpans]);
+      const response = await post("/api/v1/otlp/v1/traces", body, {
+        authorization: `Bearer ${otelKey}`,
+        "content-type": "application/x-protobuf",
+      });
+      expect(response.status).toBe(413);
+      const { code, message } = await status(response);
+      expect(code).toBe(8);
+      expect(message).toMatch(/more than 10000 spans, span events and log records; export smaller batches/);
+    });
+
     it.each([
       ["no key", {}, 401, /missing API key: send `Authorization: Bearer <secret key>`, `x-api-key/],
       ["an unknown x-api-key", { "x-api-key": "cs_unknown" }, 401, /unknown API key/],
@@ -489,3 +624,13 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
     });
   });
 });
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
