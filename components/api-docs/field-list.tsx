@@ -3,6 +3,7 @@ import type { JsonSchema } from "@/lib/api-docs/schemas";
 import styles from "./api-docs.module.css";
 import { InlineText } from "./inline-text";
 import { TypeText } from "./type-text";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** A schema's fields as a table (name, type, required, details), nested fields indented; a scalar as its type. */
 export function FieldList({ schema, caption }: { schema: JsonSchema; caption: string }) {
@@ -17,7 +18,7 @@ export function FieldList({ schema, caption }: { schema: JsonSchema; caption: st
     );
   }
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={caption}>
       <table className={`data-table ${styles.fields}`}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -45,6 +46,6 @@ export function FieldList({ schema, caption }: { schema: JsonSchema; caption: st
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -6,6 +6,7 @@ import styles from "./api-docs.module.css";
 import { FieldList } from "./field-list";
 import { InlineText } from "./inline-text";
 import { TypeText } from "./type-text";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type Schemas = Record<string, JsonSchema>;
 
@@ -50,7 +51,7 @@ export function OperationView({
       {operation.parameters && (
         <>
           <h4>Parameters</h4>
-          <div className="table-wrap">
+          <ScrollRegion label={`Parameters of ${operation.operationId}`}>
             <table className={`data-table ${styles.fields}`}>
               <caption className="sr-only">Parameters of {operation.operationId}</caption>
               <thead>
@@ -80,7 +81,7 @@ export function OperationView({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
 
@@ -107,7 +108,7 @@ export function OperationView({
         <ResponseView key={status} status={status} response={response} schemas={schemas} operationId={operation.operationId} />
       ))}
       {errors.length > 0 && (
-        <div className="table-wrap">
+        <ScrollRegion label={`Error answers of ${operation.operationId}`}>
           <table className={`data-table ${styles.fields}`}>
             <caption className="sr-only">Error answers of {operation.operationId}</caption>
             <thead>
@@ -133,7 +134,7 @@ export function OperationView({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </article>
   );

@@ -12,6 +12,7 @@ import { StatusMark } from "@/components/ui/status-mark";
 import styles from "./copy.module.css";
 import type { PreviewTurnState } from "./use-preview-turn";
 import { runTurnPath } from "@/lib/queries/paths";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** The recorded turn the preview uses, and that turn's reminders rendered with the draft and fitted again. */
 export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState; draft: CopyDraft }) {
@@ -121,7 +122,7 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
       {refit.reminders.length === 0 ? (
         <p className="muted">No reminder was due on this turn.</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollRegion label="This turn's reminders, recorded copy vs draft">
           <table className="data-table" aria-label="This turn's reminders, recorded copy vs draft">
             <thead>
               <tr>
@@ -162,7 +163,7 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
               </tr>
             </tfoot>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <p className={styles.footnote}>
         Exact for this turn with the same ledger coming in; later turns can change too — the <Link href="/copy/replay">what-if replay</Link>{" "}

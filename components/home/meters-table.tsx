@@ -1,3 +1,5 @@
+import { ScrollRegion } from "@/components/ui/scroll-region";
+
 const METERS = [
   { meter: "requests", unit: "count", shown: "used / usable", ratio: "used ÷ (limit − delivery reserve)", owner: "budget", kind: "notice" },
   { meter: "time", unit: "ms", shown: "minutes", ratio: "elapsedMs ÷ limitMs", owner: "clock", kind: "notice" },
@@ -21,7 +23,7 @@ const METERS = [
 
 export function MetersTable() {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Meters and their units">
       <table className="data-table">
         <caption className="sr-only">Meters and their units</caption>
         <thead>
@@ -51,6 +53,6 @@ export function MetersTable() {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,5 +1,6 @@
 import { DELIVERY_STATUSES, type TDeliveryStatus } from "@/lib/contracts";
 import { StatusMark } from "@/components/ui/status-mark";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const MEANING: Record<TDeliveryStatus, { meaning: string; ledger: string }> = {
   delivered: { meaning: "In the submitted request; the submission succeeded.", ledger: "stage recorded" },
@@ -11,7 +12,7 @@ const MEANING: Record<TDeliveryStatus, { meaning: string; ledger: string }> = {
 
 export function StatusLegend() {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Delivery statuses">
       <table className="data-table">
         <caption className="sr-only">Delivery statuses</caption>
         <thead>
@@ -33,6 +34,6 @@ export function StatusLegend() {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

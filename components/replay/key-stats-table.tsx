@@ -1,13 +1,14 @@
 import type { TReplayResult } from "@/lib/contracts";
 import { formatBytes, formatNumber, formatPercent } from "@/lib/format";
 import styles from "./replay.module.css";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type KeyRow = TReplayResult["keys"][number];
 
 /** Per key: baseline → what-if for candidates, delivered, dropped, bytes and drop rate, each with its change. */
 export function KeyStatsTable({ keys }: { keys: readonly KeyRow[] }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Per key, baseline vs what-if">
       <table className={`data-table ${styles.statsTable}`} aria-label="Per key, baseline vs what-if">
         <thead>
           <tr>
@@ -38,7 +39,7 @@ export function KeyStatsTable({ keys }: { keys: readonly KeyRow[] }) {
         Counts are reminders; bytes are the reminders&apos; cost in the request (text + newline). Baseline: each run&apos;s own copy and
         policy, as stored.
       </p>
-    </div>
+    </ScrollRegion>
   );
 }
 

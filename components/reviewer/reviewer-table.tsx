@@ -5,6 +5,7 @@ import type { TReviewerCandidateRow } from "@/lib/contracts";
 import type { ReviewerView } from "@/lib/queries/reviewer-url";
 import { CandidateCells, FindingDetail } from "./reviewer-row";
 import styles from "./reviewer-table.module.css";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type Props = { rows: TReviewerCandidateRow[]; view: ReviewerView; dimmed: boolean };
 
@@ -25,7 +26,7 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
     });
 
   return (
-    <div className={styles.wrap}>
+    <ScrollRegion label="Reviewer candidates" className={styles.wrap}>
       <table className={`${styles.table} ${dimmed ? styles.dimmed : ""}`} aria-label="Reviewer candidates">
         <colgroup>
           <col className={styles.cRun} />
@@ -117,6 +118,6 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

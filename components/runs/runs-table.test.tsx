@@ -133,4 +133,14 @@ describe("runs table", () => {
     renderTable({}, true);
     expect(screen.getByRole("table", { name: "Runs" })).toHaveAttribute("aria-busy", "true");
   });
+
+  it("scrolls sideways in a named region of its own, and shows a long model name whole in its title", () => {
+    const model = "vendor/an-unusually-long-model-name-with-a-dated-suffix-2026-11-30-preview";
+    render(<RunsTable runs={[runListItem({ runId: "long-model", model })]} view={{ sort: "-started" }} now={NOW} />);
+    const region = screen.getByRole("region", { name: "Runs" });
+    expect(region).toHaveAttribute("tabindex", "0");
+    expect(within(region).getByRole("table", { name: "Runs" })).toBeInTheDocument();
+    expect(within(region).getByText(model)).toHaveAttribute("title", model);
+    expect(within(region).getByText("long-model")).toHaveAttribute("title", "long-model");
+  });
 });

@@ -6,6 +6,7 @@ import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
 import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
 import styles from "./runs-table.module.css";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { runPath } from "@/lib/queries/paths";
 
 type Props = { runs: TRunListItem[]; view: RunListView; now: number; dimmed?: boolean };
@@ -13,7 +14,7 @@ type Props = { runs: TRunListItem[]; view: RunListView; now: number; dimmed?: bo
 /** The dense runs table: one row per run, each meter in its own unit. */
 export function RunsTable({ runs, view, now, dimmed }: Props) {
   return (
-    <div className={styles.wrap}>
+    <ScrollRegion label="Runs" className={styles.wrap}>
       <table className={`${styles.table} ${dimmed ? styles.dimmed : ""}`} aria-busy={dimmed || undefined}>
         <caption className="sr-only">Runs</caption>
         <thead>
@@ -46,7 +47,17 @@ export function RunsTable({ runs, view, now, dimmed }: Props) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
+  );
+}
+
+/** A name that may be long (an agent, a model): cut with an ellipsis, whole in its title. */
+function Clipped({ text }: { text: string | null }) {
+  if (text === null) return <>—</>;
+  return (
+    <span className={styles.clipped} title={text}>
+      {text}
+    </span>
   );
 }
 
@@ -62,7 +73,7 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
           {run.task ?? <em>(waiting for run.started)</em>}
         </Link>
         <span className={styles.runId}>
-          {run.runId}
+          <span title={run.runId}>{run.runId}</span>
           {run.rebuildError ? (
             <span className={styles.rebuildError} title={`Decisions not rebuilt: ${run.rebuildError}`}>
               {" "}
@@ -76,8 +87,12 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
           ) : null}
         </span>
       </td>
-      <td className={styles.muted}>{run.agent ?? "—"}</td>
-      <td className={styles.muted}>{run.model ?? "—"}</td>
+      <td className={styles.muted}>
+        <Clipped text={run.agent} />
+      </td>
+      <td className={styles.muted}>
+        <Clipped text={run.model} />
+      </td>
       <td>
         <RunStatus status={run.status} />
       </td>

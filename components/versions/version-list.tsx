@@ -8,6 +8,7 @@ import type { TVersionInfo, TVersionKind } from "@/lib/contracts";
 import { formatInstant } from "@/lib/format";
 import { makeDefaultVersion, versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const TABLE_LABEL: Record<TVersionKind, string> = { copy: "Copy versions", policy: "Policy versions" };
 
@@ -52,7 +53,7 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
   const names = new Map(versions.map((v) => [v.id, v.name]));
   const defaultBadge = <span className="badge badge-accent">project default</span>;
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={TABLE_LABEL[kind]}>
       <table className="data-table" aria-label={TABLE_LABEL[kind]}>
         <thead>
           <tr>
@@ -116,6 +117,6 @@ export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Pro
         </tbody>
       </table>
       {makeDefault.isError ? <p className="form-error">{makeDefault.error.message}</p> : null}
-    </div>
+    </ScrollRegion>
   );
 }
