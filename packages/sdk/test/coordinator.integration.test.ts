@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "@/lib/server/auth/keys";
-import { useDatabase, type Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createCoordinator, type TurnPlan } from "../src/coordinator";
 import { createCuescope, type CuescopeError } from "../src/index";
-import { hostIngest, type IngestHost } from "./ingest-host";
+import { closeHostedIngest, openHostedIngest, type IngestHost } from "./ingest-host";
 
 // Issue 13 part 2: a run whose reminders the in-process coordinator decided, recorded through the
 // SDK into the real ingest route, rebuilds on the server with zero findings; a run whose agent
@@ -71,16 +70,8 @@ describe.each(testDatabases())("the in-process coordinator on $name", (kind) => 
   let key: string;
   let host: IngestHost;
 
-  beforeAll(async () => {
-    db = await kind.open();
-    useDatabase(db);
-    key = (await createKey(db, "coordinator")).secret;
-    host = await hostIngest();
-  }, 60_000);
-  afterAll(async () => {
-    await host?.close();
-    await db?.close();
-  });
+  beforeAll(async () => void ({ db, key, host } = await openHostedIngest(kind, "coordinator")), 60_000);
+  afterAll(() => closeHostedIngest({ db, host }));
 
   async function serverDecisions(runId: string) {
     await settleRebuilds(db);

@@ -3,13 +3,12 @@ import { join } from "node:path";
 import { EdgeVM } from "@edge-runtime/vm";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "@/lib/server/auth/keys";
-import { useDatabase, type Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { buildPackage, type BuiltPackage } from "./built-package";
-import { hostIngest, type IngestHost } from "./ingest-host";
+import { closeHostedIngest, openHostedIngest, type IngestHost } from "./ingest-host";
 
 // The built package in an edge-like runtime: Vercel's EdgeVM (@edge-runtime/vm), a V8 context
 // with the Web APIs of an edge function (fetch, AbortController, crypto, timers) and no Node
@@ -25,10 +24,7 @@ describe.each(testDatabases())("@cuescope/sdk in the edge runtime (EdgeVM) on $n
   let script: string;
 
   beforeAll(async () => {
-    db = await kind.open();
-    useDatabase(db);
-    key = (await createKey(db, "edge")).secret;
-    host = await hostIngest();
+    ({ db, key, host } = await openHostedIngest(kind, "edge"));
     built = buildPackage();
     const entry = join(built.root, "edge-entry.mjs");
     writeFileSync(
@@ -50,8 +46,7 @@ describe.each(testDatabases())("@cuescope/sdk in the edge runtime (EdgeVM) on $n
   }, 120_000);
   afterAll(async () => {
     built?.remove();
-    await host?.close();
-    await db?.close();
+    await closeHostedIngest({ db, host });
   });
 
   it("has no Node globals, and records a coordinated run the server stores and rebuilds with zero findings", async () => {

@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "@/lib/server/auth/keys";
-import { useDatabase, type Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { getDecisions, getRunSummary } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { REPO_ROOT } from "./built-package";
-import { hostIngest, type IngestHost } from "./ingest-host";
+import { closeHostedIngest, openHostedIngest, type IngestHost } from "./ingest-host";
 
 // CI runs the example agent (examples/etf-agent) exactly as its README says — `npx tsx
 // examples/etf-agent/agent.ts --url … --key …`, here as `node --import tsx` — against the real
@@ -31,16 +30,8 @@ describe.each(testDatabases())("examples/etf-agent on $name", (kind) => {
   let key: string;
   let host: IngestHost;
 
-  beforeAll(async () => {
-    db = await kind.open();
-    useDatabase(db);
-    key = (await createKey(db, "etf-example")).secret;
-    host = await hostIngest();
-  }, 60_000);
-  afterAll(async () => {
-    await host?.close();
-    await db?.close();
-  });
+  beforeAll(async () => void ({ db, key, host } = await openHostedIngest(kind, "etf-example")), 60_000);
+  afterAll(() => closeHostedIngest({ db, host }));
 
   it("records a run that the server stores, ends and rebuilds with its reminders and zero findings", async () => {
     const runId = `etf-example-${kind.name}`;

@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { POST } from "@/app/api/v1/ingest/route";
+import { createKey } from "@/lib/server/auth/keys";
+// `useDatabase` sets the routes' database; it is not a React hook (the alias keeps the hooks lint rule quiet).
+import { useDatabase as setRoutesDatabase, type Database } from "@/lib/server/db";
+import type { TestDatabase } from "@/lib/server/testing/databases";
 
 /** How the hosted route misbehaves; each field is read per request, so a test may change it mid-way. */
 export interface HostFaults {
@@ -74,6 +78,26 @@ export function hostIngest(port = 0, faults: Partial<HostFaults> = {}): Promise<
       resolve(host as IngestHost);
     });
   });
+}
+
+/** A test's database, a key of one project in it, and the ingest route hosted on it. */
+export interface HostedIngest {
+  db: Database;
+  key: string;
+  host: IngestHost;
+}
+
+/** Opens `kind`'s database (made the route's), creates a key of `project` and hosts the ingest route on a free port. */
+export async function openHostedIngest(kind: TestDatabase, project: string): Promise<HostedIngest> {
+  const db = await kind.open();
+  setRoutesDatabase(db);
+  return { db, key: (await createKey(db, project)).secret, host: await hostIngest() };
+}
+
+/** Closes what openHostedIngest opened (either part may be missing when opening failed). */
+export async function closeHostedIngest(hosted: Partial<HostedIngest>): Promise<void> {
+  await hosted.host?.close();
+  await hosted.db?.close();
 }
 
 /** A port that was free a moment ago (nothing listens on it now). */

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "@/lib/server/auth/keys";
-import { useDatabase, type Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createCuescope, type CuescopeError } from "../src/index";
-import { hostIngest, type IngestHost } from "./ingest-host";
+import { closeHostedIngest, openHostedIngest, type IngestHost } from "./ingest-host";
 
 const POLICY = {
   requests: { limit: 40, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] },
@@ -16,16 +15,8 @@ describe.each(testDatabases())("SDK against the real ingestion on $name", (kind)
   let key: string;
   let host: IngestHost;
 
-  beforeAll(async () => {
-    db = await kind.open();
-    useDatabase(db);
-    key = (await createKey(db, "sdk")).secret;
-    host = await hostIngest();
-  }, 60_000);
-  afterAll(async () => {
-    await host?.close();
-    await db?.close();
-  });
+  beforeAll(async () => void ({ db, key, host } = await openHostedIngest(kind, "sdk")), 60_000);
+  afterAll(() => closeHostedIngest({ db, host }));
 
   it("stores exactly the events of a scripted run, across a server answering 503 first", async () => {
     host.faults.failFirst = 3;
