@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SpanKind } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { expect, test } from "@playwright/test";
 import { signInToDemo } from "./support/sign-in";
 
@@ -16,7 +16,7 @@ test("a run exported over OTLP is rebuilt and its model requests are shown in to
   const runId = `otel-e2e-${Date.now()}`;
   const t0 = Date.UTC(2026, 10, 29, 10, 0, 0);
   const recorded = new InMemorySpanExporter();
-  const tracer = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: recorded })] }).getTracer("e2e-agent");
+  const tracer = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(recorded)] }).getTracer("e2e-agent");
   const run = tracer.startSpan("run", { startTime: t0, attributes: { "cuescope.run_id": runId } });
   const policy = { requests: { limit: 10, deliveryReserve: 1, stages: [0.5] } };
   run.addEvent(

@@ -1,8 +1,9 @@
-import { SpanKind, SpanStatusCode, SeverityNumber } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { SeverityNumber } from "@opentelemetry/api-logs";
 import { JsonLogsSerializer, JsonTraceSerializer, ProtobufLogsSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
+import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import { describe, expect, it } from "vitest";
 import { decodeLogsJson, decodeTracesJson } from "./decode-json";
 import { decodeLogsProto, decodeTracesProto } from "./decode-proto";
@@ -15,7 +16,7 @@ const resource = resourceFromAttributes({ "service.name": "etf-agent", "cuescope
 
 function spans(): ReadableSpan[] {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const tracer = provider.getTracer("decode-test", "1.2.3");
   const span = tracer.startSpan("chat m-large", {
     kind: SpanKind.CLIENT,

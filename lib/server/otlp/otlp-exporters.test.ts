@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { SeverityNumber, SpanKind, type Attributes } from "@opentelemetry/api";
+import { SpanKind, type Attributes } from "@opentelemetry/api";
+import { SeverityNumber } from "@opentelemetry/api-logs";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { OTLPTraceExporter as OTLPHttpJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
+import { InMemorySpanExporter, SimpleSpanProcessor, NodeTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZOtlpRecordsResponse, type TEvent } from "@/lib/contracts";
 import { generateEtfRun } from "@/lib/demo/etf-run";
@@ -74,9 +75,9 @@ function cuescopeAttributes(event: TEvent): Attributes {
 const resource = resourceFromAttributes({ "service.name": "etf-agent" });
 
 /** Records spans with the SDK and hands back what it finished. */
-function recordSpans(build: (tracer: ReturnType<TracerProvider["getTracer"]>) => void): ReadableSpan[] {
+function recordSpans(build: (tracer: ReturnType<NodeTracerProvider["getTracer"]>) => void): ReadableSpan[] {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(exporter)] });
   build(provider.getTracer("etf-agent", "1.0.0"));
   return exporter.getFinishedSpans();
 }
