@@ -6,6 +6,7 @@ import type { TOtlpRecordsResponse } from "@/lib/contracts";
 import { modelRequestBars, otlpRecordName } from "@/lib/charts";
 import { formatCount, formatInstant, formatLatency, formatNumber, formatTokens, formatTurn } from "@/lib/format";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { PanelError } from "./panel-state";
 import styles from "./run.module.css";
 
@@ -74,7 +75,7 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
         </figure>
       )}
       {requests.length > 0 && (
-        <div className="table-wrap">
+        <ScrollRegion label="Model requests table">
           <table className="data-table" aria-label="Model requests">
             <thead>
               <tr>
@@ -99,10 +100,10 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {others.length > 0 && (
-        <div className="table-wrap">
+        <ScrollRegion label="Other OpenTelemetry records table">
           <table className="data-table" aria-label="Other OpenTelemetry records">
             <caption className={styles.otlpCaption}>Kept as sent (no telemetry event in them)</caption>
             <thead>
@@ -124,7 +125,7 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {records.length < total && (
         <p className={styles.empty}>
