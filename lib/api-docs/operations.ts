@@ -10,6 +10,7 @@ import {
   ZRunListQuery,
   ZRunPathParams,
   ZTimelineQuery,
+  ZTriageQuery,
   ZTurnParams,
 } from "@/lib/contracts";
 import type { RequestSchemaName, ResponseSchemaName } from "./schemas";
@@ -323,6 +324,20 @@ export const OPERATIONS: readonly Operation[] = [
     paramDescriptions: { from: "First turn of the window.", to: "Last turn of the window.", maxPoints: "The point budget per series." },
     responses: [{ status: 200, description: "The timeline.", schema: "RunTimeline" }],
     errors: { 409: "The run's decisions cannot be rebuilt." },
+  },
+  {
+    operationId: "getRunTriage",
+    method: "get",
+    path: "/api/v1/runs/{runId}/triage",
+    tag: "Runs",
+    summary: "Previous and next problem turns",
+    description:
+      "For each triage kind (a dropped reminder, a finding, a failed or uncertain delivery): how many turns of the run have one, and the nearest such turn before and after the given turn. Read from marks the rebuild stores.",
+    auth: "key",
+    pathParams: RUN_PATH,
+    query: ZTriageQuery,
+    paramDescriptions: { turn: "The turn to step from; without it, next is the first such turn and previous the last." },
+    responses: [{ status: 200, description: "The neighbours of each kind.", schema: "RunTriage" }],
   },
   {
     operationId: "getTurnDetail",

@@ -26,6 +26,7 @@ import {
   ZRunListResponse,
   ZRunSummary,
   ZRunTimeline,
+  ZRunTriage,
   ZTurnDetail,
 } from "@/lib/contracts";
 
@@ -63,6 +64,7 @@ export const RESPONSE_SCHEMAS = {
   EventsResponse: ZEventsResponse,
   TurnDetail: ZTurnDetail,
   RunTimeline: ZRunTimeline,
+  RunTriage: ZRunTriage,
   ReviewerCandidateRow: ZReviewerCandidateRow,
   ReviewerCandidatesResponse: ZReviewerCandidatesResponse,
   ReviewerFunnel: ZReviewerFunnel,

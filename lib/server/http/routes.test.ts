@@ -13,6 +13,7 @@ import {
   ZRunSummary,
   ZRunDecisions,
   ZRunTimeline,
+  ZRunTriage,
   ZTurnDetail,
 } from "@/lib/contracts";
 import { authenticate, createKey, revokeKey } from "@/lib/server/auth/keys";
@@ -28,6 +29,7 @@ import {
   runEventsRoute,
   runSummaryRoute,
   runTimelineRoute,
+  runTriageRoute,
   turnDetailRoute,
 } from "./routes";
 
@@ -271,6 +273,20 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       expect(peek.status).toBe(404);
       const peekDecisions = await runDecisionsRoute(get(keyB, "/runs/list-1/decisions"), params("list-1"));
       expect(peekDecisions.status).toBe(404);
+      const peekTriage = await runTriageRoute(get(keyB, "/runs/list-1/triage"), params("list-1"));
+      expect(peekTriage.status).toBe(404);
+    });
+
+    it("serves the triage steps of a rebuilt run, and names a bad turn", async () => {
+      const triage = ZRunTriage.parse(await (await runTriageRoute(get(keyA, "/runs/list-2/triage?turn=3"), params("list-2"))).json());
+      expect(triage).toMatchObject({ runId: "list-2", turn: 3, ready: true });
+      for (const step of Object.values(triage.steps)) {
+        if (step.previous !== null) expect(step.previous).toBeLessThan(3);
+        if (step.next !== null) expect(step.next).toBeGreaterThan(3);
+      }
+      const bad = await runTriageRoute(get(keyA, "/runs/list-2/triage?turn=-1"), params("list-2"));
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain("query.turn");
     });
 
     it("asks for the rebuild of a stored summary that no longer parses, and says so in the log", async () => {

@@ -2,7 +2,14 @@ import "server-only";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest } from "@/lib/contracts";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
+import {
+  runFacetsLoader,
+  runListLoader,
+  runSummaryLoader,
+  runTimelineLoader,
+  runTriageLoader,
+  turnDetailLoader,
+} from "@/lib/server/loaders/runs";
 import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
@@ -52,3 +59,6 @@ export const turnDetailRoute = loaderRoute(turnDetailLoader);
 
 /** GET /api/v1/runs/:runId/timeline */
 export const runTimelineRoute = loaderRoute(runTimelineLoader);
+
+/** GET /api/v1/runs/:runId/triage */
+export const runTriageRoute = loaderRoute(runTriageLoader);

@@ -16,6 +16,8 @@ import { summaryOf } from "./rebuild-task";
 import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { TaskThreads } from "./threads";
+import { getRunTriage } from "@/lib/server/runs/run-triage";
+import { triageCounts, triageMarks } from "@/lib/run-view/triage";
 
 /** A small deterministic generator, so a failing split can be replayed. */
 function random(seed: number): () => number {
@@ -65,6 +67,14 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
         eventCount: stored.eventCount,
         rows,
         timeline: await getRunTimeline(db, projectId, runId, {}),
+        triage: {
+          marks: await db.prisma.runTriageMark.findMany({
+            where: { projectId, runPk: run.id },
+            select: { kind: true, turn: true },
+            orderBy: [{ kind: "asc" }, { turn: "asc" }],
+          }),
+          counts: stored.triageCounts,
+        },
       },
       full: {
         decisions,
@@ -75,6 +85,10 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           events.filter((e) => timelineTypes.has(e.type)),
         ),
         rows: reviewerAudit(events, decisions).rows.map((row) => ({ runId, task: run.task, agent: run.agent, model: run.model, ...row })),
+        triage: {
+          marks: triageMarks(decisions.turns, decisions.findings).sort((a, b) => a.kind.localeCompare(b.kind) || a.turn - b.turn),
+          counts: triageCounts(triageMarks(decisions.turns, decisions.findings)),
+        },
       },
       run,
     };
@@ -107,6 +121,11 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       }
       expect(modes[0]).toBe("full");
       expect(modes.filter((m) => m === "resumed").length).toBeGreaterThan(modes.length / 2);
+      // The generated anomalies give each triage kind something to step through.
+      const { stored } = await storedAndFull(runId, arrived);
+      const counts = stored.triage.counts as { finding: number; delivery: number };
+      expect(counts.finding).toBeGreaterThan(0);
+      expect(counts.delivery).toBeGreaterThan(0);
     },
     120_000,
   );
@@ -185,4 +204,44 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
     expect(stored.maxSeq).toBe(ceiling - 5n + BigInt(events.length));
   });
+
+  it("rebuilds a run stored before triage marks in full, found by the sweep, and serves its marks", async () => {
+    const runId = "old-derived";
+    const events = generateEtfRun({ runId, seed: 5, turns: 80, anomalies: true }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+    await ingestBatch(db, projectId, events);
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("full");
+    const marks = await db.prisma.runTriageMark.findMany({ where: { projectId, runPk: run.id }, orderBy: { turn: "asc" } });
+    expect(marks.length).toBeGreaterThan(0);
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("current");
+
+    // As a row written before the migration: version 0, no counts, no marks.
+    await db.prisma.runTriageMark.deleteMany({ where: { projectId, runPk: run.id } });
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE run_decisions SET derived_version = 0, triage_counts = NULL WHERE project_id = $1 AND run_pk = $2`,
+      projectId,
+      run.id,
+    );
+    expect((await getRunTriage(db, projectId, runId, undefined)).ready).toBe(false);
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).toContain(run.id);
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("full");
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).not.toContain(run.id);
+    expect(await db.prisma.runTriageMark.findMany({ where: { projectId, runPk: run.id }, orderBy: { turn: "asc" } })).toEqual(marks);
+
+    // Stepping: from before the run, next is the first mark and previous the last; from a mark, its neighbours.
+    const found = marks.filter((m) => m.kind === "finding").map((m) => m.turn);
+    expect(found.length).toBeGreaterThan(2);
+    const fromStart = await getRunTriage(db, projectId, runId, undefined);
+    expect(fromStart).toMatchObject({
+      ready: true,
+      turn: null,
+      steps: { finding: { count: found.length, next: found[0], previous: found.at(-1) } },
+    });
+    const fromSecond = await getRunTriage(db, projectId, runId, found[1]);
+    expect(fromSecond.steps.finding).toEqual({ count: found.length, previous: found[0], next: found[2] });
+    // The other kinds are answered alongside, each from its own marks.
+    expect(fromSecond.steps.delivery.count).toBe(marks.filter((m) => m.kind === "delivery").length);
+    const fromLast = await getRunTriage(db, projectId, runId, found.at(-1));
+    expect(fromLast.steps.finding.next).toBeNull();
+  }, 60_000);
 });

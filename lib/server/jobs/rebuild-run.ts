@@ -8,7 +8,8 @@ import { queryEventRows } from "@/lib/server/runs/run-events";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
-import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput } from "./rebuild-task";
+import { DERIVED_VERSION } from "./derived-version";
+import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput, TriageOutput } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
@@ -65,12 +66,14 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
 async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { runId: string }): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true, checkpoint: true, findings: true, summary: true, timeline: true },
+    select: { eventCount: true, maxSeq: true, checkpoint: true, findings: true, summary: true, timeline: true, derivedVersion: true },
   });
   const checkpoint: RebuildCheckpoint | null = stored?.checkpoint ? readRebuildCheckpoint(stored.checkpoint) : null;
-  // No checkpoint, or a stored rebuild that no longer reads back (a read asked for its rebuild): in full.
+  // No checkpoint, a stored rebuild that no longer reads back (a read asked for its rebuild), or one
+  // stored before the rebuild derived what it derives now (DERIVED_VERSION): in full.
   if (
     !stored ||
+    stored.derivedVersion < DERIVED_VERSION ||
     !checkpoint ||
     stored.findings === null ||
     stored.timeline === null ||
@@ -170,37 +173,67 @@ async function storeRebuild(
     output.ok ? null : output.error,
     checkpoint,
     output.ok ? output.timelineJson : null,
+    output.ok ? JSON.stringify(output.triage.counts) : null,
+    DERIVED_VERSION,
   ];
   return db.prisma.$transaction(
     async (tx) => {
       const written = base
         ? await tx.$executeRawUnsafe(
             `UPDATE "run_decisions" SET "event_count" = $3, "max_seq" = $4::bigint, "findings" = $5, "summary" = $6::jsonb,
-                    "error" = $7, "checkpoint" = $8::jsonb, "timeline" = $9, "built_at" = now()
-              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($10::bigint, $11)`,
+                    "error" = $7, "checkpoint" = $8::jsonb, "timeline" = $9, "triage_counts" = $10::jsonb,
+                    "derived_version" = $11, "built_at" = now()
+              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($12::bigint, $13)`,
             ...values,
             base.maxSeq,
             base.eventCount,
           )
         : await tx.$executeRawUnsafe(
             `INSERT INTO "run_decisions"
-               ("project_id", "run_pk", "event_count", "max_seq", "findings", "summary", "error", "checkpoint", "timeline", "built_at")
-             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, now())
+               ("project_id", "run_pk", "event_count", "max_seq", "findings", "summary", "error", "checkpoint", "timeline",
+                "triage_counts", "derived_version", "built_at")
+             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, $10::jsonb, $11, now())
              ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
                "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "findings" = EXCLUDED."findings",
                "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
-               "timeline" = EXCLUDED."timeline", "built_at" = now()
+               "timeline" = EXCLUDED."timeline", "triage_counts" = EXCLUDED."triage_counts",
+               "derived_version" = EXCLUDED."derived_version", "built_at" = now()
              WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
             ...values,
           );
       if (written === 0) return !base; // a rebuild of more events got there first, or the resumed one was replaced
       await storeChunks(tx, run, output.ok ? output.decisions : { fromChunk: 0, chunks: [] });
+      await storeTriageMarks(tx, run, output.ok ? output.triage : { fromTurn: null, marks: [] });
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
       else await clearRunAudit(tx, run);
       return true;
     },
     { maxWait: 10_000, timeout: 60_000 },
   );
+}
+
+/** At most this many triage marks go into one INSERT. */
+const INSERT_MARKS = 50_000;
+
+/** Replaces the run's triage marks from `fromTurn` on (all when null) with `marks`. */
+async function storeTriageMarks(tx: Prisma.TransactionClient, run: RunKey, { fromTurn, marks }: Pick<TriageOutput, "fromTurn" | "marks">) {
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "run_triage_marks" WHERE "project_id" = $1 AND "run_pk" = $2 AND ($3::int IS NULL OR "turn" >= $3)`,
+    run.projectId,
+    run.id,
+    fromTurn,
+  );
+  for (let at = 0; at < marks.length; at += INSERT_MARKS) {
+    const batch = marks.slice(at, at + INSERT_MARKS);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "run_triage_marks" ("project_id", "run_pk", "kind", "turn")
+       SELECT $1, $2, u.* FROM unnest($3::text[], $4::int[]) AS u`,
+      run.projectId,
+      run.id,
+      batch.map((m) => m.kind),
+      batch.map((m) => m.turn),
+    );
+  }
 }
 
 /** At most this many characters of chunk text go into one INSERT. */

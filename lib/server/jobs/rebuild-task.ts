@@ -1,4 +1,4 @@
-import type { TEvent, TFinding, TRunDecisions, TTurnDecision } from "@/lib/contracts";
+import type { TEvent, TFinding, TRunDecisions, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
 import {
   RebuildCheckpointError,
   rebuildWithCheckpoint,
@@ -9,6 +9,7 @@ import {
 } from "@/lib/core";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
 
@@ -38,6 +39,16 @@ export interface StoredDecisionsOutput {
   findingsJson: string;
 }
 
+/**
+ * The run's triage marks as stored (run_triage_marks): a full rebuild replaces them all
+ * (`fromTurn` null), a resume those at `fromTurn` and later. The counts are the whole run's.
+ */
+export interface TriageOutput {
+  fromTurn: number | null;
+  marks: TriageMark[];
+  counts: TTriageCounts;
+}
+
 /** What a rebuild stores: the decisions in chunks of JSON text, their summary, the Reviewer audit and the checkpoint; or why it failed. */
 export type RebuildTaskOutput =
   | {
@@ -45,6 +56,7 @@ export type RebuildTaskOutput =
       decisions: StoredDecisionsOutput;
       summary: TRunSummaryColumn;
       audit: ReviewerAudit;
+      triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
       checkpoint: RebuildCheckpoint | null;
@@ -115,6 +127,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       },
       summary: summaryOf(decisions, input.resume ? input.resume.checkpoint : events),
       audit: reviewerAudit(auditEvents, decisions),
+      triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       timelineJson: JSON.stringify(
         buildTimeline(
           decisions,
@@ -130,6 +143,12 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       return { ok: false, error: error.message, eventCount: input.eventCount };
     throw error;
   }
+}
+
+/** The triage marks to store (from `fromTurn` on, or all) and the whole run's counts. */
+function triageOf(decisions: TRunDecisions, fromTurn: number | null): TriageOutput {
+  const all = triageMarks(decisions.turns, decisions.findings);
+  return { fromTurn, marks: fromTurn === null ? all : all.filter((m) => m.turn >= fromTurn), counts: triageCounts(all) };
 }
 
 const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);

@@ -1,9 +1,10 @@
 import "server-only";
-import { ZRunListQuery, ZRunPathParams, ZTimelineQuery, ZTurnParams } from "@/lib/contracts";
+import { ZRunListQuery, ZRunPathParams, ZTimelineQuery, ZTriageQuery, ZTurnParams } from "@/lib/contracts";
 import { listRuns } from "@/lib/server/runs/list-runs";
 import { getRunFacets } from "@/lib/server/runs/run-facets";
 import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
 import { getRunTimeline } from "@/lib/server/runs/run-timeline";
+import { getRunTriage } from "@/lib/server/runs/run-triage";
 import { defineLoader } from "./define-loader";
 
 /** GET /api/v1/runs: one page of the runs list (sort and limit default in ZRunListQuery). */
@@ -34,4 +35,11 @@ export const runTimelineLoader = defineLoader({
   path: ZRunPathParams,
   query: ZTimelineQuery,
   load: (db, projectId, { path, query }) => getRunTimeline(db, projectId, path.runId, query),
+});
+
+/** GET /api/v1/runs/:runId/triage: the previous and next dropped reminder, finding and failed delivery. */
+export const runTriageLoader = defineLoader({
+  path: ZRunPathParams,
+  query: ZTriageQuery,
+  load: (db, projectId, { path, query }) => getRunTriage(db, projectId, path.runId, query.turn),
 });

@@ -1,0 +1,3 @@
+import { runTriageRoute } from "@/lib/server/http/routes";
+
+export const GET = runTriageRoute;

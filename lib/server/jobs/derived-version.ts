@@ -1,0 +1,9 @@
+/**
+ * The version of what a rebuild derives and stores beside the decisions (run_decisions'
+ * `derived_version`). Raise it when a rebuild starts storing something new for every run: rows of
+ * an older version are rebuilt in full by the sweep of stale runs (./stale-runs.ts) and never
+ * resumed, so every stored run gets the new data without a migration computing it.
+ *
+ * 1: triage marks and counts (run_triage_marks, run_decisions.triage_counts).
+ */
+export const DERIVED_VERSION = 1;
