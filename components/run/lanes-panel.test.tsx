@@ -20,7 +20,7 @@ function renderLanes(events: TEvent[], domain: TurnWindow, selectedTurn: number 
 
 const heading = (name: RegExp) => screen.getByRole("heading", { name });
 const marks = (lane: RegExp) =>
-  within(screen.getByRole("group", { name: lane }))
+  within(screen.getByRole("toolbar", { name: lane }))
     .queryAllByRole("button")
     .map((b) => b.getAttribute("aria-label"));
 
@@ -109,7 +109,7 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     const total = timeline.notifications.reduce((n, item) => n + (item.count ?? 1), 0);
     expect(total).toBe(events.filter((e) => e.type === "user.notified").length);
     expect(heading(/^User notifications/)).toHaveTextContent(`${total} in view`);
-    const recorded = within(screen.getByRole("group", { name: /^recorded:/ })).getAllByRole("button");
+    const recorded = within(screen.getByRole("toolbar", { name: /^recorded:/ })).getAllByRole("button");
     await userEvent.click(recorded[0]);
     expect(onSelectTurn).toHaveBeenCalledWith(timeline.reviewer.chainBuckets![0].turn);
   });

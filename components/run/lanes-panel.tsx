@@ -10,6 +10,7 @@ import { reviewerLayout } from "@/lib/reviewer/lane-layout";
 import { notificationMarks, type LaneGlyph, type LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
+import { useRovingTrack } from "./use-roving-track";
 import styles from "./lanes.module.css";
 
 const ROW = 14;
@@ -26,17 +27,19 @@ export const LANE_GLYPHS: Record<LaneGlyph, string> = {
 
 function Lane({ label, hint, rows, axis, children }: { label: string; hint: string; rows: number; axis: AxisProps; children: ReactNode }) {
   const { selectedTurn, domain } = axis;
+  const roving = useRovingTrack(selectedTurn);
   return (
     <div
       className={styles.lane}
       style={{ height: rows * ROW + 6, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
-      role="group"
+      role="toolbar"
       aria-label={`${label}: ${hint}`}
+      aria-orientation="horizontal"
     >
       <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint}>
         {label}
       </span>
-      <div className={styles.track}>
+      <div className={styles.track} ref={roving.ref} onFocus={roving.onFocus} onKeyDown={roving.onKeyDown}>
         {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
           <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
         ) : null}
@@ -55,6 +58,8 @@ function Marks({ marks, onSelectTurn }: { marks: readonly LaneMark[]; onSelectTu
       style={{ left: `${m.x * 100}%`, top: 3 + m.row * ROW }}
       title={m.title}
       aria-label={m.title}
+      data-turn={m.turn}
+      data-mark={m.id}
       onClick={() => onSelectTurn(m.turn)}
     >
       {LANE_GLYPHS[m.glyph]}
@@ -158,6 +163,8 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
               style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
               title={s.title}
               aria-label={s.title}
+              data-turn={s.turn}
+              data-mark={s.id}
               onClick={() => onSelectTurn(s.turn)}
             />
           ))}
@@ -197,6 +204,8 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
               style={{ left: `${m.x * 100}%`, top: 3 }}
               title={m.title}
               aria-label={m.title}
+              data-turn={m.turn}
+              data-mark={m.id}
               onClick={() => onSelectTurn(m.turn)}
             >
               ⚑

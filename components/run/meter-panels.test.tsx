@@ -38,7 +38,7 @@ describe("run page meter panels", () => {
         .getAllByRole("button")
         .map((b) => b.getAttribute("aria-label")),
     ).toEqual(["turn 10 · requests reminder, stage 2 · delivered (19 B)"]);
-    expect(panel(/^Edit quota/).getByRole("group", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
+    expect(panel(/^Edit quota/).getByRole("toolbar", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
     expect(
       panel(/^Edit quota/)
         .getAllByRole("button")

@@ -35,7 +35,7 @@ function renderStrip(domain: TurnWindow) {
 }
 
 const marks = () =>
-  within(screen.getByRole("group", { name: "context reminders, by stage and status" }))
+  within(screen.getByRole("toolbar", { name: "context reminders, by stage and status" }))
     .queryAllByRole("button")
     .map((b) => b.getAttribute("aria-label"));
 
@@ -60,5 +60,35 @@ describe("a meter's reminder strip", () => {
   it("a zoomed window leaves out the reminders outside it", () => {
     renderStrip({ from: 4, to: 6 });
     expect(marks()).toEqual(["turn 6 · context reminder, stage 2 · delivered (21 B)"]);
+  });
+
+  it("is one tab stop: the first mark at or after the selected turn; arrows, Home and End move between marks in turn order", async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">before</button>
+        <ReminderStrip label="context" items={context} stageRows={3} domain={{ from: 0, to: 6 }} selectedTurn={3} onSelectTurn={vi.fn()} />
+        <button type="button">after</button>
+      </>,
+    );
+    const buttons = within(screen.getByRole("toolbar", { name: "context reminders, by stage and status" })).getAllByRole("button");
+    expect(buttons.filter((b) => b.tabIndex === 0)).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "before" }));
+    await user.tab();
+    // Selected turn 3: the first mark at or after it is turn 6's.
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turn 6 /);
+    await user.keyboard("{ArrowLeft}");
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
+    await user.keyboard("{ArrowLeft}"); // stays on the first
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
+    await user.keyboard("{End}");
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turn 6 /);
+    await user.keyboard("{Home}");
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
+    // One Tab leaves the strip; Shift+Tab comes back to the mark last focused.
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "after" }));
+    await user.tab({ shift: true });
+    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
   });
 });

@@ -5,6 +5,7 @@ import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { PLOT_INSETS } from "./plot-insets";
 import { stripMarks } from "@/lib/run-view/strip-layout";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
+import { useRovingTrack } from "./use-roving-track";
 import styles from "./strip.module.css";
 
 const ROW_HEIGHT = 11;
@@ -24,17 +25,20 @@ export interface ReminderStripProps {
  * A meter's reminders under its chart, on the shared turn axis: a row per stage (highest on top),
  * each reminder a status mark (● delivered, ✕ dropped, ▲ failed, ◆ uncertain, ○ pending) with a
  * tooltip; a reminder repeated over consecutive turns is a bar from its first to its last turn.
+ * Dropped marks are drawn larger and on top. The strip is one tab stop; arrows move between marks.
  */
 export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, onSelectTurn }: ReminderStripProps) {
   const rows = Math.max(1, stageRows);
   const marks = stripMarks(items, domain, rows, label);
   const height = rows * ROW_HEIGHT + 4;
+  const roving = useRovingTrack(selectedTurn);
   return (
     <div
       className={styles.strip}
       style={{ height, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
-      role="group"
+      role="toolbar"
       aria-label={`${label} reminders, by stage and status`}
+      aria-orientation="horizontal"
     >
       <div className={styles.gutter} style={{ width: PLOT_INSETS.left }} aria-hidden="true">
         {Array.from({ length: rows }, (_, row) => (
@@ -43,7 +47,7 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
           </span>
         ))}
       </div>
-      <div className={styles.track}>
+      <div className={styles.track} ref={roving.ref} onFocus={roving.onFocus} onKeyDown={roving.onKeyDown}>
         {Array.from({ length: rows }, (_, row) => (
           <span key={row} className={styles.rowRule} style={{ top: 2 + row * ROW_HEIGHT + ROW_HEIGHT / 2 }} aria-hidden="true" />
         ))}
@@ -63,6 +67,8 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
             }}
             title={mark.title}
             aria-label={mark.title}
+            data-turn={mark.turn}
+            data-mark={mark.id}
             onClick={() => onSelectTurn(mark.turn)}
           >
             {mark.right > mark.left ? <span className={styles.run} aria-hidden="true" /> : null}

@@ -12,12 +12,14 @@ import { RunOtlpPanel } from "./otlp-panel";
 import { MeterPanels, type AxisProps } from "./meter-panels";
 import { PanelError, PanelSkeleton } from "./panel-state";
 import { RunHeader } from "./run-header";
+import { TriageBar } from "./triage-bar";
 import { TurnBrush } from "./turn-brush";
+import { useTriage } from "./use-triage";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
 import { isBehind } from "@/lib/run-view/freshness";
 import { turnTicks } from "@/lib/run-view/turn-ticks";
-import { axisDomain, windowFromDrag } from "@/lib/run-view/turn-window";
+import { axisDomain, windowAround, windowFromDrag } from "@/lib/run-view/turn-window";
 import styles from "./run.module.css";
 
 /** How often a live run's header and timeline are fetched again. */
@@ -70,6 +72,10 @@ export function RunExplorer({ runId }: { runId: string }) {
     },
   };
   const overview = whole.data?.context?.points ?? whole.data?.requests?.points ?? [];
+  // A step of the triage bar selects the turn and, when zoomed, moves the window (same width) to it.
+  const triage = useTriage(runId, view.turn, poll, (turn) =>
+    view.showTurn(turn, zoomed && extent ? windowAround(turn, domain, extent) : undefined),
+  );
 
   return (
     <div className={styles.explorer} data-hydrated={hydrated ? "true" : undefined}>
@@ -83,6 +89,7 @@ export function RunExplorer({ runId }: { runId: string }) {
 
       <div className={styles.columns}>
         <div className={styles.main}>
+          <TriageBar triage={triage.triage.data} message={triage.message} onStep={triage.step} />
           {timeline.data && extent ? (
             <>
               <TurnBrush

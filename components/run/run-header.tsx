@@ -43,6 +43,9 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             {formatTurnCount(summary.turns)}
             {summary.skippedTurns ? ` (${formatNumber(summary.skippedTurns)} skipped)` : ""}
           </span>
+          <a href="#findings" className={styles.findingsLink} data-testid="header-findings">
+            {formatCount(summary.findings, "finding")}
+          </a>
           {polling ? <span className={styles.polling}>updating every 5 s</span> : null}
         </div>
       </div>

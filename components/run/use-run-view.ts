@@ -23,7 +23,12 @@ export function useRunView() {
   const selectTurn = useCallback((next: number) => go(selectTurnParams(searchText, next)), [go, searchText]);
   const clearTurn = useCallback(() => go(withViewParams(searchText, { turn: null })), [go, searchText]);
   const setWindow = useCallback((window: TurnWindow | null) => go(withViewParams(searchText, { window })), [go, searchText]);
+  /** Selects a turn and sets the window in one history entry (`window` undefined: keep it). */
+  const showTurn = useCallback(
+    (next: number, window: TurnWindow | null | undefined) => go(withViewParams(searchText, { turn: next, window })),
+    [go, searchText],
+  );
   const hrefForTurn = useCallback((next: number) => `${pathname}${selectTurnParams(searchText, next)}`, [pathname, searchText]);
 
-  return { turn, zoom, selectTurn, clearTurn, setWindow, hrefForTurn };
+  return { turn, zoom, selectTurn, showTurn, clearTurn, setWindow, hrefForTurn };
 }

@@ -4,6 +4,7 @@ import {
   ZRunListResponse,
   ZRunSummary,
   ZRunTimeline,
+  ZRunTriage,
   ZTurnDetail,
   type TRunListQuery,
   type TTimelineQuery,
@@ -75,6 +76,18 @@ export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
     queryOptions({
       queryKey: [...runKeys.run(runId), "timeline", window] as const,
       queryFn: ({ signal }) => apiGet(timelineUrl(runId, window), ZRunTimeline, signal),
+    }),
+  );
+}
+
+/** The triage bar's steps from a turn (null: from before the run): previous/next drop, finding, failed delivery. */
+export function runTriageQuery(runId: string, turn: number | null) {
+  const query: Record<string, string> = turn === null ? {} : { turn: String(turn) };
+  return withApiInput(
+    { path: { runId }, query },
+    queryOptions({
+      queryKey: [...runKeys.run(runId), "triage", turn] as const,
+      queryFn: ({ signal }) => apiGet(apiRunPath(runId, "/triage", query), ZRunTriage, signal),
     }),
   );
 }

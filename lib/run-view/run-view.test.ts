@@ -14,7 +14,9 @@ import {
   turnAtFraction,
   turnFraction,
   windowFromDrag,
+  windowAround,
   withViewParams,
+  zoomIn,
   zoomOut,
 } from "./turn-window";
 
@@ -59,6 +61,24 @@ describe("turn window (URL ⇄ axis ⇄ brush)", () => {
     expect(zoomOut({ from: 0, to: 1500 }, [0, 1999])).toBeNull();
     expect(panWindow({ from: 100, to: 200 }, 1, [0, 1999])).toEqual({ from: 150, to: 250 });
     expect(panWindow({ from: 10, to: 110 }, -1, [0, 1999])).toEqual({ from: 0, to: 100 });
+  });
+
+  it.each([
+    { name: "no zoom stays no zoom", turn: 900, window: null, want: null },
+    { name: "a turn inside keeps the window", turn: 150, window: { from: 100, to: 200 }, want: { from: 100, to: 200 } },
+    { name: "a turn outside centres the same width on it", turn: 600, window: { from: 100, to: 200 }, want: { from: 550, to: 650 } },
+    { name: "near the start it stops at the first turn", turn: 10, window: { from: 500, to: 700 }, want: { from: 0, to: 200 } },
+    { name: "near the end it stops at the last turn", turn: 1995, window: { from: 100, to: 300 }, want: { from: 1799, to: 1999 } },
+  ])("windowAround: $name", ({ turn, window, want }) => {
+    expect(windowAround(turn, window, [0, 1999])).toEqual(want);
+  });
+
+  it.each([
+    { window: { from: 100, to: 200 }, want: { from: 125, to: 175 } },
+    { window: { from: 0, to: 1999 }, want: { from: 500, to: 1499 } },
+    { window: { from: 100, to: 104 }, want: { from: 100, to: 104 } },
+  ])("zoomIn halves $window around its centre, never below the smallest window", ({ window, want }) => {
+    expect(zoomIn(window, [0, 1999])).toEqual(want);
   });
 
   it("writes the selection and the window into the search string, keeping the rest", () => {

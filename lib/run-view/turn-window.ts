@@ -92,6 +92,28 @@ export function panWindow(window: TurnWindow, direction: -1 | 1, extent: readonl
   return windowFromDrag(from, to, extent);
 }
 
+/** Half as wide around the same centre (at least MIN_WINDOW_SPAN): the keyboard's zoom in. */
+export function zoomIn(window: TurnWindow, extent: readonly [number, number]): TurnWindow | null {
+  const span = window.to - window.from;
+  const centre = (window.from + window.to) / 2;
+  return windowFromDrag(Math.round(centre - span / 4), Math.round(centre + span / 4), extent);
+}
+
+/**
+ * The window that shows `turn`: `window` itself when the turn is inside it (or there is no zoom),
+ * else the same width centred on the turn, inside the extent. Stepping to the next dropped
+ * reminder keeps the zoom the reader chose instead of falling back to the whole run.
+ */
+export function windowAround(turn: number, window: TurnWindow | null, extent: readonly [number, number]): TurnWindow | null {
+  if (!window || (window.from <= turn && turn <= window.to)) return window;
+  const span = window.to - window.from;
+  let from = Math.round(turn - span / 2);
+  let to = from + span;
+  if (from < extent[0]) [from, to] = [extent[0], extent[0] + span];
+  if (to > extent[1]) [from, to] = [Math.max(extent[0], extent[1] - span), extent[1]];
+  return windowFromDrag(from, to, extent);
+}
+
 /**
  * The run page's search string after a change of selection or window; other parameters are
  * kept. `window: null` removes the zoom; `turn: null` removes the selection; undefined = keep.
