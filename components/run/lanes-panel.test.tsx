@@ -113,4 +113,42 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     await userEvent.click(recorded[0]);
     expect(onSelectTurn).toHaveBeenCalledWith(timeline.reviewer.chainBuckets![0].turn);
   });
+
+  it("counts a dense lane per span of turns at run scale, each bar zooming to its turns, and shows the items once zoomed in", async () => {
+    const builder = run({ runId: "chatty", policy: {} as never });
+    for (let turn = 0; turn < 300; turn++)
+      builder.turn(turn, (t) =>
+        t
+          .requests(turn + 1)
+          .final(100)
+          .ok([])
+          .notified("slack", `note ${turn}`),
+      );
+    const events = builder.events();
+    const timeline = timelineOf(events);
+    const onZoom = vi.fn();
+    const { unmount } = render(
+      <LanesPanel
+        timeline={timeline}
+        axis={{ domain: { from: 0, to: 299 }, ticks: [], selectedTurn: null, onSelectTurn: vi.fn(), onZoom }}
+      />,
+    );
+    expect(screen.getByTestId("lanes-dense")).toBeInTheDocument();
+    const bars = within(screen.getByRole("toolbar", { name: /^notified:/ })).getAllByRole("button");
+    expect(bars.length).toBeLessThanOrEqual(60);
+    const counted = bars.map((b) => Number(/· (\d+) user notifications ·/.exec(b.getAttribute("aria-label") ?? "")?.[1]));
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(300);
+    await userEvent.click(bars[0]);
+    expect(onZoom).toHaveBeenCalledWith(0, 4);
+    unmount();
+
+    render(
+      <LanesPanel
+        timeline={timeline}
+        axis={{ domain: { from: 0, to: 40 }, ticks: [], selectedTurn: null, onSelectTurn: vi.fn(), onZoom }}
+      />,
+    );
+    expect(screen.queryByTestId("lanes-dense")).toBeNull();
+    expect(marks(/^notified:/)).toHaveLength(41);
+  });
 });

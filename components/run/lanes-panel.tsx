@@ -7,7 +7,7 @@ import { formatCount, formatNumber, formatTurnRange } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { ReminderStrip } from "./reminder-strip";
 import { reviewerLayout } from "@/lib/reviewer/lane-layout";
-import { notificationMarks, type LaneGlyph, type LaneMark } from "@/lib/run-view/lane-marks";
+import { DENSE_LANE_ITEMS, laneBuckets, notificationMarks, type LaneGlyph, type LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
 import { useRovingTrack } from "./use-roving-track";
@@ -27,7 +27,7 @@ export const LANE_GLYPHS: Record<LaneGlyph, string> = {
 
 function Lane({ label, hint, rows, axis, children }: { label: string; hint: string; rows: number; axis: AxisProps; children: ReactNode }) {
   const { selectedTurn, domain } = axis;
-  const roving = useRovingTrack(selectedTurn);
+  const { ref: trackRef, onFocus: onTrackFocus, onKeyDown: onTrackKeyDown } = useRovingTrack(selectedTurn);
   return (
     <div
       className={styles.lane}
@@ -39,7 +39,7 @@ function Lane({ label, hint, rows, axis, children }: { label: string; hint: stri
       <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint}>
         {label}
       </span>
-      <div className={styles.track} ref={roving.ref} onFocus={roving.onFocus} onKeyDown={roving.onKeyDown}>
+      <div className={styles.track} ref={trackRef} onFocus={onTrackFocus} onKeyDown={onTrackKeyDown}>
         {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
           <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
         ) : null}
@@ -65,6 +65,54 @@ function Marks({ marks, onSelectTurn }: { marks: readonly LaneMark[]; onSelectTu
       {LANE_GLYPHS[m.glyph]}
     </button>
   ));
+}
+
+/**
+ * A dense lane at run scale: a bar per bucket of turns, as tall as its count (the busiest bucket
+ * fills the lane); a click zooms to the bucket's turns, where the items are drawn one by one.
+ */
+function Buckets({
+  items,
+  what,
+  rows,
+  axis,
+}: {
+  items: readonly { turn: number; weight?: number }[];
+  what: string;
+  rows: number;
+  axis: AxisProps;
+}) {
+  const buckets = laneBuckets(items, axis.domain);
+  const most = Math.max(1, ...buckets.map((b) => b.count));
+  const height = rows * ROW;
+  return buckets.map((b) => {
+    const title = `${formatTurnRange(b.from, b.to)} · ${formatNumber(b.count)} ${what} · zoom in to see each`;
+    const h = Math.max(3, Math.round((b.count / most) * height));
+    return (
+      <button
+        key={b.from}
+        type="button"
+        className={styles.bucket}
+        style={{ left: `${b.x1 * 100}%`, width: `max(3px, ${(b.x2 - b.x1) * 100}% - 1px)`, top: 3 + height - h, height: h }}
+        title={title}
+        aria-label={title}
+        data-turn={b.from}
+        data-mark={`b${b.from}`}
+        data-testid="lane-bucket"
+        onClick={() => axis.onZoom(b.from, b.to)}
+      />
+    );
+  });
+}
+
+/** How many items a list of lane entries stands for in the window (a folded entry counts its items). */
+function itemsInView(
+  items: readonly { turn: number; toTurn?: number; count?: number }[],
+  axis: AxisProps,
+): { turn: number; weight: number }[] {
+  return items
+    .filter((i) => i.turn <= axis.domain.to && (i.toTurn ?? i.turn) >= axis.domain.from)
+    .map((i) => ({ turn: Math.max(i.turn, axis.domain.from), weight: i.count ?? 1 }));
 }
 
 /**
@@ -98,6 +146,14 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
     });
   }
   const { counts } = layout;
+  // Lanes that are noise at run scale are counted per bucket until the window is narrow enough.
+  const recordedItems = [
+    ...layout.recorded.marks.map((m) => ({ turn: m.turn })),
+    ...layout.recorded.spans.map((sp) => ({ turn: sp.turn })),
+  ];
+  const recordedDense = recordedItems.length > DENSE_LANE_ITEMS;
+  const notifiedItems = itemsInView(timeline.notifications, axis);
+  const notifiedDense = notifiedItems.length > DENSE_LANE_ITEMS;
   const schedule = timeline.reviewer.schedule;
   const admission = timeline.reviewer.admission;
 
@@ -106,6 +162,11 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
       <header className={`panel-header ${styles.header}`}>
         <h2 id="lanes-title">Review, Reviewer and notifications</h2>
         <span className={styles.meta}>separate lanes (R12): a reminder is neither a Reviewer dispatch nor a notification</span>
+        {recordedDense || notifiedDense ? (
+          <span className={styles.meta} data-testid="lanes-dense">
+            Dense lanes show counts per span of turns (bar height): click a bar or zoom in to see each item.
+          </span>
+        ) : null}
         {timeline.lanesFolded ? (
           <span className={styles.meta} data-testid="lanes-folded">
             Too many marks to show apart: some lanes count them per span of turns. Zoom in to see each.
@@ -152,23 +213,26 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
         <Lane
           label="recorded"
           hint="what the agent and runtime recorded: ◇ candidate, ✓/⊘ admission, ▶ dispatch ━ running ■ completed, ⊗ cancelled"
-          rows={layout.recorded.rows}
+          rows={recordedDense ? 1 : layout.recorded.rows}
           axis={axis}
         >
-          {layout.recorded.spans.map((s) => (
-            <button
-              key={s.id}
-              type="button"
-              className={`${styles.span} ${s.open ? styles.open : ""}`}
-              style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
-              title={s.title}
-              aria-label={s.title}
-              data-turn={s.turn}
-              data-mark={s.id}
-              onClick={() => onSelectTurn(s.turn)}
-            />
-          ))}
-          <Marks marks={layout.recorded.marks} onSelectTurn={onSelectTurn} />
+          {recordedDense ? <Buckets items={recordedItems} what="recorded Reviewer items" rows={1} axis={axis} /> : null}
+          {recordedDense
+            ? null
+            : layout.recorded.spans.map((s) => (
+                <button
+                  key={s.id}
+                  type="button"
+                  className={`${styles.span} ${s.open ? styles.open : ""}`}
+                  style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
+                  title={s.title}
+                  aria-label={s.title}
+                  data-turn={s.turn}
+                  data-mark={s.id}
+                  onClick={() => onSelectTurn(s.turn)}
+                />
+              ))}
+          {recordedDense ? null : <Marks marks={layout.recorded.marks} onSelectTurn={onSelectTurn} />}
         </Lane>
       </div>
 
@@ -186,7 +250,11 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
           </span>
         </h3>
         <Lane label="notified" hint="user.notified events: ✉ (channel and message in the tooltip)" rows={1} axis={axis}>
-          <Marks marks={notifications} onSelectTurn={onSelectTurn} />
+          {notifiedDense ? (
+            <Buckets items={notifiedItems} what="user notifications" rows={1} axis={axis} />
+          ) : (
+            <Marks marks={notifications} onSelectTurn={onSelectTurn} />
+          )}
         </Lane>
       </div>
 

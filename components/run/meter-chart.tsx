@@ -1,5 +1,6 @@
 "use client";
 
+import { useRef } from "react";
 import {
   CartesianGrid,
   ComposedChart,
@@ -17,7 +18,7 @@ import type { TCompaction, TMeterPoint, TMeterUnit } from "@/lib/contracts";
 import { formatBytes, formatCount, formatInUnit, formatTurn, formatTurnRange } from "@/lib/format";
 import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { valueDomain, valueTicks } from "@/lib/run-view/turn-ticks";
+import { valueDomain, valueTicks, zoomedValueScale } from "@/lib/run-view/turn-ticks";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./meter-chart.module.css";
 
@@ -43,6 +44,8 @@ export interface MeterChartProps {
   selectedTurn: number | null;
   onSelectTurn: (turn: number) => void;
   onZoom: (a: number, b: number) => void;
+  /** A zoomed window: the value axis fits the window's own values (lines outside it are left out). */
+  zoomed?: boolean;
   /** Draw the turn axis' labels (the last chart of a stack shows them; the others only share the grid). */
   showTurnLabels?: boolean;
   ariaLabel: string;
@@ -85,19 +88,30 @@ export function MeterChart(props: MeterChartProps) {
     onSelectTurn,
     onZoom,
     showTurnLabels = true,
+    zoomed = false,
     ariaLabel,
   } = props;
-  const { drag, handlers } = usePlotPointer(domain, onSelectTurn, onZoom);
-  const yDomain = valueDomain(
-    [...points.map((p) => p.value), ...compactions.map((c) => c.candidateBytes)],
-    lines.map((l) => l.value),
-    0.12,
-  );
+  // The turn a click selects is the one the tooltip shows (the nearest drawn point, which on a
+  // thinned series is not always the turn under the pointer): they agree exactly.
+  const tooltipTurn = useRef<number | null>(null);
+  const { drag, handlers } = usePlotPointer(domain, onSelectTurn, onZoom, () => tooltipTurn.current);
+  const values = [
+    ...points.filter((p) => !zoomed || (p.turn >= domain.from && p.turn <= domain.to)).map((p) => p.value),
+    ...compactions.filter((c) => !zoomed || (c.turn >= domain.from && c.turn <= domain.to)).map((c) => c.candidateBytes),
+  ];
+  const zoomedScale = zoomed ? zoomedValueScale(values, height < 100 ? 2 : 4) : null;
+  const yDomain = zoomedScale
+    ? zoomedScale.domain
+    : valueDomain(
+        values,
+        lines.map((l) => l.value),
+        0.12,
+      );
   const adopted: CompactionPoint[] = compactions.filter((c) => c.outcome === "adopted").map((c) => ({ ...c, value: c.candidateBytes }));
   const rolledBack: CompactionPoint[] = compactions
     .filter((c) => c.outcome === "rolled_back")
     .map((c) => ({ ...c, value: c.candidateBytes }));
-  const yTicks = valueTicks(yDomain[1], height < 100 ? 2 : 4);
+  const yTicks = zoomedScale ? zoomedScale.ticks : valueTicks(yDomain[1], height < 100 ? 2 : 4);
   const tick = (v: number) => formatInUnit(unit, v, { compact: true });
 
   const renderTooltip = ({ active, payload }: TooltipContentProps) => {
@@ -144,6 +158,13 @@ export function MeterChart(props: MeterChartProps) {
           margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }}
           syncId="run-turns"
           syncMethod="value"
+          onMouseMove={(state) => {
+            const label = state.activeLabel;
+            tooltipTurn.current = label === undefined || label === null || label === "" ? null : Number(label);
+          }}
+          onMouseLeave={() => {
+            tooltipTurn.current = null;
+          }}
         >
           <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
           <XAxis
@@ -183,7 +204,7 @@ export function MeterChart(props: MeterChartProps) {
               stroke={LINE_STYLE[line.kind].stroke}
               strokeDasharray={LINE_STYLE[line.kind].dash}
               strokeWidth={LINE_STYLE[line.kind].width}
-              ifOverflow="extendDomain"
+              ifOverflow={zoomed ? "hidden" : "extendDomain"}
               label={
                 line.kind === "threshold"
                   ? { value: line.label, position: "right", fontSize: 10, fill: "var(--text-faint)" }

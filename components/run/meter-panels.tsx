@@ -14,6 +14,8 @@ export interface AxisProps {
   selectedTurn: number | null;
   onSelectTurn: (turn: number) => void;
   onZoom: (a: number, b: number) => void;
+  /** A zoomed window: the value axes fit the window's values. */
+  zoomed?: boolean;
 }
 
 function MeterPanel({

@@ -9,11 +9,17 @@ const CLICK_SLOP = 4;
 
 /**
  * Pointer handling shared by every chart of the turn axis: a click selects the turn under the
- * pointer; a drag across the plot selects a zoom window (Grafana style). Turns come from the
+ * pointer (on a chart with a tooltip, the turn the tooltip shows); a drag across the plot selects a zoom window (Grafana style). Turns come from the
  * pointer's x within the plot insets, so thinned series and sparse block charts pick the same
  * turn as the strips below them.
  */
-export function usePlotPointer(domain: TurnWindow, onSelectTurn: (turn: number) => void, onZoom: (a: number, b: number) => void) {
+export function usePlotPointer(
+  domain: TurnWindow,
+  onSelectTurn: (turn: number) => void,
+  onZoom: (a: number, b: number) => void,
+  /** The turn a chart's tooltip shows now, if any: a click selects it (so tooltip and click agree). */
+  shownTurn?: () => number | null,
+) {
   const start = useRef<{ x: number; turn: number } | null>(null);
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
 
@@ -40,7 +46,7 @@ export function usePlotPointer(domain: TurnWindow, onSelectTurn: (turn: number) 
         setDrag(null);
         if (!begun) return;
         const turn = turnAt(event);
-        if (Math.abs(event.clientX - begun.x) < CLICK_SLOP) onSelectTurn(turn);
+        if (Math.abs(event.clientX - begun.x) < CLICK_SLOP) onSelectTurn(shownTurn?.() ?? turn);
         else onZoom(begun.turn, turn);
       },
       onPointerLeave() {

@@ -31,7 +31,7 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
   const rows = Math.max(1, stageRows);
   const marks = stripMarks(items, domain, rows, label);
   const height = rows * ROW_HEIGHT + 4;
-  const roving = useRovingTrack(selectedTurn);
+  const { ref: trackRef, onFocus: onTrackFocus, onKeyDown: onTrackKeyDown } = useRovingTrack(selectedTurn);
   return (
     <div
       className={styles.strip}
@@ -47,7 +47,7 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
           </span>
         ))}
       </div>
-      <div className={styles.track} ref={roving.ref} onFocus={roving.onFocus} onKeyDown={roving.onKeyDown}>
+      <div className={styles.track} ref={trackRef} onFocus={onTrackFocus} onKeyDown={onTrackKeyDown}>
         {Array.from({ length: rows }, (_, row) => (
           <span key={row} className={styles.rowRule} style={{ top: 2 + row * ROW_HEIGHT + ROW_HEIGHT / 2 }} aria-hidden="true" />
         ))}

@@ -67,6 +67,7 @@ export function RunExplorer({ runId }: { runId: string }) {
     ticks: turnTicks(domain.from, domain.to, 8),
     selectedTurn: view.turn,
     onSelectTurn: view.selectTurn,
+    zoomed,
     onZoom: (a, b) => {
       if (extent) view.setWindow(windowFromDrag(a, b, extent));
     },

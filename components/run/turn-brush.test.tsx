@@ -68,6 +68,35 @@ describe("the run page's turn brush", () => {
     expect(onWindow).toHaveBeenLastCalledWith({ from: 30, to: 50 });
   });
 
+  it("zooms by keyboard on the brush: + in around the centre, − out, 0 and Escape back to the whole run", async () => {
+    const user = userEvent.setup();
+    const { onWindow, track } = renderBrush({ from: 40, to: 60 });
+    track.focus();
+    await user.keyboard("+");
+    expect(onWindow).toHaveBeenLastCalledWith({ from: 45, to: 55 });
+    await user.keyboard("-");
+    expect(onWindow).toHaveBeenLastCalledWith({ from: 30, to: 70 });
+    await user.keyboard("0");
+    expect(onWindow).toHaveBeenLastCalledWith(null);
+    onWindow.mockClear();
+    await user.keyboard("{Escape}");
+    expect(onWindow).toHaveBeenLastCalledWith(null);
+    await user.keyboard("x");
+    expect(onWindow).toHaveBeenCalledTimes(1);
+  });
+
+  it("zooms in from the whole run with + or the Zoom in button", async () => {
+    const user = userEvent.setup();
+    const { onWindow, track } = renderBrush(null);
+    track.focus();
+    await user.keyboard("+");
+    expect(onWindow).toHaveBeenLastCalledWith({ from: 25, to: 75 });
+    await user.keyboard("{ArrowRight}"); // nothing to pan over the whole run
+    expect(onWindow).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole("button", { name: "Zoom in" }));
+    expect(onWindow).toHaveBeenLastCalledWith({ from: 25, to: 75 });
+  });
+
   it("a drag across the brush chooses the turns under it, at least 4 turns wide", () => {
     const { onWindow, drag } = renderBrush(null);
     drag(20, 35);

@@ -4,7 +4,7 @@ import type { TMeterPoint } from "@/lib/contracts";
 import { formatNumber, formatTurnRange } from "@/lib/format";
 import { PLOT_INSETS } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
-import { panWindow, turnFraction, windowFromDrag, zoomOut, type TurnWindow } from "@/lib/run-view/turn-window";
+import { panWindow, turnFraction, windowFromDrag, zoomIn, zoomOut, type TurnWindow } from "@/lib/run-view/turn-window";
 import styles from "./brush.module.css";
 
 export interface TurnBrushProps {
@@ -21,6 +21,25 @@ export interface TurnBrushProps {
   downsampled: boolean;
   maxPoints: number;
   onWindow: (window: TurnWindow | null) => void;
+}
+
+/**
+ * The brush's keys: ← → move a zoomed window by half its width, + (or =) zooms in around its
+ * centre, − zooms out, 0 or Escape shows the whole run. Undefined: not a brush key (or nothing to do).
+ */
+export function brushKey(
+  key: string,
+  domain: TurnWindow,
+  zoomed: boolean,
+  extent: readonly [number, number],
+): TurnWindow | null | undefined {
+  if (key === "+" || key === "=") return zoomIn(domain, extent);
+  if (!zoomed) return undefined;
+  if (key === "ArrowLeft") return panWindow(domain, -1, extent);
+  if (key === "ArrowRight") return panWindow(domain, 1, extent);
+  if (key === "-" || key === "_") return zoomOut(domain, extent);
+  if (key === "0" || key === "Escape") return null;
+  return undefined;
 }
 
 /**
@@ -81,7 +100,16 @@ export function TurnBrush({ extent, domain, zoomed, overview, overviewLabel, fet
           >
             ▶
           </button>
-          <button type="button" className={styles.button} disabled={!zoomed} onClick={() => onWindow(zoomOut(domain, extent))}>
+          <button type="button" className={styles.button} onClick={() => onWindow(zoomIn(domain, extent))} aria-keyshortcuts="+">
+            Zoom in
+          </button>
+          <button
+            type="button"
+            className={styles.button}
+            disabled={!zoomed}
+            onClick={() => onWindow(zoomOut(domain, extent))}
+            aria-keyshortcuts="-"
+          >
             Zoom out
           </button>
           <button type="button" className={styles.button} disabled={!zoomed} onClick={() => onWindow(null)}>
@@ -99,10 +127,12 @@ export function TurnBrush({ extent, domain, zoomed, overview, overviewLabel, fet
         aria-valuenow={domain.from}
         aria-valuetext={formatTurnRange(domain.from, domain.to)}
         tabIndex={0}
+        aria-keyshortcuts="ArrowLeft ArrowRight + - 0"
         onKeyDown={(event) => {
-          if (!zoomed) return;
-          if (event.key === "ArrowLeft") onWindow(panWindow(domain, -1, extent));
-          if (event.key === "ArrowRight") onWindow(panWindow(domain, 1, extent));
+          const next = brushKey(event.key, domain, zoomed, extent);
+          if (next === undefined) return;
+          event.preventDefault();
+          onWindow(next);
         }}
         data-testid="turn-brush"
         {...handlers}
@@ -121,7 +151,10 @@ export function TurnBrush({ extent, domain, zoomed, overview, overviewLabel, fet
       </div>
       <div className={styles.scale} style={{ marginLeft: PLOT_INSETS.left, marginRight: PLOT_INSETS.right }} aria-hidden="true">
         <span>{formatNumber(extent[0])}</span>
-        <span className={styles.scaleHint}>drag here or across any chart to zoom · click a chart or a mark to select a turn</span>
+        <span className={styles.scaleHint}>
+          drag here or across any chart to zoom · keys on this bar: ← → move, + − zoom, 0 whole run · click a chart or a mark to select a
+          turn
+        </span>
         <span>{formatNumber(extent[1])}</span>
       </div>
     </section>

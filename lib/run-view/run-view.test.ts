@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { groupFindings } from "./finding-groups";
 import { freshnessNote, isBehind } from "./freshness";
 import { policySummary } from "./policy-summary";
-import { notificationMarks } from "./lane-marks";
+import { laneBuckets, notificationMarks } from "./lane-marks";
 import { reminderTitle, stripMarks } from "./strip-layout";
-import { turnTicks, valueDomain, valueTicks } from "./turn-ticks";
+import { turnTicks, valueDomain, valueTicks, zoomedValueScale } from "./turn-ticks";
 import {
   axisDomain,
   panWindow,
@@ -262,5 +262,50 @@ describe("freshness", () => {
   ])("says whether a run's figures are behind its events ($run.staleEvents stale)", ({ run, behind, note }) => {
     expect(isBehind(run)).toBe(behind);
     expect(freshnessNote(run)).toBe(note);
+  });
+});
+
+describe("zoomedValueScale", () => {
+  it.each([
+    { values: [270, 275, 290], domain: [270, 295], ticks: [270, 275, 280, 285, 290, 295] },
+    { values: [2, 0], domain: [0, 3], ticks: [0, 1, 2, 3] },
+    { values: [5, 5], domain: [4, 6], ticks: [4, 5, 6] },
+    { values: [9_990, 9_990, 5_000], domain: [4_000, 10_000], ticks: [4_000, 6_000, 8_000, 10_000] },
+    { values: [0.12, 0.5], domain: [0.1, 0.6], ticks: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6] },
+    { values: [0, 0], domain: [0, 1], ticks: [0, 1] },
+    { values: [], domain: [0, 1], ticks: [0, 1] },
+  ])("fits $values", ({ values, domain, ticks }) => {
+    expect(zoomedValueScale(values)).toEqual({ domain, ticks });
+  });
+
+  it("always holds every value, never goes below 0, and its ticks are its ends and the steps between", () => {
+    for (const values of [[1, 2, 3], [100, 101], [0.001, 0.004], [42], [3_000_000, 2_999_000]]) {
+      const { domain, ticks } = zoomedValueScale(values);
+      expect(domain[0]).toBeGreaterThanOrEqual(0);
+      expect(domain[0]).toBeLessThanOrEqual(Math.min(...values));
+      expect(domain[1]).toBeGreaterThanOrEqual(Math.max(...values));
+      expect(ticks[0]).toBe(domain[0]);
+      expect(ticks.at(-1)).toBeCloseTo(domain[1]);
+    }
+  });
+});
+
+describe("laneBuckets", () => {
+  it("counts items per bucket of turns, with folded items by their weight, leaving empty buckets out", () => {
+    const items = [{ turn: 0 }, { turn: 3 }, { turn: 9 }, { turn: 10, weight: 5 }, { turn: 99 }, { turn: 150 }];
+    expect(laneBuckets(items, { from: 0, to: 99 }, 10)).toEqual([
+      { from: 0, to: 9, count: 3, x1: 0, x2: 10 / 99 },
+      { from: 10, to: 19, count: 5, x1: 10 / 99, x2: 20 / 99 },
+      { from: 90, to: 99, count: 1, x1: 90 / 99, x2: 1 },
+    ]);
+  });
+
+  it("every item in the window is counted once, whatever the number of buckets", () => {
+    const items = Array.from({ length: 500 }, (_, i) => ({ turn: (i * 37) % 1_000 }));
+    for (const n of [1, 7, 60, 2_000]) {
+      const buckets = laneBuckets(items, { from: 100, to: 899 }, n);
+      expect(buckets.reduce((sum, b) => sum + b.count, 0)).toBe(items.filter((i) => i.turn >= 100 && i.turn <= 899).length);
+      for (const b of buckets) expect(b.from).toBeLessThanOrEqual(b.to);
+    }
   });
 });

@@ -47,3 +47,32 @@ export function valueTicks(max: number, target = 4): number[] {
   for (let i = 0; i * step <= max + 1e-9; i++) ticks.push(Math.round(i * step * 1e6) / 1e6);
   return ticks;
 }
+
+/**
+ * The value axis of a zoomed meter chart: fitted to the window's own values, not to the run's
+ * limits, so a change of a few units in a zoomed window is visible (reference lines outside it are
+ * left out by the chart). The domain's ends are multiples of a 1-2-5 step (never a fraction of a
+ * count below 1), about `target` intervals, and never below 0; a flat series gets a step either side.
+ */
+export function zoomedValueScale(values: readonly number[], target = 4): { domain: [number, number]; ticks: number[] } {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min > max || max === 0) return { domain: [0, 1], ticks: [0, 1] };
+  const span = max - min;
+  const raw = (span > 0 ? span : Math.max(1, Math.abs(max) / 10)) / target;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const multiples = power >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10];
+  const step = multiples.map((m) => m * power).find((s) => s >= raw && (s >= 1 || max < 1)) ?? 10 * power;
+  let lo = Math.max(0, Math.floor(min / step) * step);
+  let hi = Math.ceil(max / step) * step;
+  if (hi - lo < step) [lo, hi] = [Math.max(0, lo - step), hi + step];
+  else if (hi === max && span > 0) hi += step; // headroom above the highest point
+  const ticks: number[] = [];
+  for (let i = 0; lo + i * step <= hi + 1e-9; i++) ticks.push(Math.round((lo + i * step) * 1e6) / 1e6);
+  return { domain: [lo, hi], ticks };
+}
