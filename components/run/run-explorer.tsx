@@ -79,7 +79,10 @@ export function RunExplorer({ runId }: { runId: string }) {
   );
 
   return (
-    <div className={styles.explorer} data-hydrated={hydrated ? "true" : undefined}>
+    <div
+      className={`${styles.explorer} ${view.turn !== null ? styles.explorerSheetOpen : ""}`}
+      data-hydrated={hydrated ? "true" : undefined}
+    >
       {summary.data ? (
         <RunHeader summary={summary.data} polling={live} />
       ) : summary.isError ? (
@@ -135,7 +138,20 @@ export function RunExplorer({ runId }: { runId: string }) {
           <RunOtlpPanel runId={runId} poll={poll} />
         </div>
 
-        <aside className={styles.side} aria-label="Selected turn">
+        <aside
+          id="turn-inspector"
+          className={`${styles.side} ${view.turn !== null ? styles.sideOpen : ""}`}
+          aria-label="Selected turn"
+          tabIndex={-1}
+          onKeyDown={(event) => {
+            // Escape inside the inspector closes it (on narrow screens it is a drawer over the page).
+            if (event.key === "Escape" && view.turn !== null && !event.defaultPrevented) {
+              event.preventDefault();
+              view.clearTurn();
+            }
+          }}
+          data-testid="turn-inspector-panel"
+        >
           {view.turn !== null ? (
             <div className={styles.inspector}>
               <div className={styles.inspectorBar}>
