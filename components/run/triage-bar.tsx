@@ -21,7 +21,7 @@ export interface TriageBarProps {
 }
 
 /**
- * The run page's triage bar (docs/architecture.md, "Run triage"), sticky above the charts:
+ * The run page's triage bar (docs/architecture.md#run-triage), sticky above the charts:
  * for dropped reminders, findings and failed or uncertain deliveries, how many turns have one and
  * buttons (and keys) to the previous and next such turn from the selected one.
  */

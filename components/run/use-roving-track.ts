@@ -11,7 +11,7 @@ function marksOf(track: HTMLElement | null): HTMLButtonElement[] {
 }
 
 /**
- * One tab stop per strip or lane (WAI-ARIA toolbar pattern, docs/architecture.md "Run triage"):
+ * One tab stop per strip or lane (WAI-ARIA toolbar pattern, docs/architecture.md#run-triage):
  * the marks of the track are reached with Tab once, then ← → (or ↑ ↓) move between them in turn
  * order, Home and End go to the first and last. The tab stop is the mark last focused, else the
  * first mark at or after the selected turn. The tab indexes are set on the rendered buttons (marks

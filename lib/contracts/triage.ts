@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZTurnParam } from "./params";
 
 /**
- * What the run page's triage bar steps through (docs/architecture.md, "Run triage"): turns of the
+ * What the run page's triage bar steps through (docs/architecture.md#run-triage): turns of the
  * rebuilt decisions that a reader looks for first.
  * - `drop`: a turn with at least one reminder dropped for capacity (contract R8);
  * - `finding`: a turn with at least one audit finding (contract §7), run-level findings excluded;

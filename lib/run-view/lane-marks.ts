@@ -45,7 +45,7 @@ export interface LaneBucket {
 export const DENSE_LANE_ITEMS = 120;
 
 /**
- * A dense lane at run scale (docs/architecture.md, "Run triage"): its items counted per bucket of
+ * A dense lane at run scale (docs/architecture.md#run-triage): its items counted per bucket of
  * turns, `buckets` equal spans over the window (at least one turn each), empty buckets left out.
  * `weight` is how many items one entry stands for (a folded item's count). Each bucket is drawn as
  * a bar whose height says its count; zooming in shows the items again.

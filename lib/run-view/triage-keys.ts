@@ -4,7 +4,7 @@ import type { KeyPress } from "@/lib/inspector/turn-keys";
 export type TriageDirection = "previous" | "next";
 
 /**
- * The run page's triage keys (docs/architecture.md, "Run triage"): `[` `]` the previous / next
+ * The run page's triage keys (docs/architecture.md#run-triage): `[` `]` the previous / next
  * dropped reminder, `p` `n` the previous / next finding, `{` `}` the previous / next failed or
  * uncertain delivery. Labels for the bar's buttons and hints come from here too.
  */

@@ -1,7 +1,7 @@
 import type { TFinding, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
 
 /**
- * The triage marks of a run's rebuilt decisions (docs/architecture.md, "Run triage"): one mark per
+ * The triage marks of a run's rebuilt decisions (docs/architecture.md#run-triage): one mark per
  * turn and kind — a turn with a dropped reminder, a turn with a finding, a turn with a failed or
  * uncertain delivery — in turn order within each kind.
  *

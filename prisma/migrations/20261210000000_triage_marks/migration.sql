@@ -1,6 +1,6 @@
 -- The run page's triage bar (previous/next dropped reminder, finding, failed or uncertain delivery)
 -- steps through stored marks: one row per turn and kind of a run's last rebuild, so a step is one
--- index lookup however long the run (docs/architecture.md, "Run triage").
+-- index lookup however long the run (docs/architecture.md#run-triage).
 CREATE TABLE "run_triage_marks" (
     "project_id" TEXT NOT NULL,
     "run_pk" TEXT NOT NULL,
