@@ -3,6 +3,7 @@ import { pairLabel } from "@/lib/inspector/labels";
 import { StatusMark } from "@/components/ui/status-mark";
 import { InspectorSection } from "./inspector-section";
 import styles from "./record.module.css";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const MARK_TEXT: Record<DiffMark, string> = {
   missing: "missing",
@@ -89,7 +90,7 @@ export function AgentDiffSection({ diff, skipped }: { diff: AgentDiff; skipped: 
       {diff.rows.length === 0 ? (
         <p className={styles.faintBlock}>Neither the rebuild nor the agent has a reminder this turn.</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollRegion label="Agent recorded vs rebuild, by reminder (scrolls sideways)">
           <table className={styles.table} aria-label="Agent recorded vs rebuild">
             <thead>
               <tr>
@@ -126,7 +127,7 @@ export function AgentDiffSection({ diff, skipped }: { diff: AgentDiff; skipped: 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <p className={styles.footnote}>
         Stages (for review: the checkpoint). Agent = the submission&apos;s <code>reminders</code> list
