@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import { REMINDER_KEYS, type TCopyVersion } from "@/lib/contracts";
 import { DEFAULT_COPY } from "@/lib/core";
 import { diffCopies } from "@/lib/copy/diff";
+import { refitTurn } from "@/lib/copy/preview";
 import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
 import { copyProblems } from "@/lib/copy/validate";
 import { copyVersionsQuery, saveCopyVersion } from "@/lib/queries/copy";
@@ -65,6 +66,8 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
       : null;
   const decision = preview.detail.data?.decision ?? null;
   const policy = preview.summary.data?.policy ?? null;
+  // R8's order is judged only for a valid draft: an invalid template has no fit to claim.
+  const refit = useMemo(() => (decision && problems.length === 0 ? refitTurn(decision, draft) : null), [decision, draft, problems]);
 
   const lead = (
     <>
@@ -101,6 +104,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
                 turn={decision}
                 policy={policy}
                 problems={problems}
+                refit={refit}
                 onChange={(name, text) => setDraft((d) => withTemplate(d, key, name, text))}
                 onAdd={(name) => setDraft((d) => withTemplate(d, key, name, d[key]["*"] ?? ""))}
                 onRemove={(name) => setDraft((d) => withoutTemplate(d, key, name))}
@@ -110,7 +114,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         }
         side={
           <>
-            <PreviewTurnPanel preview={preview} draft={draft} />
+            <PreviewTurnPanel preview={preview} draft={draft} problems={problems.length} />
             <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "built-in default"}`}>
               <CopyDiff changes={changes} parentName={parentName} />
             </Panel>
