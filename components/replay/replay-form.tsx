@@ -3,6 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
+import { replayMatchingQuery } from "@/lib/queries/replay";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { rangeStart, stripUndefined, type TimeRange } from "@/lib/queries/url-params";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
@@ -45,6 +47,11 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
   const [choice, setChoice] = useState<ReplayChoice>(initial);
   const set = (changes: Partial<ReplayChoice>) => setChoice((c) => ({ ...c, ...changes }));
   const nothingChosen = !choice.copyVersionId && !choice.policyVersionId;
+  // A preset range counts from when the form opened, so the count's query stays put while typing.
+  const [openedAt] = useState(() => Date.now());
+  const { filters = {}, maxRuns = choice.maxRuns } = replayRequest(choice, openedAt);
+  const matching = useQuery(replayMatchingQuery(filters, maxRuns));
+  const noRuns = matching.data?.runs === 0;
 
   return (
     <form
@@ -127,7 +134,16 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
         </label>
       </fieldset>
       <div className={styles.actions}>
-        <button type="submit" className="button" disabled={busy || nothingChosen}>
+        <p className={styles.matching} role="status" data-testid="matching">
+          {matching.isError
+            ? `The matching runs could not be counted (${matching.error.message}).`
+            : !matching.data
+              ? "Counting the matching runs…"
+              : noRuns
+                ? "No runs match these filters."
+                : `Would rebuild ${formatNumber(matching.data.runs)} ${matching.data.runs === 1 ? "run" : "runs"} · ${formatNumber(matching.data.turns)} ${matching.data.turns === 1 ? "turn" : "turns"}${matching.data.more ? ` (the newest ${formatNumber(matching.data.maxRuns)}; more match)` : ""}`}
+        </p>
+        <button type="submit" className="button" disabled={busy || nothingChosen || noRuns}>
           {busy ? "Replaying…" : "Replay"}
         </button>
         {nothingChosen ? <span className="muted">Choose a copy version, a policy version, or both.</span> : null}

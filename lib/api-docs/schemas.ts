@@ -15,6 +15,8 @@ import {
   ZPolicyVersionCreate,
   ZPolicyVersionList,
   ZReplayJob,
+  ZReplayList,
+  ZReplayMatching,
   ZReplayRequest,
   ZReplayTurn,
   ZReviewerCandidateRow,
@@ -71,6 +73,8 @@ export const RESPONSE_SCHEMAS = {
   PolicyVersion: ZPolicyVersion,
   PolicyVersionList: ZPolicyVersionList,
   ReplayJob: ZReplayJob,
+  ReplayList: ZReplayList,
+  ReplayMatching: ZReplayMatching,
   ReplayTurn: ZReplayTurn,
 } as const;
 
