@@ -41,8 +41,10 @@ describe("copy editor: changes from the parent version", () => {
     expect(deletion).toHaveTextContent("deleted: Be selectively. (end of deletion)");
     expect(insertion).toHaveTextContent("inserted: be selective. (end of insertion)");
     // Shown on screen (the spoken words are .sr-only): "Be selectively." and "be selective." with a space between.
-    const shown = (node: Element) =>
-      [...node.childNodes].map((n) => (n instanceof Element ? (n.classList.contains("sr-only") ? "" : shown(n)) : n.textContent)).join("");
+    const shown = (node: Element): string =>
+      [...node.childNodes]
+        .map((n): string => (n instanceof Element ? (n.classList.contains("sr-only") ? "" : shown(n)) : (n.textContent ?? "")))
+        .join("");
     expect(shown(deletion.closest("p")!)).toBe("Be selectively. be selective.");
   });
 

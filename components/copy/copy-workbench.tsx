@@ -8,6 +8,9 @@ import { diffCopies } from "@/lib/copy/diff";
 import { refitTurn } from "@/lib/copy/preview";
 import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
 import { copyProblems } from "@/lib/copy/validate";
+import { draftKey, isStringRecords } from "@/lib/copy/kept-drafts";
+import { KeptDraftNotice } from "@/components/versions/kept-draft-notice";
+import { useKeptDraft } from "@/components/versions/use-kept-draft";
 import { copyVersionsQuery, saveCopyVersion } from "@/lib/queries/copy";
 import { Panel } from "@/components/ui/panel";
 import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
@@ -18,6 +21,8 @@ import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
 import { VersionsPanel } from "@/components/versions/version-list";
 import { formatCount } from "@/lib/format";
+
+const isCopyDraft = isStringRecords(REMINDER_KEYS) as (value: unknown) => value is CopyDraft;
 
 type Props = {
   project: string;
@@ -52,12 +57,21 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
     setDraft(draftFrom(id === null ? DEFAULT_COPY : list.find((v) => v.id === id)?.copy));
   };
   const onSaved = (version: TCopyVersion) => {
+    kept.forget();
     setBaseId(version.id);
     setDraft(draftFrom(version.copy));
   };
 
   const problems = useMemo(() => copyProblems(draft), [draft]);
   const changes = useMemo(() => diffCopies(baseCopy, draft), [baseCopy, draft]);
+  // Unsaved edits are kept in this browser per project and version, and leaving asks first.
+  const kept = useKeptDraft({
+    storageKey: draftKey("copy", project, baseId),
+    draft,
+    dirty: changes.length > 0,
+    isDraft: isCopyDraft,
+    restore: setDraft,
+  });
   const parentName = base ? `“${base.name}”` : "the built-in default copy";
   const blocked = problems.length
     ? `Fix ${problems.length === 1 ? "the problem" : `the ${problems.length} problems`} above first.`
@@ -92,6 +106,16 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
 
   return (
     <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
+      {kept.restoredAt ? (
+        <KeptDraftNotice
+          restoredAt={kept.restoredAt}
+          onDismiss={kept.dismissNotice}
+          onDiscard={() => {
+            kept.forget();
+            setDraft(baseCopy);
+          }}
+        />
+      ) : null}
       <EditorColumns
         editor={
           <Panel id="templates" title="Templates" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>
