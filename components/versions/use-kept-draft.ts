@@ -1,7 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { forgetDraft, keepDraft, leavesPage, readDraft } from "@/lib/copy/kept-drafts";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** The question asked before leaving an editor with unsaved edits. */
 export const LEAVE_QUESTION = "Leave with unsaved edits? The draft stays in this browser and comes back when you open the editor again.";
@@ -27,22 +28,18 @@ export function useKeptDraft<D>({
   /** Puts a kept draft back into the editor. */
   restore: (draft: D) => void;
 }) {
+  const hydrated = useHydrated();
   const [restoredAt, setRestoredAt] = useState<string | null>(null);
   // The key whose kept draft was read: nothing is written for a key before its kept draft is read.
   const [readKey, setReadKey] = useState<string | null>(null);
-  const restoreRef = useRef(restore);
-  useEffect(() => {
-    restoreRef.current = restore;
-  });
-
-  useEffect(() => {
-    const kept = readDraft(window.localStorage, storageKey, isDraft);
-    if (kept) {
-      restoreRef.current(kept.draft);
-      setRestoredAt(kept.savedAt);
-    } else setRestoredAt(null);
+  // Read once hydrated (the server has no localStorage) and again when the key changes (another
+  // version edited from): state adjusted while rendering, so the restored draft is the next render's.
+  if (hydrated && readKey !== storageKey) {
     setReadKey(storageKey);
-  }, [storageKey, isDraft]);
+    const kept = readDraft(window.localStorage, storageKey, isDraft);
+    setRestoredAt(kept?.savedAt ?? null);
+    if (kept) restore(kept.draft);
+  }
 
   useEffect(() => {
     if (readKey !== storageKey) return;
