@@ -145,7 +145,7 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(whatIf.locator('li[data-key="context"]')).toContainText("full.");
     // No agent ran with the what-if copy: its comparisons with the agent's record are not listed.
     await expect(page.getByTestId("what-if-findings-note")).toBeVisible();
-    await expect(page.getByRole("list", { name: "What-if findings" })).not.toContainText("MISSING_REMINDER");
+    await expect(page.getByRole("list", { name: "What-if findings" }).getByText("MISSING_REMINDER")).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath("replay-turn.png"), fullPage: true });
 
     // → steps to the run's next changed turn, ← back.
