@@ -2,35 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "@/lib/contracts";
+import type { TCopyVersion, TPolicyVersion, TRunStatus } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { replayMatchingQuery } from "@/lib/queries/replay";
 import { runFacetsQuery } from "@/lib/queries/runs";
-import { rangeStart, stripUndefined, type TimeRange } from "@/lib/queries/url-params";
+import { replayRequest, type ReplayChoice } from "@/lib/queries/replay-choice";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./replay.module.css";
-
-export interface ReplayChoice {
-  copyVersionId?: string;
-  policyVersionId?: string;
-  status?: TRunStatus;
-  agent?: string;
-  model?: string;
-  q?: string;
-  range?: TimeRange;
-  /** A fixed window (from a shown replay) when there is no preset range. */
-  from?: string;
-  to?: string;
-  maxRuns: number;
-}
-
-/** The API request for a choice; a preset range becomes a `from` instant now. */
-export function replayRequest(choice: ReplayChoice, now: number): Partial<TReplayRequest> {
-  const { copyVersionId, policyVersionId, status, agent, model, q, range, from, to, maxRuns } = choice;
-  const window = range ? { from: rangeStart(range, now), to: undefined } : { from, to };
-  const filters = stripUndefined({ status, agent, model, q: q?.trim() || undefined, ...window });
-  return { copyVersionId, policyVersionId, filters, maxRuns };
-}
 
 type Props = {
   initial: ReplayChoice;
