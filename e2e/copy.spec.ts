@@ -41,7 +41,8 @@ test.describe("Copy editor and what-if replay", () => {
     const context = templateRow(page, "context.*");
     const before = await bytesOf(context.getByTestId("template-bytes"));
     expect(before).toBeGreaterThan(free);
-    await expect(context).toContainText("would not fit");
+    // Too long even alone, and dropped in R8 order after what fits before it.
+    await expect(context.getByTestId("template-fit")).toContainText(/^✕ too long even alone; dropped (first|after .+) \(.+ left\)$/);
 
     // A placeholder of another key is named right under the template, and saving waits for a fix.
     const text = page.getByRole("textbox", { name: "Template context · any stage" });
@@ -49,6 +50,11 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(context.getByRole("alert")).toContainText("unknown placeholder {bytes}");
     await expect(text).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByRole("button", { name: "Save as new version" })).toBeDisabled();
+    // While it is invalid, its preview is held back (no fit claimed) and the turn's draft column is not judged.
+    await expect(context.getByTestId("preview-held")).toContainText("No preview or fit while this template is invalid");
+    await expect(context.getByTestId("template-fit")).toHaveCount(0);
+    await expect(preview.getByTestId("refit-held")).toBeVisible();
+    await expect(preview.getByTestId("draft-context")).toHaveText("not judged");
 
     // The shorter notice: its byte cost drops below the turn's free bytes and the refit includes it.
     await text.fill("Context {percent}% full.");
@@ -57,7 +63,8 @@ test.describe("Copy editor and what-if replay", () => {
     const after = await bytesOf(context.getByTestId("template-bytes"));
     expect(after).toBe(Buffer.byteLength(await context.getByTestId("template-text").innerText()) + 1);
     expect(after).toBeLessThanOrEqual(free);
-    await expect(context).toContainText(`fits in ${bytesText(free)} free`);
+    // Fits alone, and in R8 order on this turn after the reminders before it.
+    await expect(context.getByTestId("template-fit")).toContainText(/^fits alone; fits (first|after .+) \(.+ left\)$/);
     await expect(preview.getByTestId("draft-context")).toContainText("fits");
 
     // The diff against the parent shows the change word by word.
@@ -65,6 +72,9 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(changes.locator('li[data-change="changed"]')).toHaveCount(1);
     await expect(changes.locator("ins")).toContainText("Context");
     await expect(changes.locator("del").first()).toBeVisible();
+    // Marked in words, not only by colour.
+    await expect(changes.locator("del").first()).toContainText("deleted:");
+    await expect(changes.locator("ins").first()).toContainText("inserted:");
 
     // Save it as a new version.
     const name = unique("Short context");
@@ -82,6 +92,8 @@ test.describe("Copy editor and what-if replay", () => {
     await save.getByRole("link", { name: "Replay it over recorded runs →" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "What-if replay" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole("combobox", { name: "Copy version" })).toHaveValue(/.+/);
+    // What the replay will rebuild is counted first.
+    await expect(page.getByTestId("matching")).toHaveText(/^Would rebuild [\d,]+ runs? · [\d,]+ turns?/);
     await page.getByRole("button", { name: "Replay" }).click();
     const summary = page.getByRole("region", { name: `Replay with copy “${name}”` }).getByRole("status");
     await expect(summary).toContainText("turns rebuilt", { timeout: 60_000 });
@@ -97,6 +109,17 @@ test.describe("Copy editor and what-if replay", () => {
     expect(fateTurns).toBeGreaterThan(0);
     expect(Number((await page.getByTestId("changed-turns").innerText()).replace(/,/g, ""))).toBeGreaterThanOrEqual(fateTurns);
     await expect(page.getByRole("figure", { name: /Dropped reminders \(capacity\) per key/ })).toBeVisible();
+    // Each key its own small chart, labelled with its unit and its change.
+    const contextDrops = page.getByRole("figure", { name: /^context: baseline [\d,]+, what-if [\d,]+ dropped reminders/ });
+    await expect(contextDrops).toContainText("reminders, 0–");
+    await expect(page.getByTestId("delta-dropped-context")).toContainText("Δ −");
+    // The replay is listed among the recent ones, linking back to it.
+    await expect(
+      page
+        .getByRole("table", { name: "Recent replays" })
+        .getByRole("link", { name: `copy “${name}”` })
+        .first(),
+    ).toBeVisible();
 
     // Follow-up is shown beside it, as association.
     const followUp = page.getByRole("region", { name: "Follow-up after delivery" });
@@ -105,10 +128,12 @@ test.describe("Copy editor and what-if replay", () => {
     await page.screenshot({ path: testInfo.outputPath("replay.png"), fullPage: true });
 
     // Open the changed turn we previewed: baseline dropped the context notice, the what-if delivers it.
-    await page
+    // Its chip says so: "<turn> · context ✕→●".
+    const chip = page
       .getByRole("list", { name: `Changed turns of ${TIGHT_RUN}` })
-      .getByRole("link", { name: new RegExp(`^Turn ${turn}:`) })
-      .click();
+      .getByRole("link", { name: new RegExp(`^Turn ${turn}:`) });
+    await expect(chip).toContainText(new RegExp(`^${turn} · .*context ✕→●`));
+    await chip.click();
     await expect(page.getByRole("heading", { level: 1, name: `Turn ${turn}: baseline vs copy “${name}”` })).toBeVisible({
       timeout: 30_000,
     });
@@ -118,6 +143,9 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(baseline.locator('li[data-key="context"]')).toHaveAttribute("data-status", "dropped");
     await expect(whatIf.locator('li[data-key="context"]')).not.toHaveAttribute("data-status", "dropped");
     await expect(whatIf.locator('li[data-key="context"]')).toContainText("full.");
+    // No agent ran with the what-if copy: its comparisons with the agent's record are not listed.
+    await expect(page.getByTestId("what-if-findings-note")).toBeVisible();
+    await expect(page.getByRole("list", { name: "What-if findings" }).getByText("MISSING_REMINDER")).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath("replay-turn.png"), fullPage: true });
 
     // → steps to the run's next changed turn, ← back.
@@ -138,6 +166,39 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(summary).toContainText("turns rebuilt");
     await page.getByRole("button", { name: "Replay" }).click();
     await expect(summary).toContainText("this is that result, kept");
+  });
+
+  test("an unsaved draft comes back with a notice, and leaving by a link asks first", async ({ page }) => {
+    const review = `Checkpoint {checkpoint}: kept ${unique("draft")}.`;
+    await page.getByRole("textbox", { name: "Template review · any checkpoint" }).fill(review);
+
+    // Another tab of the same browser finds the draft kept, and says so.
+    const again = await page.context().newPage();
+    await again.goto("/copy?from=spec");
+    await expect(again.getByTestId("draft-restored")).toContainText("Restored your unsaved draft");
+    await expect(again.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
+    await again.close();
+
+    // A link out asks first: "no" stays with the edits, "yes" leaves.
+    const runsLink = page.getByRole("link", { name: "Runs", exact: true }).first();
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await runsLink.click();
+    await expect.poll(() => asked).toEqual([expect.stringMatching(/^Leave with unsaved edits\?/)]);
+    await expect(page).toHaveURL(/\/copy/);
+    await expect(page.getByRole("textbox", { name: "Template review · any checkpoint" })).toHaveValue(review);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await runsLink.click();
+    await expect(page).toHaveURL(/\/runs/);
+
+    // Discarding the kept draft brings back the version edited from.
+    await page.goto("/copy?from=spec");
+    await expect(page.getByTestId("draft-restored")).toBeVisible();
+    await page.getByRole("button", { name: "Discard the draft" }).click();
+    await expect(page.getByText("No changes from the built-in default copy yet.")).toBeVisible();
   });
 
   test("versions: make one the project default, and the editor starts from it", async ({ page }) => {

@@ -64,6 +64,30 @@ test.describe("Policy editor", () => {
     expect(Number(await page.getByTestId("fate-turns").innerText())).toBeGreaterThan(0);
   });
 
+  test("times in minutes and stage thresholds in whole units, the exact value on hover", async ({ page }) => {
+    // The time limit reads in minutes; its exact milliseconds are beside it.
+    const limit = page.getByRole("textbox", { name: "Time time limit" });
+    await expect(limit).toHaveValue(/^\d+(\.\d+)?$/);
+    const time = page.locator('[data-section="time"]');
+    await expect(time).toContainText(/= [\d,]+ ms/);
+    await expect(page.getByTestId("thresholds-time")).toContainText(/^stage 1 at [\d.,]+ min/);
+
+    // Requests thresholds are whole requests, the exact ratio × usable in title.
+    const requests = page.getByTestId("thresholds-requests");
+    await expect(requests).toHaveText(/^stage 1 at [\d,]+ requests? · stage 2 at [\d,]+ requests? · stage 3 at [\d,]+ requests?$/);
+    await expect(requests.locator("span[title]").first()).toHaveAttribute("title", /^exactly [\d.,]+ requests \(0\.5 × [\d,]+\)$/);
+
+    // An exact value with its unit is accepted and kept as typed; the diff names it in minutes.
+    const every = page.getByRole("textbox", { name: "Review checkpoints checkpoint every (time)" });
+    await every.fill("90000 ms");
+    await expect(page.locator('[data-section="review"]')).toContainText("= 90,000 ms");
+    await every.fill("1.5");
+    await expect(page.locator('[data-section="review"]')).toContainText("= 90,000 ms");
+    await expect(page.getByRole("list", { name: `Changes from run ${RUN}'s policy` })).toContainText("1.5 min");
+    await every.fill("soon");
+    await expect(page.locator('[data-section="review"]').getByRole("alert")).toContainText("expected minutes");
+  });
+
   test("starts from another run's policy", async ({ page }) => {
     await page.getByRole("combobox", { name: "Start from a run's policy" }).selectOption("etf-quick-compare");
     await expect(page.getByText("Editing from run etf-quick-compare's policy.")).toBeVisible();

@@ -57,7 +57,7 @@ test.describe("server prefetch", () => {
     expect(reads).toEqual([]);
   });
 
-  test("the what-if replay page hydrates from its prefetch (versions, facets)", async ({ page }) => {
+  test("the what-if replay page hydrates from its prefetch (versions, facets, recent replays, the matching count)", async ({ page }) => {
     expect(await apiReadsWhileLoading(page, "/copy/replay", /What-if replay/)).toEqual([]);
   });
 });

@@ -31,6 +31,23 @@ describe("copy editor: changes from the parent version", () => {
     expect(within(items[2]).getByRole("deletion")).toHaveTextContent(DEFAULT_COPY.edits!.exhausted!);
   });
 
+  it("keeps a deleted end of sentence apart from the inserted one, each named in words", () => {
+    const draft = draftFrom(null);
+    draft.review["*"] = "be selective.";
+    const base = { ...DEFAULT_COPY, review: { "*": "Be selectively." } };
+    render(<CopyDiff changes={diffCopies(base, draft)} parentName="v1" />);
+    const deletion = screen.getByRole("deletion");
+    const insertion = screen.getByRole("insertion");
+    expect(deletion).toHaveTextContent("deleted: Be selectively. (end of deletion)");
+    expect(insertion).toHaveTextContent("inserted: be selective. (end of insertion)");
+    // Shown on screen (the spoken words are .sr-only): "Be selectively." and "be selective." with a space between.
+    const shown = (node: Element): string =>
+      [...node.childNodes]
+        .map((n): string => (n instanceof Element ? (n.classList.contains("sr-only") ? "" : shown(n)) : (n.textContent ?? "")))
+        .join("");
+    expect(shown(deletion.closest("p")!)).toBe("Be selectively. be selective.");
+  });
+
   it("says when nothing changed", () => {
     render(<CopyDiff changes={diffCopies(DEFAULT_COPY, draftFrom(null))} parentName="“terse”" />);
     expect(screen.getByText("No changes from “terse” yet.")).toBeInTheDocument();

@@ -2,7 +2,11 @@ import type { TemplateChange } from "@/lib/copy/diff";
 import { templateLabel } from "@/lib/copy/templates";
 import styles from "./copy.module.css";
 
-/** The draft's changes against the version it came from, word by word. */
+/**
+ * The draft's changes against the version it came from, word by word: deleted words struck through
+ * in `<del>`, inserted ones underlined in `<ins>`, each also named in words for screen readers, and
+ * a deletion followed by an insertion kept apart by a space.
+ */
 export function CopyDiff({ changes, parentName }: { changes: readonly TemplateChange[]; parentName: string }) {
   if (changes.length === 0) return <p className="muted">No changes from {parentName} yet.</p>;
   return (
@@ -17,9 +21,20 @@ export function CopyDiff({ changes, parentName }: { changes: readonly TemplateCh
               w.op === "same" ? (
                 <span key={i}>{w.text}</span>
               ) : w.op === "added" ? (
-                <ins key={i}>{w.text}</ins>
+                <ins key={i}>
+                  <span className="sr-only">inserted: </span>
+                  {w.text}
+                  <span className="sr-only"> (end of insertion)</span>
+                </ins>
               ) : (
-                <del key={i}>{w.text}</del>
+                <span key={i}>
+                  <del>
+                    <span className="sr-only">deleted: </span>
+                    {w.text}
+                    <span className="sr-only"> (end of deletion)</span>
+                  </del>
+                  {w.gapAfter ? <span aria-hidden="true"> </span> : null}
+                </span>
               ),
             )}
           </p>

@@ -54,6 +54,50 @@ describe("copy workbench", () => {
     expect(panel("Save as new version").getByRole("button", { name: "Save as new version" })).toBeEnabled();
   });
 
+  it("keeps an unsaved draft in this browser, brings it back with a notice, and discards it on request", async () => {
+    const user = userEvent.setup();
+    server();
+    const first = renderWorkbench("cv-terse");
+    await user.clear(template("review · any checkpoint"));
+    await user.type(template("review · any checkpoint"), "Look back now.");
+    const kept = JSON.parse(window.localStorage.getItem("cuescope:draft:copy:demo:cv-terse")!);
+    expect(kept.draft.review["*"]).toBe("Look back now.");
+    first.unmount();
+
+    renderWorkbench("cv-terse");
+    expect(await screen.findByTestId("draft-restored")).toHaveTextContent(/^Restored your unsaved draft from .*, kept in this browser\./);
+    expect(template("review · any checkpoint")).toHaveValue("Look back now.");
+    await user.click(screen.getByRole("button", { name: "Discard the draft" }));
+    expect(template("review · any checkpoint")).toHaveValue(TEACH_COPY.review!["*"]);
+    expect(screen.queryByTestId("draft-restored")).not.toBeInTheDocument();
+    expect(window.localStorage.getItem("cuescope:draft:copy:demo:cv-terse")).toBeNull();
+  });
+
+  it("asks before a link leaves unsaved edits, and stays when the answer is no", async () => {
+    const user = userEvent.setup();
+    server();
+    renderWorkbench(null);
+    // happy-dom has no window.confirm: the test gives one that answers "no".
+    const confirm = vi.fn(() => false);
+    Object.defineProperty(window, "confirm", { value: confirm, configurable: true, writable: true });
+    const away = document.body.appendChild(Object.assign(document.createElement("a"), { href: "/runs", textContent: "Runs" }));
+    const clicked = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+    away.dispatchEvent(clicked);
+    expect(confirm).not.toHaveBeenCalled(); // nothing to lose yet
+    expect(clicked.defaultPrevented).toBe(false);
+    window.history.replaceState(null, "", "/copy"); // happy-dom followed that link
+
+    await user.type(template("review · any checkpoint"), " now");
+    const again = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+    away.dispatchEvent(again);
+    expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/^Leave with unsaved edits\?/));
+    expect(again.defaultPrevented).toBe(true);
+    const unload = new Event("beforeunload", { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+    away.remove();
+  });
+
   it("a template the copy contract refuses is counted in the panel and blocks saving until fixed", async () => {
     const user = userEvent.setup();
     server();

@@ -5,8 +5,12 @@ import { useEffect, useMemo, useState } from "react";
 import { REMINDER_KEYS, type TCopyVersion } from "@/lib/contracts";
 import { DEFAULT_COPY } from "@/lib/core";
 import { diffCopies } from "@/lib/copy/diff";
+import { refitTurn } from "@/lib/copy/preview";
 import { draftFrom, SPEC_COPY_PARAM, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
 import { copyProblems } from "@/lib/copy/validate";
+import { draftKey, isStringRecords } from "@/lib/copy/kept-drafts";
+import { KeptDraftNotice } from "@/components/versions/kept-draft-notice";
+import { useKeptDraft } from "@/components/versions/use-kept-draft";
 import { copyVersionsQuery, saveCopyVersion } from "@/lib/queries/copy";
 import { Panel } from "@/components/ui/panel";
 import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
@@ -17,6 +21,8 @@ import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
 import { VersionsPanel } from "@/components/versions/version-list";
 import { formatCount } from "@/lib/format";
+
+const isCopyDraft = isStringRecords(REMINDER_KEYS) as (value: unknown) => value is CopyDraft;
 
 type Props = {
   project: string;
@@ -51,12 +57,21 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
     setDraft(draftFrom(id === null ? DEFAULT_COPY : list.find((v) => v.id === id)?.copy));
   };
   const onSaved = (version: TCopyVersion) => {
+    kept.forget();
     setBaseId(version.id);
     setDraft(draftFrom(version.copy));
   };
 
   const problems = useMemo(() => copyProblems(draft), [draft]);
   const changes = useMemo(() => diffCopies(baseCopy, draft), [baseCopy, draft]);
+  // Unsaved edits are kept in this browser per project and version, and leaving asks first.
+  const kept = useKeptDraft({
+    storageKey: draftKey("copy", project, baseId),
+    draft,
+    dirty: changes.length > 0,
+    isDraft: isCopyDraft,
+    restore: setDraft,
+  });
   const parentName = base ? `“${base.name}”` : "the built-in default copy";
   const blocked = problems.length
     ? `Fix ${problems.length === 1 ? "the problem" : `the ${problems.length} problems`} above first.`
@@ -65,6 +80,8 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
       : null;
   const decision = preview.detail.data?.decision ?? null;
   const policy = preview.summary.data?.policy ?? null;
+  // R8's order is judged only for a valid draft: an invalid template has no fit to claim.
+  const refit = useMemo(() => (decision && problems.length === 0 ? refitTurn(decision, draft) : null), [decision, draft, problems]);
 
   const lead = (
     <>
@@ -89,6 +106,16 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
 
   return (
     <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
+      {kept.restoredAt ? (
+        <KeptDraftNotice
+          restoredAt={kept.restoredAt}
+          onDismiss={kept.dismissNotice}
+          onDiscard={() => {
+            kept.forget();
+            setDraft(baseCopy);
+          }}
+        />
+      ) : null}
       <EditorColumns
         editor={
           <Panel id="templates" title="Templates" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>
@@ -101,6 +128,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
                 turn={decision}
                 policy={policy}
                 problems={problems}
+                refit={refit}
                 onChange={(name, text) => setDraft((d) => withTemplate(d, key, name, text))}
                 onAdd={(name) => setDraft((d) => withTemplate(d, key, name, d[key]["*"] ?? ""))}
                 onRemove={(name) => setDraft((d) => withoutTemplate(d, key, name))}
@@ -110,7 +138,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
         }
         side={
           <>
-            <PreviewTurnPanel preview={preview} draft={draft} />
+            <PreviewTurnPanel preview={preview} draft={draft} problems={problems.length} />
             <Panel id="changes" title="Changes" meta={`vs ${base ? base.name : "built-in default"}`}>
               <CopyDiff changes={changes} parentName={parentName} />
             </Panel>

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { TReminderKey } from "@/lib/contracts";
 import { draftFrom, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
 import { copyProblems } from "@/lib/copy/validate";
+import { refitTurn } from "@/lib/copy/preview";
 import { TEACH_COPY, teachPolicy, turn10 } from "@/components/testing/fixtures";
 import { KeyTemplates } from "./key-templates";
 
@@ -28,6 +29,7 @@ function Editor({
       turn={withTurn ? turn10 : null}
       policy={teachPolicy}
       problems={problems}
+      refit={withTurn && problems.length === 0 ? refitTurn(turn10, draft) : null}
       onChange={(name, text) => setDraft((d) => withTemplate(d, reminderKey, name, text))}
       onAdd={(name) => setDraft((d) => withTemplate(d, reminderKey, name, ""))}
       onRemove={(name) => setDraft((d) => withoutTemplate(d, reminderKey, name))}
@@ -70,7 +72,7 @@ describe("copy editor: one key's templates", () => {
     const star = within(row("requests", "*"));
     expect(star.getByTestId("template-text")).toHaveTextContent("R2: 28/36 requests");
     expect(star.getByTestId("template-bytes")).toHaveTextContent("19 B");
-    expect(star.getByText("fits in 38 B free")).toBeInTheDocument();
+    expect(star.getByTestId("template-fit")).toHaveTextContent("fits alone; fits first (38 B left)");
     expect(star.getByText("● picked at stage 2")).toBeInTheDocument();
   });
 
@@ -107,7 +109,27 @@ describe("copy editor: one key's templates", () => {
     const text = screen.getByRole("textbox", { name: /^Template context · / });
     await user.clear(text);
     await user.type(text, "Context: {{requiredBytes} of {{capacityBytes} bytes, choose carefully");
-    expect(within(row("context", "*")).getByText("✕ would not fit: 38 B free")).toBeInTheDocument();
+    expect(within(row("context", "*")).getByTestId("template-fit")).toHaveTextContent(
+      "✕ too long even alone; dropped after requests (19 B left)",
+    );
+  });
+
+  it("tells the fit in R8 order: fits alone, yet dropped after the reminders before it", () => {
+    render(<Editor reminderKey="review" />);
+    expect(within(row("review", "*")).getByTestId("template-fit")).toHaveTextContent("fits alone; dropped after requests + b1 (2 B left)");
+  });
+
+  it("holds back the preview of an invalid template: greyed, no fit claimed, its problem instead", async () => {
+    const user = userEvent.setup();
+    render(<Editor reminderKey="context" />);
+    const text = screen.getByRole("textbox", { name: /^Template context · / });
+    await user.type(text, " {{bytes}");
+    const context = within(row("context", "*"));
+    expect(context.getByTestId("preview-held")).toHaveTextContent(
+      /No preview or fit while this template is invalid: unknown placeholder \{bytes\}/,
+    );
+    expect(context.queryByTestId("template-fit")).not.toBeInTheDocument();
+    expect(context.queryByText(/fits/)).not.toBeInTheDocument();
   });
 
   it("adds a stage template, refuses a duplicate, and removes it again", async () => {

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { PLACEHOLDERS, REMINDER_KIND, type TPolicy, type TReminderKey, type TTemplates, type TTurnDecision } from "@/lib/contracts";
+import type { RefitTurn } from "@/lib/copy/preview";
 import { templateNames } from "@/lib/copy/templates";
 import { problemsAt, type CopyProblem } from "@/lib/copy/validate";
 import styles from "./copy.module.css";
@@ -14,6 +15,8 @@ type Props = {
   turn: TTurnDecision | null;
   policy: TPolicy | null;
   problems: readonly CopyProblem[];
+  /** The turn refitted with the whole draft (see TemplateRow); null when there is no turn or the draft has a problem. */
+  refit?: RefitTurn | null;
   onChange: (name: string, text: string) => void;
   onAdd: (name: string) => void;
   onRemove: (name: string) => void;
@@ -28,7 +31,18 @@ const KEY_TITLES: Record<TReminderKey, string> = {
 };
 
 /** One key's templates (`*`, stage templates, `exhausted` for edits), its placeholders and a way to add a stage. */
-export function KeyTemplates({ reminderKey, templates, baseTemplates, turn, policy, problems, onChange, onAdd, onRemove }: Props) {
+export function KeyTemplates({
+  reminderKey,
+  templates,
+  baseTemplates,
+  turn,
+  policy,
+  problems,
+  refit = null,
+  onChange,
+  onAdd,
+  onRemove,
+}: Props) {
   const [stage, setStage] = useState("");
   const keyProblems = problemsAt(problems, reminderKey, null);
   const names = templateNames(templates);
@@ -65,6 +79,7 @@ export function KeyTemplates({ reminderKey, templates, baseTemplates, turn, poli
           turn={turn}
           policy={policy}
           problems={problemsAt(problems, reminderKey, name)}
+          refit={refit}
           onChange={(text) => onChange(name, text)}
           onRemove={name === "*" ? null : () => onRemove(name)}
         />

@@ -28,15 +28,15 @@ function seededClient(): QueryClient {
   return client;
 }
 
-function Panel({ initial, draft }: { initial: PreviewTarget; draft: CopyDraft }) {
+function Panel({ initial, draft, problems = 0 }: { initial: PreviewTarget; draft: CopyDraft; problems?: number }) {
   const preview = usePreviewTurn(initial);
-  return <PreviewTurnPanel preview={preview} draft={draft} />;
+  return <PreviewTurnPanel preview={preview} draft={draft} problems={problems} />;
 }
 
-function renderPanel(initial: PreviewTarget, draft = draftFrom(TEACH_COPY)) {
+function renderPanel(initial: PreviewTarget, draft = draftFrom(TEACH_COPY), problems = 0) {
   const client = seededClient();
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-  return render(<Panel initial={initial} draft={draft} />, { wrapper });
+  return render(<Panel initial={initial} draft={draft} problems={problems} />, { wrapper });
 }
 
 const fetchStub = vi.fn(() => new Promise<Response>(() => {}));
@@ -75,6 +75,14 @@ describe("copy editor: the preview turn's refit table", () => {
     expect(screen.getByTestId("draft-context")).toHaveTextContent("fits 21 B");
     expect(screen.getByTestId("draft-edits")).toHaveTextContent("dropped 17 B");
     expect(screen.getByTestId("draft-included")).toHaveTextContent("2 · 24 B");
+  });
+
+  it("while the draft has a problem its column is greyed and claims no fit", () => {
+    renderPanel({ runId: "teach", turn: 10 }, draftFrom(TEACH_COPY), 1);
+    expect(screen.getByTestId("refit-held")).toHaveTextContent("The draft has a problem: its fit on this turn is not judged");
+    expect(screen.getByTestId("draft-requests")).toHaveTextContent(/^not judged$/);
+    expect(screen.getByTestId("draft-included")).toHaveTextContent("—");
+    expect(screen.queryByText(/fits/)).not.toBeInTheDocument();
   });
 
   it("steps to the next turn with a drop, and a turn without reminders says so", async () => {

@@ -15,7 +15,7 @@ import { runTurnPath } from "@/lib/queries/paths";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** The recorded turn the preview uses, and that turn's reminders rendered with the draft and fitted again. */
-export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState; draft: CopyDraft }) {
+export function PreviewTurnPanel({ preview, draft, problems = 0 }: { preview: PreviewTurnState; draft: CopyDraft; problems?: number }) {
   const runs = useQuery(runsListQuery({}));
   const { runId, turn, detail, choices } = preview;
   const decision = detail.data?.decision ?? null;
@@ -94,13 +94,13 @@ export function PreviewTurnPanel({ preview, draft }: { preview: PreviewTurnState
           Turn {turn} was not rebuilt ({detail.data?.exists ? "it has no request.final" : "it has no events"}): pick another turn.
         </p>
       ) : (
-        <RefitTable decision={decision} draft={draft} runId={runId} />
+        <RefitTable decision={decision} draft={draft} runId={runId} problems={problems} />
       )}
     </Panel>
   );
 }
 
-function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft: CopyDraft; runId: string }) {
+function RefitTable({ decision, draft, runId, problems }: { decision: TTurnDecision; draft: CopyDraft; runId: string; problems: number }) {
   const refit = refitTurn(decision, draft);
   const free = turnFreeBytes(decision);
   return (
@@ -119,6 +119,12 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
           <dd data-testid="free-bytes">{free === null ? "unlimited" : formatBytes(free)}</dd>
         </div>
       </dl>
+      {problems ? (
+        <p className={styles.previewHeld} role="status" data-testid="refit-held">
+          The draft has {problems === 1 ? "a problem" : `${problems} problems`}: its fit on this turn is not judged until{" "}
+          {problems === 1 ? "it is" : "they are"} fixed (see the templates).
+        </p>
+      ) : null}
       {refit.reminders.length === 0 ? (
         <p className="muted">No reminder was due on this turn.</p>
       ) : (
@@ -144,10 +150,16 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
                   <td>
                     <StatusMark status={r.baseline.status} /> <span className="muted">{formatBytes(r.baseline.bytes)}</span>
                   </td>
-                  <td data-testid={`draft-${r.key}`}>
-                    <StatusMark status={r.included ? "delivered" : "dropped"} label={false} /> {r.included ? "fits" : "dropped"}{" "}
-                    <span className="muted">{formatBytes(r.bytes)}</span>
-                  </td>
+                  {problems ? (
+                    <td data-testid={`draft-${r.key}`} className={styles.heldCell}>
+                      not judged
+                    </td>
+                  ) : (
+                    <td data-testid={`draft-${r.key}`}>
+                      <StatusMark status={r.included ? "delivered" : "dropped"} label={false} /> {r.included ? "fits" : "dropped"}{" "}
+                      <span className="muted">{formatBytes(r.bytes)}</span>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -157,8 +169,8 @@ function RefitTable({ decision, draft, runId }: { decision: TTurnDecision; draft
                 <td>
                   {refit.baselineIncluded} · {formatBytes(refit.baselineBytes)}
                 </td>
-                <td data-testid="draft-included">
-                  {refit.included} · {formatBytes(refit.bytes)}
+                <td data-testid="draft-included" className={problems ? styles.heldCell : undefined}>
+                  {problems ? "—" : `${refit.included} · ${formatBytes(refit.bytes)}`}
                 </td>
               </tr>
             </tfoot>

@@ -2,7 +2,8 @@
 
 import { useId } from "react";
 import type { TPolicy, TReminderKey, TTemplates, TTurnDecision } from "@/lib/contracts";
-import { previewTemplate, type TemplatePreview } from "@/lib/copy/preview";
+import { fitVerdict, fitVerdictText } from "@/lib/copy/fit-order";
+import { previewTemplate, type RefitTurn, type TemplatePreview } from "@/lib/copy/preview";
 import { templateLabel } from "@/lib/copy/templates";
 import { formatBytes } from "@/lib/format";
 import styles from "./copy.module.css";
@@ -16,12 +17,17 @@ type Props = {
   turn: TTurnDecision | null;
   policy: TPolicy | null;
   problems: string[];
+  /**
+   * The previewed turn refitted with the whole draft (R8 order), or null while the draft has a problem
+   * elsewhere (the order's outcome is then not claimed) or no turn is chosen.
+   */
+  refit: RefitTurn | null;
   onChange: (text: string) => void;
   onRemove: (() => void) | null;
 };
 
 /** One template: its text, the contract's problems right under it, and its live preview on the chosen turn. */
-export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn, policy, problems, onChange, onRemove }: Props) {
+export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn, policy, problems, refit, onChange, onRemove }: Props) {
   const id = useId();
   const label = `${reminderKey} · ${templateLabel(reminderKey, name)}`;
   const preview = turn ? previewTemplate(reminderKey, name, templates, turn, policy) : null;
@@ -58,15 +64,26 @@ export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn,
         </ul>
       ) : null}
       <div id={`${id}-preview`}>
-        {preview ? <PreviewLine preview={preview} base={base} /> : <p className="muted">Choose a turn to preview.</p>}
+        {!preview ? (
+          <p className="muted">Choose a turn to preview.</p>
+        ) : problems.length ? (
+          <p className={styles.previewHeld} data-testid="preview-held">
+            No preview or fit while this template is invalid: {problems.join("; ")}
+          </p>
+        ) : (
+          <PreviewLine preview={preview} base={base} refit={refit} />
+        )}
       </div>
     </div>
   );
 }
 
-function PreviewLine({ preview, base }: { preview: TemplatePreview; base: TemplatePreview | null }) {
+function PreviewLine({ preview, base, refit }: { preview: TemplatePreview; base: TemplatePreview | null; refit: RefitTurn | null }) {
   if (preview.unavailable) return <p className={styles.previewUnavailable}>Not shown on this turn: {preview.unavailable}.</p>;
   const delta = base && !base.unavailable ? preview.bytes - base.bytes : null;
+  const verdict = refit ? fitVerdict(preview, refit) : null;
+  const fitsOrder =
+    verdict?.kind === "ordered" ? verdict.included : verdict ? verdict.kind === "unlimited" || verdict.fitsAlone : preview.fits;
   return (
     <div className={styles.preview}>
       <p className={styles.previewText} data-testid="template-text">
@@ -79,12 +96,17 @@ function PreviewLine({ preview, base }: { preview: TemplatePreview; base: Templa
             {delta > 0 ? `+${formatBytes(delta)}` : `−${formatBytes(-delta)}`} vs parent
           </span>
         ) : null}
-        {preview.freeBytes === null ? (
+        {verdict ? (
+          <span className={fitsOrder ? styles.fits : styles.noFit} data-testid="template-fit">
+            {fitVerdictText(verdict)}
+          </span>
+        ) : preview.freeBytes === null ? (
           <span className={styles.fits}>no byte limit on this run</span>
-        ) : preview.fits ? (
-          <span className={styles.fits}>fits in {formatBytes(preview.freeBytes)} free</span>
         ) : (
-          <span className={styles.noFit}>✕ would not fit: {formatBytes(preview.freeBytes)} free</span>
+          <span className={preview.fits ? styles.fits : styles.noFit} data-testid="template-fit">
+            {preview.fits ? "fits alone" : "✕ too long even alone"} in {formatBytes(preview.freeBytes)} free; order not judged while another
+            template is invalid
+          </span>
         )}
         {preview.subject ? <span>block {preview.subject}</span> : null}
         <span>

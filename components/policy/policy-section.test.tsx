@@ -28,23 +28,25 @@ describe("policy editor sections", () => {
     expect(screen.getByRole("textbox", { name: "Requests request limit" })).toHaveValue(String(limit));
     expect(screen.getByRole("textbox", { name: "Requests stages" })).toHaveValue(stages.join(", "));
     const usable = limit - (deliveryReserve ?? 0);
-    expect(
-      section("requests").getByText(stages.map((s, i) => `stage ${i + 1} at ${Number((s * usable).toFixed(1))} requests`).join(" · ")),
-    ).toBeInTheDocument();
-    expect(section("time").getByText("stage 1 at 15 min · stage 2 at 27 min")).toBeInTheDocument();
-    expect(section("time").getByText("= 30 min")).toBeInTheDocument();
+    expect(section("requests").getByTestId("thresholds-requests")).toHaveTextContent(
+      stages.map((s, i) => `stage ${i + 1} at ${Math.ceil(s * usable)} requests`).join(" · "),
+    );
+    expect(section("time").getByTestId("thresholds-time")).toHaveTextContent("stage 1 at 15 min · stage 2 at 27 min");
+    expect(section("time").getByText("stage 2 at 27 min")).toHaveAttribute("title", "exactly 1,620,000 ms (0.9 × 1,800,000)");
+    expect(screen.getByRole("textbox", { name: "Time time limit" })).toHaveValue("30");
+    expect(section("time").getByText("= 1,800,000 ms")).toBeInTheDocument();
   });
 
   it("a descending stage list is flagged under the field and the policy does not parse; fixing it clears the problem", async () => {
     const user = userEvent.setup();
     render(<Editor initial={policyDraftFrom({ context: { capacityBytes: 10_000, stages: [0.7, 0.85] } })} />);
     const stages = screen.getByRole("textbox", { name: "Context stages" });
-    expect(section("context").getByText("stage 1 at 7,000 B · stage 2 at 8,500 B")).toBeInTheDocument();
+    expect(section("context").getByTestId("thresholds-context")).toHaveTextContent("stage 1 at 7,000 B · stage 2 at 8,500 B");
     await user.clear(stages);
     await user.type(stages, "0.8, 0.5");
     expect(stages).toHaveAttribute("aria-invalid", "true");
     expect(section("context").getByRole("alert")).toHaveTextContent(/^Stages: .*strictly ascending: 0.5 does not exceed 0.8/);
-    expect(section("context").queryByText(/^stage 1 at/)).not.toBeInTheDocument();
+    expect(section("context").queryByTestId("thresholds-context")).not.toBeInTheDocument();
     expect(latest).toBeNull();
     await user.clear(stages);
     await user.type(stages, "0.5, 0.8");
@@ -89,13 +91,16 @@ describe("policy editor sections", () => {
     expect(latest?.reviewer?.autoReviewAllowed).toBe(false);
   });
 
-  it("the two review checkpoint fields are told apart, and the time one reads in minutes", async () => {
+  it("the two review checkpoint fields are told apart, and the time one is typed in minutes or an exact unit", async () => {
     const user = userEvent.setup();
     render(<Editor initial={policyDraftFrom(teachPolicy)} />);
     const afterMs = screen.getByRole("textbox", { name: "Review checkpoints checkpoint every (time)" });
     expect(screen.getByRole("textbox", { name: "Review checkpoints checkpoint every" })).toHaveValue("10");
-    await user.type(afterMs, "90000");
-    expect(section("review").getByText("= 1.5 min")).toBeInTheDocument();
+    await user.type(afterMs, "1.5");
+    expect(section("review").getByText("= 90,000 ms")).toBeInTheDocument();
     expect(latest?.review).toEqual({ everyTurns: 10, afterMs: 90_000 });
+    await user.clear(afterMs);
+    await user.type(afterMs, "90001 ms");
+    expect(latest?.review).toEqual({ everyTurns: 10, afterMs: 90_001 });
   });
 });

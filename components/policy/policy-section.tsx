@@ -1,7 +1,15 @@
 "use client";
 
-import { formatBytes, formatMinutes, formatNumber } from "@/lib/format";
-import { POLICY_SECTION_NAMES, POLICY_SECTIONS, type PolicyDraft, type PolicyProblem, type PolicySection } from "@/lib/copy/policy-draft";
+import { formatNumber } from "@/lib/format";
+import {
+  parseDuration,
+  POLICY_SECTION_NAMES,
+  POLICY_SECTIONS,
+  thresholds,
+  type PolicyDraft,
+  type PolicyProblem,
+  type PolicySection,
+} from "@/lib/copy/policy-draft";
 import styles from "./policy.module.css";
 
 const TITLES: Record<PolicySection, { title: string; about: string }> = {
@@ -87,7 +95,8 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
                     </span>
                     <input
                       value={value}
-                      inputMode={spec.kind === "int" ? "numeric" : "decimal"}
+                      inputMode={spec.kind === "int" ? "numeric" : spec.kind === "duration" ? "text" : "decimal"}
+                      title={spec.kind === "duration" ? exactMs(value) || undefined : undefined}
                       aria-label={label}
                       aria-invalid={messages.length > 0}
                       className={messages.length ? styles.invalid : undefined}
@@ -101,10 +110,12 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
                     {spec.label}: {m}
                   </p>
                 ))}
-                {spec.kind === "stages" && messages.length === 0 ? (
-                  <p className={styles.hint}>{thresholdHint(section, draft.values)}</p>
+                {spec.kind === "stages" && messages.length === 0 ? <ThresholdHint section={section} values={draft.values} /> : null}
+                {spec.kind === "duration" && messages.length === 0 && exactMs(value) ? (
+                  <p className={styles.hint}>
+                    {exactMs(value)} <span className="muted">(type minutes, or an exact value with its unit: 90000 ms, 90 s)</span>
+                  </p>
                 ) : null}
-                {spec.field === "limitMs" || spec.field === "afterMs" ? <p className={styles.hint}>{minutesHint(value)}</p> : null}
               </div>
             );
           })}
@@ -114,25 +125,30 @@ export function PolicySectionEditor({ section, draft, problems, onToggle, onChan
   );
 }
 
-/** Each stage threshold in the meter's own unit, e.g. "stage 1 at 27 requests". */
-function thresholdHint(section: PolicySection, values: Record<string, string>): string {
-  const stages = (values.stages ?? "")
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map(Number);
-  const denominator: Record<string, () => [number, (n: number) => string] | null> = {
-    requests: () => [Number(values.limit) - Number(values.deliveryReserve || 0), (n) => `${formatNumber(n, 1)} requests`],
-    time: () => [Number(values.limitMs) / 60_000, (n) => formatMinutes(n)],
-    context: () => [Number(values.capacityBytes), (n) => formatBytes(Math.ceil(n))],
-    edits: () => [Number(values.perBlockLimit), (n) => `${formatNumber(n, 1)} edits`],
-  };
-  const pair = denominator[section]?.();
-  if (!pair || !Number.isFinite(pair[0])) return "";
-  const [of, format] = pair;
-  return stages.map((s, i) => `stage ${i + 1} at ${format(s * of)}`).join(" · ");
+/**
+ * Each stage threshold in the meter's own whole units, e.g. "stage 2 at 275 requests", with the
+ * exact value on hover (title) and for screen readers.
+ */
+function ThresholdHint({ section, values }: { section: PolicySection; values: Record<string, string> }) {
+  const list = thresholds(section, values);
+  if (list.length === 0) return null;
+  return (
+    <p className={styles.hint} data-testid={`thresholds-${section}`}>
+      {list.map((t, i) => (
+        <span key={t.stage}>
+          {i > 0 ? " · " : ""}
+          <span title={t.exact} aria-label={`stage ${t.stage} at ${t.text}, ${t.exact}`}>
+            stage {t.stage} at {t.text}
+          </span>
+        </span>
+      ))}
+    </p>
+  );
 }
 
-function minutesHint(value: string): string {
-  const ms = Number(value);
-  return value.trim() && Number.isFinite(ms) ? `= ${formatMinutes(ms / 60_000)}` : "";
+/** A duration field's exact value, e.g. "= 1,800,000 ms" ("" while it does not read). */
+function exactMs(value: string): string {
+  if (!value.trim()) return "";
+  const ms = parseDuration(value);
+  return typeof ms === "string" ? "" : `= ${formatNumber(ms)} ms`;
 }

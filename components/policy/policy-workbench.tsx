@@ -13,6 +13,12 @@ import { VersionsPanel } from "@/components/versions/version-list";
 import styles from "./policy.module.css";
 import { PolicySections } from "./policy-section";
 import { formatCount } from "@/lib/format";
+import { draftKey, isSectionDrafts } from "@/lib/copy/kept-drafts";
+import { POLICY_SECTION_NAMES } from "@/lib/copy/policy-draft";
+import { KeptDraftNotice } from "@/components/versions/kept-draft-notice";
+import { useKeptDraft } from "@/components/versions/use-kept-draft";
+
+const isPolicyDraft = isSectionDrafts(POLICY_SECTION_NAMES) as (value: unknown) => value is PolicyDraft;
 
 /** Where a policy draft came from: a saved version, or a recorded run's own policy. */
 export type PolicyBase = { versionId: string } | { runId: string; policy: TPolicy } | null;
@@ -43,6 +49,11 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
   }, [base]);
 
   const { policy, problems } = useMemo(() => policyFromDraft(draft), [draft]);
+  const baseDraft = useMemo(() => policyDraftFrom(basePolicy), [basePolicy]);
+  const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(baseDraft), [draft, baseDraft]);
+  const baseKey = base && "runId" in base ? `run:${base.runId}` : base ? base.versionId : null;
+  // Unsaved edits are kept in this browser per project and policy edited from, and leaving asks first.
+  const kept = useKeptDraft({ storageKey: draftKey("policy", project, baseKey), draft, dirty, isDraft: isPolicyDraft, restore: setDraft });
   const changes = useMemo(() => (policy ? diffPolicies(basePolicy, policy) : []), [basePolicy, policy]);
   const blocked = problems.length
     ? `Fix ${problems.length === 1 ? "the problem" : `the ${problems.length} problems`} first.`
@@ -57,6 +68,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
     setDraft(policyDraftFrom(version.policy));
   };
   const onSaved = (version: TPolicyVersion) => {
+    kept.forget();
     setBase({ versionId: version.id });
     setDraft(policyDraftFrom(version.policy));
   };
@@ -73,6 +85,16 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
         </>
       }
     >
+      {kept.restoredAt ? (
+        <KeptDraftNotice
+          restoredAt={kept.restoredAt}
+          onDismiss={kept.dismissNotice}
+          onDiscard={() => {
+            kept.forget();
+            setDraft(baseDraft);
+          }}
+        />
+      ) : null}
       <EditorColumns
         editor={
           <Panel id="policy" title="Sections" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { TReplayResult } from "@/lib/contracts";
 import { formatCount, formatNumber } from "@/lib/format";
+import { chipOf } from "@/lib/replay/changed-turns";
 import styles from "./replay.module.css";
 import { replayTurnPath, runPath } from "@/lib/queries/paths";
 
@@ -47,18 +48,21 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
                 </span>
               </p>
               <ul className={styles.turnChips} aria-label={`Changed turns of ${run.runId}`}>
-                {turns.map((t) => (
-                  <li key={t.turn}>
-                    <Link
-                      href={replayTurnHref(jobId, run.runId, t.turn)}
-                      className={t.fate ? styles.fateChip : undefined}
-                      title={t.changes.join("\n")}
-                      aria-label={`Turn ${t.turn}: ${t.changes.join("; ")}`}
-                    >
-                      {t.turn}
-                    </Link>
-                  </li>
-                ))}
+                {turns.map((t) => {
+                  const chip = chipOf(t);
+                  return (
+                    <li key={t.turn}>
+                      <Link
+                        href={replayTurnHref(jobId, run.runId, t.turn)}
+                        className={t.fate ? styles.fateChip : undefined}
+                        title={t.changes.join("\n")}
+                        aria-label={chip.spoken}
+                      >
+                        {chip.text}
+                      </Link>
+                    </li>
+                  );
+                })}
               </ul>
             </li>
           );

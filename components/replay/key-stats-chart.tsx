@@ -1,47 +1,57 @@
-"use client";
-
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TReplayResult } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
+import { keyMultiples, type KeyMeasure } from "@/lib/replay/key-stats";
 import styles from "./replay.module.css";
 
-type Measure = "delivered" | "dropped";
+const TITLES: Record<KeyMeasure, string> = { delivered: "Delivered reminders", dropped: "Dropped reminders (capacity)" };
 
-const TITLES: Record<Measure, string> = { delivered: "Delivered reminders", dropped: "Dropped reminders (capacity)" };
-
-/** One measure per key, baseline next to what-if; the y axis counts reminders. */
-export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; measure: Measure }) {
-  const data = keys.map(({ key, baseline, whatIf }) => ({ key, baseline: baseline[measure], whatIf: whatIf[measure] }));
-  const summary = data.map((d) => `${d.key} ${formatNumber(d.baseline)} → ${formatNumber(d.whatIf)}`).join(", ");
+/**
+ * One measure per key as small multiples: each key its own little chart on its own scale (0 to
+ * that key's larger side), baseline bar over what-if bar, with the change (Δ) in words, so that a
+ * key with thousands of reminders never flattens a change of 2 → 0 in another. Every count is in
+ * reminders; counts of different keys are never summed.
+ */
+export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; measure: KeyMeasure }) {
+  const multiples = keyMultiples(keys, measure);
+  const summary = multiples.map((m) => `${m.key} ${formatNumber(m.baseline)} → ${formatNumber(m.whatIf)}`).join(", ");
   return (
-    <figure className={styles.chart} aria-label={`${TITLES[measure]} per key: ${summary}`}>
+    <figure className={styles.chart} aria-label={`${TITLES[measure]} per key: ${summary}`} data-measure={measure}>
       <figcaption>
-        {TITLES[measure]} <span className="unit">reminders</span>
+        {TITLES[measure]} per key <span className="unit">reminders, each key on its own scale</span>
       </figcaption>
-      <div className={styles.chartBox}>
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2}>
-            <CartesianGrid vertical={false} stroke="var(--border)" />
-            <XAxis dataKey="key" tickLine={false} stroke="var(--text-faint)" fontSize={12} />
-            <YAxis
-              allowDecimals={false}
-              width={48}
-              tickLine={false}
-              stroke="var(--text-faint)"
-              fontSize={12}
-              tickFormatter={(v: number) => formatNumber(v)}
-            />
-            <Tooltip formatter={(value) => `${formatNumber(Number(value))} reminders`} cursor={{ fill: "var(--surface-2)" }} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
-            <Bar dataKey="baseline" name="Baseline" fill="var(--text-faint)" isAnimationActive={false} />
-            <Bar
-              dataKey="whatIf"
-              name="What-if"
-              fill={measure === "dropped" ? "var(--st-dropped)" : "var(--st-delivered)"}
-              isAnimationActive={false}
-            />
-          </BarChart>
-        </ResponsiveContainer>
+      <div className={styles.multiples}>
+        {multiples.map((m) => (
+          <figure
+            key={m.key}
+            className={styles.multiple}
+            data-key={m.key}
+            aria-label={`${m.key}: baseline ${formatNumber(m.baseline)}, what-if ${formatNumber(m.whatIf)} ${measure} reminders (${m.deltaText})`}
+          >
+            <figcaption>
+              <strong>{m.key}</strong> <span className="unit">reminders, 0–{formatNumber(m.scaleMax)}</span>
+            </figcaption>
+            <div className={styles.barRow} aria-hidden="true">
+              <span className={styles.barLabel}>Baseline</span>
+              <span className={styles.barTrack}>
+                <span className={styles.barBaseline} style={{ width: `${m.baselineShare * 100}%` }} />
+              </span>
+              <span className={styles.barValue}>{formatNumber(m.baseline)}</span>
+            </div>
+            <div className={styles.barRow} aria-hidden="true">
+              <span className={styles.barLabel}>What-if</span>
+              <span className={styles.barTrack}>
+                <span
+                  className={measure === "dropped" ? styles.barDropped : styles.barDelivered}
+                  style={{ width: `${m.whatIfShare * 100}%` }}
+                />
+              </span>
+              <span className={styles.barValue}>{formatNumber(m.whatIf)}</span>
+            </div>
+            <p className={styles.delta} data-testid={`delta-${measure}-${m.key}`}>
+              Δ {m.deltaText}
+            </p>
+          </figure>
+        ))}
       </div>
     </figure>
   );

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { fakeApi, renderWithClient, testQueryClient } from "@/components/testing/api";
 import { copyVersion, policyVersion } from "@/components/testing/fixtures";
-import { replayRequest, ReplayForm, type ReplayChoice } from "./replay-form";
+import { replayRequest, type ReplayChoice } from "@/lib/queries/replay-choice";
+import { ReplayForm } from "./replay-form";
 
 const copyVersions = [copyVersion({ id: "cv-terse", name: "terse", isDefault: true }), copyVersion({ id: "cv-long", name: "long" })];
 const policyVersions = [policyVersion({ id: "pv-early", name: "early context" })];

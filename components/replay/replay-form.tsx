@@ -2,33 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TCopyVersion, TPolicyVersion, TReplayRequest, TRunStatus } from "@/lib/contracts";
+import type { TCopyVersion, TPolicyVersion, TRunStatus } from "@/lib/contracts";
+import { formatNumber } from "@/lib/format";
+import { replayMatchingQuery } from "@/lib/queries/replay";
 import { runFacetsQuery } from "@/lib/queries/runs";
-import { rangeStart, stripUndefined, type TimeRange } from "@/lib/queries/url-params";
+import { replayRequest, type ReplayChoice } from "@/lib/queries/replay-choice";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./replay.module.css";
-
-export interface ReplayChoice {
-  copyVersionId?: string;
-  policyVersionId?: string;
-  status?: TRunStatus;
-  agent?: string;
-  model?: string;
-  q?: string;
-  range?: TimeRange;
-  /** A fixed window (from a shown replay) when there is no preset range. */
-  from?: string;
-  to?: string;
-  maxRuns: number;
-}
-
-/** The API request for a choice; a preset range becomes a `from` instant now. */
-export function replayRequest(choice: ReplayChoice, now: number): Partial<TReplayRequest> {
-  const { copyVersionId, policyVersionId, status, agent, model, q, range, from, to, maxRuns } = choice;
-  const window = range ? { from: rangeStart(range, now), to: undefined } : { from, to };
-  const filters = stripUndefined({ status, agent, model, q: q?.trim() || undefined, ...window });
-  return { copyVersionId, policyVersionId, filters, maxRuns };
-}
 
 type Props = {
   initial: ReplayChoice;
@@ -45,6 +25,11 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
   const [choice, setChoice] = useState<ReplayChoice>(initial);
   const set = (changes: Partial<ReplayChoice>) => setChoice((c) => ({ ...c, ...changes }));
   const nothingChosen = !choice.copyVersionId && !choice.policyVersionId;
+  // A preset range counts from when the form opened, so the count's query stays put while typing.
+  const [openedAt] = useState(() => Date.now());
+  const { filters = {}, maxRuns = choice.maxRuns } = replayRequest(choice, openedAt);
+  const matching = useQuery(replayMatchingQuery(filters, maxRuns));
+  const noRuns = matching.data?.runs === 0;
 
   return (
     <form
@@ -127,7 +112,16 @@ export function ReplayForm({ initial, copyVersions, policyVersions, busy, error,
         </label>
       </fieldset>
       <div className={styles.actions}>
-        <button type="submit" className="button" disabled={busy || nothingChosen}>
+        <p className={styles.matching} role="status" data-testid="matching">
+          {matching.isError
+            ? `The matching runs could not be counted (${matching.error.message}).`
+            : !matching.data
+              ? "Counting the matching runs…"
+              : noRuns
+                ? "No runs match these filters."
+                : `Would rebuild ${formatNumber(matching.data.runs)} ${matching.data.runs === 1 ? "run" : "runs"} · ${formatNumber(matching.data.turns)} ${matching.data.turns === 1 ? "turn" : "turns"}${matching.data.more ? ` (the newest ${formatNumber(matching.data.maxRuns)}; more match)` : ""}`}
+        </p>
+        <button type="submit" className="button" disabled={busy || nothingChosen || noRuns}>
           {busy ? "Replaying…" : "Replay"}
         </button>
         {nothingChosen ? <span className="muted">Choose a copy version, a policy version, or both.</span> : null}

@@ -63,6 +63,8 @@ describe("replay result: changed turns", () => {
       "Turn 10: requests: text (19 → 3 B); context: dropped → delivered; edits b1: delivered → dropped",
       "Turn 11: context: gone (was delivered)",
     ]);
+    // Each chip says what changed, not only the turn's number.
+    expect(chips.map((a) => a.textContent)).toEqual(["10 · requests reworded · context ✕→● +1 more", "11 · context ●→gone"]);
     expect(chips[0]).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");
     expect(screen.getByText(/2 changed turns, 2 with a different outcome/)).toBeInTheDocument();
   });

@@ -93,7 +93,14 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
           findings={view.data.baselineFindings}
           id="baseline"
         />
-        <Side title="What-if" note={what} decision={whatIf} findings={view.data.whatIfFindings} id="what-if" />
+        <Side
+          title="What-if"
+          note={what}
+          decision={whatIf}
+          findings={view.data.whatIfFindings}
+          id="what-if"
+          findingsNote="Findings that compare with the agent's record (e.g. MISSING_REMINDER) are left out here: no agent ran with this copy and policy."
+        />
       </div>
     </div>
   );
@@ -105,7 +112,9 @@ function Side({
   decision,
   findings,
   id,
+  findingsNote,
 }: {
+  findingsNote?: string;
   title: string;
   note: string;
   decision: TTurnDecision | null;
@@ -144,6 +153,11 @@ function Side({
                 </li>
               ))}
             </ul>
+          ) : null}
+          {findingsNote ? (
+            <p className="muted" data-testid={`${id}-findings-note`}>
+              {findingsNote}
+            </p>
           ) : null}
         </>
       )}

@@ -52,6 +52,8 @@ function server(routes: Record<string, (request: SentRequest) => unknown>, versi
     "GET /api/v1/copy-versions": () => ({ versions: versions.copy }),
     "GET /api/v1/policy-versions": () => ({ versions: versions.policy }),
     "GET /api/v1/facets": () => ({ agents: ["etf-agent"], models: ["m-large"], statuses: ["completed"] }),
+    "GET /api/v1/replay/matching?maxRuns=500": () => ({ runs: 2, turns: 5, more: false, maxRuns: 500 }),
+    "GET /api/v1/replay": () => ({ replays: [] }),
     ...routes,
   });
 }
@@ -94,6 +96,12 @@ describe("what-if replay workbench", () => {
         name: /^Dropped reminders \(capacity\) per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1/,
       }),
     );
+    // Small multiples: each key its own chart, scale and change, labelled with its unit.
+    expect(screen.getByRole("figure", { name: "context: baseline 1, what-if 0 dropped reminders (−1)" })).toHaveTextContent(
+      "context reminders, 0–1",
+    );
+    expect(screen.getByTestId("delta-dropped-edits")).toHaveTextContent("Δ +1");
+    expect(screen.getByTestId("delta-dropped-requests")).toHaveTextContent("Δ no change");
     expect(screen.getByRole("link", { name: /^Turn 10: / })).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");
     expect(screen.getByRole("table", { name: "Follow-up with Default copy" })).toBeInTheDocument();
     expect(window.location.search).toBe("?job=job-1");
@@ -117,7 +125,7 @@ describe("what-if replay workbench", () => {
     });
     renderWorkbench("job-1");
     await user.click(await screen.findByRole("button", { name: "Cancel" }));
-    expect(await screen.findByRole("status")).toHaveTextContent(
+    expect(await screen.findByText(/^Cancelled after/)).toHaveTextContent(
       "Cancelled after 1 of 2 runs; nothing was kept. Start it again to see the result.",
     );
     expect(sent.filter((r) => r.method === "POST").map((r) => r.path)).toEqual(["/api/v1/replay/job-1/cancel"]);
@@ -138,6 +146,44 @@ describe("what-if replay workbench", () => {
     await user.click(screen.getByRole("button", { name: "Replay" }));
     const form = within(screen.getByRole("form", { name: "Replay settings" }));
     expect(await form.findByRole("alert")).toHaveTextContent("no runs match these filters");
+  });
+
+  it("counts the runs and turns the filters match before a replay, and refuses to start on none", async () => {
+    const user = userEvent.setup();
+    server({
+      "GET /api/v1/replay/matching?agent=etf-agent&maxRuns=500": () => ({ runs: 0, turns: 0, more: false, maxRuns: 500 }),
+      "GET /api/v1/replay/matching?maxRuns=1": () => ({ runs: 1, turns: 3, more: true, maxRuns: 1 }),
+    });
+    renderWorkbench();
+    await screen.findByRole("option", { name: "terse" });
+    await user.selectOptions(screen.getByRole("combobox", { name: "Copy version" }), "terse");
+    expect(await screen.findByText("Would rebuild 2 runs · 5 turns")).toBeInTheDocument();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Agent" }), "etf-agent");
+    expect(await screen.findByText("No runs match these filters.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Replay" })).toBeDisabled();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Agent" }), "");
+    const max = screen.getByRole("spinbutton", { name: "At most this many runs" });
+    await user.clear(max);
+    expect(await screen.findByText("Would rebuild 1 run · 3 turns (the newest 1; more match)")).toBeInTheDocument();
+  });
+
+  it("lists the recent replays with their status, versions and filters, each linking to its result", async () => {
+    server({
+      "GET /api/v1/replay": () => ({
+        replays: [
+          { ...done, result: undefined, reused: undefined, filters: { agent: "etf-agent" } },
+          { ...job({ id: "job-0", policyVersionId: "pv-early", copyVersionId: null }), result: undefined, reused: undefined },
+        ].map(({ result: _r, reused: _u, ...rest }) => rest),
+      }),
+    });
+    renderWorkbench();
+    const table = within(await screen.findByRole("table", { name: "Recent replays" }));
+    const rows = table.getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      "copy “terse”done2026-11-30 12:00:00 UTC2 runs · 5 turnsagent etf-agent",
+      "policy “early context”running (1 of 2 runs)2026-11-30 12:00:00 UTC2 runs · 5 turnsall runs",
+    ]);
+    expect(table.getByRole("link", { name: "copy “terse”" })).toHaveAttribute("href", "/copy/replay?job=job-1");
   });
 
   it("a job that cannot be loaded says why", async () => {

@@ -13,8 +13,10 @@ import { ChangedTurns } from "./changed-turns";
 import { FollowUpPanel } from "./follow-up-panel";
 import { KeyStatsChart } from "./key-stats-chart";
 import { KeyStatsTable } from "./key-stats-table";
-import { replayRequest, ReplayForm, type ReplayChoice } from "./replay-form";
+import { replayRequest, type ReplayChoice } from "@/lib/queries/replay-choice";
+import { ReplayForm } from "./replay-form";
 import { ReplayProgress } from "./replay-progress";
+import { RecentReplays } from "./recent-replays";
 import styles from "./replay.module.css";
 
 type Props = { project: string; initial: ReplayChoice; initialJobId: string | null };
@@ -45,12 +47,19 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
     onSuccess: (started) => {
       queryClient.setQueryData(replayKeys.job(started.id), started);
       setJobId(started.id);
+      void queryClient.invalidateQueries({ queryKey: replayKeys.list() });
     },
   });
   const cancel = useMutation({
     mutationFn: (id: string) => cancelReplay(id),
     onSuccess: (cancelled) => queryClient.setQueryData(replayKeys.job(cancelled.id), cancelled),
   });
+
+  // A replay that ends changes the recent replays' list.
+  const status = job.data?.status;
+  useEffect(() => {
+    if (status && status !== "running") void queryClient.invalidateQueries({ queryKey: replayKeys.list() });
+  }, [status, queryClient]);
 
   const names = new Map([...(copyVersions.data?.versions ?? []), ...(policyVersions.data?.versions ?? [])].map((v) => [v.id, v.name]));
   const current = job.data;
@@ -87,6 +96,8 @@ export function ReplayWorkbench({ project, initial, initialJobId }: Props) {
       ) : (
         <JobView key={current.id} job={current} names={names} cancelling={cancel.isPending} onCancel={() => cancel.mutate(current.id)} />
       )}
+
+      <RecentReplays names={names} currentId={jobId} />
     </TuningPage>
   );
 }

@@ -26,6 +26,7 @@ import {
 } from "@/lib/contracts";
 import { rebuild, summarizeDecisions, type RebuildOptions } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import { whatIfFindings } from "@/lib/replay/what-if-findings";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { json, rem, run, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 
@@ -162,7 +163,7 @@ export function replayTurnOf(
     whatIf: whatIf.turns.find((t) => t.turn === turn) ?? null,
     changes: changed.find((c) => c.turn === turn)?.changes ?? [],
     baselineFindings: baseline.findings.filter((f) => f.turn === turn),
-    whatIfFindings: whatIf.findings.filter((f) => f.turn === turn),
+    whatIfFindings: whatIfFindings(whatIf.findings.filter((f) => f.turn === turn)),
     previousChanged: changed.filter((c) => c.turn < turn).at(-1)?.turn ?? null,
     nextChanged: changed.find((c) => c.turn > turn)?.turn ?? null,
   });

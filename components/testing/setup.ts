@@ -1,10 +1,15 @@
 // Setup for the component tests (vitest project "components", happy-dom): Testing Library's DOM
-// matchers, and unmounting what a test rendered (automatic only with vitest globals, which are off).
+// matchers, and unmounting what a test rendered (automatic only with vitest globals, which are off),
+// and an empty localStorage for each test.
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // The editors keep drafts in localStorage: no test sees another's.
+  window.localStorage.clear();
+});
 
 // happy-dom has no layout, so every recharts ResponsiveContainer measures 0×0 and warns about it;
 // the tests check what surrounds a chart, never its drawing. Other warnings pass through.

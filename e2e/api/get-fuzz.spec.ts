@@ -191,7 +191,7 @@ function segment(known: string[]): fc.Arbitrary<string> {
 /**
  * `.` and `..` (also written `%2e`) are resolved away by every URL parser before the request is
  * sent: such a "segment" never reaches the route under test, it names another route (GET
- * /api/v1/replay/. is GET /api/v1/replay, which has only POST). Run ids that are dots travel as
+ * /api/v1/replay/. is GET /api/v1/replay, the list of recent replays). Run ids that are dots travel as
  * `~?runId=` and have their own test.
  */
 function isDotSegment(segment: string): boolean {
@@ -361,6 +361,10 @@ const FUZZ_TESTS: FuzzTest[] = [
             versionIds.map((id) => url(`/api/v1/copy-versions/${id}`, [], ["id"])),
             versionIds.map((id) => url(`/api/v1/policy-versions/${id}`, [], ["id"])),
             jobIds.map((id) => url(`/api/v1/replay/${id}`, [], ["id"])),
+            query({ kind: text }).map((q) => url("/api/v1/replay", q)),
+            query({ status: RUN_LIST.status, agent: text, model: text, q: text, from: dateText, to: dateText, maxRuns: integerText }).map(
+              (q) => url("/api/v1/replay/matching", q),
+            ),
             fc
               .tuple(jobIds, runSegment, turn)
               .map(([id, runId, t]) => url(`/api/v1/replay/${id}/runs/${runId}/turns/${t}`, [], ["id", "runId", "turn"])),

@@ -6,6 +6,7 @@ import {
   ZExportFormat,
   ZOtlpRecordsQuery,
   ZIdPathParams,
+  ZReplayMatchingQuery,
   ZReviewerCandidatesQuery,
   ZRunListQuery,
   ZRunPathParams,
@@ -429,6 +430,29 @@ export const OPERATIONS: readonly Operation[] = [
       { status: 200, description: "A finished job with the same inputs.", schema: "ReplayJob" },
     ],
     errors: { 400: "The body does not parse, or no runs match the filters.", 404: "A version named in the body does not exist." },
+  },
+  {
+    operationId: "listReplays",
+    method: "get",
+    path: "/api/v1/replay",
+    tag: "Replay",
+    summary: "Recent replays",
+    description: "The project's 20 most recent replay jobs, newest first: status, versions, filters, progress and times, without results.",
+    auth: "key",
+    responses: [{ status: 200, description: "The replays.", schema: "ReplayList" }],
+  },
+  {
+    operationId: "countReplayRuns",
+    method: "get",
+    path: "/api/v1/replay/matching",
+    tag: "Replay",
+    summary: "Runs and turns a replay would rebuild",
+    description:
+      "Counts the runs a replay with these filters and run limit would take (the newest `maxRuns` started runs) and their turns, " +
+      "from the runs' stored counts: no event is read. `more` says more runs match than the limit takes.",
+    auth: "key",
+    query: ZReplayMatchingQuery,
+    responses: [{ status: 200, description: "The counts.", schema: "ReplayMatching" }],
   },
   {
     operationId: "getReplay",

@@ -15,6 +15,8 @@ import {
   ZPolicyVersionCreate,
   ZPolicyVersionList,
   ZReplayJob,
+  ZReplayList,
+  ZReplayMatching,
   ZReplayRequest,
   ZReplayTurn,
   ZReviewerCandidateRow,
@@ -73,6 +75,8 @@ export const RESPONSE_SCHEMAS = {
   PolicyVersion: ZPolicyVersion,
   PolicyVersionList: ZPolicyVersionList,
   ReplayJob: ZReplayJob,
+  ReplayList: ZReplayList,
+  ReplayMatching: ZReplayMatching,
   ReplayTurn: ZReplayTurn,
 } as const;
 

@@ -21,6 +21,21 @@ export const FINDING_CODES = [
 ] as const;
 export type TFindingCode = (typeof FINDING_CODES)[number];
 
+/**
+ * The finding codes that compare the rebuild's decisions with the agent's own record of what it
+ * sent (its submitted and marked lists; contract §7 "What is compared"). A what-if replay has no
+ * agent that ran with its copy and policy, so these have no meaning there.
+ */
+export const AGENT_COMPARISON_CODES = [
+  "MISSING_REMINDER",
+  "UNEXPECTED_REMINDER",
+  "STAGE_MISMATCH",
+  "DUPLICATE_REMINDER",
+  "MARKED_NOT_SUBMITTED",
+  "CONTEXT_FROM_ABANDONED_CANDIDATE",
+  "UNCERTAIN_RESENT",
+] as const satisfies readonly TFindingCode[];
+
 /** The Reviewer findings of contract §7, in its table's order: each is about one candidate or its dispatch. */
 export const REVIEWER_FINDING_CODES = [
   "DISPATCH_WITHOUT_ADMISSION",

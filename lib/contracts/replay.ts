@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZReminderKey } from "./reminders";
 import { ZRunListQuery } from "./api";
+import { zIntParam } from "./params";
 import { ZFinding, ZTurnDecision } from "./decisions";
 
 /** Which runs a replay covers: the runs list's filters. */
@@ -97,6 +98,29 @@ export const ZReplayJob = z.object({
   finishedAt: z.string().nullable(),
 });
 
+/** Query of `GET /api/v1/replay/matching`: the runs list's filters and the run limit a replay would use. */
+export const ZReplayMatchingQuery = ZReplayFilters.extend({ maxRuns: zIntParam(1, 5000).default(500) });
+
+/**
+ * `GET /api/v1/replay/matching`: how many runs and turns a replay with these filters would rebuild,
+ * from the runs' stored counts (no event is read).
+ */
+export const ZReplayMatching = z.object({
+  /** Runs the replay would take: the newest `maxRuns` matching runs. */
+  runs: z.number(),
+  /** Their turns (each run's highest turn + 1). */
+  turns: z.number(),
+  /** True when more runs match than `maxRuns` (the oldest are left out). */
+  more: z.boolean(),
+  maxRuns: z.number(),
+});
+
+/** A replay in the list of recent replays: the job without its result. */
+export const ZReplaySummary = ZReplayJob.omit({ result: true, reused: true });
+
+/** `GET /api/v1/replay`: the project's most recent replays, newest first. */
+export const ZReplayList = z.object({ replays: z.array(ZReplaySummary) });
+
 /** `GET /api/v1/replay/:id/runs/:runId/turns/:turn`: one turn of a run, its own decision next to the what-if. */
 export const ZReplayTurn = z.object({
   jobId: z.string(),
@@ -123,3 +147,6 @@ export type TReplayResult = z.infer<typeof ZReplayResult>;
 export type TReplayJob = z.infer<typeof ZReplayJob>;
 export type TFollowUpGroup = z.infer<typeof ZFollowUpGroup>;
 export type TReplayTurn = z.infer<typeof ZReplayTurn>;
+export type TReplayMatching = z.infer<typeof ZReplayMatching>;
+export type TReplaySummary = z.infer<typeof ZReplaySummary>;
+export type TReplayList = z.infer<typeof ZReplayList>;

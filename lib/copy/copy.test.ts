@@ -3,7 +3,7 @@ import { ZEvent, type TRunDecisions } from "@/lib/contracts";
 import { DEFAULT_COPY, rebuild } from "@/lib/core";
 import { json, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { diffCopies, diffWords } from "./diff";
+import { diffCopies } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
 import { previewTurns } from "./preview-turns";
 import { draftFrom, templateNames, type CopyDraft } from "./templates";
@@ -179,44 +179,7 @@ describe("diff against the parent version", () => {
     expect(diffCopies(DEFAULT_COPY, draftFrom(null))).toEqual([]);
   });
 
-  it.each([
-    ["a b c", "a b c", [["same", "a b c"]]],
-    [
-      "a b c",
-      "a x c",
-      [
-        ["same", "a "],
-        ["removed", "b "],
-        ["added", "x "],
-        ["same", "c"],
-      ],
-    ],
-    ["", "new words", [["added", "new words"]]],
-    [
-      "Context: this request is {requiredBytes} bytes",
-      "Context: {requiredBytes} bytes",
-      [
-        ["same", "Context: "],
-        ["removed", "this request is "],
-        ["same", "{requiredBytes} bytes"],
-      ],
-    ],
-  ])("word diff %#", (before, after, ops) => {
-    const diff = diffWords(before, after);
-    expect(diff.map((o) => [o.op, o.text])).toEqual(ops);
-    expect(
-      diff
-        .filter((o) => o.op !== "added")
-        .map((o) => o.text)
-        .join(""),
-    ).toBe(before);
-    expect(
-      diff
-        .filter((o) => o.op !== "removed")
-        .map((o) => o.text)
-        .join(""),
-    ).toBe(after);
-  });
+  // Word diffs: see diff.test.ts.
 });
 
 describe("turns worth previewing", () => {

@@ -1,4 +1,5 @@
 import { ZPolicy, type TPolicy } from "@/lib/contracts";
+import { formatBytes, formatMinutes, formatNumber } from "@/lib/format";
 
 /** The policy sections in contract §5's order, with their fields as the editor shows them. */
 export const POLICY_SECTIONS = {
@@ -8,7 +9,7 @@ export const POLICY_SECTIONS = {
     { field: "stages", label: "Stages", unit: "ratio of usable requests", kind: "stages" },
   ],
   time: [
-    { field: "limitMs", label: "Time limit", unit: "ms", kind: "int" },
+    { field: "limitMs", label: "Time limit", unit: "minutes", kind: "duration" },
     { field: "stages", label: "Stages", unit: "ratio of the time limit", kind: "stages" },
   ],
   context: [
@@ -21,7 +22,7 @@ export const POLICY_SECTIONS = {
   ],
   review: [
     { field: "everyTurns", label: "Checkpoint every", unit: "turns", kind: "int", optional: true },
-    { field: "afterMs", label: "Checkpoint every", unit: "ms of run time", kind: "int", optional: true },
+    { field: "afterMs", label: "Checkpoint every", unit: "minutes of run time", kind: "duration", optional: true },
   ],
   reviewer: [
     { field: "autoReviewAllowed", label: "Automatic review allowed", unit: null, kind: "flag" },
@@ -33,7 +34,8 @@ interface PolicyField {
   field: string;
   label: string;
   unit: string | null;
-  kind: "int" | "stages" | "flag";
+  /** `duration`: a policy field in ms, edited in minutes (an exact value may name its unit: "90000 ms", "90 s"). */
+  kind: "int" | "stages" | "flag" | "duration";
   optional?: boolean;
 }
 
@@ -56,9 +58,16 @@ export function policyDraftFrom(policy: TPolicy | null | undefined): PolicyDraft
     const given = policy?.[section] as Record<string, unknown> | undefined;
     const source = given ?? (EXAMPLE[section] as Record<string, unknown>);
     const values: Record<string, string> = {};
-    for (const { field } of POLICY_SECTIONS[section]) {
+    for (const { field, kind } of POLICY_SECTIONS[section] as readonly PolicyField[]) {
       const value = source[field];
-      values[field] = value === undefined ? "" : Array.isArray(value) ? value.join(", ") : String(value);
+      values[field] =
+        value === undefined
+          ? ""
+          : Array.isArray(value)
+            ? value.join(", ")
+            : kind === "duration"
+              ? durationText(Number(value))
+              : String(value);
     }
     draft[section] = { on: given !== undefined, values };
   }
@@ -78,6 +87,10 @@ export function policyFromDraft(draft: PolicyDraft): { policy: TPolicy | null; p
       if (spec.kind === "flag") out[spec.field] = text === "true";
       else if (text === "") {
         if (!spec.optional) problems.push({ path, message: "required" });
+      } else if (spec.kind === "duration") {
+        const ms = parseDuration(text);
+        if (typeof ms === "string") problems.push({ path, message: ms });
+        else out[spec.field] = ms;
       } else if (spec.kind === "int") {
         const n = Number(text);
         if (!Number.isInteger(n)) problems.push({ path, message: `expected a whole number, got ${JSON.stringify(text)}` });
@@ -119,17 +132,97 @@ export function diffPolicies(before: TPolicy, after: TPolicy): PolicyChange[] {
       changes.push({ path: section, before: a ? "on" : "off", after: b ? "on" : "off" });
       continue;
     }
-    for (const { field } of POLICY_SECTIONS[section]) {
-      const x = show(a[field]);
-      const y = show(b[field]);
+    for (const { field, kind } of POLICY_SECTIONS[section] as readonly PolicyField[]) {
+      const x = show(a[field], kind);
+      const y = show(b[field], kind);
       if (x !== y) changes.push({ path: `${section}.${field}`, before: x, after: y });
     }
   }
   return changes;
 }
 
-function show(value: unknown): string {
-  return value === undefined ? "not set" : Array.isArray(value) ? value.join(", ") : String(value);
+function show(value: unknown, kind: PolicyField["kind"]): string {
+  if (value === undefined) return "not set";
+  if (kind === "duration") return `${durationText(Number(value))}${/ms$/.test(durationText(Number(value))) ? "" : " min"}`;
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+const MS_PER = { ms: 1, s: 1000, min: 60_000, h: 3_600_000 } as const;
+
+/**
+ * A duration in ms as the editor shows it: minutes when they are a short exact decimal (1,800,000 →
+ * "30", 90,000 → "1.5"), else the exact milliseconds with their unit ("1234567 ms"), so a draft
+ * always reads back to the same policy.
+ */
+export function durationText(ms: number): string {
+  const minutes = Number((ms / MS_PER.min).toFixed(4));
+  return Math.round(minutes * MS_PER.min) === ms ? String(minutes) : `${ms} ms`;
+}
+
+/**
+ * A duration as typed, in minutes unless it names a unit (`ms`, `s`, `min`, `h`), to whole
+ * milliseconds; or the problem with it.
+ */
+export function parseDuration(text: string): number | string {
+  const match = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*(ms|s|min|h)?$/i.exec(text.trim());
+  if (!match) return `expected minutes (e.g. 30 or 1.5), or a value with its unit (90000 ms, 90 s, 1 h), got ${JSON.stringify(text)}`;
+  const unit = (match[2]?.toLowerCase() ?? "min") as keyof typeof MS_PER;
+  const exact = Number(match[1]) * MS_PER[unit];
+  const ms = Math.round(exact);
+  if (Math.abs(exact - ms) > 1e-6) return `${text.trim()} is not a whole number of milliseconds (${exact} ms)`;
+  return ms;
+}
+
+/** One stage's threshold in its meter's unit: whole units (the first count that reaches it), and the exact value. */
+export interface Threshold {
+  stage: number;
+  /** E.g. "275 requests": the first whole count at which the meter is at this stage (R2: ratio >= threshold). */
+  text: string;
+  /** E.g. "exactly 274.5 requests (0.75 × 366)". */
+  exact: string;
+}
+
+/**
+ * Each stage's threshold of a section in the meter's own unit, for the editor: a count in whole
+ * units (requests, edits, bytes: the smallest whole number whose ratio reaches the stage, as R2
+ * compares in IEEE doubles; time: whole seconds, shown in minutes) with the exact value beside it.
+ * Empty when the section's values do not read as numbers.
+ */
+export function thresholds(section: PolicySection, values: Record<string, string>): Threshold[] {
+  const stages = (values.stages ?? "")
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+  if (stages.some((s) => !Number.isFinite(s))) return [];
+  const unitOf: Partial<Record<PolicySection, () => { of: number; whole: (n: number) => string; exact: (n: number) => string } | null>> = {
+    requests: () => ({
+      of: Number(values.limit) - Number(values.deliveryReserve || 0),
+      whole: (n) => `${formatNumber(n)} ${n === 1 ? "request" : "requests"}`,
+      exact: (n) => `${formatNumber(n, 6)} requests`,
+    }),
+    edits: () => ({
+      of: Number(values.perBlockLimit),
+      whole: (n) => `${formatNumber(n)} ${n === 1 ? "edit" : "edits"}`,
+      exact: (n) => `${formatNumber(n, 6)} edits`,
+    }),
+    context: () => ({ of: Number(values.capacityBytes), whole: (n) => formatBytes(n), exact: (n) => `${formatNumber(n, 6)} bytes` }),
+    time: () => {
+      const ms = parseDuration(values.limitMs ?? "");
+      return typeof ms === "string"
+        ? null
+        : { of: ms, whole: (n) => formatMinutes(n / MS_PER.min), exact: (n) => `${formatNumber(n, 3)} ms` };
+    },
+  };
+  const unit = unitOf[section]?.();
+  if (!unit || !Number.isFinite(unit.of) || unit.of <= 0) return [];
+  return stages.map((s, i) => {
+    const exact = s * unit.of;
+    // The smallest whole n with n / of >= s, compared as R2 does (in doubles, no rounding).
+    let n = Math.max(0, Math.ceil(exact));
+    while (n > 0 && (n - 1) / unit.of >= s) n--;
+    while (n / unit.of < s) n++;
+    return { stage: i + 1, text: unit.whole(n), exact: `exactly ${unit.exact(exact)} (${s} × ${formatNumber(unit.of)})` };
+  });
 }
 
 /** The example policy of contract §5: the values a section starts with when it is switched on. */

@@ -16,15 +16,7 @@ export type { AnomalyManifest, ExpectedFinding, InjectedAnomaly } from "./etf-mo
 export type TRawEvent = z.input<typeof ZEvent>;
 
 /** The finding codes that compare the rebuild with the agent's own lists (contract §7). */
-export const AGENT_COMPARISON_CODES = [
-  "MISSING_REMINDER",
-  "UNEXPECTED_REMINDER",
-  "STAGE_MISMATCH",
-  "DUPLICATE_REMINDER",
-  "MARKED_NOT_SUBMITTED",
-  "CONTEXT_FROM_ABANDONED_CANDIDATE",
-  "UNCERTAIN_RESENT",
-] as const;
+export { AGENT_COMPARISON_CODES } from "@/lib/contracts";
 
 export interface EtfRun {
   runId: string;

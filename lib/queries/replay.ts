@@ -1,7 +1,15 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZReplayJob, ZReplayTurn, type TReplayJob, type TReplayRequest } from "@/lib/contracts";
+import {
+  ZReplayJob,
+  ZReplayList,
+  ZReplayMatching,
+  ZReplayTurn,
+  type TReplayFilters,
+  type TReplayJob,
+  type TReplayRequest,
+} from "@/lib/contracts";
 import { apiGet, apiPost } from "./api-fetch";
-import { withApiInput } from "./api-input";
+import { queryInput, withApiInput } from "./api-input";
 import { apiReplayTurnPath, idSegment } from "./paths";
 
 /** How often a running replay is asked for its progress. */
@@ -11,7 +19,34 @@ export const replayKeys = {
   all: ["replay"] as const,
   job: (id: string) => ["replay", "job", id] as const,
   turn: (id: string, runId: string, turn: number) => ["replay", "job", id, "turn", runId, turn] as const,
+  list: () => ["replay", "list"] as const,
+  matching: (filters: TReplayFilters, maxRuns: number) => ["replay", "matching", filters, maxRuns] as const,
 };
+
+/** The project's most recent replays (refreshed when a replay starts or finishes). */
+export function replayListQuery() {
+  return withApiInput(
+    { path: {}, query: {} },
+    queryOptions({
+      queryKey: replayKeys.list(),
+      queryFn: ({ signal }) => apiGet("/api/v1/replay", ZReplayList, signal),
+    }),
+  );
+}
+
+/** How many runs and turns a replay with these filters would rebuild (from stored counts). */
+export function replayMatchingQuery(filters: TReplayFilters, maxRuns: number) {
+  const query = queryInput({ ...filters, maxRuns });
+  return withApiInput(
+    { path: {}, query },
+    queryOptions({
+      queryKey: replayKeys.matching(filters, maxRuns),
+      queryFn: ({ signal }) => apiGet(`/api/v1/replay/matching?${new URLSearchParams(query)}`, ZReplayMatching, signal),
+      staleTime: 10_000,
+      placeholderData: (previous) => previous,
+    }),
+  );
+}
 
 /** A replay job: polled while it runs, then kept (a finished result never changes). */
 export function replayJobQuery(id: string) {

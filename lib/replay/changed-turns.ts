@@ -64,3 +64,36 @@ function diffTurn(a: TTurnDecision | undefined, b: TTurnDecision | undefined): {
   }
   return { changes, fate };
 }
+
+/** Each delivery status's mark, as the status marks show them (shape, not colour alone). */
+const MARK: Record<string, string> = { delivered: "●", dropped: "✕", failed: "▲", uncertain: "◆", pending: "○" };
+
+/**
+ * A changed turn's chip: the turn and what changed, short ("286 · context ✕→●"), with the same in
+ * words for screen readers ("Turn 286: context dropped → delivered"). At most two changes are
+ * shown; the rest are counted ("+2 more"). Read from `changes` as changedTurns words them.
+ */
+export function chipOf(changed: Pick<ChangedTurn, "turn" | "changes">): { text: string; spoken: string } {
+  const parts = changed.changes.map(shortChange);
+  const shown = parts.slice(0, 2);
+  const more = parts.length - shown.length;
+  return {
+    text: [String(changed.turn), ...shown].join(" · ") + (more > 0 ? ` +${more} more` : ""),
+    spoken: `Turn ${changed.turn}: ${changed.changes.join("; ")}`,
+  };
+}
+
+function shortChange(change: string): string {
+  const at = change.indexOf(": ");
+  if (at < 0) return change;
+  const name = change.slice(0, at);
+  const what = change.slice(at + 2);
+  const mark = (status: string) => MARK[status] ?? status;
+  let m: RegExpExecArray | null;
+  if ((m = /^new \((\w+)\)$/.exec(what))) return `${name} new ${mark(m[1])}`;
+  if ((m = /^gone \(was (\w+)\)$/.exec(what))) return `${name} ${mark(m[1])}→gone`;
+  if ((m = /^stage (\d+) → (\d+)$/.exec(what))) return `${name} stage ${m[1]}→${m[2]}`;
+  if ((m = /^(\w+) → (\w+)$/.exec(what))) return `${name} ${mark(m[1])}→${mark(m[2])}`;
+  if (/^text /.test(what)) return `${name} reworded`;
+  return change;
+}

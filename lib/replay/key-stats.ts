@@ -44,3 +44,43 @@ export function mergeKeyStats(totals: TKeyStats[], more: readonly TKeyStats[]): 
   }
   return totals;
 }
+
+export type KeyMeasure = "delivered" | "dropped";
+
+/** One key's small multiple: its two counts, its own scale and the change. */
+export interface KeyMultiple {
+  key: TReminderKey;
+  baseline: number;
+  whatIf: number;
+  /** The top of this key's own scale: the larger count (at least 1, so an empty key draws no bar). */
+  scaleMax: number;
+  baselineShare: number;
+  whatIfShare: number;
+  /** E.g. "−2", "+140", "no change". */
+  deltaText: string;
+}
+
+/**
+ * Each key's counts of one measure scaled on their own (0 to the key's larger side): one shared
+ * scale would let edits' 11,883 flatten context's 2 → 0.
+ */
+export function keyMultiples(
+  keys: readonly { key: TReminderKey; baseline: TKeyStats; whatIf: TKeyStats }[],
+  measure: KeyMeasure,
+): KeyMultiple[] {
+  return keys.map(({ key, baseline, whatIf }) => {
+    const b = baseline[measure];
+    const w = whatIf[measure];
+    const scaleMax = Math.max(1, b, w);
+    const delta = w - b;
+    return {
+      key,
+      baseline: b,
+      whatIf: w,
+      scaleMax,
+      baselineShare: b / scaleMax,
+      whatIfShare: w / scaleMax,
+      deltaText: delta === 0 ? "no change" : `${delta > 0 ? "+" : "−"}${Math.abs(delta).toLocaleString("en-US")}`,
+    };
+  });
+}

@@ -1,17 +1,17 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import type { ReplayChoice } from "@/components/replay/replay-form";
+import { replayRequest, type ReplayChoice } from "@/lib/queries/replay-choice";
 import { ReplayWorkbench } from "@/components/replay/replay-workbench";
 import { ZRunStatus } from "@/lib/contracts";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { makeQueryClient } from "@/lib/queries/query-client";
-import { replayJobQuery } from "@/lib/queries/replay";
+import { replayJobQuery, replayListQuery, replayMatchingQuery } from "@/lib/queries/replay";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { readParams, readTimeRange } from "@/lib/queries/url-params";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { replayJobLoader } from "@/lib/server/loaders/replay";
+import { replayJobLoader, replayListLoader, replayMatchingLoader } from "@/lib/server/loaders/replay";
 import { runFacetsLoader } from "@/lib/server/loaders/runs";
 import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
@@ -56,6 +56,14 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
         to: params.range ? undefined : params.to,
         maxRuns: 500,
       };
+
+  // What the form counts before a replay, and the recent replays (a preset range counts from the
+  // browser's clock, so its count is the browser's to ask).
+  const { filters = {}, maxRuns = initial.maxRuns } = replayRequest(initial, Date.now());
+  await Promise.all([
+    prefetchQuery(queryClient, replayListQuery(), replayListLoader, context),
+    initial.range ? null : prefetchQuery(queryClient, replayMatchingQuery(filters, maxRuns), replayMatchingLoader, context),
+  ]);
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

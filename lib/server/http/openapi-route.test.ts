@@ -3,7 +3,7 @@ import { SESSION_COOKIE_NAME } from "@/lib/api-docs/document";
 import { OPERATIONS } from "@/lib/api-docs/operations";
 import { SESSION_COOKIE } from "@/lib/server/auth/sessions";
 import type { Loader } from "@/lib/server/loaders/define-loader";
-import { replayJobLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
+import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
 import { reviewerCandidatesLoader, reviewerFunnelLoader } from "@/lib/server/loaders/reviewer";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
@@ -37,6 +37,8 @@ const LOADERS: Record<string, Loader<unknown, unknown>> = {
   listCopyVersions: copyVersionsLoader,
   listPolicyVersions: policyVersionsLoader,
   getReplay: replayJobLoader,
+  listReplays: replayListLoader,
+  countReplayRuns: replayMatchingLoader,
   getReplayTurn: replayTurnLoader,
 };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { ZIdPathParams, ZReplayRequest } from "@/lib/contracts";
-import { replayJobLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
+import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
 import { isTransientDatabaseError } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { getBackground } from "@/lib/server/jobs/background";
@@ -44,3 +44,9 @@ export const cancelReplayRoute = apiRoute<IdParams>(async ({ params, db, auth })
 
 /** GET /api/v1/replay/:id/runs/:runId/turns/:turn — one turn, the run's own decision next to the what-if. */
 export const replayTurnRoute = loaderRoute(replayTurnLoader);
+
+/** GET /api/v1/replay — the project's most recent replays. */
+export const replayListRoute = loaderRoute(replayListLoader);
+
+/** GET /api/v1/replay/matching — how many runs and turns a replay with these filters would rebuild. */
+export const replayMatchingRoute = loaderRoute(replayMatchingLoader);

@@ -4,7 +4,7 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
-import { replayJobQuery, replayTurnQuery } from "@/lib/queries/replay";
+import { replayJobQuery, replayListQuery, replayMatchingQuery, replayTurnQuery } from "@/lib/queries/replay";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
 import { parseReviewerUrl, REVIEWER_PAGE_SIZE } from "@/lib/queries/reviewer-url";
 import { parseRunListUrl } from "@/lib/queries/run-list-url";
@@ -13,7 +13,7 @@ import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { listRunsRoute, runFacetsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "@/lib/server/http/routes";
 import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
-import { replayJobRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
+import { replayJobRoute, replayListRoute, replayMatchingRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
 import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
 import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
@@ -26,7 +26,7 @@ import { inlineReplays } from "@/lib/server/testing/jobs";
 import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";
 import type { Loader, LoaderContext } from "./define-loader";
 import { fetchQuery, type ServerQuery } from "./prefetch";
-import { replayJobLoader, replayTurnLoader } from "./replay";
+import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "./replay";
 import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
 import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
@@ -53,6 +53,8 @@ const ROUTES: [RegExp, string[], RouteHandler][] = [
   [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
   [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
   [/^\/api\/v1\/policy-versions$/, [], listPolicyVersionsRoute],
+  [/^\/api\/v1\/replay$/, [], replayListRoute],
+  [/^\/api\/v1\/replay\/matching$/, [], replayMatchingRoute],
   [/^\/api\/v1\/replay\/([^/]+)$/, ["id"], replayJobRoute],
   [/^\/api\/v1\/replay\/([^/]+)\/runs\/([^/]+)\/turns\/([^/]+)$/, ["id", "runId", "turn"], replayTurnRoute],
 ];
@@ -182,6 +184,8 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     ["the policy versions", () => bothSides(policyVersionsQuery(), policyVersionsLoader)],
     ["a replay job", () => bothSides(replayJobQuery(jobId), replayJobLoader)],
     ["a replay's turn", () => bothSides(replayTurnQuery(jobId, ETF_RUN, 12), replayTurnLoader)],
+    ["the recent replays", () => bothSides(replayListQuery(), replayListLoader)],
+    ["the runs a replay would take", () => bothSides(replayMatchingQuery({ status: "completed" }, 3), replayMatchingLoader)],
   ])("%s: the same input and the same data on both sides", async (_, run) => {
     const { viaRoute, viaPage, browser, page } = await run();
     expect(viaPage).toEqual(viaRoute);

@@ -1,6 +1,17 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REMINDER_KEYS, ZEvent, ZReplayJob, ZReplayTurn, type TCopy, type TReplayJob, type TRunDecisions } from "@/lib/contracts";
+import {
+  AGENT_COMPARISON_CODES,
+  REMINDER_KEYS,
+  ZEvent,
+  ZReplayJob,
+  ZReplayList,
+  ZReplayMatching,
+  ZReplayTurn,
+  type TCopy,
+  type TReplayJob,
+  type TRunDecisions,
+} from "@/lib/contracts";
 import { followUp, rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { changedTurns } from "@/lib/replay/changed-turns";
@@ -8,7 +19,7 @@ import { resolvedCopyJson } from "@/lib/replay/follow-up-groups";
 import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
-import { replayJobRoute, replayTurnRoute, startReplayRoute } from "@/lib/server/http/replay-routes";
+import { replayJobRoute, replayListRoute, replayMatchingRoute, replayTurnRoute, startReplayRoute } from "@/lib/server/http/replay-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getDecisions } from "@/lib/server/runs/run-reads";
@@ -196,7 +207,11 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(side.baseline!.reminders.find((r) => r.key === "context")!.status).not.toBe("dropped");
     expect(side.whatIf!.reminders.find((r) => r.key === "context")).toMatchObject({ status: "dropped", dropReason: "capacity" });
     expect(side.baselineFindings).toEqual(own.findings.filter((f) => f.turn === turn));
-    expect(side.whatIfFindings).toEqual(whatIf.findings.filter((f) => f.turn === turn));
+    // The what-if side leaves out comparisons with the agent's record (no agent ran with it); the rest are its own.
+    expect(side.whatIfFindings).toEqual(
+      whatIf.findings.filter((f) => f.turn === turn && !(AGENT_COMPARISON_CODES as readonly string[]).includes(f.code)),
+    );
+    expect(side.whatIfFindings.map((f) => f.code)).not.toContain("MISSING_REMINDER");
 
     // An unchanged turn: the same reminders both sides (the tighter policy still moves the meters), no changes, the changed turns around it.
     const changedSet = new Set(changed.map((c) => c.turn));
@@ -378,5 +393,94 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const after = await getReplayTurn(db, caller.projectId, job.id, "replay-a", 150);
     expect(after.baseline?.turn).toBe(150);
     expect(after.whatIf).toEqual(after.baseline);
+  });
+
+  it("keys the turn view on the stored rebuild its baseline is of, even when a rebuild lands while it reads", async () => {
+    const sameCopy = (await createCopyVersion(db, caller, { name: "own again", copy: {} })).id;
+    const { job, done } = await startReplay(db, caller, { copyVersionId: sameCopy, filters: {}, maxRuns: 10 }, inlineReplays(db));
+    await done;
+    // The database as it is, except that right after the first read of the run's stored rebuild
+    // version, a new turn arrives and is rebuilt (a background rebuild landing mid-request).
+    let landed = false;
+    const land = async () => {
+      const grown = turnEvents("replay-c", 150, 60, 20_000).map((e) => ({ ...e, id: `replay-c:late-${String(e.id)}` }));
+      await ingestBatch(db, caller.projectId, grown);
+      await settleRebuilds(db);
+    };
+    const cache = db.prisma.runDecisionsCache;
+    const hookedCache = new Proxy(cache, {
+      get(target, prop, receiver) {
+        if (prop !== "findUnique") return Reflect.get(target, prop, receiver);
+        return async (args: Parameters<typeof cache.findUnique>[0]) => {
+          const row = await target.findUnique(args);
+          if (!landed) {
+            landed = true;
+            await land();
+          }
+          return row;
+        };
+      },
+    });
+    const prisma = new Proxy(db.prisma, {
+      get: (target, prop, receiver) => (prop === "runDecisionsCache" ? hookedCache : Reflect.get(target, prop, receiver)),
+    });
+    const hooked: Database = { ...db, prisma };
+    const view = await getReplayTurn(hooked, caller.projectId, job.id, "replay-c", 10);
+    expect(landed).toBe(true);
+    // The same copy on both sides, over the same events: nothing changed anywhere in the run.
+    expect(view.changes).toEqual([]);
+    expect(view.nextChanged).toBeNull();
+    expect(view.whatIf).toEqual(view.baseline);
+    // Asked again, the view is of the new stored rebuild, the new turn on both sides.
+    const after = await getReplayTurn(db, caller.projectId, job.id, "replay-c", 150);
+    expect(after.baseline?.turn).toBe(150);
+    expect(after.whatIf).toEqual(after.baseline);
+  });
+
+  it("counts the runs and turns a replay would take before it starts, from stored counts, in the caller's project only", async () => {
+    const count = async (key: string, query: string) => {
+      const response = await replayMatchingRoute(get(key, `/replay/matching${query}`), { params: Promise.resolve({}) });
+      expect(response.status).toBe(200);
+      return ZReplayMatching.parse(await response.json());
+    };
+    const runs = await db.prisma.run.findMany({ where: { projectId: caller.projectId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] });
+    const turnsOf = (rows: typeof runs) => rows.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0);
+    expect(await count(secret, "")).toEqual({ runs: runs.length, turns: turnsOf(runs), more: false, maxRuns: 500 });
+    expect(await count(secret, "?maxRuns=2")).toEqual({ runs: 2, turns: turnsOf(runs.slice(0, 2)), more: true, maxRuns: 2 });
+    expect(await count(secret, "?agent=nobody")).toEqual({ runs: 0, turns: 0, more: false, maxRuns: 500 });
+    // What the count says is what a replay takes.
+    const { job, done } = await startReplay(db, caller, { copyVersionId: ownCopyId, filters: {}, maxRuns: 2 }, inlineReplays(db));
+    await done;
+    expect([job.progress.totalRuns, job.progress.totalTurns]).toEqual([2, turnsOf(runs.slice(0, 2))]);
+    const bad = await replayMatchingRoute(get(secret, "/replay/matching?maxRuns=0"), { params: Promise.resolve({}) });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ path: "maxRuns", message: expect.stringMatching(/./) });
+    const stranger = (await createKey(db, "counting-elsewhere")).secret;
+    expect(await count(stranger, "")).toEqual({ runs: 0, turns: 0, more: false, maxRuns: 500 });
+  });
+
+  it("lists the project's recent replays newest first, without their results, and none of another project's", async () => {
+    const started = await startReplay(
+      db,
+      caller,
+      { policyVersionId: tightPolicyId, filters: { status: "completed" }, maxRuns: 1 },
+      inlineReplays(db),
+    );
+    await started.done;
+    const response = await replayListRoute(get(secret, "/replay"), { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    const { replays } = ZReplayList.parse(await response.json());
+    const rows = await db.prisma.replayJob.findMany({
+      where: { projectId: caller.projectId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
+    expect(replays.map((r) => r.id)).toEqual(rows.slice(0, 20).map((r) => r.id));
+    const done = replays.find((r) => r.id === started.job.id)!;
+    expect(done).toMatchObject({ status: "done", policyVersionId: tightPolicyId, copyVersionId: null, filters: { status: "completed" } });
+    expect(done).not.toHaveProperty("result");
+    expect(done).toMatchObject({ progress: { doneRuns: done.progress.totalRuns }, finishedAt: expect.any(String) });
+    const stranger = (await createKey(db, "listing-elsewhere")).secret;
+    const theirs = await replayListRoute(get(stranger, "/replay"), { params: Promise.resolve({}) });
+    expect(ZReplayList.parse(await theirs.json()).replays).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { TReplayJob, TReplayRequest, TReplayResult } from "@/lib/contracts";
+import type { TReplayFilters, TReplayJob, TReplayList, TReplayMatching, TReplayRequest, TReplayResult } from "@/lib/contracts";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { jsonColumn, replayFiltersColumn, replayResultColumn } from "@/lib/server/db/json-columns";
@@ -37,12 +37,7 @@ export async function startReplay(
 ): Promise<{ job: TReplayJob; done: Promise<void> }> {
   if (request.copyVersionId) await getCopyVersion(db, caller.projectId, request.copyVersionId);
   if (request.policyVersionId) await getPolicyVersion(db, caller.projectId, request.policyVersionId);
-  const runs = await db.prisma.run.findMany({
-    where: runFilterWhere(caller.projectId, request.filters, { startedOnly: true }),
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    take: request.maxRuns,
-    select: { id: true, eventCount: true, maxTurn: true },
-  });
+  const runs = await chooseRuns(db, caller.projectId, request.filters, request.maxRuns);
   if (runs.length === 0) throw new DomainError("invalid", "no runs match these filters", "filters");
 
   const inputKey = createHash("sha256")
@@ -84,6 +79,56 @@ export async function startReplay(
     throw error;
   });
   return { job: toJob(row, false), done };
+}
+
+/** The runs a replay with these filters takes: the newest `take` matching started runs. */
+function chooseRuns(db: Database, projectId: string, filters: TReplayFilters, take: number) {
+  return db.prisma.run.findMany({
+    where: runFilterWhere(projectId, filters, { startedOnly: true }),
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take,
+    select: { id: true, eventCount: true, maxTurn: true },
+  });
+}
+
+/**
+ * How many runs and turns a replay with these filters would rebuild, before it is started: the
+ * same choice of runs as startReplay, counted from the runs' stored highest turn (no event or
+ * decision is read; at most `maxRuns + 1` run rows).
+ */
+export async function countMatchingRuns(
+  db: Database,
+  projectId: string,
+  query: TReplayFilters & { maxRuns: number },
+): Promise<TReplayMatching> {
+  const { maxRuns, ...filters } = query;
+  const runs = await chooseRuns(db, projectId, filters, maxRuns + 1);
+  const taken = runs.slice(0, maxRuns);
+  return {
+    runs: taken.length,
+    turns: taken.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
+    more: runs.length > maxRuns,
+    maxRuns,
+  };
+}
+
+/** How many recent replays the list shows. */
+export const RECENT_REPLAYS = 20;
+
+/** The project's most recent replays, newest first, without their results (not read). */
+export async function listReplays(db: Database, projectId: string): Promise<TReplayList> {
+  const rows = await db.prisma.replayJob.findMany({
+    where: { projectId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: RECENT_REPLAYS,
+    omit: { result: true },
+  });
+  return {
+    replays: rows.map((row) => {
+      const { result: _result, reused: _reused, ...job } = toJob({ ...row, result: null } as JobRow, false);
+      return { ...job, error: row.error };
+    }),
+  };
 }
 
 /**

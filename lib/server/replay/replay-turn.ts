@@ -1,6 +1,7 @@
 import "server-only";
 import type { TReplayTurn, TRunDecisions } from "@/lib/contracts";
 import { changedTurns, type ChangedTurn } from "@/lib/replay/changed-turns";
+import { whatIfFindings } from "@/lib/replay/what-if-findings";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { runCache } from "@/lib/server/lru";
@@ -36,21 +37,18 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
 
   // The run's own decisions as last rebuilt, and the what-if of the same events (those that rebuild
   // included, up to its max seq): kept per job and stored rebuild, so a run that grows meanwhile is
-  // compared like with like and clicked through at the cost of one rebuild.
-  const version = await db.prisma.runDecisionsCache.findUnique({
-    where: { projectId_runPk: { projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true },
-  });
-  if (!version) throw new DomainError("conflict", "the run has not been rebuilt yet: its rebuild is queued");
-  const key = `${job.id}:${run.id}:${version.eventCount}:${version.maxSeq}`;
+  // compared like with like and clicked through at the cost of one rebuild. The stored rebuild's
+  // version comes with the decisions (one row read), never from a separate read: a rebuild landing
+  // between two reads would otherwise pair new decisions with the older events under the older key.
+  const own = await getParsedRunDecisions(db, run);
+  if (!own.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${own.error}`);
+  const key = `${job.id}:${own.version}`;
   let replay = replayed.get(key);
   if (!replay) {
-    const own = await getParsedRunDecisions(db, run);
-    if (!own.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${own.error}`);
     const [copy, policy, rows] = await Promise.all([
       job.copyVersionId ? getCopyVersion(db, projectId, job.copyVersionId).then((v) => v.copy) : undefined,
       job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
-      queryEventRows(db, run, ` AND "seq" <= $3::bigint`, [version.maxSeq]),
+      queryEventRows(db, run, ` AND "seq" <= $3::bigint`, [own.maxSeq]),
     ]);
     // The what-if rebuild is CPU work: on the process's job threads, not this request's event loop.
     const { threads } = await getBackground();
@@ -64,8 +62,9 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
   const baselineTurn = baseline.turns.find((t) => t.turn === turn) ?? null;
   const whatIfTurn = whatIf.turns.find((t) => t.turn === turn) ?? null;
   const baselineFindings = baseline.findings.filter((f) => f.turn === turn);
-  const whatIfFindings = whatIf.findings.filter((f) => f.turn === turn);
-  if (!baselineTurn && !whatIfTurn && baselineFindings.length === 0 && whatIfFindings.length === 0) {
+  // No agent ran with the what-if's copy and policy: its comparisons with the agent's record are left out.
+  const whatIfTurnFindings = whatIfFindings(whatIf.findings.filter((f) => f.turn === turn));
+  if (!baselineTurn && !whatIfTurn && baselineFindings.length === 0 && whatIfTurnFindings.length === 0) {
     throw new DomainError(
       "not_found",
       `no turn ${turn} in run ${JSON.stringify(runId)}, with its own or the replay's copy and policy`,
@@ -95,7 +94,7 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
     whatIf: whatIfTurn,
     changes,
     baselineFindings,
-    whatIfFindings,
+    whatIfFindings: whatIfTurnFindings,
     previousChanged,
     nextChanged,
   };

@@ -116,6 +116,13 @@ function storedSummary(run: RunRow, row: { runPk: string; summary: unknown }): C
 interface ParsedDecisions {
   decisions: TRunDecisions;
   bytes: number;
+  /**
+   * The stored rebuild these decisions are of (`${runPk}:${eventCount}:${maxSeq}`), read with them
+   * from the same row: a reader that caches what it derives from them keys on it, and reads the
+   * events up to `maxSeq`, so what it pairs with them is of the same stored rebuild.
+   */
+  version: string;
+  maxSeq: string;
 }
 
 const parsed = runCache<ParsedDecisions>({ sizeOf: (entry) => entry.bytes });
@@ -138,7 +145,12 @@ export async function getParsedRunDecisions(
   if (hit) return { ok: true, ...hit, ...freshnessOf(run, version) };
   const result = await storedDecisions(db, run);
   if (!result.ok) return result;
-  const entry = { decisions: JSON.parse(result.json) as TRunDecisions, bytes: jsonTextBytes(result.json.length) };
+  const entry = {
+    decisions: JSON.parse(result.json) as TRunDecisions,
+    bytes: jsonTextBytes(result.json.length),
+    version: result.version,
+    maxSeq: result.version.split(":").at(-1)!,
+  };
   parsed.set(result.version, entry);
   return { ok: true, ...entry, staleEvents: result.staleEvents, pending: result.pending };
 }

@@ -1,3 +1,4 @@
-import { startReplayRoute } from "@/lib/server/http/replay-routes";
+import { replayListRoute, startReplayRoute } from "@/lib/server/http/replay-routes";
 
+export const GET = replayListRoute;
 export const POST = startReplayRoute;

@@ -1,0 +1,3 @@
+import { replayMatchingRoute } from "@/lib/server/http/replay-routes";
+
+export const GET = replayMatchingRoute;
