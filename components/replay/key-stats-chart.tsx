@@ -3,6 +3,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TReplayResult } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
+import { ChartFigure } from "@/components/ui/chart-figure";
 import styles from "./replay.module.css";
 
 type Measure = "delivered" | "dropped";
@@ -12,15 +13,25 @@ const TITLES: Record<Measure, string> = { delivered: "Delivered reminders", drop
 /** One measure per key, baseline next to what-if; the y axis counts reminders. */
 export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; measure: Measure }) {
   const data = keys.map(({ key, baseline, whatIf }) => ({ key, baseline: baseline[measure], whatIf: whatIf[measure] }));
-  const summary = data.map((d) => `${d.key} ${formatNumber(d.baseline)} → ${formatNumber(d.whatIf)}`).join(", ");
+  const summary = `Baseline → what-if, per key: ${data.map((d) => `${d.key} ${formatNumber(d.baseline)} → ${formatNumber(d.whatIf)}`).join(", ")}.`;
   return (
-    <figure className={styles.chart} aria-label={`${TITLES[measure]} per key: ${summary}`}>
-      <figcaption>
-        {TITLES[measure]} <span className="unit">reminders</span>
-      </figcaption>
+    <ChartFigure
+      className={styles.chart}
+      caption={`${TITLES[measure]} per key`}
+      unit="reminders"
+      summary={summary}
+      table={{
+        columns: [
+          { key: "key", label: "Key" },
+          { key: "baseline", label: "Baseline", unit: "reminders" },
+          { key: "whatIf", label: "What-if", unit: "reminders" },
+        ],
+        rows: data.map((d) => ({ key: d.key, baseline: formatNumber(d.baseline), whatIf: formatNumber(d.whatIf) })),
+      }}
+    >
       <div className={styles.chartBox}>
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2}>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} barGap={2} accessibilityLayer={false}>
             <CartesianGrid vertical={false} stroke="var(--border)" />
             <XAxis dataKey="key" tickLine={false} stroke="var(--text-faint)" fontSize={12} />
             <YAxis
@@ -43,6 +54,6 @@ export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; 
           </BarChart>
         </ResponsiveContainer>
       </div>
-    </figure>
+    </ChartFigure>
   );
 }

@@ -91,7 +91,8 @@ describe("what-if replay workbench", () => {
     expect(screen.getByRole("table", { name: "Per key, baseline vs what-if" })).toBeInTheDocument();
     expect(
       screen.getByRole("figure", {
-        name: /^Dropped reminders \(capacity\) per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1/,
+        name: "Dropped reminders (capacity) per key · reminders",
+        description: /^Baseline → what-if, per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1\b/,
       }),
     );
     expect(screen.getByRole("link", { name: /^Turn 10: / })).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");

@@ -24,7 +24,7 @@ export function FindingsView({
   const total = groups.reduce((n, g) => n + g.count, 0);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   return (
-    <section className={styles.card} aria-labelledby="findings-title">
+    <section id="findings" className={styles.card} aria-labelledby="findings-title">
       <header className={`panel-header ${styles.cardHeader}`}>
         <h2 id="findings-title">Findings ({formatNumber(total)})</h2>
         <span className={styles.meterMeta}>
