@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/layout/site-header";
+import { MAIN_ID, SkipLinks } from "@/components/layout/skip-links";
 import { parseTheme, THEME_COOKIE } from "@/components/layout/theme";
 import { SESSION_COOKIE } from "@/lib/server/auth/request-key";
 import { Providers } from "./providers";
@@ -27,8 +28,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" data-theme={theme}>
       <body>
         <Providers>
+          <SkipLinks />
           <SiteHeader signedIn={signedIn} theme={theme} />
-          <main className="page">{children}</main>
+          <main id={MAIN_ID} tabIndex={-1} className="page">
+            {children}
+          </main>
           <footer className="site-footer">Cuescope · telemetry format v1 · decisions are rebuilt from raw events, never edited</footer>
         </Providers>
       </body>

@@ -228,7 +228,7 @@ test.describe("Copy editor and what-if replay", () => {
 
     // Adding a stage template starts from `*`; removing it again leaves no change.
     await page.getByRole("spinbutton", { name: "New requests stage template" }).fill("3");
-    await page.getByRole("button", { name: "Add requests stage template" }).click();
+    await page.getByRole("button", { name: "Add stage template for requests" }).click();
     await expect(page.getByRole("textbox", { name: "Template requests · stage 3" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Changes from the built-in default copy" })).toContainText("added");
     await page.getByRole("button", { name: "Remove template requests · stage 3" }).click();

@@ -136,7 +136,7 @@ describe("copy editor: one key's templates", () => {
     const user = userEvent.setup();
     render(<Editor reminderKey="requests" />);
     const stage = screen.getByRole("spinbutton", { name: "New requests stage template" });
-    const add = screen.getByRole("button", { name: "Add requests stage template" });
+    const add = screen.getByRole("button", { name: "Add stage template for requests" });
     expect(add).toBeDisabled();
     await user.type(stage, "2");
     await user.click(add);
@@ -176,12 +176,12 @@ describe("copy editor: one key's templates", () => {
     const user = userEvent.setup();
     const onAdd = vi.fn();
     const { rerender } = render(<Bare reminderKey="edits" templates={{ "*": "E" }} onAdd={onAdd} />);
-    await user.click(screen.getByRole("button", { name: "Add edits exhausted-block template" }));
+    await user.click(screen.getByRole("button", { name: "Add exhausted-block template for edits" }));
     expect(onAdd).toHaveBeenCalledWith("exhausted");
     rerender(<Bare reminderKey="edits" templates={{ "*": "E", exhausted: "X" }} onAdd={onAdd} />);
-    expect(screen.queryByRole("button", { name: "Add edits exhausted-block template" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Add exhausted-block template for edits" })).not.toBeInTheDocument();
     rerender(<Bare reminderKey="review" templates={{ "*": "R" }} onAdd={onAdd} />);
     expect(screen.queryByRole("button", { name: /exhausted/ })).not.toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Add review checkpoint template" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Add checkpoint template for review" })).toBeInTheDocument();
   });
 });

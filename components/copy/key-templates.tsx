@@ -63,11 +63,13 @@ export function KeyTemplates({
         </p>
       </header>
       {keyProblems.length ? (
-        <ul className={styles.problems} role="alert">
-          {keyProblems.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className={styles.problems}>
+            {keyProblems.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {names.map((name) => (
         <TemplateRow
@@ -105,22 +107,13 @@ export function KeyTemplates({
             onChange={(e) => setStage(e.target.value.replace(/^0+/, ""))}
           />
         </label>
-        <button
-          type="submit"
-          className="button button-quiet"
-          disabled={!stage || stageTaken}
-          aria-label={`Add ${reminderKey} ${reminderKey === "review" ? "checkpoint" : "stage"} template`}
-        >
-          Add {reminderKey === "review" ? "checkpoint" : "stage"} template
+        <button type="submit" className="button button-quiet" disabled={!stage || stageTaken}>
+          {/* The key follows the visible words, so the name starts with what is on screen (WCAG 2.5.3). */}
+          Add {reminderKey === "review" ? "checkpoint" : "stage"} template<span className="sr-only"> for {reminderKey}</span>
         </button>
         {reminderKey === "edits" && templates.exhausted === undefined ? (
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={() => onAdd("exhausted")}
-            aria-label="Add edits exhausted-block template"
-          >
-            Add exhausted-block template
+          <button type="button" className="button button-quiet" onClick={() => onAdd("exhausted")}>
+            Add exhausted-block template<span className="sr-only"> for edits</span>
           </button>
         ) : null}
         {stageTaken ? <span className="muted">That template exists.</span> : null}

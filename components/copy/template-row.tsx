@@ -57,11 +57,13 @@ export function TemplateRow({ reminderKey, name, templates, baseTemplates, turn,
         onChange={(e) => onChange(e.target.value)}
       />
       {problems.length ? (
-        <ul id={`${id}-problems`} className={styles.problems} role="alert">
-          {problems.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
+        <div id={`${id}-problems`} role="alert">
+          <ul className={styles.problems}>
+            {problems.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <div id={`${id}-preview`}>
         {!preview ? (

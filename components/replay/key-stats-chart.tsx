@@ -1,6 +1,7 @@
 import type { TReplayResult } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { keyMultiples, type KeyMeasure } from "@/lib/replay/key-stats";
+import { ChartFigure } from "@/components/ui/chart-figure";
 import styles from "./replay.module.css";
 
 const TITLES: Record<KeyMeasure, string> = { delivered: "Delivered reminders", dropped: "Dropped reminders (capacity)" };
@@ -15,10 +16,27 @@ export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; 
   const multiples = keyMultiples(keys, measure);
   const summary = multiples.map((m) => `${m.key} ${formatNumber(m.baseline)} → ${formatNumber(m.whatIf)}`).join(", ");
   return (
-    <figure className={styles.chart} aria-label={`${TITLES[measure]} per key: ${summary}`} data-measure={measure}>
-      <figcaption>
-        {TITLES[measure]} per key <span className="unit">reminders, each key on its own scale</span>
-      </figcaption>
+    <ChartFigure
+      className={styles.chart}
+      caption={`${TITLES[measure]} per key`}
+      unit="reminders"
+      summary={`Baseline → what-if, per key: ${summary}. Each key is drawn on its own scale.`}
+      drawingIsText
+      table={{
+        columns: [
+          { key: "key", label: "Key" },
+          { key: "baseline", label: "Baseline", unit: "reminders" },
+          { key: "whatIf", label: "What-if", unit: "reminders" },
+          { key: "delta", label: "Change", unit: "reminders" },
+        ],
+        rows: multiples.map((m) => ({
+          key: m.key,
+          baseline: formatNumber(m.baseline),
+          whatIf: formatNumber(m.whatIf),
+          delta: m.deltaText,
+        })),
+      }}
+    >
       <div className={styles.multiples}>
         {multiples.map((m) => (
           <figure
@@ -53,6 +71,6 @@ export function KeyStatsChart({ keys, measure }: { keys: TReplayResult["keys"]; 
           </figure>
         ))}
       </div>
-    </figure>
+    </ChartFigure>
   );
 }

@@ -93,7 +93,8 @@ describe("what-if replay workbench", () => {
     expect(screen.getByRole("table", { name: "Per key, baseline vs what-if" })).toBeInTheDocument();
     expect(
       screen.getByRole("figure", {
-        name: /^Dropped reminders \(capacity\) per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1/,
+        name: "Dropped reminders (capacity) per key · reminders",
+        description: /^Baseline → what-if, per key: requests 0 → 0, time 0 → 0, context 1 → 0, edits 0 → 1\b/,
       }),
     );
     // Small multiples: each key its own chart, scale and change, labelled with its unit.

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { FINDING_INFO } from "@/lib/audit/finding-info";
-import { prepareReviewerFunnel, type FunnelPart } from "@/lib/reviewer/funnel-chart";
+import { prepareReviewerFunnel, type FunnelChart, type FunnelPart } from "@/lib/reviewer/funnel-chart";
 import { REVIEWER_FINDING_CODES, type TFindingCode, type TReviewerFunnel } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
 import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
+import { ChartFigure, type ChartTable } from "@/components/ui/chart-figure";
 import { FindingCode } from "./finding-code";
 import styles from "./reviewer-funnel.module.css";
 
@@ -29,34 +30,43 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
             {view.violations ? " · only candidates with violations" : ""}
           </span>
         </header>
-        <ol className={styles.stages}>
-          {chart.stages.map((stage) => (
-            <li key={stage.key} className={styles.stage} aria-label={`${stage.label}: ${formatNumber(stage.count)}`}>
-              <span className={styles.stageLabel}>{stage.label}</span>
-              <span className={styles.stageCount}>
-                {stage.key === "candidates" && view.violations ? (
-                  <Link
-                    href={reviewerHref(view, { violations: undefined })}
-                    title="Show every candidate, not only violations"
-                    scroll={false}
-                  >
-                    {formatNumber(stage.count)}
-                  </Link>
-                ) : (
-                  formatNumber(stage.count)
-                )}
-              </span>
-              <span className={styles.bar} aria-hidden="true">
-                <span className={styles.barFill} style={{ width: `${Math.max(stage.count > 0 ? 1 : 0, stage.share * 100)}%` }} />
-              </span>
-              <ul className={styles.parts}>
-                {stage.parts.map((part) => (
-                  <Part key={part.label} part={part} violationsHref={violationsHref} />
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ol>
+        <ChartFigure
+          className={styles.figure}
+          caption="Candidates through each step"
+          unit="candidates"
+          summary={funnelSummary(chart)}
+          table={funnelTable(chart)}
+          drawingIsText
+        >
+          <ol className={styles.stages}>
+            {chart.stages.map((stage) => (
+              <li key={stage.key} className={styles.stage} aria-label={`${stage.label}: ${formatNumber(stage.count)}`}>
+                <span className={styles.stageLabel}>{stage.label}</span>
+                <span className={styles.stageCount}>
+                  {stage.key === "candidates" && view.violations ? (
+                    <Link
+                      href={reviewerHref(view, { violations: undefined })}
+                      title="Show every candidate, not only violations"
+                      scroll={false}
+                    >
+                      {formatNumber(stage.count)}
+                    </Link>
+                  ) : (
+                    formatNumber(stage.count)
+                  )}
+                </span>
+                <span className={styles.bar} aria-hidden="true">
+                  <span className={styles.barFill} style={{ width: `${Math.max(stage.count > 0 ? 1 : 0, stage.share * 100)}%` }} />
+                </span>
+                <ul className={styles.parts}>
+                  {stage.parts.map((part) => (
+                    <Part key={part.label} part={part} violationsHref={violationsHref} />
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        </ChartFigure>
         <div className={styles.cancelled}>
           <span className={styles.cancelledLabel}>Cancelled</span>
           <span className={styles.cancelledCount}>{formatNumber(chart.cancelled.total)}</span>
@@ -113,6 +123,28 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
       </section>
     </div>
   );
+}
+
+/** The funnel in one sentence, for the figure's description. */
+function funnelSummary(chart: FunnelChart): string {
+  const steps = chart.stages.map((stage) => `${stage.label.toLowerCase()} ${formatNumber(stage.count)}`).join(", ");
+  return `${steps}; cancelled ${formatNumber(chart.cancelled.total)}.`.replace(/^./, (c) => c.toUpperCase());
+}
+
+/** The funnel as a table: each step with its count and what left or qualified it. */
+function funnelTable(chart: FunnelChart): ChartTable {
+  const detail = (parts: FunnelPart[]) => parts.map((part) => `${part.label} ${formatNumber(part.count)}`).join("; ") || "—";
+  return {
+    columns: [
+      { key: "step", label: "Step" },
+      { key: "count", label: "Count", unit: "candidates" },
+      { key: "detail", label: "Of which", unit: "candidates" },
+    ],
+    rows: [
+      ...chart.stages.map((stage) => ({ step: stage.label, count: formatNumber(stage.count), detail: detail(stage.parts) })),
+      { step: "Cancelled", count: formatNumber(chart.cancelled.total), detail: detail(chart.cancelled.parts) },
+    ],
+  };
 }
 
 function Part({ part, violationsHref }: { part: FunnelPart; violationsHref: string }) {

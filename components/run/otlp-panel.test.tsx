@@ -74,7 +74,10 @@ describe("the OpenTelemetry panel", () => {
     ]);
     // The chart's bars: only the requests that reported tokens.
     expect(
-      screen.getByRole("figure", { name: /^Tokens per model request: turn 1 1,000 in, 100 out; turn 2 1,200 in, 200 out$/ }),
+      screen.getByRole("figure", {
+        name: "Tokens per model request · tokens, as the provider reported them",
+        description: "2 requests with tokens reported, 2,200 tokens in and 300 tokens out in all; the largest input, turn 2, 1,200 tokens.",
+      }),
     ).toBeInTheDocument();
   });
 

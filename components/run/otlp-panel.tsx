@@ -6,6 +6,7 @@ import type { TOtlpRecordsResponse } from "@/lib/contracts";
 import { modelRequestBars, otlpRecordName } from "@/lib/charts";
 import { formatCount, formatInstant, formatLatency, formatNumber, formatTokens, formatTurn } from "@/lib/format";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
+import { ChartFigure } from "@/components/ui/chart-figure";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { PanelError } from "./panel-state";
 import styles from "./run.module.css";
@@ -30,6 +31,7 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
   const requests = records.filter((r) => r.kind === "model_request");
   const others = records.filter((r) => r.kind !== "model_request");
   const bars = modelRequestBars(records);
+  const largest = bars.reduce((a, b) => (b.input > a.input ? b : a), bars[0] ?? { label: "", model: null, input: 0, output: 0 });
   const total = counts.modelRequests + counts.spans + counts.logs;
   const summary = [
     formatCount(counts.modelRequests, "model request"),
@@ -45,16 +47,29 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
         <span className={styles.meterMeta}>{summary}</span>
       </header>
       {bars.length > 0 && (
-        <figure
+        <ChartFigure
           className={styles.otlpChart}
-          aria-label={`Tokens per model request: ${bars.map((b) => `${b.label} ${formatNumber(b.input)} in, ${formatNumber(b.output)} out`).join("; ")}`}
+          caption="Tokens per model request"
+          unit="tokens, as the provider reported them"
+          summary={`${formatCount(bars.length, "request")} with tokens reported, ${formatTokens(tokens.input)} in and ${formatTokens(tokens.output)} out in all; the largest input, ${largest.label}, ${formatTokens(largest.input)}.`}
+          table={{
+            columns: [
+              { key: "label", label: "Request" },
+              { key: "model", label: "Model" },
+              { key: "input", label: "Input", unit: "tokens" },
+              { key: "output", label: "Output", unit: "tokens" },
+            ],
+            rows: bars.map((b) => ({
+              label: b.label,
+              model: b.model ?? "—",
+              input: formatNumber(b.input),
+              output: formatNumber(b.output),
+            })),
+          }}
         >
-          <figcaption>
-            Tokens per request <span className="unit">tokens, as the provider reported them</span>
-          </figcaption>
           <div className={styles.otlpChartBox}>
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={bars} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+              <BarChart data={bars} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
                 <CartesianGrid vertical={false} stroke="var(--border)" />
                 <XAxis dataKey="label" tickLine={false} stroke="var(--text-faint)" fontSize={12} />
                 <YAxis
@@ -72,7 +87,7 @@ export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
               </BarChart>
             </ResponsiveContainer>
           </div>
-        </figure>
+        </ChartFigure>
       )}
       {requests.length > 0 && (
         <ScrollRegion label="Model requests table">
