@@ -69,13 +69,22 @@ test.describe("run page triage", () => {
     await expect(page).toHaveURL(/#findings$/);
     await expect(page.getByRole("heading", { name: /^Findings \(/ })).toBeInViewport();
 
-    const toolbars = page.getByRole("toolbar");
-    expect(await toolbars.count()).toBeGreaterThan(4);
-    for (const toolbar of await toolbars.all()) {
-      const marks = await toolbar.getByRole("button").count();
-      if (marks === 0) continue;
-      await expect(toolbar.locator('button[tabindex="0"]')).toHaveCount(1);
+    // Each strip and lane is one slider: one tab stop, nothing focusable inside; arrows move along its marks.
+    const strips = page.getByRole("slider", { name: /reminders, by stage and status$|^(rules|recorded|notified|findings): / });
+    expect(await strips.count()).toBeGreaterThan(4);
+    for (const strip of await strips.all()) {
+      await expect(strip).toHaveAttribute("tabindex", "0");
+      await expect(strip.locator("button, a, [tabindex]")).toHaveCount(0);
     }
+    const findingsLane = page.getByRole("slider", { name: /^findings: / });
+    await findingsLane.focus();
+    await page.keyboard.press("Home");
+    await expect(findingsLane).toHaveAttribute("aria-valuenow", "1");
+    await page.keyboard.press("ArrowRight");
+    await expect(findingsLane).toHaveAttribute("aria-valuenow", "2");
+    const second = Number(/^turns? ([\d,]+)/.exec((await findingsLane.getAttribute("aria-valuetext")) ?? "")![1].replace(/,/g, ""));
+    await page.keyboard.press("Enter");
+    await expect.poll(() => selectedTurn(page)).toBe(second);
 
     // The requests chart's value axis at run scale, then zoomed by keyboard on the brush.
     const axisTicks = () =>

@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
@@ -19,10 +19,9 @@ function renderLanes(events: TEvent[], domain: TurnWindow, selectedTurn: number 
 }
 
 const heading = (name: RegExp) => screen.getByRole("heading", { name });
-const marks = (lane: RegExp) =>
-  within(screen.getByRole("toolbar", { name: lane }))
-    .queryAllByRole("button")
-    .map((b) => b.getAttribute("aria-label"));
+/** A lane's marks' sentences, drawn order (a lane with none is a group, not a slider). */
+const laneOf = (lane: RegExp) => screen.queryByRole("slider", { name: lane }) ?? screen.getByRole("group", { name: lane });
+const marks = (lane: RegExp) => Array.from(laneOf(lane).querySelectorAll("[data-mark]")).map((m) => m.getAttribute("title"));
 
 describe("run page lanes (R12): review suggestion, Reviewer, notifications, findings", () => {
   it("sums up the rules' Reviewer candidates and what the runtime recorded, chain by chain", () => {
@@ -65,12 +64,18 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
   it("every mark selects its turn", async () => {
     const user = userEvent.setup();
     const onSelectTurn = renderLanes(reviewerEvents, { from: 9, to: 20 });
-    await user.click(screen.getByRole("button", { name: "turns 10–12 · dispatch d1 of candidate c1 completed" }));
+    await user.click(screen.getByTitle("turns 10–12 · dispatch d1 of candidate c1 completed"));
     expect(onSelectTurn).toHaveBeenLastCalledWith(10);
-    await user.click(screen.getByRole("button", { name: /^turn 20 · findings:/ }));
+    await user.click(screen.getByTitle(/^turn 20 · findings:/));
     expect(onSelectTurn).toHaveBeenLastCalledWith(20);
-    await user.click(screen.getByRole("button", { name: "turn 11 · review reminder, stage 1 · delivered (20 B)" }));
+    await user.click(screen.getByTitle("turn 11 · review reminder, stage 1 · delivered (20 B)"));
     expect(onSelectTurn).toHaveBeenLastCalledWith(11);
+    // By keyboard: each lane is one slider; Enter opens the mark it is on.
+    const rules = screen.getByRole("slider", { name: /^rules:/ });
+    rules.focus();
+    await user.keyboard("{End}{Enter}");
+    expect(onSelectTurn).toHaveBeenLastCalledWith(20);
+    expect(rules).toHaveAttribute("aria-valuetext", expect.stringMatching(/^turn 20 · rules: Reviewer candidate/));
   });
 
   it("without review and reviewer sections, notifications still have their own lane", async () => {
@@ -86,7 +91,7 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     const notified = marks(/^notified:/);
     expect(notified).toHaveLength(2);
     expect(notified[1]).toMatch(/^turn 1 · .*email.*Fees table ready/);
-    await user.click(screen.getAllByRole("button", { name: /^turn 1 · / })[0]);
+    await user.click(screen.getAllByTitle(/^turn 1 · /)[0]);
     expect(onSelectTurn).toHaveBeenCalledWith(1);
   });
 
@@ -109,7 +114,9 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
     const total = timeline.notifications.reduce((n, item) => n + (item.count ?? 1), 0);
     expect(total).toBe(events.filter((e) => e.type === "user.notified").length);
     expect(heading(/^User notifications/)).toHaveTextContent(`${total} in view`);
-    const recorded = within(screen.getByRole("toolbar", { name: /^recorded:/ })).getAllByRole("button");
+    const recorded = Array.from(laneOf(/^recorded:/).querySelectorAll<HTMLElement>("[data-mark]")).sort(
+      (a, b) => Number(a.dataset.turn) - Number(b.dataset.turn),
+    );
     await userEvent.click(recorded[0]);
     expect(onSelectTurn).toHaveBeenCalledWith(timeline.reviewer.chainBuckets![0].turn);
   });
@@ -134,9 +141,9 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
       />,
     );
     expect(screen.getByTestId("lanes-dense")).toBeInTheDocument();
-    const bars = within(screen.getByRole("toolbar", { name: /^notified:/ })).getAllByRole("button");
+    const bars = Array.from(laneOf(/^notified:/).querySelectorAll<HTMLElement>("[data-mark]"));
     expect(bars.length).toBeLessThanOrEqual(60);
-    const counted = bars.map((b) => Number(/· (\d+) user notifications ·/.exec(b.getAttribute("aria-label") ?? "")?.[1]));
+    const counted = bars.map((b) => Number(/· (\d+) user notifications ·/.exec(b.getAttribute("title") ?? "")?.[1]));
     expect(counted.reduce((a, b) => a + b, 0)).toBe(300);
     await userEvent.click(bars[0]);
     expect(onZoom).toHaveBeenCalledWith(0, 4);

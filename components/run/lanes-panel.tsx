@@ -10,7 +10,7 @@ import { reviewerLayout } from "@/lib/reviewer/lane-layout";
 import { DENSE_LANE_ITEMS, laneBuckets, notificationMarks, type LaneGlyph, type LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
-import { useRovingTrack } from "./use-roving-track";
+import { MarkTrack, type TrackItem } from "./mark-track";
 import styles from "./lanes.module.css";
 
 const ROW = 14;
@@ -25,81 +25,103 @@ export const LANE_GLYPHS: Record<LaneGlyph, string> = {
   notification: "✉",
 };
 
-function Lane({ label, hint, rows, axis, children }: { label: string; hint: string; rows: number; axis: AxisProps; children: ReactNode }) {
+function Lane({
+  label,
+  hint,
+  rows,
+  axis,
+  items,
+  children,
+}: {
+  label: string;
+  hint: string;
+  rows: number;
+  axis: AxisProps;
+  /** The lane's marks in turn order: what a click or Enter on each does. */
+  items: readonly TrackItem[];
+  children: (activeKey: string | null) => ReactNode;
+}) {
   const { selectedTurn, domain } = axis;
-  const { ref: trackRef, onFocus: onTrackFocus, onKeyDown: onTrackKeyDown } = useRovingTrack(selectedTurn);
   return (
     <div
       className={styles.lane}
-      style={{ height: rows * ROW + 6, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
-      role="toolbar"
-      aria-label={`${label}: ${hint}`}
-      aria-orientation="horizontal"
+      // At least 24 px: the lane is one target (WCAG 2.5.8).
+      style={{ height: Math.max(24, rows * ROW + 6), paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
     >
-      <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint}>
+      <span className={styles.laneLabel} style={{ width: PLOT_INSETS.left }} title={hint} aria-hidden="true">
         {label}
       </span>
-      <div className={styles.track} ref={trackRef} onFocus={onTrackFocus} onKeyDown={onTrackKeyDown}>
-        {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
-          <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
-        ) : null}
-        {children}
-      </div>
+      <MarkTrack className={styles.track} label={`${label}: ${hint}`} items={items} selectedTurn={selectedTurn}>
+        {(activeKey) => (
+          <>
+            {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
+              <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
+            ) : null}
+            {children(activeKey)}
+          </>
+        )}
+      </MarkTrack>
     </div>
   );
 }
 
-function Marks({ marks, onSelectTurn }: { marks: readonly LaneMark[]; onSelectTurn: (turn: number) => void }) {
+/** Lane marks (and spans) as track items that select their turn, in turn order. */
+function selectItems(marks: readonly { id: string; turn: number; title: string }[], onSelectTurn: (turn: number) => void): TrackItem[] {
+  return [...marks]
+    .sort((a, b) => a.turn - b.turn)
+    .map((m) => ({ key: m.id, turn: m.turn, title: m.title, activate: () => onSelectTurn(m.turn) }));
+}
+
+function Marks({ marks, activeKey, glyph }: { marks: readonly LaneMark[]; activeKey: string | null; glyph?: string }) {
   return marks.map((m) => (
-    <button
+    <span
       key={m.id}
-      type="button"
-      className={`${styles.mark} ${styles[m.glyph]}`}
+      className={`${styles.mark} ${glyph ? styles.finding : styles[m.glyph]}`}
       style={{ left: `${m.x * 100}%`, top: 3 + m.row * ROW }}
       title={m.title}
-      aria-label={m.title}
       data-turn={m.turn}
       data-mark={m.id}
-      onClick={() => onSelectTurn(m.turn)}
+      data-active={m.id === activeKey || undefined}
     >
-      {LANE_GLYPHS[m.glyph]}
-    </button>
+      {glyph ?? LANE_GLYPHS[m.glyph]}
+    </span>
   ));
 }
 
 /**
  * A dense lane at run scale: a bar per bucket of turns, as tall as its count (the busiest bucket
- * fills the lane); a click zooms to the bucket's turns, where the items are drawn one by one.
+ * fills the lane); a click (or Enter) zooms to the bucket's turns, where the items are drawn one by one.
  */
-function Buckets({
-  items,
-  what,
-  rows,
-  axis,
-}: {
-  items: readonly { turn: number; weight?: number }[];
-  what: string;
-  rows: number;
-  axis: AxisProps;
-}) {
+function bucketsOf(items: readonly { turn: number; weight?: number }[], what: string, axis: AxisProps) {
   const buckets = laneBuckets(items, axis.domain);
   const most = Math.max(1, ...buckets.map((b) => b.count));
+  return buckets.map((b) => ({
+    ...b,
+    key: `b${b.from}`,
+    share: b.count / most,
+    title: `${formatTurnRange(b.from, b.to)} · ${formatNumber(b.count)} ${what} · zoom in to see each`,
+  }));
+}
+type Bucket = ReturnType<typeof bucketsOf>[number];
+
+function bucketItems(buckets: readonly Bucket[], axis: AxisProps): TrackItem[] {
+  return buckets.map((b) => ({ key: b.key, turn: b.from, title: b.title, activate: () => axis.onZoom(b.from, b.to) }));
+}
+
+function BucketBars({ buckets, rows, activeKey }: { buckets: readonly Bucket[]; rows: number; activeKey: string | null }) {
   const height = rows * ROW;
   return buckets.map((b) => {
-    const title = `${formatTurnRange(b.from, b.to)} · ${formatNumber(b.count)} ${what} · zoom in to see each`;
-    const h = Math.max(3, Math.round((b.count / most) * height));
+    const h = Math.max(3, Math.round(b.share * height));
     return (
-      <button
-        key={b.from}
-        type="button"
+      <span
+        key={b.key}
         className={styles.bucket}
         style={{ left: `${b.x1 * 100}%`, width: `max(3px, ${(b.x2 - b.x1) * 100}% - 1px)`, top: 3 + height - h, height: h }}
-        title={title}
-        aria-label={title}
+        title={b.title}
         data-turn={b.from}
-        data-mark={`b${b.from}`}
+        data-mark={b.key}
+        data-active={b.key === activeKey || undefined}
         data-testid="lane-bucket"
-        onClick={() => axis.onZoom(b.from, b.to)}
       />
     );
   });
@@ -154,6 +176,8 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
   const recordedDense = recordedItems.length > DENSE_LANE_ITEMS;
   const notifiedItems = itemsInView(timeline.notifications, axis);
   const notifiedDense = notifiedItems.length > DENSE_LANE_ITEMS;
+  const recordedBuckets = recordedDense ? bucketsOf(recordedItems, "recorded Reviewer items", axis) : [];
+  const notifiedBuckets = notifiedDense ? bucketsOf(notifiedItems, "user notifications", axis) : [];
   const schedule = timeline.reviewer.schedule;
   const admission = timeline.reviewer.admission;
 
@@ -207,32 +231,41 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
           hint="the rebuild's Reviewer candidates and R13's admission: ✓ granted, ⊘ denied (reasons in the tooltip)"
           rows={1}
           axis={axis}
+          items={selectItems(layout.rebuilt, onSelectTurn)}
         >
-          <Marks marks={layout.rebuilt} onSelectTurn={onSelectTurn} />
+          {(activeKey) => <Marks marks={layout.rebuilt} activeKey={activeKey} />}
         </Lane>
         <Lane
           label="recorded"
           hint="what the agent and runtime recorded: ◇ candidate, ✓/⊘ admission, ▶ dispatch ━ running ■ completed, ⊗ cancelled"
           rows={recordedDense ? 1 : layout.recorded.rows}
           axis={axis}
+          items={
+            recordedDense
+              ? bucketItems(recordedBuckets, axis)
+              : selectItems([...layout.recorded.spans, ...layout.recorded.marks], onSelectTurn)
+          }
         >
-          {recordedDense ? <Buckets items={recordedItems} what="recorded Reviewer items" rows={1} axis={axis} /> : null}
-          {recordedDense
-            ? null
-            : layout.recorded.spans.map((s) => (
-                <button
-                  key={s.id}
-                  type="button"
-                  className={`${styles.span} ${s.open ? styles.open : ""}`}
-                  style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
-                  title={s.title}
-                  aria-label={s.title}
-                  data-turn={s.turn}
-                  data-mark={s.id}
-                  onClick={() => onSelectTurn(s.turn)}
-                />
-              ))}
-          {recordedDense ? null : <Marks marks={layout.recorded.marks} onSelectTurn={onSelectTurn} />}
+          {(activeKey) =>
+            recordedDense ? (
+              <BucketBars buckets={recordedBuckets} rows={1} activeKey={activeKey} />
+            ) : (
+              <>
+                {layout.recorded.spans.map((s) => (
+                  <span
+                    key={s.id}
+                    className={`${styles.span} ${s.open ? styles.open : ""}`}
+                    style={{ left: `${s.x1 * 100}%`, width: `${Math.max(0, s.x2 - s.x1) * 100}%`, top: 3 + s.row * ROW + 5 }}
+                    title={s.title}
+                    data-turn={s.turn}
+                    data-mark={s.id}
+                    data-active={s.id === activeKey || undefined}
+                  />
+                ))}
+                <Marks marks={layout.recorded.marks} activeKey={activeKey} />
+              </>
+            )
+          }
         </Lane>
       </div>
 
@@ -249,12 +282,20 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
             in view
           </span>
         </h3>
-        <Lane label="notified" hint="user.notified events: ✉ (channel and message in the tooltip)" rows={1} axis={axis}>
-          {notifiedDense ? (
-            <Buckets items={notifiedItems} what="user notifications" rows={1} axis={axis} />
-          ) : (
-            <Marks marks={notifications} onSelectTurn={onSelectTurn} />
-          )}
+        <Lane
+          label="notified"
+          hint="user.notified events: ✉ (channel and message in the tooltip)"
+          rows={1}
+          axis={axis}
+          items={notifiedDense ? bucketItems(notifiedBuckets, axis) : selectItems(notifications, onSelectTurn)}
+        >
+          {(activeKey) =>
+            notifiedDense ? (
+              <BucketBars buckets={notifiedBuckets} rows={1} activeKey={activeKey} />
+            ) : (
+              <Marks marks={notifications} activeKey={activeKey} />
+            )
+          }
         </Lane>
       </div>
 
@@ -263,22 +304,14 @@ export function LanesPanel({ timeline, axis }: { timeline: TRunTimeline; axis: A
           Findings <span className={styles.kind}>audit, by turn</span>
           <span className={styles.groupMeta}>{formatCount(findings.length, "turn")} in view</span>
         </h3>
-        <Lane label="findings" hint="turns with audit findings: ⚑ (codes in the tooltip)" rows={1} axis={axis}>
-          {findings.map((m) => (
-            <button
-              key={m.id}
-              type="button"
-              className={`${styles.mark} ${styles.finding}`}
-              style={{ left: `${m.x * 100}%`, top: 3 }}
-              title={m.title}
-              aria-label={m.title}
-              data-turn={m.turn}
-              data-mark={m.id}
-              onClick={() => onSelectTurn(m.turn)}
-            >
-              ⚑
-            </button>
-          ))}
+        <Lane
+          label="findings"
+          hint="turns with audit findings: ⚑ (codes in the tooltip)"
+          rows={1}
+          axis={axis}
+          items={selectItems(findings, onSelectTurn)}
+        >
+          {(activeKey) => <Marks marks={findings} activeKey={activeKey} glyph="⚑" />}
         </Lane>
       </div>
     </section>

@@ -33,18 +33,16 @@ describe("run page meter panels", () => {
 
   it("each meter's reminders sit under its chart, each block's under its own", () => {
     renderPanels(teachingEvents);
-    expect(
-      panel(/^Requests/)
-        .getAllByRole("button")
-        .map((b) => b.getAttribute("aria-label")),
-    ).toEqual(["turn 10 · requests reminder, stage 2 · delivered (19 B)"]);
-    expect(panel(/^Edit quota/).getByRole("toolbar", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
-    expect(
-      panel(/^Edit quota/)
-        .getAllByRole("button")
-        .map((b) => b.getAttribute("aria-label")),
-    ).toEqual(["turns 10–11 · edits reminder (b1), stage 1 · delivered on each rebuilt turn (17 B)"]);
-    expect(panel(/^Context/).getAllByRole("button")).toHaveLength(2);
+    const titles = (name: RegExp) =>
+      Array.from(
+        panel(name)
+          .getByRole("slider", { name: /reminders, by stage and status$/ })
+          .querySelectorAll("[data-mark]"),
+      ).map((m) => m.getAttribute("title"));
+    expect(titles(/^Requests/)).toEqual(["turn 10 · requests reminder, stage 2 · delivered (19 B)"]);
+    expect(panel(/^Edit quota/).getByRole("slider", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
+    expect(titles(/^Edit quota/)).toEqual(["turns 10–11 · edits reminder (b1), stage 1 · delivered on each rebuilt turn (17 B)"]);
+    expect(titles(/^Context/)).toHaveLength(2);
   });
 
   it("a run whose blocks were never edited says so", () => {

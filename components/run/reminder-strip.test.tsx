@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
@@ -34,10 +34,8 @@ function renderStrip(domain: TurnWindow) {
   return onSelectTurn;
 }
 
-const marks = () =>
-  within(screen.getByRole("toolbar", { name: "context reminders, by stage and status" }))
-    .queryAllByRole("button")
-    .map((b) => b.getAttribute("aria-label"));
+const strip = () => screen.getByRole("slider", { name: "context reminders, by stage and status" });
+const marks = () => Array.from(strip().querySelectorAll("[data-mark]")).map((m) => m.getAttribute("title"));
 
 describe("a meter's reminder strip", () => {
   it("one mark per reminder, a reminder repeated over consecutive turns as one bar, each saying turn, stage and status", () => {
@@ -51,9 +49,9 @@ describe("a meter's reminder strip", () => {
   it("a mark selects its (first) turn", async () => {
     const user = userEvent.setup();
     const onSelectTurn = renderStrip({ from: 0, to: 6 });
-    await user.click(screen.getByRole("button", { name: /^turns 0–2/ }));
+    await user.click(screen.getByTitle(/^turns 0–2/));
     expect(onSelectTurn).toHaveBeenCalledWith(0);
-    await user.click(screen.getByRole("button", { name: /^turn 6/ }));
+    await user.click(screen.getByTitle(/^turn 6/));
     expect(onSelectTurn).toHaveBeenLastCalledWith(6);
   });
 
@@ -62,33 +60,42 @@ describe("a meter's reminder strip", () => {
     expect(marks()).toEqual(["turn 6 · context reminder, stage 2 · delivered (21 B)"]);
   });
 
-  it("is one tab stop: the first mark at or after the selected turn; arrows, Home and End move between marks in turn order", async () => {
+  it("is one control: Tab reaches it once; arrows, Home and End move between marks in turn order, saying each; Enter selects", async () => {
     const user = userEvent.setup();
+    const onSelectTurn = vi.fn();
     render(
       <>
         <button type="button">before</button>
-        <ReminderStrip label="context" items={context} stageRows={3} domain={{ from: 0, to: 6 }} selectedTurn={3} onSelectTurn={vi.fn()} />
+        <ReminderStrip
+          label="context"
+          items={context}
+          stageRows={3}
+          domain={{ from: 0, to: 6 }}
+          selectedTurn={3}
+          onSelectTurn={onSelectTurn}
+        />
         <button type="button">after</button>
       </>,
     );
-    const buttons = within(screen.getByRole("toolbar", { name: "context reminders, by stage and status" })).getAllByRole("button");
-    expect(buttons.filter((b) => b.tabIndex === 0)).toHaveLength(1);
+    expect(strip().querySelectorAll("button, [tabindex]")).toHaveLength(0);
     await user.click(screen.getByRole("button", { name: "before" }));
     await user.tab();
+    expect(document.activeElement).toBe(strip());
     // Selected turn 3: the first mark at or after it is turn 6's.
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turn 6 /);
+    expect(strip()).toHaveAttribute("aria-valuetext", expect.stringMatching(/^turn 6 · .* \(2 of 2; Enter to open\)$/));
     await user.keyboard("{ArrowLeft}");
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
+    expect(strip()).toHaveAttribute("aria-valuetext", expect.stringMatching(/^turns 0–2 · /));
+    expect(strip().querySelector('[data-active="true"]')).toHaveAttribute("title", expect.stringMatching(/^turns 0–2 /));
     await user.keyboard("{ArrowLeft}"); // stays on the first
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
+    expect(strip()).toHaveAttribute("aria-valuenow", "1");
     await user.keyboard("{End}");
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turn 6 /);
-    await user.keyboard("{Home}");
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
-    // One Tab leaves the strip; Shift+Tab comes back to the mark last focused.
+    expect(strip()).toHaveAttribute("aria-valuenow", "2");
+    await user.keyboard("{Home}{Enter}");
+    expect(onSelectTurn).toHaveBeenLastCalledWith(0);
+    await user.keyboard("{End} ");
+    expect(onSelectTurn).toHaveBeenLastCalledWith(6);
+    // One Tab leaves the strip.
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "after" }));
-    await user.tab({ shift: true });
-    expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^turns 0–2 /);
   });
 });

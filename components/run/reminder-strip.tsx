@@ -5,7 +5,7 @@ import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { PLOT_INSETS } from "./plot-insets";
 import { stripMarks } from "@/lib/run-view/strip-layout";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
-import { useRovingTrack } from "./use-roving-track";
+import { MarkTrack } from "./mark-track";
 import styles from "./strip.module.css";
 
 const ROW_HEIGHT = 11;
@@ -25,21 +25,19 @@ export interface ReminderStripProps {
  * A meter's reminders under its chart, on the shared turn axis: a row per stage (highest on top),
  * each reminder a status mark (● delivered, ✕ dropped, ▲ failed, ◆ uncertain, ○ pending) with a
  * tooltip; a reminder repeated over consecutive turns is a bar from its first to its last turn.
- * Dropped marks are drawn larger and on top. The strip is one tab stop; arrows move between marks.
+ * Dropped marks are drawn larger and on top. The strip is one control (MarkTrack): Tab reaches it
+ * once, arrows move between its marks, Enter selects the mark's turn.
  */
 export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, onSelectTurn }: ReminderStripProps) {
   const rows = Math.max(1, stageRows);
   const marks = stripMarks(items, domain, rows, label);
-  const height = rows * ROW_HEIGHT + 4;
-  const { ref: trackRef, onFocus: onTrackFocus, onKeyDown: onTrackKeyDown } = useRovingTrack(selectedTurn);
+  // At least 24 px: the strip is one target (WCAG 2.5.8).
+  const height = Math.max(24, rows * ROW_HEIGHT + 4);
+  const trackItems = [...marks]
+    .sort((a, b) => a.turn - b.turn)
+    .map((mark) => ({ key: mark.id, turn: mark.turn, title: mark.title, activate: () => onSelectTurn(mark.turn) }));
   return (
-    <div
-      className={styles.strip}
-      style={{ height, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}
-      role="toolbar"
-      aria-label={`${label} reminders, by stage and status`}
-      aria-orientation="horizontal"
-    >
+    <div className={styles.strip} style={{ height, paddingLeft: PLOT_INSETS.left, paddingRight: PLOT_INSETS.right }}>
       <div className={styles.gutter} style={{ width: PLOT_INSETS.left }} aria-hidden="true">
         {Array.from({ length: rows }, (_, row) => (
           <span key={row} className={styles.stageLabel} style={{ top: 2 + row * ROW_HEIGHT, height: ROW_HEIGHT }}>
@@ -47,37 +45,39 @@ export function ReminderStrip({ label, items, stageRows, domain, selectedTurn, o
           </span>
         ))}
       </div>
-      <div className={styles.track} ref={trackRef} onFocus={onTrackFocus} onKeyDown={onTrackKeyDown}>
-        {Array.from({ length: rows }, (_, row) => (
-          <span key={row} className={styles.rowRule} style={{ top: 2 + row * ROW_HEIGHT + ROW_HEIGHT / 2 }} aria-hidden="true" />
-        ))}
-        {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
-          <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
-        ) : null}
-        {marks.map((mark) => (
-          <button
-            key={mark.id}
-            type="button"
-            className={`${styles.mark} ${styles[mark.status]}`}
-            style={{
-              left: `${mark.left * 100}%`,
-              width: mark.right > mark.left ? `calc(${(mark.right - mark.left) * 100}% + 10px)` : undefined,
-              top: 2 + mark.row * ROW_HEIGHT,
-              height: ROW_HEIGHT,
-            }}
-            title={mark.title}
-            aria-label={mark.title}
-            data-turn={mark.turn}
-            data-mark={mark.id}
-            onClick={() => onSelectTurn(mark.turn)}
-          >
-            {mark.right > mark.left ? <span className={styles.run} aria-hidden="true" /> : null}
-            <span className={styles.glyph} aria-hidden="true">
-              {STATUS_MARKS[mark.status]}
-            </span>
-          </button>
-        ))}
-      </div>
+      <MarkTrack className={styles.track} label={`${label} reminders, by stage and status`} items={trackItems} selectedTurn={selectedTurn}>
+        {(activeKey) => (
+          <>
+            {Array.from({ length: rows }, (_, row) => (
+              <span key={row} className={styles.rowRule} style={{ top: 2 + row * ROW_HEIGHT + ROW_HEIGHT / 2 }} aria-hidden="true" />
+            ))}
+            {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
+              <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
+            ) : null}
+            {marks.map((mark) => (
+              <span
+                key={mark.id}
+                className={`${styles.mark} ${styles[mark.status]}`}
+                style={{
+                  left: `${mark.left * 100}%`,
+                  width: mark.right > mark.left ? `calc(${(mark.right - mark.left) * 100}% + 10px)` : undefined,
+                  top: 2 + mark.row * ROW_HEIGHT,
+                  height: ROW_HEIGHT,
+                }}
+                title={mark.title}
+                data-mark={mark.id}
+                data-turn={mark.turn}
+                data-active={mark.id === activeKey || undefined}
+              >
+                {mark.right > mark.left ? <span className={styles.run} aria-hidden="true" /> : null}
+                <span className={styles.glyph} aria-hidden="true">
+                  {STATUS_MARKS[mark.status]}
+                </span>
+              </span>
+            ))}
+          </>
+        )}
+      </MarkTrack>
     </div>
   );
 }
