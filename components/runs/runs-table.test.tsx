@@ -18,6 +18,7 @@ const runs = [
     reminders: { delivered: 7, dropped: 2, failed: 1, uncertain: 0, pending: 3 },
     findings: 4,
     findingsByCode: { STAGE_MISMATCH: 1, DISPATCH_WITHOUT_ADMISSION: 2, FREE_REQUEST: 1 },
+    commentCount: 3,
   }),
   runListItem({
     runId: "waiting",
@@ -65,6 +66,7 @@ describe("runs table", () => {
       Reminders: "5● delivered1✕ dropped",
       Findings: "0",
       Started: "2 h ago",
+      Notes: "–",
     });
     expect(row("live-one")).toMatchObject({
       Status: "◉live",
@@ -72,6 +74,7 @@ describe("runs table", () => {
       Reminders: "7● delivered2✕ dropped1▲ failed3○ pending",
       Findings: "4violation",
       Started: "5 min ago",
+      Notes: "✎ 3 comments",
     });
     expect(screen.getByRole("link", { name: "Compare fees of VOO, IVV and SPLG (done)" })).toHaveAttribute("href", "/runs/done");
   });

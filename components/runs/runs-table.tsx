@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { TRunListItem, TRunSort } from "@/lib/contracts";
-import { formatNumber } from "@/lib/format";
+import { formatCount, formatNumber } from "@/lib/format";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
 import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
@@ -39,6 +39,9 @@ export function RunsTable({ runs, view, now, dimmed }: Props) {
               Findings <Unit>worst severity</Unit>
             </th>
             <SortHeader view={view} desc="-started" asc="started" label="Started" />
+            <th scope="col" className={styles.num}>
+              Notes <Unit>comments</Unit>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -111,6 +114,17 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
       </td>
       <td className={styles.started}>
         <Started startedAt={run.startedAt} now={now} />
+      </td>
+      <td className={styles.num}>
+        {run.commentCount > 0 ? (
+          <span title={formatCount(run.commentCount, "comment")}>
+            <span aria-hidden="true">✎ </span>
+            {formatNumber(run.commentCount)}
+            <span className="sr-only"> {run.commentCount === 1 ? "comment" : "comments"}</span>
+          </span>
+        ) : (
+          <span className={styles.muted}>–</span>
+        )}
       </td>
     </tr>
   );
