@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { TComment } from "@/lib/contracts";
 import { formatInstant } from "@/lib/format";
@@ -34,24 +34,29 @@ function useRefreshAfterWrite(runId: string) {
  * caller's own comments can be edited and deleted (the server checks that too).
  */
 export function CommentThread({ runId, scope, addLabel, emptyText }: ThreadProps) {
-  const query = useInfiniteQuery(commentsQuery(runId, scope));
+  // The first page (prefetched by the run page), then one page per "Show more" (keyset cursors).
+  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useQueries({ queries: [null, ...cursors].map((cursor) => commentsQuery(runId, scope, cursor)) });
+  const first = pages[0];
+  const last = pages[pages.length - 1];
+  const nextCursor = last.data?.nextCursor ?? null;
   const refresh = useRefreshAfterWrite(runId);
   const create = useMutation({
     mutationFn: (body: string) => createComment(runId, { body, turn: scope === "run" ? null : scope }),
     onSuccess: refresh,
   });
-  const comments = query.data?.pages.flatMap((page) => page.comments) ?? [];
+  const comments = pages.flatMap((page) => page.data?.comments ?? []);
 
   return (
     <div className={styles.thread}>
-      {query.isError ? (
+      {first.isError ? (
         <p className={styles.error}>
-          Could not load the comments: {query.error.message}{" "}
-          <button type="button" className={styles.linkButton} onClick={() => void query.refetch()}>
+          Could not load the comments: {first.error.message}{" "}
+          <button type="button" className={styles.linkButton} onClick={() => void first.refetch()}>
             Retry
           </button>
         </p>
-      ) : query.isPending ? (
+      ) : first.isPending ? (
         <p className={styles.empty}>Loading comments…</p>
       ) : comments.length === 0 ? (
         <p className={styles.empty}>{emptyText}</p>
@@ -62,14 +67,11 @@ export function CommentThread({ runId, scope, addLabel, emptyText }: ThreadProps
           ))}
         </ol>
       )}
-      {query.hasNextPage ? (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={query.isFetchingNextPage}
-          onClick={() => void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? "Loading…" : "Show more comments"}
+      {last.isPending && cursors.length > 0 ? (
+        <p className={styles.empty}>Loading more comments…</p>
+      ) : nextCursor ? (
+        <button type="button" className="button button-quiet" onClick={() => setCursors((previous) => [...previous, nextCursor])}>
+          Show more comments
         </button>
       ) : null}
       <CommentComposer

@@ -20,14 +20,20 @@ export function authorName(caller: Caller): string {
   return caller.key.label?.trim() || `key ${caller.key.prefix}…`;
 }
 
-function toComment(row: CommentRow, runId: string, caller: Caller, prefixes: Map<string, string>): TComment {
+/** Who reads: the project, and the key whose comments are `mine` (none: no comment is). */
+export interface CommentViewer {
+  projectId: string;
+  keyId?: string;
+}
+
+function toComment(row: CommentRow, runId: string, keyId: string | undefined, prefixes: Map<string, string>): TComment {
   return {
     id: row.id,
     runId,
     turn: row.turn,
     body: row.body,
     author: { name: row.authorName, keyPrefix: prefixes.get(row.authorKeyId) ?? null },
-    mine: row.authorKeyId === caller.key.id,
+    mine: keyId !== undefined && row.authorKeyId === keyId,
     createdAt: row.createdAt.toISOString(),
     editedAt: row.editedAt?.toISOString() ?? null,
   };
@@ -72,7 +78,7 @@ export async function createComment(
     });
     return created;
   });
-  return toComment(row, run.runId, caller, new Map([[caller.key.id, caller.key.prefix]]));
+  return toComment(row, run.runId, caller.key.id, new Map([[caller.key.id, caller.key.prefix]]));
 }
 
 /** The comment of this run in the caller's project, or not found (another project's, another run's, deleted). */
@@ -102,7 +108,7 @@ export async function editComment(db: Database, caller: Caller, runId: string, c
     where: { projectId_id: { projectId: caller.projectId, id: row.id } },
     data: { body, editedAt: new Date() },
   });
-  return toComment(updated, run.runId, caller, new Map([[caller.key.id, caller.key.prefix]]));
+  return toComment(updated, run.runId, caller.key.id, new Map([[caller.key.id, caller.key.prefix]]));
 }
 
 export async function deleteComment(
@@ -132,9 +138,9 @@ interface Cursor {
 }
 
 /** A page of a run's comments, oldest first: all of them, the run-level ones (`turn: "run"`) or one turn's. */
-export async function listComments(db: Database, caller: Caller, runId: string, query: TCommentListQuery): Promise<TCommentList> {
-  const run = await findRun(db, caller.projectId, runId);
-  const where: Prisma.CommentWhereInput = { projectId: caller.projectId, runPk: run.id };
+export async function listComments(db: Database, viewer: CommentViewer, runId: string, query: TCommentListQuery): Promise<TCommentList> {
+  const run = await findRun(db, viewer.projectId, runId);
+  const where: Prisma.CommentWhereInput = { projectId: viewer.projectId, runPk: run.id };
   if (query.turn === "run") where.turn = null;
   else if (query.turn !== undefined) where.turn = query.turn;
   if (query.cursor) {
@@ -146,8 +152,8 @@ export async function listComments(db: Database, caller: Caller, runId: string, 
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  const prefixes = await keyPrefixes(db, caller.projectId, page);
-  return { comments: page.map((row) => toComment(row, run.runId, caller, prefixes)), nextCursor };
+  const prefixes = await keyPrefixes(db, viewer.projectId, page);
+  return { comments: page.map((row) => toComment(row, run.runId, viewer.keyId, prefixes)), nextCursor };
 }
 
 /** The run's turns with comments and how many each (the notes lane), in turn order. */

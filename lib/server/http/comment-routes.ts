@@ -1,9 +1,11 @@
 import "server-only";
-import { MAX_COMMENT_REQUEST_BYTES, ZCommentCreate, ZCommentEdit, ZCommentListQuery, ZCommentPathParams } from "@/lib/contracts";
-import { commentedTurns, createComment, deleteComment, editComment, listComments } from "@/lib/server/comments/comments";
+import { MAX_COMMENT_REQUEST_BYTES, ZCommentCreate, ZCommentEdit, ZCommentPathParams } from "@/lib/contracts";
+import { createComment, deleteComment, editComment } from "@/lib/server/comments/comments";
+import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comments";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
-import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
+import { loaderRoute } from "./loader-route";
+import { parseWith, readJsonBody, runIdOf } from "./request";
 
 /**
  * The comments of a run (docs/comments.md): list, write, edit and delete. Reads and writes are of
@@ -19,9 +21,7 @@ function commentIdOf(params: CommentParams, runId: string): string {
 }
 
 /** GET /api/v1/runs/:runId/comments — a page of the run's comments, oldest first (all, `turn=run`, or `turn=N`). */
-export const listCommentsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  listComments(db, auth, runIdOf(params, request), parseWith(ZCommentListQuery, queryOf(request), "query")),
-);
+export const listCommentsRoute = loaderRoute(commentsLoader);
 
 /** POST /api/v1/runs/:runId/comments — 201 with the comment. */
 export const createCommentRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => {
@@ -45,6 +45,4 @@ export const deleteCommentRoute = apiRoute<CommentParams>(async ({ request, para
 });
 
 /** GET /api/v1/runs/:runId/comments/turns — the turns with comments (the run page's notes lane). */
-export const commentedTurnsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  commentedTurns(db, auth.projectId, runIdOf(params, request)),
-);
+export const commentedTurnsRoute = loaderRoute(commentedTurnsLoader);
