@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZRunPathParams } from "./api";
-import { showParam, zIntParam, ZRecordIdParam, zTextParam, ZTurnParam } from "./params";
+import { MAX_INT4, showParam, zIntParam, ZRecordIdParam, zTextParam, ZTurnParam } from "./params";
 
 /**
  * Comments on a run or on one of its turns (docs/comments.md): Markdown text written by whoever is
@@ -25,9 +25,9 @@ export const ZCommentCreate = z.strictObject({
   body: ZCommentBody,
   turn: z
     .number({ error: (iss) => `expected a turn number or null, got ${showParam(iss.input)}` })
-    .int()
-    .min(0)
-    .max(2_147_483_647)
+    .int({ error: (iss) => `expected a whole turn number, got ${String(iss.input)}` })
+    .min(0, { error: (iss) => `expected a turn number from 0, got ${String(iss.input)}` })
+    .max(MAX_INT4, { error: (iss) => `expected a turn number up to ${MAX_INT4}, got ${String(iss.input)}` })
     .nullable()
     .default(null)
     .describe("The turn the comment is about; null or left out for a comment on the whole run."),
