@@ -94,7 +94,7 @@ test("a turn comment from the inspector: on the notes lane, selectable, and coun
   // The runs list counts the run's comments.
   await page.goto("/runs");
   const row = page.getByRole("row").filter({ has: page.getByText(RUN, { exact: true }) });
-  await expect(row.getByTitle("1 comment")).toHaveText(/✎\s*1/);
+  await expect(row.getByTitle("Notes: 1 comment")).toHaveText(/✎\s*1\s*comment/);
 
   // Deleted again, the count goes back.
   await openRun(page, `?turn=${TURN}`);

@@ -66,7 +66,6 @@ describe("runs table", () => {
       Reminders: "5● delivered1✕ dropped",
       Findings: "0",
       Started: "2 h ago",
-      Notes: "–",
     });
     expect(row("live-one")).toMatchObject({
       Status: "◉live",
@@ -74,8 +73,11 @@ describe("runs table", () => {
       Reminders: "7● delivered2✕ dropped1▲ failed3○ pending",
       Findings: "4violation",
       Started: "5 min ago",
-      Notes: "✎ 3 comments",
     });
+    // The run's comments are counted before its id.
+    expect(row("live-one").Task).toBe("Compare fees of VOO, IVV and SPLG (live-one)✎ 3 comments · live-one");
+    expect(screen.getByTitle("Notes: 3 comments")).toBeInTheDocument();
+    expect(row("done").Task).not.toContain("✎");
     expect(screen.getByRole("link", { name: "Compare fees of VOO, IVV and SPLG (done)" })).toHaveAttribute("href", "/runs/done");
   });
 

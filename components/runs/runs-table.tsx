@@ -39,9 +39,6 @@ export function RunsTable({ runs, view, now, dimmed }: Props) {
               Findings <Unit>worst severity</Unit>
             </th>
             <SortHeader view={view} desc="-started" asc="started" label="Started" />
-            <th scope="col" className={styles.num}>
-              Notes <Unit>comments</Unit>
-            </th>
           </tr>
         </thead>
         <tbody>
@@ -76,6 +73,12 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
           {run.task ?? <em>(waiting for run.started)</em>}
         </Link>
         <span className={styles.runId}>
+          {run.commentCount > 0 ? (
+            <span className={styles.notes} title={`Notes: ${formatCount(run.commentCount, "comment")}`}>
+              <span aria-hidden="true">✎</span> {formatNumber(run.commentCount)}
+              <span className="sr-only"> {run.commentCount === 1 ? "comment" : "comments"}</span> ·{" "}
+            </span>
+          ) : null}
           <span title={run.runId}>{run.runId}</span>
           {run.rebuildError ? (
             <span className={styles.rebuildError} title={`Decisions not rebuilt: ${run.rebuildError}`}>
@@ -114,17 +117,6 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
       </td>
       <td className={styles.started}>
         <Started startedAt={run.startedAt} now={now} />
-      </td>
-      <td className={styles.num}>
-        {run.commentCount > 0 ? (
-          <span title={formatCount(run.commentCount, "comment")}>
-            <span aria-hidden="true">✎ </span>
-            {formatNumber(run.commentCount)}
-            <span className="sr-only"> {run.commentCount === 1 ? "comment" : "comments"}</span>
-          </span>
-        ) : (
-          <span className={styles.muted}>–</span>
-        )}
       </td>
     </tr>
   );
