@@ -75,9 +75,10 @@ test("a turn comment from the inspector: on the notes lane, selectable, and coun
   test.setTimeout(90_000);
   await signInToDemo(page, `/runs/${RUN}?turn=${TURN}`);
   await expect(page.locator('[data-hydrated="true"]')).toBeAttached({ timeout: 15_000 });
-  const section = page.getByRole("region", { name: `Comments on turn ${TURN}` });
+  const section = page.getByRole("region", { name: "Comments on this turn" });
+  await expect(section.getByRole("heading", { level: 3 })).toHaveText(`Comments on turn ${TURN}`);
   await expect(section.getByText(`No comments on turn ${TURN} yet.`)).toBeVisible();
-  await section.getByLabel(`Comment on turn ${TURN}`).fill("The reminder was **dropped** here");
+  await section.getByLabel("Add a comment on this turn").fill("The reminder was **dropped** here");
   await section.getByRole("button", { name: "Add comment" }).click();
   await expect(section.getByRole("listitem", { name: "Comment by demo key" }).locator("strong")).toHaveText("dropped");
 
@@ -89,7 +90,7 @@ test("a turn comment from the inspector: on the notes lane, selectable, and coun
   await expect(page).not.toHaveURL(/[?&]turn=/);
   await mark.click();
   await expect(page).toHaveURL(new RegExp(`[?&]turn=${TURN}(&|$)`));
-  await expect(page.getByRole("region", { name: `Comments on turn ${TURN}` })).toContainText("The reminder was dropped here");
+  await expect(page.getByRole("region", { name: "Comments on this turn" })).toContainText("The reminder was dropped here");
 
   // The runs list counts the run's comments.
   await page.goto("/runs");
@@ -98,7 +99,7 @@ test("a turn comment from the inspector: on the notes lane, selectable, and coun
 
   // Deleted again, the count goes back.
   await openRun(page, `?turn=${TURN}`);
-  const again = page.getByRole("region", { name: `Comments on turn ${TURN}` });
+  const again = page.getByRole("region", { name: "Comments on this turn" });
   await again.getByRole("button", { name: /^Delete your comment/ }).click();
   await again.getByRole("button", { name: "Yes, delete" }).click();
   await expect(again.getByText(`No comments on turn ${TURN} yet.`)).toBeVisible();

@@ -49,12 +49,12 @@ describe("CommentThread", () => {
         return Response.json(stored[0], { status: 201 });
       },
     });
-    renderWithClient(<CommentThread runId="r1" scope={4} addLabel="Comment on turn 4" emptyText="No comments on turn 4 yet." />);
+    renderWithClient(<CommentThread runId="r1" scope={4} addLabel="Add a comment on this turn" emptyText="No comments on turn 4 yet." />);
     await screen.findByText("No comments on turn 4 yet.");
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText("Comment on turn 4"), "see *this*");
+    await user.type(screen.getByLabelText("Add a comment on this turn"), "see *this*");
     await user.click(screen.getByRole("button", { name: "Preview" }));
-    expect(within(screen.getByRole("region", { name: "Comment on turn 4: preview" })).getByText("this").tagName).toBe("EM");
+    expect(within(screen.getByRole("region", { name: "Add a comment on this turn: preview" })).getByText("this").tagName).toBe("EM");
     await user.click(screen.getByRole("button", { name: "Add comment" }));
     await screen.findByRole("listitem", { name: "Comment by alice" });
     expect(sent.find((r) => r.method === "POST")?.body).toEqual({ body: "see *this*", turn: 4 });

@@ -13,7 +13,7 @@ import styles from "./comments.module.css";
 type ThreadProps = {
   runId: string;
   scope: CommentScope;
-  /** The composer's label ("Add a note to the run", "Comment on turn 12"). */
+  /** The composer's label ("Add a note to the run", "Add a comment on this turn"). */
   addLabel: string;
   /** What the list says when empty. */
   emptyText: string;
