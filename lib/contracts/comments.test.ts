@@ -43,7 +43,10 @@ describe("ZCommentListQuery and the path", () => {
   it.each([
     [{}, { limit: 50 }],
     [{ turn: "run" }, { turn: "run", limit: 50 }],
-    [{ turn: "12", limit: "200" }, { turn: 12, limit: 200 }],
+    [
+      { turn: "12", limit: "200" },
+      { turn: 12, limit: 200 },
+    ],
     [{ turn: 0 }, { turn: 0, limit: 50 }],
   ])("reads %j", (input, expected) => {
     expect(ZCommentListQuery.parse(input)).toEqual(expected);
