@@ -35,6 +35,7 @@ const CLIENT = [
   "lib/replay",
   "lib/run-view",
   "lib/api-docs",
+  "lib/markdown",
 ];
 
 const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";

@@ -6,6 +6,8 @@ import type { TTurnDetail } from "@/lib/contracts";
 import { formatCount, formatTurn } from "@/lib/format";
 import { turnDetailQuery } from "@/lib/queries/runs";
 import { StatusMark } from "@/components/ui/status-mark";
+import { CommentsSection } from "./comments-section";
+import { CopyLinkButton } from "./copy-link-button";
 import { TurnBody } from "./turn-body";
 import { TurnNav } from "./turn-nav";
 import { useTurnKeys } from "./use-turn-keys";
@@ -73,6 +75,7 @@ export function TurnInspector({ runId, turn, onNavigate }: TurnInspectorProps) {
           </div>
         </div>
         <TurnNav previousTurn={previousTurn} nextTurn={nextTurn} onNavigate={onNavigate} />
+        <CopyLinkButton key={turn} turn={turn} />
       </header>
       <p className={styles.keyHint}>
         <kbd>←</kbd> <kbd>→</kbd> move between turns
@@ -96,6 +99,7 @@ export function TurnInspector({ runId, turn, onNavigate }: TurnInspectorProps) {
           <span className={styles.skeleton} />
         </div>
       )}
+      <CommentsSection runId={runId} turn={turn} />
     </aside>
   );
 }

@@ -8,6 +8,8 @@ import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
 import { FindingsView } from "./findings-view";
 import { LanesPanel } from "./lanes-panel";
+import { NotesLane } from "./notes-lane";
+import { NotesPanel } from "./notes-panel";
 import { RunOtlpPanel } from "./otlp-panel";
 import { MeterPanels, type AxisProps } from "./meter-panels";
 import { PanelError, PanelSkeleton } from "./panel-state";
@@ -112,6 +114,7 @@ export function RunExplorer({ runId }: { runId: string }) {
                 <MeterPanels timeline={timeline.data} axis={axis} />
               </div>
               {secondary ? <LanesPanel timeline={timeline.data} axis={axis} /> : <PanelSkeleton label="the lanes" height={160} />}
+              <NotesLane runId={runId} axis={axis} />
             </>
           ) : timeline.isError ? (
             <PanelError what="the timeline" error={timeline.error} onRetry={() => timeline.refetch()} />
@@ -135,6 +138,7 @@ export function RunExplorer({ runId }: { runId: string }) {
             <PanelSkeleton label="the findings" height={120} />
           )}
 
+          <NotesPanel runId={runId} />
           <RunOtlpPanel runId={runId} poll={poll} />
         </div>
 

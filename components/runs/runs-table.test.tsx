@@ -18,6 +18,7 @@ const runs = [
     reminders: { delivered: 7, dropped: 2, failed: 1, uncertain: 0, pending: 3 },
     findings: 4,
     findingsByCode: { STAGE_MISMATCH: 1, DISPATCH_WITHOUT_ADMISSION: 2, FREE_REQUEST: 1 },
+    commentCount: 3,
   }),
   runListItem({
     runId: "waiting",
@@ -73,6 +74,10 @@ describe("runs table", () => {
       Findings: "4violation",
       Started: "5 min ago",
     });
+    // The run's comments are counted before its id.
+    expect(row("live-one").Task).toBe("Compare fees of VOO, IVV and SPLG (live-one)✎ 3 comments · live-one");
+    expect(screen.getByTitle("Notes: 3 comments")).toBeInTheDocument();
+    expect(row("done").Task).not.toContain("✎");
     expect(screen.getByRole("link", { name: "Compare fees of VOO, IVV and SPLG (done)" })).toHaveAttribute("href", "/runs/done");
   });
 

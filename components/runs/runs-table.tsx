@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { TRunListItem, TRunSort } from "@/lib/contracts";
-import { formatNumber } from "@/lib/format";
+import { formatCount, formatNumber } from "@/lib/format";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
 import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
@@ -73,6 +73,12 @@ function RunRow({ run, now }: { run: TRunListItem; now: number }) {
           {run.task ?? <em>(waiting for run.started)</em>}
         </Link>
         <span className={styles.runId}>
+          {run.commentCount > 0 ? (
+            <span className={styles.notes} title={`Notes: ${formatCount(run.commentCount, "comment")}`}>
+              <span aria-hidden="true">✎</span> {formatNumber(run.commentCount)}
+              <span className="sr-only"> {run.commentCount === 1 ? "comment" : "comments"}</span> ·{" "}
+            </span>
+          ) : null}
           <span title={run.runId}>{run.runId}</span>
           {run.rebuildError ? (
             <span className={styles.rebuildError} title={`Decisions not rebuilt: ${run.rebuildError}`}>

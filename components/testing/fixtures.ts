@@ -217,6 +217,7 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     rebuildError: null,
     staleEvents: 0,
     rebuildPending: false,
+    commentCount: 0,
     ...fields,
   });
 }

@@ -1,6 +1,10 @@
 import type { z } from "zod";
 import {
   MAX_BATCH_BYTES,
+  MAX_COMMENT_CHARS,
+  MAX_COMMENT_REQUEST_BYTES,
+  ZCommentListQuery,
+  ZCommentPathParams,
   MAX_BATCH_EVENTS,
   ZEventsQuery,
   ZExportFormat,
@@ -29,6 +33,10 @@ export const TAGS = [
     description: "OTLP/HTTP ingestion for OpenTelemetry exporters (docs/contract/otlp.md), and what it kept besides telemetry events.",
   },
   { name: "Runs", description: "Reading runs: the list, a run's summary, its rebuilt decisions, timeline, turns and raw events." },
+  {
+    name: "Comments",
+    description: "Notes on a run or on one of its turns: Markdown written by the signed-in key, edited and deleted by its author only.",
+  },
   { name: "Reviewer", description: "The Reviewer audit over the filtered runs: candidates, funnel and export." },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
@@ -54,7 +62,7 @@ export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 export interface Operation {
   operationId: string;
-  method: "get" | "post";
+  method: "get" | "post" | "patch" | "delete";
   /** The OpenAPI path: `/api/v1/runs/{runId}` for app/api/v1/runs/[runId]/route.ts. */
   path: string;
   tag: TagName;
@@ -352,6 +360,7 @@ export const OPERATIONS: readonly Operation[] = [
     responses: [{ status: 200, description: "The turn.", schema: "TurnDetail" }],
     errors: { 409: "The run's decisions cannot be rebuilt." },
   },
+  ...commentOperations(),
   {
     operationId: "listReviewerCandidates",
     method: "get",
@@ -517,4 +526,79 @@ export const OPERATIONS: readonly Operation[] = [
 /** A parameter's description, if the table has one. */
 export function paramDescription(operation: Operation, name: string): string | undefined {
   return operation.paramDescriptions?.[name] ?? PARAMS[name];
+}
+
+function commentOperations(): Operation[] {
+  const base = "/api/v1/runs/{runId}/comments";
+  const notYours = "The comment was written with another key: only its author may change it (also: a cross-origin browser request).";
+  const body = (what: string) => ({
+    maxBytes: MAX_COMMENT_REQUEST_BYTES,
+    description: `${what} The body is Markdown of 1–${MAX_COMMENT_CHARS.toLocaleString("en-US")} characters, rendered safely (no HTML; links http(s) or relative only).`,
+  });
+  return [
+    {
+      operationId: "listComments",
+      method: "get",
+      path: base,
+      tag: "Comments",
+      summary: "A run's comments",
+      description:
+        "One page of the run's comments, oldest first: all of them, only those on the whole run (`turn=run`), or one turn's (`turn=N`).",
+      auth: "key",
+      pathParams: RUN_PATH,
+      query: ZCommentListQuery,
+      paramDescriptions: { turn: "`run` for the comments on the whole run, a turn number for that turn's; leave out for all." },
+      responses: [{ status: 200, description: "A page of comments.", schema: "CommentList" }],
+    },
+    {
+      operationId: "createComment",
+      method: "post",
+      path: base,
+      tag: "Comments",
+      summary: "Comment on a run or a turn",
+      description: "Writes a comment as the caller's key (a browser session writes as the key it was opened with).",
+      auth: "key",
+      pathParams: RUN_PATH,
+      body: { schema: "CommentCreate", ...body("The comment, and the turn it is about (null or left out: the whole run).") },
+      responses: [{ status: 201, description: "The comment.", schema: "Comment" }],
+    },
+    {
+      operationId: "listCommentedTurns",
+      method: "get",
+      path: `${base}/turns`,
+      tag: "Comments",
+      summary: "Turns with comments",
+      description: "The run's turns that have comments, with how many each, in turn order (the run page's notes lane).",
+      auth: "key",
+      pathParams: RUN_PATH,
+      responses: [{ status: 200, description: "The turns.", schema: "CommentedTurns" }],
+    },
+    {
+      operationId: "editComment",
+      method: "patch",
+      path: `${base}/{commentId}`,
+      tag: "Comments",
+      summary: "Edit your comment",
+      description: "Replaces the text of a comment the caller wrote; it is marked edited.",
+      auth: "key",
+      pathParams: ZCommentPathParams,
+      paramDescriptions: { commentId: "The comment's id, as the API gave it." },
+      body: { schema: "CommentEdit", ...body("The new text.") },
+      responses: [{ status: 200, description: "The edited comment.", schema: "Comment" }],
+      errors: { 403: notYours },
+    },
+    {
+      operationId: "deleteComment",
+      method: "delete",
+      path: `${base}/{commentId}`,
+      tag: "Comments",
+      summary: "Delete your comment",
+      description: "Deletes a comment the caller wrote.",
+      auth: "key",
+      pathParams: ZCommentPathParams,
+      paramDescriptions: { commentId: "The comment's id, as the API gave it." },
+      responses: [{ status: 200, description: "It is gone.", schema: "CommentDeleted" }],
+      errors: { 403: notYours },
+    },
+  ];
 }

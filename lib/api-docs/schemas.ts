@@ -2,6 +2,12 @@ import { z } from "zod";
 import {
   MAX_BATCH_EVENTS,
   ZApiError,
+  ZComment,
+  ZCommentCreate,
+  ZCommentDeleted,
+  ZCommentEdit,
+  ZCommentList,
+  ZCommentedTurns,
   ZCopyVersion,
   ZCopyVersionCreate,
   ZCopyVersionList,
@@ -51,6 +57,8 @@ export const REQUEST_SCHEMAS = {
   CopyVersionCreate: ZCopyVersionCreate,
   PolicyVersionCreate: ZPolicyVersionCreate,
   ReplayRequest: ZReplayRequest,
+  CommentCreate: ZCommentCreate,
+  CommentEdit: ZCommentEdit,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -78,6 +86,10 @@ export const RESPONSE_SCHEMAS = {
   ReplayList: ZReplayList,
   ReplayMatching: ZReplayMatching,
   ReplayTurn: ZReplayTurn,
+  Comment: ZComment,
+  CommentList: ZCommentList,
+  CommentedTurns: ZCommentedTurns,
+  CommentDeleted: ZCommentDeleted,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

@@ -84,6 +84,8 @@ export const ZRunListItem = z.object({
    */
   staleEvents: z.number().int().min(0),
   rebuildPending: z.boolean(),
+  /** The run's comments (on the run and on its turns): docs/comments.md. */
+  commentCount: z.number().int().min(0),
 });
 
 export const ZRunListResponse = z.object({ runs: z.array(ZRunListItem), nextCursor: z.string().nullable() });

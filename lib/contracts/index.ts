@@ -14,3 +14,4 @@ export * from "./replay";
 export * from "./storable";
 export * from "./otlp";
 export * from "./triage";
+export * from "./comments";

@@ -22,11 +22,21 @@ export async function apiGet<S extends z.ZodType>(path: string, schema: S, signa
 
 /** POSTs JSON to a same-origin API path and parses the answer with its contract. */
 export async function apiPost<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+  return apiSend("POST", path, body, schema);
+}
+
+/** Sends JSON with another method (PATCH, DELETE: no body) to a same-origin API path and parses the answer. */
+export async function apiSend<S extends z.ZodType>(
+  method: "POST" | "PATCH" | "DELETE",
+  path: string,
+  body: unknown,
+  schema: S,
+): Promise<z.output<S>> {
   const response = await fetch(path, {
-    method: "POST",
+    method,
     credentials: "same-origin",
-    headers: { accept: "application/json", "content-type": "application/json" },
-    body: JSON.stringify(body ?? {}),
+    headers: { accept: "application/json", ...(method === "DELETE" ? {} : { "content-type": "application/json" }) },
+    ...(method === "DELETE" ? {} : { body: JSON.stringify(body ?? {}) }),
   });
   return readAnswer(path, response, schema);
 }

@@ -152,3 +152,12 @@ export function selectTurnParams(current: string, turn: number): string {
 export function timelineWindow(from: string | null | undefined, to: string | null | undefined): { from?: number; to?: number } {
   return parseWindowParams(from, to) ?? {};
 }
+
+/**
+ * The absolute link to a turn of the run page as it is viewed now: the page's origin and path, its
+ * query with `turn` set and every other view parameter (the zoom window `from`/`to`, a dot run id's
+ * `runId`) kept as it is, so the link opens the same turn at the same zoom.
+ */
+export function turnShareUrl(origin: string, pathname: string, search: string, turn: number): string {
+  return `${origin}${pathname}${withViewParams(search.replace(/^\?/, ""), { turn })}`;
+}

@@ -6,6 +6,7 @@ import { timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
 import { ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
+import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
@@ -13,6 +14,7 @@ import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comments";
 import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
 import { runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
@@ -52,9 +54,10 @@ export default async function RunPage(props: Props) {
   const search = await props.searchParams;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(search)) if (one(value) !== undefined) query.set(key, one(value)!);
-  const { projectId } = await requireSession(runPath(runId, Object.fromEntries(query)));
+  const caller = await requireSession(runPath(runId, Object.fromEntries(query)));
 
-  const context = { db: await getDb(), projectId };
+  // The key: comments say which are the caller's own.
+  const context = { db: await getDb(), projectId: caller.projectId, keyId: caller.key.id };
   const queryClient = makeQueryClient();
   try {
     await fetchQuery(queryClient, runSummaryQuery(runId), runSummaryLoader, context);
@@ -84,6 +87,12 @@ export default async function RunPage(props: Props) {
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
     prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), turnDetailLoader, context));
   }
+  // The notes: the run's first page of comments, the selected turn's, and the notes lane's turns.
+  prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, "run"), commentsLoader, context));
+  if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
+    prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, Number(turn)), commentsLoader, context));
+  }
+  prefetches.push(prefetchQuery(queryClient, commentedTurnsQuery(runId), commentedTurnsLoader, context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
   prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), runOtlpRecordsLoader, context));
   await Promise.all(prefetches);

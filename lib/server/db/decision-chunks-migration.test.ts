@@ -39,14 +39,20 @@ describe.each(bareDatabases())(`${DECISION_CHUNKS} on a populated $name database
         )
       ).summary.error,
     ).toBe(0);
-    const whole = await findRun(db, projectId, "old-whole");
-    const failed = await findRun(db, projectId, "old-failed");
+    // The runs' keys by raw SQL too: the client's run has columns later migrations add (runs.comment_count).
+    const pkOf = async (runId: string) =>
+      (
+        await db.withSql((sql) =>
+          sql.query<{ id: string }>(`SELECT id FROM runs WHERE project_id = $1 AND run_id = $2`, [projectId, runId]),
+        )
+      )[0];
+    const [oldWhole, oldFailed] = [await pkOf("old-whole"), await pkOf("old-failed")];
     // Rows as the previous version stored them (raw SQL: the client knows the new schema only).
     await db.withSql((sql) =>
       sql.query(
         `INSERT INTO run_decisions (project_id, run_pk, event_count, max_seq, decisions, summary, error)
          VALUES ($1, $2, $3, 999999, $4, '{}', NULL), ($1, $5, 1, 999999, NULL, NULL, 'the rebuild failed: out of memory')`,
-        [projectId, whole.id, events.length, JSON.stringify(rebuild(events)), failed.id],
+        [projectId, oldWhole.id, events.length, JSON.stringify(rebuild(events)), oldFailed.id],
       ),
     );
 
@@ -54,6 +60,8 @@ describe.each(bareDatabases())(`${DECISION_CHUNKS} on a populated $name database
     // Later migrations, whatever they are, on top: the reads below use today's schema.
     await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR));
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+    const whole = await findRun(db, projectId, "old-whole");
+    const failed = await findRun(db, projectId, "old-failed");
 
     // The row with whole decisions is gone: reads say "not rebuilt yet", the sweep finds the run.
     expect(await getRunDecisions(db, whole)).toEqual({ ok: false, error: NOT_YET_REBUILT, staleEvents: events.length, pending: true });

@@ -6,6 +6,7 @@ import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testin
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
 import { askHealth } from "@/lib/server/testing/health";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
+import { createCommentRoute, listCommentsRoute } from "./comment-routes";
 import { otlpTracesRoute } from "./otlp-routes";
 import { reviewerExportRoute } from "./reviewer-routes";
 import { ingestRoute, listRunsRoute } from "./routes";
@@ -147,6 +148,15 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     // An OpenTelemetry exporter is told to retry the same way (exporters retry on 503).
     const otlp = await timed(() => otlpTracesRoute(otlpExport("otlp-while-down")));
     expectUnavailable(otlp);
+    // Comments: a read and a write are 503 too, never 500.
+    const runParams = { params: Promise.resolve({ runId: "before" }) };
+    expectUnavailable(await timed(() => listCommentsRoute(authed("/api/v1/runs/before/comments"), runParams)));
+    const comment = new Request("http://cuescope.test/api/v1/runs/before/comments", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ body: "while down" }),
+    });
+    expectUnavailable(await timed(() => createCommentRoute(comment, runParams)));
     // Opening a database while it is unreachable fails fast with an error answered as 503.
     const opening = await timed(() =>
       openDatabase({ url: proxyUrl(), timeouts: TIMEOUTS })
@@ -165,6 +175,9 @@ describe.skipIf(!adminUrl)("database faults (PostgreSQL through a fault proxy)",
     const exportedAfter = await otlpTracesRoute(otlpExport("otlp-while-down"));
     expect(exportedAfter.status).toBe(200);
     expect(await exportedAfter.json()).toEqual({});
+    expect((await listCommentsRoute(authed("/api/v1/runs/before/comments"), { params: Promise.resolve({ runId: "before" }) })).status).toBe(
+      200,
+    );
     acknowledged.add("otlp-while-down-1");
     expect((await askHealth()).status).toBe(200);
   }, 90_000);

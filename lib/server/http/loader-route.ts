@@ -12,7 +12,7 @@ import { queryOf } from "./request";
  */
 export function loaderRoute<I, R>(loader: Loader<I, R>) {
   return apiRoute<Record<string, string>>(async ({ request, params, db, auth }) =>
-    readLoader(loader, { db, projectId: auth.projectId }, routeInput(request, params)),
+    readLoader(loader, { db, projectId: auth.projectId, keyId: auth.key.id }, routeInput(request, params)),
   );
 }
 

@@ -8,6 +8,8 @@ import { parseWith } from "@/lib/server/http/request";
 export interface LoaderContext {
   db: Database;
   projectId: string;
+  /** The caller's API key (a session's key), for reads that mark the caller's own items (comments' `mine`). */
+  keyId?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface Loader<I, R> {
   readonly query: z.ZodType;
   /** The raw input checked (the path's parameters first): a DomainError naming `path.<name>` or `query.<name>` otherwise. */
   parse(raw: Partial<ApiInput>): I;
-  load(db: Database, projectId: string, input: I): Promise<R>;
+  load(db: Database, projectId: string, input: I, keyId?: string): Promise<R>;
 }
 
 const NO_PARAMETERS = z.object({});
@@ -37,7 +39,7 @@ export type LoaderInput<P extends z.ZodType, Q extends z.ZodType> = { path: z.ou
 export function defineLoader<R, P extends z.ZodType = NoParameters, Q extends z.ZodType = NoParameters>(spec: {
   path?: P;
   query?: Q;
-  load: (db: Database, projectId: string, input: LoaderInput<P, Q>) => Promise<R>;
+  load: (db: Database, projectId: string, input: LoaderInput<P, Q>, keyId?: string) => Promise<R>;
 }): Loader<LoaderInput<P, Q>, R> {
   const path = (spec.path ?? NO_PARAMETERS) as P;
   const query = (spec.query ?? NO_PARAMETERS) as Q;
@@ -51,5 +53,5 @@ export function defineLoader<R, P extends z.ZodType = NoParameters, Q extends z.
 
 /** Parses raw input with the loader's schemas and reads: what the route answers for the same input. */
 export function readLoader<I, R>(loader: Loader<I, R>, context: LoaderContext, raw: Partial<ApiInput>): Promise<R> {
-  return loader.load(context.db, context.projectId, loader.parse(raw));
+  return loader.load(context.db, context.projectId, loader.parse(raw), context.keyId);
 }

@@ -2,6 +2,7 @@ import { QueryClient, type FetchQueryOptions, type QueryKey } from "@tanstack/re
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
+import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { replayJobQuery, replayListQuery, replayMatchingQuery, replayTurnQuery } from "@/lib/queries/replay";
@@ -12,6 +13,8 @@ import { runFacetsQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnD
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { listRunsRoute, runFacetsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "@/lib/server/http/routes";
+import { createComment } from "@/lib/server/comments/comments";
+import { commentedTurnsRoute, listCommentsRoute } from "@/lib/server/http/comment-routes";
 import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
 import { replayJobRoute, replayListRoute, replayMatchingRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
 import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
@@ -28,6 +31,7 @@ import type { Loader, LoaderContext } from "./define-loader";
 import { fetchQuery, type ServerQuery } from "./prefetch";
 import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "./replay";
 import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
+import { commentedTurnsLoader, commentsLoader } from "./comments";
 import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
@@ -49,6 +53,8 @@ const ROUTES: [RegExp, string[], RouteHandler][] = [
   [/^\/api\/v1\/runs\/([^/]+)\/turns\/([^/]+)$/, ["runId", "turn"], turnDetailRoute],
   [/^\/api\/v1\/runs\/([^/]+)\/timeline$/, ["runId"], runTimelineRoute],
   [/^\/api\/v1\/runs\/([^/]+)\/otlp$/, ["runId"], runOtlpRecordsRoute],
+  [/^\/api\/v1\/runs\/([^/]+)\/comments$/, ["runId"], listCommentsRoute],
+  [/^\/api\/v1\/runs\/([^/]+)\/comments\/turns$/, ["runId"], commentedTurnsRoute],
   [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
   [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
   [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
@@ -88,13 +94,15 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     useDatabase(db);
     secret = (await createKey(db, "loaders")).secret;
     const caller = await authenticate(db, `Bearer ${secret}`);
-    context = { db, projectId: caller.projectId };
+    context = { db, projectId: caller.projectId, keyId: caller.key.id };
     const etf = generateEtfRun({ runId: ETF_RUN, seed: 7, turns: 60, anomalies: true }).events.map((e) => ({
       ...e,
       id: `${ETF_RUN}:${e.id}`,
     }));
     await ingestBatch(db, caller.projectId, [...etf, ...smallRun("loaders-small", 4), ...smallRun("..", 3)]);
     await settleRebuilds(db);
+    await createComment(db, caller, ETF_RUN, { body: "a **note** on the run", turn: null });
+    await createComment(db, caller, ETF_RUN, { body: "on turn 12", turn: 12 });
     await storeOtlpRecords(db, caller.projectId, [
       {
         kind: "model_request",
@@ -186,10 +194,21 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     ["a replay's turn", () => bothSides(replayTurnQuery(jobId, ETF_RUN, 12), replayTurnLoader)],
     ["the recent replays", () => bothSides(replayListQuery(), replayListLoader)],
     ["the runs a replay would take", () => bothSides(replayMatchingQuery({ status: "completed" }, 3), replayMatchingLoader)],
+    ["a run's notes (its own comments marked mine)", () => bothSides(commentsQuery(ETF_RUN, "run"), commentsLoader)],
+    ["a turn's comments", () => bothSides(commentsQuery(ETF_RUN, 12), commentsLoader)],
+    ["the turns with comments", () => bothSides(commentedTurnsQuery(ETF_RUN), commentedTurnsLoader)],
   ])("%s: the same input and the same data on both sides", async (_, run) => {
     const { viaRoute, viaPage, browser, page } = await run();
     expect(viaPage).toEqual(viaRoute);
     expect(page).toEqual(browser);
+  });
+
+  it("the comments: the page's prefetch marks the session key's own, as the API does for that key", async () => {
+    const { viaPage, page } = await bothSides(commentsQuery(ETF_RUN, 12), commentsLoader);
+    expect(viaPage).toEqual({ path: { runId: ETF_RUN }, query: { turn: 12, limit: 50 } });
+    expect(page.comments.map((c) => [c.body, c.mine])).toEqual([["on turn 12", true]]);
+    const turns = await bothSides(commentedTurnsQuery(ETF_RUN), commentedTurnsLoader);
+    expect(turns.page).toEqual({ turns: [{ turn: 12, count: 1 }], truncated: false });
   });
 
   it("a timeline window reaches the loader as numbers, from the URL's text and from the page alike", async () => {

@@ -28,6 +28,7 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     rebuildError: result.ok || result.pending ? null : result.error,
     staleEvents: result.staleEvents,
     rebuildPending: result.pending,
+    commentCount: run.commentCount,
   };
 }
 

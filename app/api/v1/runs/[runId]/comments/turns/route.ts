@@ -1,0 +1,3 @@
+import { commentedTurnsRoute } from "@/lib/server/http/comment-routes";
+
+export const GET = commentedTurnsRoute;
