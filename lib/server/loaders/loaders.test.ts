@@ -31,6 +31,8 @@ import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
 import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
+import { trendsLoader } from "./trends";
+import { trendsQuery } from "@/lib/queries/trends";
 
 /**
  * Each page prefetches a query of lib/queries with the loader its route answers with. Here the
@@ -171,6 +173,7 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
 
   it.each([
     ["the facets", () => bothSides(runFacetsQuery(), runFacetsLoader)],
+    ["the trends of a time zone", () => bothSides(trendsQuery({ tz: "Asia/Kolkata", from: "2026-11-20", to: "2026-11-30" }), trendsLoader)],
     ["a run's summary", () => bothSides(runSummaryQuery(ETF_RUN), runSummaryLoader)],
     ["the summary of the run `..` (its path is `~?runId=..`)", () => bothSides(runSummaryQuery(".."), runSummaryLoader)],
     ["a turn's detail", () => bothSides(turnDetailQuery(ETF_RUN, 12), turnDetailLoader)],
