@@ -32,6 +32,7 @@ import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
 import { trendsLoader } from "./trends";
+import { trendsRoute } from "@/lib/server/http/trends-routes";
 import { trendsQuery } from "@/lib/queries/trends";
 
 /**
@@ -53,6 +54,7 @@ const ROUTES: [RegExp, string[], RouteHandler][] = [
   [/^\/api\/v1\/runs\/([^/]+)\/otlp$/, ["runId"], runOtlpRecordsRoute],
   [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
   [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
+  [/^\/api\/v1\/trends$/, [], trendsRoute],
   [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
   [/^\/api\/v1\/policy-versions$/, [], listPolicyVersionsRoute],
   [/^\/api\/v1\/replay\/([^/]+)$/, ["id"], replayJobRoute],
