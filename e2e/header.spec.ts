@@ -12,6 +12,7 @@ const VIEWPORTS = [
 const SECTIONS = [
   { name: "Runs", path: "/runs", heading: /runs/i },
   { name: "Reviewer", path: "/reviewer", heading: /reviewer/i },
+  { name: "Trends", path: "/trends", heading: /trends/i },
   { name: "Copy", path: "/copy", heading: /copy/i },
   { name: "API", path: "/docs/api", heading: /api/i },
 ] as const;

@@ -13,6 +13,7 @@ import { pageSection } from "./bench/page";
 import { rebuildSection } from "./bench/rebuild";
 import { replaySection } from "./bench/replay";
 import { scaleSection } from "./bench/scale";
+import { trendsSection } from "./bench/trends";
 import { parseSizes } from "./bench/scale-options";
 
 interface Args {
@@ -23,7 +24,7 @@ interface Args {
 }
 
 const USAGE =
-  "usage: npm run bench -- [--only rebuild,replay,ingest,page,scale] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
+  "usage: npm run bench -- [--only rebuild,replay,ingest,page,scale,trends] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
   "       (--only scale-reads,scale-ingest,scale-replay,scale-live,scale-longrun runs parts of scale)\n";
 
 function fail(message: string): never {
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     ingestSection(),
     pageSection(),
     scaleSection({ sizes: args.sizes, requests: args.requests }),
+    trendsSection(),
   ];
   const selected = select(sections, args.only);
   const tty = process.stderr.isTTY;

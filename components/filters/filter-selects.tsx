@@ -1,6 +1,6 @@
 "use client";
 
-import { formatInstant } from "@/lib/format";
+import { useFormatInstant } from "@/components/layout/time-zone";
 import { TIME_RANGES, type TimeRange } from "@/lib/queries/url-params";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./filter-select.module.css";
@@ -57,6 +57,7 @@ export function RangeSelect({
   to: string | undefined;
   onChange: (range: TimeRange | undefined) => void;
 }) {
+  const formatInstant = useFormatInstant();
   const custom = !range && (from || to);
   const customLabel = custom
     ? [from ? `from ${formatInstant(from)}` : null, to ? `to ${formatInstant(to)}` : null].filter(Boolean).join(" ")

@@ -2,8 +2,9 @@
 
 import { useId } from "react";
 import { THEME_LABELS, THEMES, type Theme } from "./theme";
+import { TimeZoneChoice } from "./time-zone-choice";
 
-/** The user menu's items: the theme (System, Light, Dark) and, when signed in, Sign out. */
+/** The user menu's items: the theme (System, Light, Dark), the time zone and, when signed in, Sign out. */
 export function AccountItems({
   theme,
   onTheme,
@@ -26,6 +27,7 @@ export function AccountItems({
           </label>
         ))}
       </fieldset>
+      <TimeZoneChoice />
       {signOut && (
         <form action={signOut} className="nav-session">
           <button type="submit" className="button button-quiet">

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { HeaderNav } from "./header-nav";
 import { THEME_COOKIE } from "./theme";
+import { TimeZoneProvider, useFormatInstant } from "./time-zone";
 
 vi.mock("next/navigation", () => ({ usePathname: () => "/runs/run-1" }));
 
@@ -89,6 +90,28 @@ describe("the header's user menu", () => {
     expect(document.cookie).toContain(`${THEME_COOKIE}=system`);
   });
 
+  it("offers the time zone (Local by default, UTC, any IANA zone), keeps it in a cookie and writes times in it", async () => {
+    const user = userEvent.setup();
+    function Stamp() {
+      return <p data-testid="stamp">{useFormatInstant()("2026-11-29T18:35:00Z")}</p>;
+    }
+    render(
+      <TimeZoneProvider choice="local" localZone="UTC">
+        <HeaderNav signedIn theme="light" signOut={signOut} />
+        <Stamp />
+      </TimeZoneProvider>,
+    );
+    await user.click(screen.getByRole("button", { name: "Account" }));
+    const zone = screen.getByRole("combobox", { name: "Time zone" });
+    expect(zone).toHaveValue("local");
+    expect(within(zone).getByRole("option", { name: /^Local \(browser: / })).toBeInTheDocument();
+    await user.selectOptions(zone, "Asia/Kolkata");
+    expect(document.cookie).toContain("cuescope-tz=Asia%2FKolkata");
+    expect(screen.getByTestId("stamp")).toHaveTextContent("2026-11-30 00:05:00 Asia/Kolkata");
+    await user.selectOptions(zone, "UTC");
+    expect(screen.getByTestId("stamp")).toHaveTextContent("2026-11-29 18:35:00 UTC");
+  });
+
   it("signs out through the form's action", async () => {
     const user = userEvent.setup();
     render(<HeaderNav signedIn theme="system" signOut={signOut} />);
@@ -122,6 +145,7 @@ describe("the narrow-screen Menu", () => {
     ).toEqual([
       ["Runs", "/runs"],
       ["Reviewer", "/reviewer"],
+      ["Trends", "/trends"],
       ["Copy", "/copy"],
       ["API", "/docs/api"],
     ]);

@@ -11,6 +11,7 @@ import { applyTheme, type Theme } from "./theme";
 const SECTIONS = [
   { name: "Runs", href: "/runs" },
   { name: "Reviewer", href: "/reviewer" },
+  { name: "Trends", href: "/trends" },
   { name: "Copy", href: "/copy" },
   { name: "API", href: "/docs/api" },
 ] as const;

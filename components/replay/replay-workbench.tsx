@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { TReplayJob } from "@/lib/contracts";
-import { formatInstant, formatNumber } from "@/lib/format";
+import { formatNumber } from "@/lib/format";
+import { useFormatInstant } from "@/components/layout/time-zone";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { cancelReplay, replayJobQuery, replayKeys, startReplay } from "@/lib/queries/replay";
 import { Panel } from "@/components/ui/panel";
@@ -113,6 +114,7 @@ function JobView({
   cancelling: boolean;
   onCancel: () => void;
 }) {
+  const formatInstant = useFormatInstant();
   const what = [
     job.copyVersionId ? `copy “${names.get(job.copyVersionId) ?? job.copyVersionId}”` : null,
     job.policyVersionId ? `policy “${names.get(job.policyVersionId) ?? job.policyVersionId}”` : null,

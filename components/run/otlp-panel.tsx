@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TOtlpRecordsResponse } from "@/lib/contracts";
 import { modelRequestBars, otlpRecordName } from "@/lib/charts";
-import { formatCount, formatInstant, formatLatency, formatNumber, formatTokens, formatTurn } from "@/lib/format";
+import { formatCount, formatLatency, formatNumber, formatTokens, formatTurn } from "@/lib/format";
+import { useFormatInstant } from "@/components/layout/time-zone";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { ChartFigure } from "@/components/ui/chart-figure";
 import { ScrollRegion } from "@/components/ui/scroll-region";
@@ -27,6 +28,7 @@ export function RunOtlpPanel({ runId, poll }: { runId: string; poll: number | fa
  * bytes), and the spans and log records kept raw.
  */
 export function OtlpRecordsView({ data }: { data: TOtlpRecordsResponse }) {
+  const formatInstant = useFormatInstant();
   const { counts, tokens, records } = data;
   const requests = records.filter((r) => r.kind === "model_request");
   const others = records.filter((r) => r.kind !== "model_request");

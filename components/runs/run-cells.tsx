@@ -1,6 +1,7 @@
 import { countBySeverity, describeFindings, worstSeverity } from "@/lib/audit/worst-severity";
 import type { TDeliveryStatus, TRunListItem, TRunStatus } from "@/lib/contracts";
-import { formatInstant, formatNumber, formatRelative, formatTimeUsage, requestsUsageParts } from "@/lib/format";
+import { formatNumber, formatRelative, formatTimeUsage, requestsUsageParts } from "@/lib/format";
+import { useFormatInstant } from "@/components/layout/time-zone";
 import { STATUS_MARKS } from "@/components/ui/status-mark";
 import styles from "./runs-table.module.css";
 
@@ -109,6 +110,7 @@ export function FindingsCount({ run }: { run: TRunListItem }) {
 }
 
 export function Started({ startedAt, now }: { startedAt: string | null; now: number }) {
+  const formatInstant = useFormatInstant();
   if (!startedAt) return <None why="run.started has not arrived" />;
   return (
     <time dateTime={startedAt} title={formatInstant(startedAt)}>

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Panel } from "@/components/ui/panel";
 import type { TVersionInfo, TVersionKind } from "@/lib/contracts";
-import { formatInstant } from "@/lib/format";
+import { useFormatInstant } from "@/components/layout/time-zone";
 import { makeDefaultVersion, versionKeys } from "@/lib/queries/copy";
 import styles from "./versions.module.css";
 import { ScrollRegion } from "@/components/ui/scroll-region";
@@ -45,6 +45,7 @@ export function VersionsPanel({
 
 /** Saved versions, newest first: which is the project default, who saved it, and where to go from it. */
 export function VersionList({ kind, versions, baseId, builtIn, onEditFrom }: Props) {
+  const formatInstant = useFormatInstant();
   const queryClient = useQueryClient();
   const makeDefault = useMutation({
     mutationFn: (id: string) => makeDefaultVersion(kind, id),

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import {
+  ZTrendsQuery,
   MAX_BATCH_BYTES,
   MAX_COMMENT_CHARS,
   MAX_COMMENT_REQUEST_BYTES,
@@ -38,6 +39,7 @@ export const TAGS = [
     description: "Notes on a run or on one of its turns: Markdown written by the signed-in key, edited and deleted by its author only.",
   },
   { name: "Reviewer", description: "The Reviewer audit over the filtered runs: candidates, funnel and export." },
+  { name: "Trends", description: "Counts per day in a time zone, from the per-run aggregates each rebuild stores." },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
   { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
@@ -392,6 +394,27 @@ export const OPERATIONS: readonly Operation[] = [
       to: "Only runs started at or before this date-time.",
     },
     responses: [{ status: 200, description: "The funnel.", schema: "ReviewerFunnel" }],
+  },
+  {
+    operationId: "getTrends",
+    method: "get",
+    path: "/api/v1/trends",
+    tag: "Trends",
+    summary: "Trends per day",
+    description:
+      "Per day in the time zone `tz` (every day of the window, days without turns at zero): per reminder key the candidates, delivered and dropped " +
+      "reminders with the drop rate; findings by code with their rate per 1,000 turns; Reviewer violations; the follow-up rate (contract §8, " +
+      "association not effect) per copy version. Served from the 15-minute buckets each run's rebuild stores, so a run counts once its rebuild ran.",
+    auth: "key",
+    query: ZTrendsQuery,
+    paramDescriptions: {
+      tz: "An IANA time zone (e.g. `Europe/Paris`, `Asia/Kolkata`, `UTC`) whose days the counts are grouped by. Default `UTC`.",
+      from: "The first day, `YYYY-MM-DD` in `tz`. Default: 13 days before `to`.",
+      to: "The last day (included), `YYYY-MM-DD` in `tz`; at most 366 days after `from`. Default: today in `tz`.",
+      copyVersion: "Only runs whose copy has this version id (an id from `copyVersions`).",
+      policyVersion: "Only runs whose policy has this version id (an id from `policyVersions`).",
+    },
+    responses: [{ status: 200, description: "The days of the window.", schema: "TrendsResponse" }],
   },
   {
     operationId: "exportReviewerCandidates",

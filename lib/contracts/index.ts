@@ -15,3 +15,4 @@ export * from "./storable";
 export * from "./otlp";
 export * from "./triage";
 export * from "./comments";
+export * from "./trends";

@@ -12,3 +12,16 @@ export { formatRequestsUsage, formatTimeUsage, requestsUsageParts } from "./usag
 export { UNIT_FORMATTERS, formatInUnit } from "./unit";
 export { formatTokens } from "./tokens";
 export { formatLatency } from "./latency";
+export {
+  formatInstantIn,
+  dayIn,
+  shiftDay,
+  zoneLabel,
+  parseZoneChoice,
+  resolveZone,
+  isKnownZone,
+  zoneCookie,
+  TZ_COOKIE,
+  LOCAL_TZ_COOKIE,
+  LOCAL_CHOICE,
+} from "./zone";

@@ -4,6 +4,7 @@ import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit } from "@/lib/reviewer/audit";
+import { copyVersionOf, policyVersionOf, trendBuckets } from "@/lib/trends/buckets";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
@@ -26,6 +27,17 @@ function random(seed: number): () => number {
     state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
     return state / 2 ** 32;
   };
+}
+
+/** Each turn's earliest event's time, in ms. */
+function turnTimesOf(events: readonly TEvent[]): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const e of events) {
+    if (!("turn" in e) || typeof e.turn !== "number") continue;
+    const ms = Date.parse(e.ts);
+    times.set(e.turn, Math.min(times.get(e.turn) ?? ms, ms));
+  }
+  return times;
 }
 
 describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
@@ -75,6 +87,14 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           }),
           counts: stored.triageCounts,
         },
+        trends: (await db.prisma.trendBucket.findMany({ where: { projectId, runPk: run.id }, orderBy: { bucket: "asc" } })).map((b) => ({
+          bucketMs: b.bucket.getTime(),
+          counts: b.counts,
+          agent: b.agent,
+          model: b.model,
+          copy: b.copyVersion,
+          policy: b.policyVersion,
+        })),
       },
       full: {
         decisions,
@@ -89,6 +109,14 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           marks: triageMarks(decisions.turns, decisions.findings).sort((a, b) => a.kind.localeCompare(b.kind) || a.turn - b.turn),
           counts: triageCounts(triageMarks(decisions.turns, decisions.findings)),
         },
+        // The trend buckets of every event, each turn at its earliest event's time.
+        trends: trendBuckets(decisions, events, turnTimesOf(events)).map((b) => ({
+          ...b,
+          agent: run.agent,
+          model: run.model,
+          copy: copyVersionOf(summaryOf(decisions, events).copy),
+          policy: policyVersionOf(summaryOf(decisions, events).policy),
+        })),
       },
       run,
     };
@@ -126,6 +154,8 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       const counts = stored.triage.counts as { finding: number; delivery: number };
       expect(counts.finding).toBeGreaterThan(0);
       expect(counts.delivery).toBeGreaterThan(0);
+      expect(stored.trends.length).toBeGreaterThan(0);
+      expect(stored.trends.some((b) => Object.keys(b.counts as object).some((k) => k.startsWith("followUp.")))).toBe(true);
     },
     120_000,
   );
@@ -191,6 +221,27 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     // With room enough, the next rebuild succeeds and replaces the error.
     expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
   }, 120_000);
+
+  it("sweeps and rebuilds in full a run whose trend buckets are missing or of another version", async () => {
+    const runId = "trend-version";
+    const events = generateEtfRun({ runId, seed: 5, turns: 30 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+    await ingestBatch(db, projectId, events);
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("full");
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).not.toContain(run.id);
+    // As a run rebuilt before trends existed: no buckets, no trend version.
+    await db.prisma.trendBucket.deleteMany({ where: { projectId, runPk: run.id } });
+    await db.prisma.runDecisionsCache.update({ where: { projectId_runPk: { projectId, runPk: run.id } }, data: { trendVersion: null } });
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).toContain(run.id);
+    expect((await rebuildRun(db, threads, projectId, run.id)).mode).toBe("full");
+    const { stored, full } = await storedAndFull(
+      runId,
+      events.map((e) => ZEvent.parse(e)),
+    );
+    expect(stored.trends.length).toBeGreaterThan(0);
+    expect(stored).toEqual(full);
+    expect([...(await staleRuns(db, { projectId })).values()].flat()).not.toContain(run.id);
+  });
 
   it("records the highest seq as a number when a run's seqs cross a power of ten", async () => {
     const [{ next }] = await db.prisma.$queryRawUnsafe<{ next: bigint }[]>(`SELECT max(seq) + 1 AS "next" FROM events`);

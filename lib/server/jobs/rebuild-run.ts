@@ -4,6 +4,8 @@ import { REVIEWER_EVENT_TYPES } from "@/lib/reviewer/audit";
 import { isTransientDatabaseError, type Database } from "@/lib/server/db";
 import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
+import { clearTrendBuckets, storeTrendBuckets } from "@/lib/server/trends/store-buckets";
+import { TREND_VERSION } from "@/lib/trends/buckets";
 import { queryEventRows } from "@/lib/server/runs/run-events";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
@@ -25,6 +27,8 @@ export interface RebuildOutcome {
 }
 
 type RunKey = { id: string; projectId: string };
+/** The run as the rebuild stores it: its key and what its trend buckets are filtered by. */
+type RebuiltRun = RunKey & { agent: string | null; model: string | null };
 
 /**
  * Rebuilds one stored run and stores the result (the body of a rebuild job, lib/server/jobs/queue.ts).
@@ -43,7 +47,7 @@ type RunKey = { id: string; projectId: string };
 export async function rebuildRun(db: Database, threads: TaskThreads, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
     where: { projectId_id: { projectId, id: runPk } },
-    select: { id: true, projectId: true, runId: true, task: true },
+    select: { id: true, projectId: true, runId: true, task: true, agent: true, model: true },
   });
   if (!run) return { runPk, eventCount: null, ok: false, mode: null };
   const resumed = await tryResume(db, threads, run);
@@ -55,7 +59,7 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
     run.task === null && !rows.some((row) => row.type === "run.started")
       ? { ok: false, error: WAITING_FOR_START, eventCount: rows.length }
       : await threads
-          .run("rebuild", { runId: run.runId, rows, eventCount: rows.length })
+          .run("rebuild", { runId: run.runId, rows, eventCount: rows.length, turnTimes: await queryTurnTimes(db, run, maxSeq) })
           .catch((error: unknown) => failed(error, rows.length));
   if (output.ok === "full rebuild needed") throw new Error("a full rebuild asked for a full rebuild");
   await storeRebuild(db, run, maxSeq, output);
@@ -63,17 +67,28 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
 }
 
 /** The resume from the stored checkpoint, stored; null when a full rebuild is needed instead. */
-async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { runId: string }): Promise<RebuildOutcome | null> {
+async function tryResume(db: Database, threads: TaskThreads, run: RebuiltRun & { runId: string }): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true, checkpoint: true, findings: true, summary: true, timeline: true, derivedVersion: true },
+    select: {
+      eventCount: true,
+      maxSeq: true,
+      checkpoint: true,
+      findings: true,
+      summary: true,
+      timeline: true,
+      derivedVersion: true,
+      trendVersion: true,
+    },
   });
   const checkpoint: RebuildCheckpoint | null = stored?.checkpoint ? readRebuildCheckpoint(stored.checkpoint) : null;
   // No checkpoint, a stored rebuild that no longer reads back (a read asked for its rebuild), or one
-  // stored before the rebuild derived what it derives now (DERIVED_VERSION): in full.
+  // stored before the rebuild derived what it derives now (DERIVED_VERSION: triage marks; trend
+  // buckets of another TREND_VERSION, or none): in full.
   if (
     !stored ||
     stored.derivedVersion < DERIVED_VERSION ||
+    stored.trendVersion !== TREND_VERSION ||
     !checkpoint ||
     stored.findings === null ||
     stored.timeline === null ||
@@ -103,7 +118,10 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
   const [whole, rows, reviewerRows] = await Promise.all([
     readWholeDecisions(db, run),
     queryEventRows(db, run, ` AND ("turn" >= $3 OR "type" = 'run.ended') AND "seq" <= $4::bigint`, [checkpoint.nextTurn, since.maxSeq]),
-    queryEventRows(db, run, ` AND "type" = ANY($3::text[]) AND "seq" <= $4::bigint`, [[...REVIEWER_EVENT_TYPES], since.maxSeq]),
+    queryEventRows(db, run, ` AND "type" = ANY($3::text[]) AND "seq" <= $4::bigint`, [
+      [...REVIEWER_EVENT_TYPES, "model.action"],
+      since.maxSeq,
+    ]),
   ]);
   const base = { eventCount: stored.eventCount, maxSeq: String(stored.maxSeq) };
   // Another rebuild committed between the two reads: the full rebuild decides.
@@ -113,6 +131,7 @@ async function tryResume(db: Database, threads: TaskThreads, run: RunKey & { run
     rows,
     eventCount: since.before + since.fresh,
     resume: { checkpoint, chunkTexts: whole.chunkTexts, findingsJson: whole.head.findings, reviewerRows },
+    turnTimes: await queryTurnTimes(db, run, since.maxSeq ?? base.maxSeq),
   };
   const output = await threads.run("rebuild", input).catch((error: unknown) => failed(error, input.eventCount));
   // A resume the core refused, or one that failed: the full rebuild decides (and stores a failure).
@@ -144,10 +163,25 @@ function storedTimelineReads(text: string): boolean {
 }
 
 /**
+ * Each turn's time (its earliest event's, ms since the epoch) over the events up to `maxSeq`: the
+ * trend buckets' times, read the same way by a full rebuild and a resume so both store the same buckets.
+ */
+async function queryTurnTimes(db: Database, run: RunKey, maxSeq: string): Promise<[number, number][]> {
+  const rows = await db.prisma.$queryRawUnsafe<{ turn: number; ms: number }[]>(
+    `SELECT "turn", (extract(epoch FROM min("at")) * 1000)::float8 AS "ms" FROM "events"
+      WHERE "project_id" = $1 AND "run_pk" = $2 AND "turn" IS NOT NULL AND "seq" <= $3::bigint GROUP BY "turn"`,
+    run.projectId,
+    run.id,
+    maxSeq,
+  );
+  return rows.map((row) => [row.turn, Math.round(Number(row.ms))]);
+}
+
+/**
  * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
- * checkpoint to resume from), its changed run_decision_chunks, and the run's Reviewer audit
- * (reviewer_rows, run_reviewer_funnels), so no reader sees the decisions of one version beside the
- * audit of another, or the chunks of two rebuilds.
+ * checkpoint to resume from), its changed run_decision_chunks, the run's Reviewer audit
+ * (reviewer_rows, run_reviewer_funnels) and its trend buckets (trend_buckets), so no reader sees the
+ * decisions of one version beside the audit or trends of another, or the chunks of two rebuilds.
  *
  * A full rebuild replaces every chunk, and never overwrites a stored rebuild of more events. A
  * resume (`base`: the stored rebuild it resumed from) writes only the chunks from the one holding
@@ -156,7 +190,7 @@ function storedTimelineReads(text: string): boolean {
  */
 async function storeRebuild(
   db: Database,
-  run: RunKey,
+  run: RebuiltRun,
   maxSeq: string,
   output: RebuildTaskOutput,
   base?: { eventCount: number; maxSeq: string },
@@ -175,6 +209,7 @@ async function storeRebuild(
     output.ok ? output.timelineJson : null,
     output.ok ? JSON.stringify(output.triage.counts) : null,
     DERIVED_VERSION,
+    TREND_VERSION,
   ];
   return db.prisma.$transaction(
     async (tx) => {
@@ -182,8 +217,8 @@ async function storeRebuild(
         ? await tx.$executeRawUnsafe(
             `UPDATE "run_decisions" SET "event_count" = $3, "max_seq" = $4::bigint, "findings" = $5, "summary" = $6::jsonb,
                     "error" = $7, "checkpoint" = $8::jsonb, "timeline" = $9, "triage_counts" = $10::jsonb,
-                    "derived_version" = $11, "built_at" = now()
-              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($12::bigint, $13)`,
+                    "derived_version" = $11, "trend_version" = $12, "built_at" = now()
+              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($13::bigint, $14)`,
             ...values,
             base.maxSeq,
             base.eventCount,
@@ -191,21 +226,26 @@ async function storeRebuild(
         : await tx.$executeRawUnsafe(
             `INSERT INTO "run_decisions"
                ("project_id", "run_pk", "event_count", "max_seq", "findings", "summary", "error", "checkpoint", "timeline",
-                "triage_counts", "derived_version", "built_at")
-             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, $10::jsonb, $11, now())
+                "triage_counts", "derived_version", "trend_version", "built_at")
+             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, $10::jsonb, $11, $12, now())
              ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
                "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "findings" = EXCLUDED."findings",
                "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
                "timeline" = EXCLUDED."timeline", "triage_counts" = EXCLUDED."triage_counts",
-               "derived_version" = EXCLUDED."derived_version", "built_at" = now()
+               "derived_version" = EXCLUDED."derived_version", "trend_version" = EXCLUDED."trend_version", "built_at" = now()
              WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
             ...values,
           );
       if (written === 0) return !base; // a rebuild of more events got there first, or the resumed one was replaced
       await storeChunks(tx, run, output.ok ? output.decisions : { fromChunk: 0, chunks: [] });
       await storeTriageMarks(tx, run, output.ok ? output.triage : { fromTurn: null, marks: [] });
-      if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
-      else await clearRunAudit(tx, run);
+      if (output.ok) {
+        await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
+        await storeTrendBuckets(tx, run, output.trends);
+      } else {
+        await clearRunAudit(tx, run);
+        await clearTrendBuckets(tx, run);
+      }
       return true;
     },
     { maxWait: 10_000, timeout: 60_000 },

@@ -10,6 +10,7 @@ import {
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
+import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
 
@@ -26,6 +27,12 @@ export interface RebuildTaskInput {
   resume?: { checkpoint: RebuildCheckpoint; chunkTexts: readonly string[]; findingsJson: string; reviewerRows: readonly StoredEventRow[] };
   /** The events the result includes (a resume reads only some of them). */
   eventCount: number;
+  /**
+   * Each turn's time as [turn, ms since the epoch] (its earliest event's), for the trend buckets;
+   * the same on a full rebuild and a resume. On a resume `resume.reviewerRows` also holds every
+   * `model.action` (the follow-up the buckets count reads them). Absent: no buckets.
+   */
+  turnTimes?: readonly (readonly [number, number])[];
 }
 
 /** The decisions as they are stored: the chunks that changed, how many there are now, and the findings. */
@@ -59,6 +66,8 @@ export type RebuildTaskOutput =
       triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
+      /** The run's counts per 15-minute bucket (lib/trends/buckets.ts) and its copy and policy versions. */
+      trends: { buckets: TrendBucket[] } & TrendVersions;
       checkpoint: RebuildCheckpoint | null;
       /** "resumed": from the stored checkpoint; "full": from every event. */
       mode: "full" | "resumed";
@@ -117,6 +126,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     } else {
       ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
+    const summary = summaryOf(decisions, input.resume ? input.resume.checkpoint : events);
     return {
       ok: true,
       decisions: {
@@ -125,9 +135,14 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         chunkCount: Math.ceil(decisions.turns.length / DECISION_CHUNK_TURNS),
         findingsJson: JSON.stringify(decisions.findings),
       },
-      summary: summaryOf(decisions, input.resume ? input.resume.checkpoint : events),
+      summary,
       audit: reviewerAudit(auditEvents, decisions),
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
+      trends: {
+        buckets: trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? [])),
+        copyVersion: copyVersionOf(summary.copy),
+        policyVersion: policyVersionOf(summary.policy),
+      },
       timelineJson: JSON.stringify(
         buildTimeline(
           decisions,

@@ -35,6 +35,9 @@ import { commentedTurnsLoader, commentsLoader } from "./comments";
 import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
+import { trendsLoader } from "./trends";
+import { trendsRoute } from "@/lib/server/http/trends-routes";
+import { trendsQuery } from "@/lib/queries/trends";
 
 /**
  * Each page prefetches a query of lib/queries with the loader its route answers with. Here the
@@ -57,6 +60,7 @@ const ROUTES: [RegExp, string[], RouteHandler][] = [
   [/^\/api\/v1\/runs\/([^/]+)\/comments\/turns$/, ["runId"], commentedTurnsRoute],
   [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
   [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
+  [/^\/api\/v1\/trends$/, [], trendsRoute],
   [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
   [/^\/api\/v1\/policy-versions$/, [], listPolicyVersionsRoute],
   [/^\/api\/v1\/replay$/, [], replayListRoute],
@@ -181,6 +185,7 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
 
   it.each([
     ["the facets", () => bothSides(runFacetsQuery(), runFacetsLoader)],
+    ["the trends of a time zone", () => bothSides(trendsQuery({ tz: "Asia/Kolkata", from: "2026-11-20", to: "2026-11-30" }), trendsLoader)],
     ["a run's summary", () => bothSides(runSummaryQuery(ETF_RUN), runSummaryLoader)],
     ["the summary of the run `..` (its path is `~?runId=..`)", () => bothSides(runSummaryQuery(".."), runSummaryLoader)],
     ["a turn's detail", () => bothSides(turnDetailQuery(ETF_RUN, 12), turnDetailLoader)],

@@ -1,0 +1,3 @@
+import { trendsRoute } from "@/lib/server/http/trends-routes";
+
+export const GET = trendsRoute;

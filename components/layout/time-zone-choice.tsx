@@ -1,0 +1,46 @@
+"use client";
+
+import { useId, useMemo } from "react";
+import { isKnownZone, LOCAL_CHOICE } from "@/lib/format/zone";
+import { useTimeZone } from "./time-zone";
+
+/** Current names the browser may list under an older one (Chromium lists Asia/Calcutta, not Asia/Kolkata). */
+const CURRENT_NAMES = [
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Yangon",
+  "Asia/Ho_Chi_Minh",
+  "Europe/Kyiv",
+  "America/Nuuk",
+  "Atlantic/Faroe",
+];
+
+/** Every IANA zone the browser knows (with the current names of renamed ones), UTC aside, sorted. */
+function knownZones(): string[] {
+  const zones = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []);
+  for (const zone of CURRENT_NAMES) if (isKnownZone(zone)) zones.add(zone);
+  zones.delete("UTC");
+  return [...zones].sort();
+}
+
+/** The Account menu's time zone: Local (the browser's), UTC, or any IANA zone; kept in a cookie. */
+export function TimeZoneChoice() {
+  const id = useId();
+  const { choice, localZone, choose } = useTimeZone();
+  const zones = useMemo(() => knownZones(), []);
+  return (
+    <div className="tz-choice">
+      <label htmlFor={id}>Time zone</label>
+      <select id={id} value={choice} onChange={(e) => choose(e.target.value)}>
+        <option value={LOCAL_CHOICE}>Local (browser: {localZone})</option>
+        <option value="UTC">UTC</option>
+        {choice !== LOCAL_CHOICE && choice !== "UTC" && !zones.includes(choice) && <option value={choice}>{choice}</option>}
+        {zones.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,279 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, type ReactNode } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { MouseHandlerDataParam } from "recharts";
+import type { TRunFacets, TTrendDay, TTrendsResponse } from "@/lib/contracts";
+import { trendCharts, type TrendRow } from "@/lib/charts/trends";
+import { DEFAULT_SORT, runListHref } from "@/lib/queries/run-list-url";
+import { runFacetsQuery } from "@/lib/queries/runs";
+import { trendsHref, trendsQuery, type TrendsView } from "@/lib/queries/trends";
+import { useTimeZone } from "@/components/layout/time-zone";
+import { Panel } from "@/components/ui/panel";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import styles from "./trends.module.css";
+
+const KEY_COLOURS: Record<string, string> = {
+  requests: "#1f6fb2",
+  time: "#7a4fb5",
+  context: "#b5523b",
+  edits: "#2f7d4f",
+  review: "#8a6d00",
+};
+const PALETTE = ["#1f6fb2", "#b5523b", "#2f7d4f", "#7a4fb5", "#8a6d00", "#0f7c86", "#a33a6f", "#4d5b6b"];
+
+/** The runs list over one day of the trends (the runs started that day in the zone), with the view's agent and model. */
+export function dayRunsHref(day: Pick<TTrendDay, "start" | "end">, view: TrendsView): string {
+  return runListHref({ sort: DEFAULT_SORT }, { from: day.start, to: day.end, agent: view.agent, model: view.model });
+}
+
+/** /trends: per day of the user's time zone, drop rates, counts per key, findings, Reviewer violations and follow-up. */
+export function TrendsPage({ view }: { view: TrendsView }) {
+  const { zone } = useTimeZone();
+  const trends = useQuery(trendsQuery({ ...view, tz: zone }));
+  const facets = useQuery(runFacetsQuery());
+  return (
+    <div className={styles.page}>
+      <header className={styles.head}>
+        <h1>Trends</h1>
+        <p className="muted">
+          Per day in <strong>{zone}</strong> (change it in the Account menu). Counted from each run&apos;s stored rebuild, by the time of
+          its turns. Click a day to list the runs started that day.
+        </p>
+      </header>
+      <TrendsFilters view={view} facets={facets.data} data={trends.data} />
+      {trends.isError ? (
+        <p role="alert" className={styles.error}>
+          The trends could not be loaded: {trends.error.message}
+        </p>
+      ) : !trends.data ? (
+        <p aria-busy="true">Loading trends…</p>
+      ) : (
+        <TrendsCharts data={trends.data} view={view} />
+      )}
+    </div>
+  );
+}
+
+function TrendsFilters({ view, facets, data }: { view: TrendsView; facets?: TRunFacets; data?: TTrendsResponse }) {
+  const router = useRouter();
+  const id = useId();
+  const hydrated = useHydrated();
+  const select = (name: keyof TrendsView, label: string, options: { value: string; label: string }[]) => (
+    <label className={styles.field} htmlFor={`${id}-${name}`}>
+      <span>{label}</span>
+      <select
+        id={`${id}-${name}`}
+        value={view[name] ?? ""}
+        data-hydrated={hydrated ? "true" : undefined}
+        onChange={(e) => router.push(trendsHref({ ...view, [name]: e.target.value || undefined }))}
+      >
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const date = (name: "from" | "to", label: string) => (
+    <label className={styles.field} htmlFor={`${id}-${name}`}>
+      <span>{label}</span>
+      <input
+        id={`${id}-${name}`}
+        type="date"
+        data-hydrated={hydrated ? "true" : undefined}
+        value={view[name] ?? data?.[name] ?? ""}
+        onChange={(e) => e.target.value && router.push(trendsHref({ ...view, from: data?.from, to: data?.to, [name]: e.target.value }))}
+      />
+    </label>
+  );
+  return (
+    <form className={styles.filters} aria-label="Trend filters" onSubmit={(e) => e.preventDefault()}>
+      {select(
+        "agent",
+        "Agent",
+        (facets?.agents ?? []).map((a) => ({ value: a, label: a })),
+      )}
+      {select(
+        "model",
+        "Model",
+        (facets?.models ?? []).map((m) => ({ value: m, label: m })),
+      )}
+      {select(
+        "copyVersion",
+        "Copy version",
+        (data?.copyVersions ?? []).map((v) => ({ value: v.id, label: v.label })),
+      )}
+      {select(
+        "policyVersion",
+        "Policy version",
+        (data?.policyVersions ?? []).map((v) => ({ value: v.id, label: v.label })),
+      )}
+      {date("from", "From day")}
+      {date("to", "To day")}
+      <Link href="/trends" className="button button-quiet">
+        Last 14 days, all runs
+      </Link>
+    </form>
+  );
+}
+
+function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView }) {
+  const router = useRouter();
+  const charts = trendCharts(data);
+  const byDay = new Map(data.days.map((d) => [d.day, d]));
+  const open = (state: MouseHandlerDataParam) => {
+    const index = typeof state?.activeTooltipIndex === "number" ? state.activeTooltipIndex : Number(state?.activeTooltipIndex);
+    const day = Number.isInteger(index) ? data.days[index] : undefined;
+    if (day) router.push(dayRunsHref(day, view));
+  };
+  if (!charts.hasData) {
+    return (
+      <section className={styles.empty} aria-labelledby="trends-empty">
+        <h2 id="trends-empty">No turns in this window</h2>
+        <p>
+          No stored run has turns from {data.from} to {data.to} ({data.tz}) with these filters. A run counts here once its background
+          rebuild has run. Widen the dates or clear the filters.
+        </p>
+      </section>
+    );
+  }
+  const dayLinks = (rows: TrendRow[], value: (row: TrendRow) => string) => <DayTable rows={rows} value={value} byDay={byDay} view={view} />;
+  return (
+    <div className={styles.charts}>
+      <Panel id="trend-drop-rate" title="Drop rate per key" meta="% of the key's candidates, per day">
+        <Chart summary={charts.summaries.dropRate} table={dayLinks(charts.dropRate, (r) => keysText(r, "%"))}>
+          <LineChart data={charts.dropRate} onClick={open} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="day" />
+            <YAxis unit="%" domain={[0, 100]} label={{ value: "% dropped", angle: -90, position: "insideLeft" }} />
+            <Tooltip formatter={(v) => (v === null || v === undefined ? "–" : `${Number(v).toFixed(1)}%`)} />
+            <Legend />
+            {Object.keys(KEY_COLOURS).map((key) => (
+              <Line key={key} dataKey={key} name={key} stroke={KEY_COLOURS[key]} connectNulls={false} isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </Chart>
+      </Panel>
+
+      <Panel id="trend-per-key" title="Reminders per key" meta="candidates, delivered and dropped, in reminders, per day">
+        <div className={styles.multiples}>
+          {charts.perKey.map((k) => (
+            <figure key={k.key} className={styles.multiple}>
+              <figcaption>{k.key} (reminders)</figcaption>
+              <Chart summary={k.summary} small>
+                <BarChart data={k.rows} onClick={open} accessibilityLayer={false}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="day" tick={{ fontSize: 10 }} />
+                  <YAxis allowDecimals={false} label={{ value: "reminders", angle: -90, position: "insideLeft", fontSize: 11 }} />
+                  <Tooltip />
+                  <Bar dataKey="candidates" fill="#8a9bb0" isAnimationActive={false} />
+                  <Bar dataKey="delivered" fill="#2f7d4f" isAnimationActive={false} />
+                  <Bar dataKey="dropped" fill="#b5523b" isAnimationActive={false} />
+                </BarChart>
+              </Chart>
+            </figure>
+          ))}
+        </div>
+      </Panel>
+
+      <Panel id="trend-findings" title="Findings per 1,000 turns" meta="by code, per day">
+        <Chart summary={charts.summaries.findings}>
+          <BarChart data={charts.findings.rows} onClick={open} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="day" />
+            <YAxis label={{ value: "findings / 1,000 turns", angle: -90, position: "insideLeft" }} />
+            <Tooltip formatter={(v) => (v === null || v === undefined ? "–" : Number(v).toFixed(1))} />
+            <Legend />
+            {charts.findings.codes.map((code, i) => (
+              <Bar key={code} dataKey={code} stackId="f" fill={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </Chart>
+      </Panel>
+
+      <Panel id="trend-violations" title="Reviewer violations" meta="Reviewer findings, per day">
+        <Chart summary={charts.summaries.violations} table={dayLinks(charts.violations, (r) => `${r.violations} violations`)}>
+          <BarChart data={charts.violations} onClick={open} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="day" />
+            <YAxis allowDecimals={false} label={{ value: "findings", angle: -90, position: "insideLeft" }} />
+            <Tooltip />
+            <Bar dataKey="violations" name="Reviewer violations" fill="#b5523b" isAnimationActive={false} />
+          </BarChart>
+        </Chart>
+      </Panel>
+
+      <Panel
+        id="trend-follow-up"
+        title="Follow-up rate per copy version"
+        meta="% of delivered reminders followed (association, not effect)"
+      >
+        <Chart summary={charts.summaries.followUp}>
+          <LineChart data={charts.followUp.rows} onClick={open} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="day" />
+            <YAxis unit="%" domain={[0, 100]} label={{ value: "% followed", angle: -90, position: "insideLeft" }} />
+            <Tooltip formatter={(v) => (v === null || v === undefined ? "–" : `${Number(v).toFixed(1)}%`)} />
+            <Legend />
+            {charts.followUp.versions.map((v, i) => (
+              <Line key={v.id} dataKey={v.id} name={v.label} stroke={PALETTE[i % PALETTE.length]} isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </Chart>
+      </Panel>
+    </div>
+  );
+}
+
+function keysText(row: TrendRow, unit: string): string {
+  return Object.keys(KEY_COLOURS)
+    .filter((k) => row[k] !== null && row[k] !== undefined)
+    .map((k) => `${k} ${Number(row[k]).toFixed(1)}${unit}`)
+    .join(", ");
+}
+
+/** A chart with its text summary (and optionally its values per day, each day a link to its runs). */
+function Chart({ summary, table, small, children }: { summary: string; table?: ReactNode; small?: boolean; children: ReactNode }) {
+  return (
+    <div className={styles.chart}>
+      <div className={small ? styles.plotSmall : styles.plot} aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          {children as React.ReactElement}
+        </ResponsiveContainer>
+      </div>
+      <p className={styles.summary}>{summary}</p>
+      {table}
+    </div>
+  );
+}
+
+function DayTable({
+  rows,
+  value,
+  byDay,
+  view,
+}: {
+  rows: TrendRow[];
+  value: (row: TrendRow) => string;
+  byDay: Map<string, TTrendDay>;
+  view: TrendsView;
+}) {
+  return (
+    <details className={styles.table}>
+      <summary>Values per day</summary>
+      <ul>
+        {rows.map((row) => (
+          <li key={row.day}>
+            <Link href={dayRunsHref(byDay.get(row.day)!, view)}>Runs of {row.day}</Link>: {value(row) || "no candidates"}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

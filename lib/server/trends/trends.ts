@@ -1,0 +1,179 @@
+import {
+  DEFAULT_TREND_DAYS,
+  FINDING_CODES,
+  MAX_TREND_DAYS,
+  REMINDER_KEYS,
+  type TTrendDay,
+  type TTrendsQuery,
+  type TTrendsResponse,
+  type TTrendVersion,
+} from "@/lib/contracts";
+import type { Database } from "@/lib/server/db";
+import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
+import { DomainError } from "@/lib/server/errors";
+import { copyVersionOf, policyVersionOf } from "@/lib/trends/buckets";
+
+type Count = { day: string; copyVersion: string; key: string; n: number };
+
+/**
+ * GET /api/v1/trends: per day of `tz`, the project's stored trend buckets (lib/trends/buckets.ts)
+ * in the window, summed by count key. Reads only the window's buckets through the index on
+ * (project_id, bucket), so its cost follows the window, not all that is stored; the day of a
+ * bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because buckets are 15 minutes and
+ * every zone's offset a multiple of that. Rates are computed here from counts of one unit each.
+ */
+export async function getTrends(db: Database, projectId: string, query: TTrendsQuery): Promise<TTrendsResponse> {
+  const { tz } = query;
+  const { from, to } = await windowOf(db, query);
+  const filters = [query.agent ?? null, query.model ?? null, query.copyVersion ?? null, query.policyVersion ?? null];
+  const inWindow = `b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
+  const [days, counts, versions, savedCopies, savedPolicies] = await Promise.all([
+    zoned(() =>
+      db.prisma.$queryRawUnsafe<{ day: string; start: Date; end: Date }[]>(
+        `SELECT to_char(d, 'YYYY-MM-DD') AS "day", (d AT TIME ZONE $1) AS "start", ((d + interval '1 day') AT TIME ZONE $1) AS "end"
+           FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d ORDER BY d`,
+        tz,
+        from,
+        to,
+      ),
+    ),
+    zoned(() =>
+      db.prisma.$queryRawUnsafe<Count[]>(
+        `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
+                c."key", sum(c."value"::bigint)::float8 AS "n"
+           FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+          WHERE ${inWindow}
+            AND ($5::text IS NULL OR b."agent" = $5) AND ($6::text IS NULL OR b."model" = $6)
+            AND ($7::text IS NULL OR b."copy_version" = $7) AND ($8::text IS NULL OR b."policy_version" = $8)
+          GROUP BY 1, 2, 3`,
+        projectId,
+        tz,
+        from,
+        to,
+        ...filters,
+      ),
+    ),
+    zoned(() =>
+      db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
+        `SELECT DISTINCT b."copy_version" AS "copyVersion", b."policy_version" AS "policyVersion" FROM "trend_buckets" b WHERE ${inWindow}`,
+        projectId,
+        tz,
+        from,
+        to,
+      ),
+    ),
+    db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } }),
+    db.prisma.policyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, policy: true } }),
+  ]);
+
+  const copyNames = newestNames(savedCopies.map((v) => ({ ...v, version: copyVersionOf(copyColumn(v)) })));
+  const policyNames = newestNames(savedPolicies.map((v) => ({ ...v, version: policyVersionOf(policyColumn(v)) })));
+  const defaultCopy = copyVersionOf(undefined);
+  const copyLabel = (id: string) =>
+    id === defaultCopy
+      ? copyNames.has(id)
+        ? `Default copy (saved as “${copyNames.get(id)}”)`
+        : "Default copy"
+      : (copyNames.get(id) ?? `Run's own copy · ${id.slice(0, 8)}`);
+  const policyLabel = (id: string) => policyNames.get(id) ?? `Run's own policy · ${id.slice(0, 8)}`;
+
+  const byDay = new Map<string, Count[]>();
+  for (const count of counts) byDay.set(count.day, [...(byDay.get(count.day) ?? []), count]);
+  return {
+    tz,
+    from,
+    to,
+    days: days.map((d) => trendDay(d.day, d.start, d.end, byDay.get(d.day) ?? [])),
+    copyVersions: labelled(new Set(versions.map((v) => v.copyVersion)), copyLabel),
+    policyVersions: labelled(new Set(versions.map((v) => v.policyVersion)), policyLabel),
+  };
+}
+
+/** One day's answer from its summed counts (each count key of one unit; rates computed, never summed). */
+function trendDay(day: string, start: Date, end: Date, counts: readonly Count[]): TTrendDay {
+  const total = new Map<string, number>();
+  const follow = new Map<string, { delivered: number; followed: number }>();
+  for (const { key, n, copyVersion } of counts) {
+    total.set(key, (total.get(key) ?? 0) + n);
+    const match = /^followUp\.[a-z]+\.(delivered|followed)$/.exec(key);
+    if (match) {
+      const f = follow.get(copyVersion) ?? { delivered: 0, followed: 0 };
+      f[match[1] as "delivered" | "followed"] += n;
+      follow.set(copyVersion, f);
+    }
+  }
+  const n = (key: string) => total.get(key) ?? 0;
+  const turns = n("turns");
+  return {
+    day,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    turns,
+    keys: REMINDER_KEYS.map((key) => {
+      const candidates = n(`reminders.${key}.candidates`);
+      const dropped = n(`reminders.${key}.dropped`);
+      return {
+        key,
+        candidates,
+        delivered: n(`reminders.${key}.delivered`),
+        dropped,
+        dropRate: candidates === 0 ? null : dropped / candidates,
+      };
+    }),
+    findings: FINDING_CODES.filter((code) => n(`findings.${code}`) > 0).map((code) => ({
+      code,
+      count: n(`findings.${code}`),
+      per1000Turns: turns === 0 ? null : (n(`findings.${code}`) * 1000) / turns,
+    })),
+    reviewerViolations: n("reviewerViolations"),
+    followUp: [...follow]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([copyVersion, f]) => ({ copyVersion, ...f, rate: f.delivered === 0 ? null : f.followed / f.delivered })),
+  };
+}
+
+/** The window's days: as asked, else ending today in `tz` and DEFAULT_TREND_DAYS long. */
+async function windowOf(db: Database, query: TTrendsQuery): Promise<{ from: string; to: string }> {
+  if (query.from && query.to) return { from: query.from, to: query.to };
+  const [today] = await zoned(() =>
+    db.prisma.$queryRawUnsafe<{ day: string }[]>(`SELECT to_char((now() AT TIME ZONE $1)::date, 'YYYY-MM-DD') AS "day"`, query.tz),
+  );
+  const shift = (day: string, days: number) => new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+  const to = query.to ?? (query.from ? minDay(shift(query.from, DEFAULT_TREND_DAYS - 1), today.day) : today.day);
+  const from = query.from ?? shift(to, -(DEFAULT_TREND_DAYS - 1));
+  if (to < from) throw new DomainError("invalid", `query.from: expected a day on or before ${to}, got ${from}`, "from");
+  if ((Date.parse(to) - Date.parse(from)) / 86_400_000 + 1 > MAX_TREND_DAYS) {
+    throw new DomainError("invalid", `query.from: expected at most ${MAX_TREND_DAYS} days before ${to}, got ${from}`, "from");
+  }
+  return { from, to };
+}
+
+function minDay(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+/** A zone the runtime knows but the database does not is the caller's bad `tz`, not a fault. */
+async function zoned<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (/time zone .* not recognized/i.test(error instanceof Error ? error.message : String(error))) {
+      throw new DomainError("invalid", "query.tz: expected an IANA time zone the database knows, such as Europe/Paris or UTC", "tz");
+    }
+    throw error;
+  }
+}
+
+/** Each version id's name: the newest saved version with it (then the greater id). */
+function newestNames(saved: readonly { id: string; name: string; createdAt: Date; version: string }[]): Map<string, string> {
+  const newest = new Map<string, { id: string; name: string; createdAt: Date }>();
+  for (const v of saved) {
+    const known = newest.get(v.version);
+    if (!known || v.createdAt > known.createdAt || (+v.createdAt === +known.createdAt && v.id > known.id)) newest.set(v.version, v);
+  }
+  return new Map([...newest].map(([version, v]) => [version, v.name]));
+}
+
+function labelled(ids: ReadonlySet<string>, label: (id: string) => string): TTrendVersion[] {
+  return [...ids].map((id) => ({ id, label: label(id) })).sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+}

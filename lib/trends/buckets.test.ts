@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import type { TEvent, TReminderDecision, TRunDecisions, TTurnDecision } from "@/lib/contracts";
+import { BUCKET_MS, bucketOf, copyVersionOf, policyVersionOf, trendBuckets } from "./buckets";
+
+const T0 = Date.UTC(2026, 2, 29, 0, 0); // a bucket boundary
+
+function reminder(key: TReminderDecision["key"], status: TReminderDecision["status"]): TReminderDecision {
+  return { key, subject: null, kind: key === "review" ? "suggestion" : "notice", stage: 1, text: key, bytes: 10, status };
+}
+
+function turn(n: number, reminders: TReminderDecision[] = [], requiredBytes = 100): TTurnDecision {
+  return { turn: n, requiredBytes, capacityBytes: 1000, freeBytesAfter: 900, meters: {}, reminders, reviewer: null };
+}
+
+function action(turn: number, kind: "finalize" | "check_evidence"): TEvent {
+  return { id: `a${turn}${kind}`, runId: "r", type: "model.action", ts: new Date(T0).toISOString(), turn, body: { kind } } as TEvent;
+}
+
+const minutes = (m: number) => T0 + m * 60_000;
+
+describe("trendBuckets", () => {
+  it.each<{
+    name: string;
+    decisions: TRunDecisions;
+    events?: TEvent[];
+    times: [number, number][];
+    want: { at: number; counts: Record<string, number> }[];
+  }>([
+    {
+      name: "turns and reminders counted in their turn's 15-minute bucket",
+      decisions: {
+        runId: "r",
+        turns: [
+          turn(0, [reminder("requests", "delivered"), reminder("context", "dropped")]),
+          turn(1, [reminder("context", "failed")]),
+          turn(2),
+        ],
+        findings: [],
+      },
+      times: [
+        [0, minutes(0)],
+        [1, minutes(14.99)],
+        [2, minutes(15)],
+      ],
+      want: [
+        {
+          at: minutes(0),
+          counts: {
+            "followUp.requests.delivered": 1,
+            "reminders.context.candidates": 2,
+            "reminders.context.dropped": 1,
+            "reminders.requests.candidates": 1,
+            "reminders.requests.delivered": 1,
+            turns: 2,
+          },
+        },
+        { at: minutes(15), counts: { turns: 1 } },
+      ],
+    },
+    {
+      name: "findings by code in their turn's bucket, Reviewer findings also as violations, run-level findings with the last turn",
+      decisions: {
+        runId: "r",
+        turns: [turn(0), turn(1)],
+        findings: [
+          { code: "MISSING_REMINDER", turn: 0, detail: "" },
+          { code: "CONCURRENT_DISPATCH", turn: 1, detail: "" },
+          { code: "INCOMPLETE_TURN", turn: null, detail: "" },
+        ],
+      },
+      times: [
+        [0, minutes(1)],
+        [1, minutes(40)],
+      ],
+      want: [
+        { at: minutes(0), counts: { "findings.MISSING_REMINDER": 1, turns: 1 } },
+        { at: minutes(30), counts: { "findings.CONCURRENT_DISPATCH": 1, "findings.INCOMPLETE_TURN": 1, reviewerViolations: 1, turns: 1 } },
+      ],
+    },
+    {
+      name: "follow-up (contract §8): delivered reminders and those followed within 3 turns",
+      decisions: {
+        runId: "r",
+        turns: [
+          turn(0, [reminder("requests", "delivered"), reminder("review", "delivered")]),
+          turn(1),
+          turn(2),
+          turn(3, [reminder("time", "uncertain")]),
+        ],
+        findings: [],
+      },
+      events: [action(2, "finalize")],
+      times: [
+        [0, minutes(0)],
+        [1, minutes(1)],
+        [2, minutes(2)],
+        [3, minutes(3)],
+      ],
+      want: [
+        {
+          at: minutes(0),
+          counts: {
+            "followUp.requests.delivered": 1,
+            "followUp.requests.followed": 1,
+            "followUp.review.delivered": 1,
+            "reminders.requests.candidates": 1,
+            "reminders.requests.delivered": 1,
+            "reminders.review.candidates": 1,
+            "reminders.review.delivered": 1,
+            "reminders.time.candidates": 1,
+            turns: 4,
+          },
+        },
+      ],
+    },
+    {
+      name: "a turn without a time takes the nearest earlier turn's, the first ones the first known",
+      decisions: { runId: "r", turns: [turn(0), turn(1), turn(2), turn(3)], findings: [] },
+      times: [
+        [1, minutes(20)],
+        [3, minutes(50)],
+      ],
+      want: [
+        { at: minutes(15), counts: { turns: 3 } },
+        { at: minutes(45), counts: { turns: 1 } },
+      ],
+    },
+    { name: "no times, no buckets", decisions: { runId: "r", turns: [turn(0)], findings: [] }, times: [], want: [] },
+  ])("$name", ({ decisions, events, times, want }) => {
+    expect(trendBuckets(decisions, events ?? [], new Map(times))).toEqual(want.map((w) => ({ bucketMs: w.at, counts: w.counts })));
+  });
+
+  it("buckets start at multiples of 15 minutes, before the epoch too", () => {
+    expect(BUCKET_MS).toBe(900_000);
+    expect(bucketOf(minutes(29.9))).toBe(minutes(15));
+    expect(bucketOf(-1)).toBe(-BUCKET_MS);
+  });
+
+  it("names a copy version by its resolved copy and a policy version by its policy", () => {
+    expect(copyVersionOf(undefined)).toBe(copyVersionOf(null));
+    expect(copyVersionOf({ requests: { "1": "x" } } as never)).not.toBe(copyVersionOf(undefined));
+    expect(policyVersionOf({ b: 1, a: 2 })).toBe(policyVersionOf({ a: 2, b: 1 }));
+  });
+});

@@ -1,0 +1,117 @@
+import { REVIEWER_FINDING_CODES, type TCopy, type TEvent, type TRunDecisions } from "@/lib/contracts";
+import { fingerprint, followUp, resolveCopy } from "@/lib/core";
+
+/**
+ * The version of this computation. A run whose stored buckets were made by another version (or by
+ * none) is rebuilt by the sweep of stale runs, which stores its buckets again. Raise it whenever
+ * what trendBuckets stores changes.
+ */
+export const TREND_VERSION = 1;
+
+/** A bucket's length: 15 minutes, so that any real-world time zone's day is a whole number of buckets. */
+export const BUCKET_MS = 15 * 60 * 1000;
+
+/**
+ * A bucket's counts as flat keys (zero counts left out), each a count of one unit:
+ * - `turns`: rebuilt turns (turns);
+ * - `reminders.<key>.candidates|delivered|dropped`: reminders decided, delivered, dropped (reminders);
+ * - `findings.<CODE>`: findings of that code (findings);
+ * - `reviewerViolations`: Reviewer findings (findings);
+ * - `followUp.<key>.delivered|followed`: delivered reminders contract §8 follows up, and those followed (reminders).
+ */
+export type TrendCounts = Record<string, number>;
+
+export interface TrendBucket {
+  /** The bucket's start, in ms since the epoch (a multiple of BUCKET_MS). */
+  bucketMs: number;
+  counts: TrendCounts;
+}
+
+/** What a run's buckets are filtered by: its copy and policy versions as fingerprints. */
+export interface TrendVersions {
+  copyVersion: string;
+  policyVersion: string;
+}
+
+/** The copy version a run's reminders were rendered with: the fingerprint of its copy resolved over the default. */
+export function copyVersionOf(copy: TCopy | null | undefined): string {
+  return fingerprint(resolveCopy(copy ?? undefined));
+}
+
+/** The policy version a run started with: the fingerprint of its policy. */
+export function policyVersionOf(policy: unknown): string {
+  return fingerprint(policy ?? {});
+}
+
+/** The start of the 15-minute UTC bucket holding `ms`. */
+export function bucketOf(ms: number): number {
+  return Math.floor(ms / BUCKET_MS) * BUCKET_MS;
+}
+
+/**
+ * A run's counts per 15-minute UTC bucket of its turns' times. Pure: the rebuild computes them
+ * beside the decisions and one transaction stores both (lib/server/trends/store-buckets.ts).
+ *
+ * - `decisions`: the run's rebuilt decisions;
+ * - `events`: events holding at least every `model.action` of the run (others are ignored), for the
+ *   follow-up of contract §8;
+ * - `turnTimes`: each turn's time (ms since the epoch; the job takes its earliest event's). A turn
+ *   without a time takes the time of the nearest earlier turn that has one, else of the nearest later.
+ *
+ * A finding with a turn counts in that turn's bucket; a run-level finding (no turn) in the bucket of
+ * the run's last turn. A run with no turn with a time has no buckets. Buckets come in time order.
+ */
+export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[], turnTimes: ReadonlyMap<number, number>): TrendBucket[] {
+  const turns = decisions.turns.map((t) => t.turn);
+  const timeOf = timesOfTurns(turns, turnTimes);
+  if (timeOf.size === 0) return [];
+  const buckets = new Map<number, TrendCounts>();
+  const add = (turn: number | null, key: string, n = 1) => {
+    const ms = turn === null ? undefined : timeOf.get(turn);
+    const at = bucketOf(ms ?? timeOf.get(turns[turns.length - 1])!);
+    let counts = buckets.get(at);
+    if (!counts) buckets.set(at, (counts = {}));
+    counts[key] = (counts[key] ?? 0) + n;
+  };
+
+  for (const decision of decisions.turns) {
+    add(decision.turn, "turns");
+    for (const reminder of decision.reminders) {
+      add(decision.turn, `reminders.${reminder.key}.candidates`);
+      if (reminder.status === "delivered") add(decision.turn, `reminders.${reminder.key}.delivered`);
+      if (reminder.status === "dropped") add(decision.turn, `reminders.${reminder.key}.dropped`);
+    }
+  }
+  const known = new Set(turns);
+  for (const finding of decisions.findings) {
+    const turn = finding.turn !== null && known.has(finding.turn) ? finding.turn : null;
+    add(turn, `findings.${finding.code}`);
+    if ((REVIEWER_FINDING_CODES as readonly string[]).includes(finding.code)) add(turn, "reviewerViolations");
+  }
+  for (const item of followUp(decisions, events).items) {
+    add(item.turn, `followUp.${item.key}.delivered`);
+    if (item.followed) add(item.turn, `followUp.${item.key}.followed`);
+  }
+  return [...buckets].sort((a, b) => a[0] - b[0]).map(([bucketMs, counts]) => ({ bucketMs, counts: sortedCounts(counts) }));
+}
+
+/** Each turn's time: its own, else the nearest earlier turn's, else the nearest later turn's. */
+function timesOfTurns(turns: readonly number[], turnTimes: ReadonlyMap<number, number>): Map<number, number> {
+  const times = new Map<number, number>();
+  let last: number | undefined;
+  for (const turn of turns) {
+    last = turnTimes.get(turn) ?? last;
+    if (last !== undefined) times.set(turn, last);
+  }
+  const first = turns.find((t) => times.has(t));
+  if (first === undefined) return times;
+  for (const turn of turns) {
+    if (times.has(turn)) break;
+    times.set(turn, times.get(first)!);
+  }
+  return times;
+}
+
+function sortedCounts(counts: TrendCounts): TrendCounts {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
