@@ -1,10 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
-import { ZCursorParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
-
-const ZFlagParam = z
-  .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
-  .transform((value) => value === "1" || value === "true");
+import { ZCursorParam, ZFlagParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
 
 /** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
 export const ZReviewerCandidatesQuery = z.object({

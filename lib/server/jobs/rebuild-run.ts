@@ -7,6 +7,7 @@ import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit"
 import { queryEventRows } from "@/lib/server/runs/run-events";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
+import { runListFigures, storeRunListFigures } from "@/lib/server/runs/list-figures";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput } from "./rebuild-task";
 import type { TaskThreads } from "./threads";
@@ -143,7 +144,8 @@ function storedTimelineReads(text: string): boolean {
 /**
  * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
  * checkpoint to resume from), its changed run_decision_chunks, and the run's Reviewer audit
- * (reviewer_rows, run_reviewer_funnels), so no reader sees the decisions of one version beside the
+ * (reviewer_rows, run_reviewer_funnels), then the run's list figures (its findings, drops, drop rate,
+ * violations and finding codes on its row: lib/server/runs/list-figures.ts), so no reader sees the decisions of one version beside the
  * audit of another, or the chunks of two rebuilds.
  *
  * A full rebuild replaces every chunk, and never overwrites a stored rebuild of more events. A
@@ -197,6 +199,7 @@ async function storeRebuild(
       await storeChunks(tx, run, output.ok ? output.decisions : { fromChunk: 0, chunks: [] });
       if (output.ok) await storeRunAudit(tx, { id: run.id, projectId: run.projectId, eventCount: output.eventCount }, output.audit);
       else await clearRunAudit(tx, run);
+      await storeRunListFigures(tx, run, output.ok ? runListFigures(output.summary, output.audit) : null);
       return true;
     },
     { maxWait: 10_000, timeout: 60_000 },
