@@ -42,7 +42,7 @@ export interface SuccessResponse {
   description: string;
   schema?: ResponseSchemaName;
   /** A body that is not one JSON schema: its media types and what each holds. */
-  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "text" | "object" | "binary" }[];
+  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "array-of-run" | "text" | "object" | "binary" }[];
   headers?: Record<string, string>;
 }
 
@@ -252,6 +252,30 @@ export const OPERATIONS: readonly Operation[] = [
     auth: "key",
     query: ZRunListQuery,
     responses: [{ status: 200, description: "A page of runs.", schema: "RunListResponse" }],
+  },
+  {
+    operationId: "exportRuns",
+    method: "get",
+    path: "/api/v1/runs/export",
+    tag: "Runs",
+    summary: "Export runs",
+    description:
+      "Every run over the list's filters, in its sort, streamed as a download: CSV (a header line naming each column's unit, e.g. " +
+      "`dropped (reminders)`, then one line per run; text a spreadsheet would run as a formula is prefixed with `'`) or a JSON array " +
+      "of run list items. `cursor` and `limit` are ignored. A failure after the download started ends it with an error marker " +
+      '(CSV: a last line `#error,<code>,<message>`; JSON: a last element `{"error":…}` and no closing `]`).',
+    auth: "key",
+    query: ZRunListQuery.omit({ cursor: true, limit: true }).extend(ZExportFormat.shape),
+    responses: [
+      {
+        status: 200,
+        description: "The download.",
+        content: [
+          { mediaType: "text/csv", schema: "text" },
+          { mediaType: "application/json", schema: "array-of-run" },
+        ],
+      },
+    ],
   },
   {
     operationId: "getRunFacets",
