@@ -26,6 +26,10 @@ import {
   ZRunListResponse,
   ZRunSummary,
   ZRunTimeline,
+  ZSavedView,
+  ZSavedViewCreate,
+  ZSavedViewList,
+  ZSavedViewUpdate,
   ZTurnDetail,
 } from "@/lib/contracts";
 
@@ -48,6 +52,8 @@ export const REQUEST_SCHEMAS = {
   CopyVersionCreate: ZCopyVersionCreate,
   PolicyVersionCreate: ZPolicyVersionCreate,
   ReplayRequest: ZReplayRequest,
+  SavedViewCreate: ZSavedViewCreate,
+  SavedViewUpdate: ZSavedViewUpdate,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -72,6 +78,8 @@ export const RESPONSE_SCHEMAS = {
   PolicyVersionList: ZPolicyVersionList,
   ReplayJob: ZReplayJob,
   ReplayTurn: ZReplayTurn,
+  SavedView: ZSavedView,
+  SavedViewList: ZSavedViewList,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

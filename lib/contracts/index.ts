@@ -13,3 +13,4 @@ export * from "./versions";
 export * from "./replay";
 export * from "./storable";
 export * from "./otlp";
+export * from "./views";
