@@ -31,6 +31,23 @@ export async function apiPost<S extends z.ZodType>(path: string, body: unknown, 
   return readAnswer(path, response, schema);
 }
 
+/** PATCHes JSON to, or DELETEs, a same-origin API path; a 204 answers null. */
+export async function apiSend<S extends z.ZodType>(
+  method: "PATCH" | "DELETE",
+  path: string,
+  body: unknown,
+  schema: S,
+): Promise<z.output<S> | null> {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 204) return null;
+  return readAnswer(path, response, schema);
+}
+
 async function readAnswer<S extends z.ZodType>(path: string, response: Response, schema: S): Promise<z.output<S>> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
