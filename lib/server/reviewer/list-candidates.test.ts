@@ -118,7 +118,7 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
   it("filters to one Reviewer finding code (rows with it, and the funnel of the runs that have it), page by page", async () => {
     const all = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body).rows;
     for (const code of REVIEWER_CODES) {
-      const expected = all.filter((r) => r.findings.includes(code));
+      const expected = all.filter((r) => (r.findings as string[]).includes(code));
       const paged: TReviewerCandidateRow[] = [];
       let cursor = "";
       for (let page = 0; page < 100; page++) {
