@@ -107,6 +107,8 @@ export const RUN_COLUMNS: readonly RunColumn[] = [
     label: "Dropped",
     unit: "reminders",
     numeric: true,
+    // The Reminders column shows the same count beside the delivered one.
+    hiddenByDefault: true,
     sort: { desc: "-dropped", asc: "dropped" },
     cell: (run) => <Dropped run={run} />,
   },
