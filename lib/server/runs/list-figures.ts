@@ -39,7 +39,7 @@ export function runListFigures(summary: TDecisionsSummary, audit: Pick<ReviewerA
 }
 
 /**
- * Writes the figures on the run's row (null figures: the rebuild failed), inside the rebuild's
+ * Writes the figures on the run's row (null figures and no codes: the rebuild failed), inside the rebuild's
  * transaction and as its last statement: the row lock it takes (FOR NO KEY UPDATE, like ingest's)
  * is then held only until the commit, and ingest, which takes it after its events are in, never
  * waits on anything this transaction waits for.
@@ -58,6 +58,6 @@ export async function storeRunListFigures(
     figures?.droppedCount ?? null,
     figures?.dropRate ?? null,
     figures?.reviewerViolations ?? null,
-    figures?.findingCodes ?? null,
+    figures?.findingCodes ?? [],
   );
 }

@@ -12,8 +12,8 @@ ALTER TABLE "runs"
   ADD COLUMN "drop_rate" DOUBLE PRECISION,
   -- The run's Reviewer rows that carry a Reviewer finding (the audit's `violations=1`).
   ADD COLUMN "reviewer_violations" INTEGER,
-  -- The finding codes the run has at least one of.
-  ADD COLUMN "finding_codes" TEXT[];
+  -- The finding codes the run has at least one of (none before a successful rebuild).
+  ADD COLUMN "finding_codes" TEXT[] NOT NULL DEFAULT '{}';
 
 -- Runs rebuilt before this migration: the same figures from their stored summary and Reviewer rows.
 UPDATE "runs" AS r SET
