@@ -123,19 +123,27 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((cell += '"'), i++);
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") (cells.push(cell), (cell = ""));
-    else if (c === "\r" && text[i + 1] === "\n") {
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (quoted && c === '"') {
+      quoted = false;
+    } else if (quoted) {
+      cell += c;
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ",") {
+      cells.push(cell);
+      cell = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
       cells.push(cell);
       records.push(cells);
       cells = [];
       cell = "";
       i++;
-    } else cell += c;
+    } else {
+      cell += c;
+    }
   }
   return records;
 }
