@@ -41,7 +41,8 @@ test.describe("runs list", () => {
     const headers = runsTable(page).getByRole("columnheader");
     await expect(headers.filter({ hasText: "Requests" })).toContainText("used/usable");
     await expect(headers.filter({ hasText: "Time" })).toContainText("min");
-    await expect(headers.filter({ hasText: "Reminders" })).toContainText("delivered");
+    await expect(headers.filter({ hasText: /^Reminders/ })).toContainText("delivered");
+    await expect(headers.filter({ hasText: /^Drop rate/ })).toContainText("% of reminders");
 
     // The live run is marked with a shape and a word.
     const live = bodyRows(page).filter({ hasText: LIVE_TASK });

@@ -18,7 +18,7 @@ import {
 } from "@/lib/queries/run-list-url";
 import { SavedViewsMenu } from "@/components/views/saved-views-menu";
 import { ColumnChooser } from "./column-chooser";
-import toolbar from "./runs-toolbar.module.css";
+import toolbarStyles from "./runs-toolbar.module.css";
 import { useRunColumns } from "./use-run-columns";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
 import { RunsEmpty } from "./runs-empty";
@@ -97,11 +97,11 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
 
       <RunsFilters view={view} facets={facets.data} navigate={navigate} />
 
-      <div className={toolbar.toolbar} role="toolbar" aria-label="Runs list tools">
-        <label className={toolbar.field}>
+      <div className={toolbarStyles.toolbar} role="toolbar" aria-label="Runs list tools">
+        <label className={toolbarStyles.field}>
           Rows a page
           <select
-            className={toolbar.select}
+            className={toolbarStyles.select}
             value={view.limit ?? String(DEFAULT_PAGE_SIZE)}
             onChange={(e) => navigate({ limit: e.target.value === String(DEFAULT_PAGE_SIZE) ? undefined : e.target.value })}
           >
@@ -112,11 +112,11 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
             ))}
           </select>
         </label>
-        <span className={toolbar.spacer} />
-        <a className={toolbar.export} href={exportHref("csv")} download>
+        <span className={toolbarStyles.spacer} />
+        <a className={toolbarStyles.export} href={exportHref("csv")} download>
           Export CSV
         </a>
-        <a className={toolbar.export} href={exportHref("json")} download>
+        <a className={toolbarStyles.export} href={exportHref("json")} download>
           Export JSON
         </a>
         <ColumnChooser columns={columns} onChange={setShown} onReset={reset} />
