@@ -118,6 +118,7 @@ test.describe("Reviewer audit", () => {
   });
 
   test("exports the filtered candidates as CSV and JSON, the same rows as the page", async ({ page }) => {
+    await hydrated(page.getByRole("combobox", { name: "Agent" }));
     await page.getByRole("checkbox", { name: "Only violations" }).check();
     await expect(page).toHaveURL(/violations=1/);
     await expect(candidateRows(page).first()).toBeVisible();

@@ -41,7 +41,8 @@ test.describe("runs list", () => {
     const headers = runsTable(page).getByRole("columnheader");
     await expect(headers.filter({ hasText: "Requests" })).toContainText("used/usable");
     await expect(headers.filter({ hasText: "Time" })).toContainText("min");
-    await expect(headers.filter({ hasText: "Reminders" })).toContainText("delivered");
+    await expect(headers.filter({ hasText: /^Reminders/ })).toContainText("delivered");
+    await expect(headers.filter({ hasText: /^Drop rate/ })).toContainText("% of reminders");
 
     // The live run is marked with a shape and a word.
     const live = bodyRows(page).filter({ hasText: LIVE_TASK });
@@ -55,9 +56,11 @@ test.describe("runs list", () => {
     await expect(cells(8).first()).toContainText("●");
     await expect(cells(8).first()).toContainText("✕");
     // Findings carry their worst severity as a word, not only a colour.
-    await expect(cells(9).filter({ hasText: "violation" }).first()).toBeVisible();
+    // Drop rate in percent of the run's reminders.
+    for (const text of await cells(9).allInnerTexts()) expect(text).toMatch(/^[\d.]+%$|^—/);
+    await expect(cells(10).filter({ hasText: "violation" }).first()).toBeVisible();
     // Started: relative, with the absolute instant in the title.
-    await expect(cells(10).first().locator("time")).toHaveAttribute("title", /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    await expect(cells(11).first().locator("time")).toHaveAttribute("title", /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
 
     // It must read well at 1280 px: nothing scrolls sideways.
     await page.setViewportSize({ width: 1280, height: 720 });

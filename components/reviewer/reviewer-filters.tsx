@@ -7,10 +7,13 @@ import {
   hasReviewerFilters,
   reviewerExportHref,
   reviewerHref,
+  reviewerViewQuery,
   type ReviewerFilters,
   type ReviewerView,
 } from "@/lib/queries/reviewer-url";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
+import { SavedViewsMenu } from "@/components/views/saved-views-menu";
+import { RunPicker } from "./run-picker";
 import styles from "./reviewer-filters.module.css";
 
 type Props = {
@@ -39,6 +42,21 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
         <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
         <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
         <RangeSelect label="Runs started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
+        {view.run ? null : <RunPicker onPick={(run) => navigate({ run })} />}
+        {view.code ? (
+          <span className={styles.chip}>
+            <span className={styles.chipLabel}>code</span>
+            <span className={styles.chipValue}>{view.code}</span>
+            <Link
+              className={styles.chipRemove}
+              href={reviewerHref(view, { code: undefined })}
+              aria-label={`Show every code, not only ${view.code}`}
+              scroll={false}
+            >
+              ✕
+            </Link>
+          </span>
+        ) : null}
         {view.run ? (
           <span className={styles.chip} title={runTask ?? undefined}>
             <span className={styles.chipLabel}>run</span>
@@ -59,6 +77,7 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
           </Link>
         ) : null}
       </form>
+      <SavedViewsMenu page="reviewer" query={reviewerViewQuery(view)} hrefOf={(query) => (query ? `/reviewer?${query}` : "/reviewer")} />
       <div className={styles.export} role="group" aria-label="Export">
         <span className={styles.exportLabel} title="Every candidate matching the filters (all pages), as a file">
           Export

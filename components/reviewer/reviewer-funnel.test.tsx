@@ -11,6 +11,26 @@ const stage = (label: RegExp) => within(screen.getByRole("listitem", { name: lab
 const partCount = (scope: ReturnType<typeof within>, label: string) => scope.getByText(label).closest("li")!.lastElementChild!.textContent;
 
 describe("Reviewer funnel", () => {
+  it("each code's count links to the audit filtered to that code; the chosen code's count is plain, with a way back", () => {
+    render(<ReviewerFunnelPanel funnel={funnel} view={{ agent: "a", code: "ADMISSION_RULE_MISMATCH", violations: true }} dimmed={false} />);
+    expect(screen.getByRole("link", { name: "1 DISPATCH_WITHOUT_ADMISSION — show only these" })).toHaveAttribute(
+      "href",
+      "/reviewer?agent=a&violations=1&code=DISPATCH_WITHOUT_ADMISSION",
+    );
+    expect(screen.queryByRole("link", { name: /ADMISSION_RULE_MISMATCH — show only these/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "every code →" })).toHaveAttribute("href", "/reviewer?agent=a&violations=1");
+    expect(screen.getByText(/only ADMISSION_RULE_MISMATCH, in the runs that have it/)).toBeInTheDocument();
+  });
+
+  it("says why a stage counts more than the one before it", () => {
+    const more = { ...funnel, dispatches: { ...funnel.dispatches, total: 4 } };
+    render(<ReviewerFunnelPanel funnel={more} view={{}} dimmed={false} />);
+    expect(within(screen.getByRole("listitem", { name: "Dispatched: 4" })).getByText(/^4 dispatched > 2 admitted/)).toHaveTextContent(
+      "4 dispatched > 2 admitted: 2 dispatches more than admissions granted; 1 dispatch had no granted admission before it (DISPATCH_WITHOUT_ADMISSION, a violation of R12)",
+    );
+    expect(screen.getAllByText(/ > /)).toHaveLength(1);
+  });
+
   it("counts candidates, admissions, dispatches and completions with what left each stage", () => {
     render(<ReviewerFunnelPanel funnel={funnel} view={{}} dimmed={false} />);
     expect(screen.getByRole("listitem", { name: "Candidates: 3" })).toBeInTheDocument();
@@ -44,11 +64,19 @@ describe("Reviewer funnel", () => {
     expect(screen.getByRole("link", { name: "show only violations →" })).toBeInTheDocument();
   });
 
-  it("in the violations-only view, code counts are plain and the candidates count leads back to every candidate", () => {
+  it("in the violations-only view, each code's count filters to that code and the candidates count leads back to every candidate", () => {
     render(<ReviewerFunnelPanel funnel={funnel} view={{ violations: true }} dimmed={false} />);
     expect(screen.queryByRole("link", { name: "show only violations →" })).not.toBeInTheDocument();
     expect(screen.getByText("3 in all")).toBeInTheDocument();
-    expect(within(screen.getByRole("region", { name: "Violations by code" })).queryAllByRole("link")).toEqual([]);
+    expect(
+      within(screen.getByRole("region", { name: "Violations by code" }))
+        .getAllByRole("link")
+        .map((a) => a.getAttribute("href")),
+    ).toEqual([
+      "/reviewer?violations=1&code=DISPATCH_WITHOUT_ADMISSION",
+      "/reviewer?violations=1&code=ADMISSION_RULE_MISMATCH",
+      "/reviewer?violations=1&code=CANDIDATE_CANCELLED_BY_DROP",
+    ]);
     expect(within(screen.getByRole("listitem", { name: "Candidates: 3" })).getByRole("link", { name: "3" })).toHaveAttribute(
       "href",
       "/reviewer",

@@ -28,6 +28,7 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
           <span className={styles.meta}>
             count of candidates and dispatches across the selected runs
             {view.violations ? " · only candidates with violations" : ""}
+            {view.code ? ` · only ${view.code}, in the runs that have it` : ""}
           </span>
         </header>
         <ChartFigure
@@ -58,6 +59,12 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
                 <span className={styles.bar} aria-hidden="true">
                   <span className={styles.barFill} style={{ width: `${Math.max(stage.count > 0 ? 1 : 0, stage.share * 100)}%` }} />
                 </span>
+                {stage.excess ? (
+                  <p className={styles.excess}>
+                    <span aria-hidden="true">⚠ </span>
+                    {stage.excess}
+                  </p>
+                ) : null}
                 <ul className={styles.parts}>
                   {stage.parts.map((part) => (
                     <Part key={part.label} part={part} violationsHref={violationsHref} />
@@ -87,7 +94,11 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
           <h2 id="violations-title" className={styles.title}>
             Violations by code
           </h2>
-          {chart.violations > 0 && !view.violations ? (
+          {view.code ? (
+            <Link className={styles.meta} href={reviewerHref(view, { code: undefined })} scroll={false}>
+              every code →
+            </Link>
+          ) : chart.violations > 0 && !view.violations ? (
             <Link className={styles.meta} href={violationsHref} scroll={false}>
               show only violations →
             </Link>
@@ -102,8 +113,12 @@ export function ReviewerFunnelPanel({ funnel, view, dimmed }: Props) {
             return (
               <li key={code} className={`${styles.code} ${count === 0 ? styles.codeNone : ""}`}>
                 <span className={styles.codeCount}>
-                  {count > 0 && !view.violations ? (
-                    <Link href={violationsHref} scroll={false} title={`Show only violations`}>
+                  {count > 0 && view.code !== code ? (
+                    <Link
+                      href={reviewerHref(view, { code, violations: true })}
+                      scroll={false}
+                      aria-label={`${formatNumber(count)} ${code} — show only these`}
+                    >
                       {formatNumber(count)}
                     </Link>
                   ) : (

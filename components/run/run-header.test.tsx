@@ -18,6 +18,11 @@ describe("run header", () => {
     expect(screen.getByText("13 turns (1 skipped)")).toBeInTheDocument();
     expect(screen.getByText("etf-agent")).toBeInTheDocument();
     expect(screen.queryByText("updating every 5 s")).not.toBeInTheDocument();
+    const summary = runSummaryOf(driftEvents);
+    expect(screen.getByRole("link", { name: "Reviewer audit of this run →" })).toHaveAttribute(
+      "href",
+      `/reviewer?run=${encodeURIComponent(summary.runId)}`,
+    );
   });
 
   it("lists the policy's limits, each in its own unit, with the stage thresholds in the tooltip", () => {

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import type { TRunStatus, TRunSummary } from "@/lib/contracts";
+import { reviewerOfRunHref } from "@/lib/queries/reviewer-url";
 import { formatBytes, formatCount, formatEdits, formatMs, formatNumber, formatRequests, formatTurnCount } from "@/lib/format";
 import { STATUS_MARKS } from "@/components/ui/status-mark";
 import { freshnessNote } from "@/lib/run-view/freshness";
@@ -47,6 +49,7 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
             {formatCount(summary.findings, "finding")}
           </a>
           {polling ? <span className={styles.polling}>updating every 5 s</span> : null}
+          <Link href={reviewerOfRunHref(summary.runId)}>Reviewer audit of this run →</Link>
         </div>
       </div>
       {freshness ? (

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { RUN_SORTS, type TRunFacets, type TRunSort, type TRunStatus } from "@/lib/contracts";
-import { hasFilters, runListHref, SORT_LABELS, type RunListView } from "@/lib/queries/run-list-url";
+import { FINDING_CODES, RUN_SORTS, type TFindingCode, type TRunFacets, type TRunSort, type TRunStatus } from "@/lib/contracts";
+import { CLEARED_FILTERS, hasFilters, runListHref, SORT_LABELS, type RunListView } from "@/lib/queries/run-list-url";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./runs-filters.module.css";
 
@@ -31,6 +31,38 @@ export function RunsFilters({ view, facets, navigate }: Props) {
       <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
       <RangeSelect label="Started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
       <label className={styles.field}>
+        <span className={styles.label}>Finding</span>
+        <select
+          className={styles.select}
+          aria-label="Finding code"
+          value={view.finding ?? ""}
+          onChange={(e) => navigate({ finding: (e.target.value || undefined) as TFindingCode | undefined })}
+        >
+          <option value="">Any finding</option>
+          {FINDING_CODES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className={styles.field}>
+        <input
+          type="checkbox"
+          checked={view.hasViolations === "1"}
+          onChange={(e) => navigate({ hasViolations: e.target.checked ? "1" : undefined })}
+        />
+        <span className={styles.label}>Has Reviewer violations</span>
+      </label>
+      <label className={styles.field}>
+        <input
+          type="checkbox"
+          checked={view.hasDrops === "1"}
+          onChange={(e) => navigate({ hasDrops: e.target.checked ? "1" : undefined })}
+        />
+        <span className={styles.label}>Has drops</span>
+      </label>
+      <label className={styles.field}>
         <span className={styles.label}>Sort</span>
         <select
           className={styles.select}
@@ -46,11 +78,7 @@ export function RunsFilters({ view, facets, navigate }: Props) {
         </select>
       </label>
       {hasFilters(view) ? (
-        <Link
-          className={styles.clear}
-          href={runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined })}
-          scroll={false}
-        >
+        <Link className={styles.clear} href={runListHref(view, CLEARED_FILTERS)} scroll={false}>
           Clear filters
         </Link>
       ) : null}

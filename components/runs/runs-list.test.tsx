@@ -2,6 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TRunListItem } from "@/lib/contracts";
+import { queryInput } from "@/lib/queries/api-input";
 import { parseRunListUrl } from "@/lib/queries/run-list-url";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
 import { runListItem } from "@/components/testing/fixtures";
@@ -16,7 +17,7 @@ const facets = { agents: ["etf-agent"], models: ["m-large"], statuses: ["live", 
 function renderList(href: string, answer: () => unknown) {
   const parsed = parseRunListUrl(new URL(href, "http://cuescope.test").searchParams, NOW);
   if (!parsed.ok) throw new Error(`bad test URL ${href}`);
-  const query = new URLSearchParams(Object.entries(parsed.filters).sort(([a], [b]) => a.localeCompare(b))).toString();
+  const query = new URLSearchParams(queryInput(parsed.filters)).toString();
   const sent = fakeApi({ [`GET /api/v1/runs${query ? `?${query}` : ""}`]: answer, "GET /api/v1/facets": () => facets });
   renderWithClient(
     <RunsList project="demo" view={parsed.view} filters={parsed.filters} now={NOW} ingestUrl="http://cuescope.test/api/v1/ingest" />,

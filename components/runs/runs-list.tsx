@@ -4,7 +4,22 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatNumber } from "@/lib/format";
 import { isBehind } from "@/lib/run-view/freshness";
-import { hasFilters, replayHref, runListHref, type RunListView } from "@/lib/queries/run-list-url";
+import { RUN_PAGE_SIZES } from "@/lib/contracts";
+import { queryInput } from "@/lib/queries/api-input";
+import {
+  CLEARED_FILTERS,
+  DEFAULT_PAGE_SIZE,
+  hasFigureFilters,
+  hasFilters,
+  replayHref,
+  runListHref,
+  viewQuery,
+  type RunListView,
+} from "@/lib/queries/run-list-url";
+import { SavedViewsMenu } from "@/components/views/saved-views-menu";
+import { ColumnChooser } from "./column-chooser";
+import toolbarStyles from "./runs-toolbar.module.css";
+import { useRunColumns } from "./use-run-columns";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
 import { RunsEmpty } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
@@ -41,7 +56,10 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
   const runs = list.data?.runs;
   const anyLive = runs?.some((run) => run.status === "live") ?? false;
   const filtered = hasFilters(view);
-  const clearHref = runListHref(view, { q: undefined, status: undefined, agent: undefined, model: undefined, range: undefined });
+  const clearHref = runListHref(view, CLEARED_FILTERS);
+  const { columns, setShown, reset } = useRunColumns();
+  const exportQuery = new URLSearchParams(queryInput({ ...filters, cursor: undefined, limit: undefined })).toString();
+  const exportHref = (format: "csv" | "json") => `/api/v1/runs/export?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
   return (
     <div className={frame.page}>
@@ -59,7 +77,13 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
               </>
             ) : null}
             {" · "}
-            <Link href={replayHref(view)}>What-if replay of these runs →</Link>
+            {hasFigureFilters(view) ? (
+              <Link href={replayHref(view)} title="The replay chooses runs by search, status, agent, model and start only">
+                What-if replay (without the violations, drops and finding filters) →
+              </Link>
+            ) : (
+              <Link href={replayHref(view)}>What-if replay of these runs →</Link>
+            )}
           </>
         }
         activity={
@@ -72,6 +96,32 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
       />
 
       <RunsFilters view={view} facets={facets.data} navigate={navigate} />
+
+      <div className={toolbarStyles.toolbar} role="toolbar" aria-label="Runs list tools">
+        <label className={toolbarStyles.field}>
+          Rows a page
+          <select
+            className={toolbarStyles.select}
+            value={view.limit ?? String(DEFAULT_PAGE_SIZE)}
+            onChange={(e) => navigate({ limit: e.target.value === String(DEFAULT_PAGE_SIZE) ? undefined : e.target.value })}
+          >
+            {RUN_PAGE_SIZES.map((size) => (
+              <option key={size} value={String(size)}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className={toolbarStyles.spacer} />
+        <a className={toolbarStyles.export} href={exportHref("csv")} download>
+          Export CSV
+        </a>
+        <a className={toolbarStyles.export} href={exportHref("json")} download>
+          Export JSON
+        </a>
+        <ColumnChooser columns={columns} onChange={setShown} onReset={reset} />
+        <SavedViewsMenu page="runs" query={viewQuery(view)} hrefOf={(query) => (query ? `/runs?${query}` : "/runs")} />
+      </div>
 
       {list.isError ? (
         <LoadError
@@ -96,7 +146,7 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
         />
       ) : (
         <div className={frame.panel}>
-          <RunsTable runs={runs} view={view} now={now} dimmed={pending} />
+          <RunsTable runs={runs} view={view} now={now} dimmed={pending} columns={columns} />
           <ListPager
             info={view.cursor ? "Later page" : "First page"}
             firstHref={view.cursor ? runListHref(view, { cursor: undefined }) : null}

@@ -64,7 +64,10 @@ describe("runs table", () => {
       Requests: "30/36 (+4 reserve)",
       Time: "20/30 min",
       Reminders: "5● delivered1✕ dropped",
+      Dropped: "1",
+      Drop: "16.6%",
       Findings: "0",
+      Violations: "0",
       Started: "2 h ago",
     });
     expect(row("live-one")).toMatchObject({
@@ -109,6 +112,8 @@ describe("runs table", () => {
       Requests: "—no requests meter or reading",
       Time: "—no time limit or reading",
       Started: "—run.started has not arrived",
+      Dropped: "0",
+      Drop: "16.6%",
     });
     expect(screen.getByTitle("Decisions not rebuilt: waiting for the run's run.started event")).toBeInTheDocument();
   });
@@ -147,5 +152,24 @@ describe("runs table", () => {
     expect(within(region).getByRole("table", { name: "Runs" })).toBeInTheDocument();
     expect(within(region).getByText(model)).toHaveAttribute("title", model);
     expect(within(region).getByText("long-model")).toHaveAttribute("title", "long-model");
+  });
+});
+
+describe("runs table columns", () => {
+  it("the Findings, Dropped and Drop rate headers sort by their column both ways, with their units", () => {
+    render(<RunsTable runs={runs} view={{ sort: "-dropRate", hasDrops: "1" }} now={NOW} />);
+    expect(header("Drop rate")).toHaveAttribute("aria-sort", "descending");
+    expect(header("Drop rate")).toHaveTextContent("% of reminders");
+    expect(within(header("Drop rate")).getByRole("link")).toHaveAttribute("href", "/runs?hasDrops=1&sort=dropRate");
+    expect(header("Dropped")).toHaveAttribute("aria-sort", "none");
+    expect(header("Dropped")).toHaveTextContent("reminders");
+    expect(within(header("Dropped")).getByRole("link")).toHaveAttribute("href", "/runs?hasDrops=1&sort=-dropped");
+    expect(within(header("Findings")).getByRole("link")).toHaveAttribute("href", "/runs?hasDrops=1&sort=-findings");
+  });
+
+  it("shows only the chosen columns, and always the task", () => {
+    render(<RunsTable runs={runs} view={{ sort: "-started" }} now={NOW} columns={["turns", "findings"]} />);
+    const headers = screen.getAllByRole("columnheader").map((h) => h.textContent?.replace(/[↑↓]/g, "").trim());
+    expect(headers).toEqual(["Task", "Turns", "Findings worst severity"]);
   });
 });

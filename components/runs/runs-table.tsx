@@ -1,49 +1,42 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
-import type { TRunListItem, TRunSort } from "@/lib/contracts";
-import { formatCount, formatNumber } from "@/lib/format";
+import type { TRunListItem } from "@/lib/contracts";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
-import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
-import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
-import styles from "./runs-table.module.css";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import { runPath } from "@/lib/queries/paths";
+import { RUN_COLUMNS, type RunColumn } from "./run-columns";
+import styles from "./runs-table.module.css";
 
-type Props = { runs: TRunListItem[]; view: RunListView; now: number; dimmed?: boolean };
+type Props = {
+  runs: TRunListItem[];
+  view: RunListView;
+  now: number;
+  dimmed?: boolean;
+  /** The ids of the columns to show (RUN_COLUMNS order); every column when absent. Fixed columns always show. */
+  columns?: readonly string[];
+};
 
-/** The dense runs table: one row per run, each meter in its own unit. */
-export function RunsTable({ runs, view, now, dimmed }: Props) {
+/** The dense runs table: one row per run, each meter in its own unit; columns from RUN_COLUMNS. */
+export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
+  const shown = RUN_COLUMNS.filter((column) => column.fixed || !columns || columns.includes(column.id));
   return (
     <ScrollRegion label="Runs" className={styles.wrap}>
       <table className={`${styles.table} ${dimmed ? styles.dimmed : ""}`} aria-busy={dimmed || undefined}>
         <caption className="sr-only">Runs</caption>
         <thead>
           <tr>
-            <th scope="col" className={styles.colTask}>
-              Task
-            </th>
-            <th scope="col">Agent</th>
-            <th scope="col">Model</th>
-            <th scope="col">Status</th>
-            <SortHeader view={view} desc="-turns" asc="turns" label="Turns" numeric />
-            <th scope="col" className={styles.num}>
-              Requests <Unit>used/usable</Unit>
-            </th>
-            <th scope="col" className={styles.num}>
-              Time <Unit>min</Unit>
-            </th>
-            <th scope="col" className={styles.num}>
-              Reminders <Unit>● delivered ✕ dropped</Unit>
-            </th>
-            <th scope="col">
-              Findings <Unit>worst severity</Unit>
-            </th>
-            <SortHeader view={view} desc="-started" asc="started" label="Started" />
+            {shown.map((column) => (
+              <ColumnHeader key={column.id} column={column} view={view} />
+            ))}
           </tr>
         </thead>
         <tbody>
           {runs.map((run) => (
-            <RunRow key={run.runId} run={run} now={now} />
+            <tr key={run.runId} className={run.status === "live" ? styles.liveRow : undefined}>
+              {shown.map((column) => (
+                <td key={column.id} className={[column.className, column.numeric ? styles.num : ""].filter(Boolean).join(" ") || undefined}>
+                  {column.cell(run, { now })}
+                </td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>
@@ -51,91 +44,41 @@ export function RunsTable({ runs, view, now, dimmed }: Props) {
   );
 }
 
-/** A name that may be long (an agent, a model): cut with an ellipsis, whole in its title. */
-function Clipped({ text }: { text: string | null }) {
-  if (text === null) return <>—</>;
-  return (
-    <span className={styles.clipped} title={text}>
-      {text}
-    </span>
-  );
-}
-
-function Unit({ children }: { children: ReactNode }) {
-  return <span className={styles.unitLabel}>{children}</span>;
-}
-
-function RunRow({ run, now }: { run: TRunListItem; now: number }) {
-  return (
-    <tr className={run.status === "live" ? styles.liveRow : undefined}>
-      <td className={styles.colTask}>
-        <Link className={styles.task} href={runPath(run.runId)} title={run.task ?? run.runId}>
-          {run.task ?? <em>(waiting for run.started)</em>}
-        </Link>
-        <span className={styles.runId}>
-          {run.commentCount > 0 ? (
-            <span className={styles.notes} title={`Notes: ${formatCount(run.commentCount, "comment")}`}>
-              <span aria-hidden="true">✎</span> {formatNumber(run.commentCount)}
-              <span className="sr-only"> {run.commentCount === 1 ? "comment" : "comments"}</span> ·{" "}
-            </span>
-          ) : null}
-          <span title={run.runId}>{run.runId}</span>
-          {run.rebuildError ? (
-            <span className={styles.rebuildError} title={`Decisions not rebuilt: ${run.rebuildError}`}>
-              {" "}
-              · not rebuilt
-            </span>
-          ) : isBehind(run) ? (
-            <span className={styles.updating} title={freshnessNote(run) ?? undefined} data-testid="run-updating">
-              {" "}
-              · updating
-            </span>
-          ) : null}
-        </span>
-      </td>
-      <td className={styles.muted}>
-        <Clipped text={run.agent} />
-      </td>
-      <td className={styles.muted}>
-        <Clipped text={run.model} />
-      </td>
-      <td>
-        <RunStatus status={run.status} />
-      </td>
-      <td className={styles.num}>{formatNumber(run.turns)}</td>
-      <td className={styles.num}>
-        <RequestsUsage requests={run.requests} />
-      </td>
-      <td className={styles.num}>
-        <TimeUsage time={run.time} />
-      </td>
-      <td className={styles.num}>
-        <ReminderCounts reminders={run.reminders} />
-      </td>
-      <td>
-        <FindingsCount run={run} />
-      </td>
-      <td className={styles.started}>
-        <Started startedAt={run.startedAt} now={now} />
-      </td>
-    </tr>
-  );
-}
-
-type SortHeaderProps = { view: RunListView; desc: TRunSort; asc: TRunSort; label: string; numeric?: boolean };
-
-/** A column header that sorts by its column: first descending, then ascending. */
-function SortHeader({ view, desc, asc, label, numeric }: SortHeaderProps) {
+/** A column's header: its label and unit; a sortable one is a link that sorts by it, first descending, then ascending. */
+function ColumnHeader({ column, view }: { column: RunColumn; view: RunListView }) {
+  const className =
+    [column.className === styles.colTask ? styles.colTask : "", column.numeric ? styles.num : ""].filter(Boolean).join(" ") || undefined;
+  const unit = column.unit ? (
+    <>
+      {" "}
+      <span className={styles.unitLabel}>{column.unit}</span>
+    </>
+  ) : null;
+  if (!column.sort) {
+    return (
+      <th scope="col" className={className}>
+        {column.label}
+        {unit}
+      </th>
+    );
+  }
+  const { desc, asc } = column.sort;
   const current = view.sort === desc ? "descending" : view.sort === asc ? "ascending" : undefined;
   const next = view.sort === desc ? asc : desc;
   return (
-    <th scope="col" aria-sort={current ?? "none"} className={numeric ? styles.num : undefined}>
-      <Link className={styles.sortLink} href={runListHref(view, { sort: next })} scroll={false} title={`Sort by ${label.toLowerCase()}`}>
-        {label}
+    <th scope="col" aria-sort={current ?? "none"} className={className}>
+      <Link
+        className={styles.sortLink}
+        href={runListHref(view, { sort: next })}
+        scroll={false}
+        title={`Sort by ${column.label.toLowerCase()}, ${next === desc ? "highest" : "lowest"} first`}
+      >
+        {column.label}
         <span className={current ? styles.sortOn : styles.sortOff} aria-hidden="true">
           {current === "ascending" ? "↑" : "↓"}
         </span>
       </Link>
+      {unit}
     </th>
   );
 }

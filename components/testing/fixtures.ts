@@ -214,6 +214,8 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     reminders: { delivered: 5, dropped: 1, failed: 0, uncertain: 0, pending: 0 },
     findings: 0,
     findingsByCode: {},
+    dropRate: 1 / 6,
+    reviewerViolations: 0,
     rebuildError: null,
     staleEvents: 0,
     rebuildPending: false,
@@ -239,6 +241,10 @@ export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunList
         reminders: summary.reminders,
         findings: summary.findings,
         findingsByCode: summary.findingsByCode,
+        dropRate: (() => {
+          const total = Object.values(summary.reminders).reduce((a, b) => a + b, 0);
+          return total > 0 ? summary.reminders.dropped / total : null;
+        })(),
         ...fields,
       }),
       policy: started?.type === "run.started" ? started.body.policy : null,

@@ -93,6 +93,7 @@ function bodySchema(schema: NonNullable<SuccessResponse["content"]>[number]["sch
   if (schema === "object") return { type: "object" };
   if (schema === "binary") return { type: "string", contentMediaType: "application/octet-stream" };
   if (schema === "array-of-row") return { type: "array", items: ref("ReviewerCandidateRow") };
+  if (schema === "array-of-run") return { type: "array", items: ref("RunListItem") };
   return ref(schema satisfies ResponseSchemaName);
 }
 

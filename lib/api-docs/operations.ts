@@ -15,6 +15,7 @@ import {
   ZReviewerCandidatesQuery,
   ZRunListQuery,
   ZRunPathParams,
+  ZSavedViewsQuery,
   ZTimelineQuery,
   ZTriageQuery,
   ZTurnParams,
@@ -42,6 +43,7 @@ export const TAGS = [
   { name: "Trends", description: "Counts per day in a time zone, from the per-run aggregates each rebuild stores." },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
+  { name: "Saved views", description: "Named views of the runs list and the Reviewer audit (a page's URL query), per project." },
   { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
   { name: "Service", description: "Health and this reference; no key needed." },
 ] as const;
@@ -54,7 +56,7 @@ export interface SuccessResponse {
   description: string;
   schema?: ResponseSchemaName;
   /** A body that is not one JSON schema: its media types and what each holds. */
-  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "text" | "object" | "binary" }[];
+  content?: { mediaType: string; schema: ResponseSchemaName | "array-of-row" | "array-of-run" | "text" | "object" | "binary" }[];
   headers?: Record<string, string>;
 }
 
@@ -112,6 +114,61 @@ const PARAMS: Record<string, string> = {
   violations: "`1` or `true`: only candidates with a finding.",
   format: "`csv` (the default) or `json`.",
 };
+
+function savedViewOperations(): Operation[] {
+  const tag: TagName = "Saved views";
+  return [
+    {
+      operationId: "listSavedViews",
+      method: "get",
+      path: "/api/v1/views",
+      tag,
+      summary: "List saved views",
+      description: "The project's saved views (of one page with `page`), by page then name.",
+      auth: "key",
+      query: ZSavedViewsQuery,
+      paramDescriptions: { page: "`runs` or `reviewer`: only that page's views." },
+      responses: [{ status: 200, description: "The views.", schema: "SavedViewList" }],
+    },
+    {
+      operationId: "createSavedView",
+      method: "post",
+      path: "/api/v1/views",
+      tag,
+      summary: "Save a view",
+      description: "Saves a page's URL query (its filters and sort; a `cursor` is dropped) under a name unique on that page.",
+      auth: "key",
+      body: { schema: "SavedViewCreate", maxBytes: 8 * 1024, description: "The page, the name and the query without `?`." },
+      responses: [{ status: 201, description: "The saved view.", schema: "SavedView" }],
+      errors: { 409: "The page has a view of that name, or 100 views already." },
+    },
+    {
+      operationId: "updateSavedView",
+      method: "patch",
+      path: "/api/v1/views/{id}",
+      tag,
+      summary: "Rename or change a saved view",
+      description: "A new name, a new query, or both.",
+      auth: "key",
+      pathParams: ZIdPathParams,
+      body: { schema: "SavedViewUpdate", maxBytes: 8 * 1024, description: "`name` and/or `query`." },
+      responses: [{ status: 200, description: "The view.", schema: "SavedView" }],
+      errors: { 404: "No such view in the project.", 409: "The page has another view of that name." },
+    },
+    {
+      operationId: "deleteSavedView",
+      method: "delete",
+      path: "/api/v1/views/{id}",
+      tag,
+      summary: "Delete a saved view",
+      description: "Deletes one of the project's saved views. No body.",
+      auth: "key",
+      pathParams: ZIdPathParams,
+      responses: [{ status: 204, description: "Deleted." }],
+      errors: { 404: "No such view in the project." },
+    },
+  ];
+}
 
 function versionOperations(kind: "copy" | "policy"): Operation[] {
   const Kind = kind === "copy" ? "Copy" : "Policy";
@@ -264,6 +321,30 @@ export const OPERATIONS: readonly Operation[] = [
     auth: "key",
     query: ZRunListQuery,
     responses: [{ status: 200, description: "A page of runs.", schema: "RunListResponse" }],
+  },
+  {
+    operationId: "exportRuns",
+    method: "get",
+    path: "/api/v1/runs/export",
+    tag: "Runs",
+    summary: "Export runs",
+    description:
+      "Every run over the list's filters, in its sort, streamed as a download: CSV (a header line naming each column's unit, e.g. " +
+      "`dropped (reminders)`, then one line per run; text a spreadsheet would run as a formula is prefixed with `'`) or a JSON array " +
+      "of run list items. `cursor` and `limit` are ignored. A failure after the download started ends it with an error marker " +
+      '(CSV: a last line `#error,<code>,<message>`; JSON: a last element `{"error":…}` and no closing `]`).',
+    auth: "key",
+    query: ZRunListQuery.omit({ cursor: true, limit: true }).extend(ZExportFormat.shape),
+    responses: [
+      {
+        status: 200,
+        description: "The download.",
+        content: [
+          { mediaType: "text/csv", schema: "text" },
+          { mediaType: "application/json", schema: "array-of-run" },
+        ],
+      },
+    ],
   },
   {
     operationId: "getRunFacets",
@@ -440,6 +521,7 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   },
+  ...savedViewOperations(),
   ...versionOperations("copy"),
   ...versionOperations("policy"),
   {

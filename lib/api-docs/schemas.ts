@@ -36,6 +36,10 @@ import {
   ZRunSummary,
   ZRunTimeline,
   ZRunTriage,
+  ZSavedView,
+  ZSavedViewCreate,
+  ZSavedViewList,
+  ZSavedViewUpdate,
   ZTurnDetail,
 } from "@/lib/contracts";
 
@@ -60,6 +64,8 @@ export const REQUEST_SCHEMAS = {
   ReplayRequest: ZReplayRequest,
   CommentCreate: ZCommentCreate,
   CommentEdit: ZCommentEdit,
+  SavedViewCreate: ZSavedViewCreate,
+  SavedViewUpdate: ZSavedViewUpdate,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -92,6 +98,8 @@ export const RESPONSE_SCHEMAS = {
   CommentList: ZCommentList,
   CommentedTurns: ZCommentedTurns,
   CommentDeleted: ZCommentDeleted,
+  SavedView: ZSavedView,
+  SavedViewList: ZSavedViewList,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

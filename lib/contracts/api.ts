@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
-import { MAX_INT4, ZCursorParam, ZNameParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
+import { MAX_INT4, ZCursorParam, ZFlagParam, ZNameParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
 
 /** Limits of one ingestion request. */
 export const MAX_BATCH_EVENTS = 1000;
@@ -35,7 +35,23 @@ export const ZApiError = z.object({
 
 export const RUN_STATUSES = ["live", "completed", "failed", "stopped"] as const;
 export const ZRunStatus = z.enum(RUN_STATUSES);
-export const RUN_SORTS = ["-started", "started", "-turns", "turns"] as const;
+/**
+ * The runs list's sorts: `-x` descending, `x` ascending. findings, dropped and dropRate read the
+ * run's last rebuild (stored on its row); runs without one sort last either way.
+ */
+export const RUN_SORTS = [
+  "-started",
+  "started",
+  "-turns",
+  "turns",
+  "-findings",
+  "findings",
+  "-dropped",
+  "dropped",
+  "-dropRate",
+  "dropRate",
+] as const;
+export const RUN_PAGE_SIZES = [50, 100, 200] as const;
 
 /** Query of `GET /api/v1/runs`: filters and sort live in the URL. */
 export const ZRunListQuery = z.object({
@@ -46,6 +62,12 @@ export const ZRunListQuery = z.object({
   q: zTextParam({ max: 200 }).optional(),
   from: ZInstantParam.optional(),
   to: ZInstantParam.optional(),
+  /** Only runs with a Reviewer row that carries a Reviewer finding (contract §7). */
+  hasViolations: ZFlagParam.optional(),
+  /** Only runs with at least one reminder dropped for capacity. */
+  hasDrops: ZFlagParam.optional(),
+  /** Only runs with at least one finding of this code. */
+  finding: z.enum(FINDING_CODES, { error: "expected a finding code of contract §7" }).optional(),
   sort: z.enum(RUN_SORTS, { error: `expected one of ${RUN_SORTS.join(", ")}` }).default("-started"),
   cursor: ZCursorParam.optional(),
   limit: zIntParam(1, 200).default(50),
@@ -76,6 +98,10 @@ export const ZRunListItem = z.object({
   findings: z.number(),
   /** The findings counted by code (contract §7): the list colours a run by its worst severity. */
   findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
+  /** Reminders dropped / every reminder decided (unitless, 0–1); null without reminders or before a rebuild. */
+  dropRate: z.number().nullable(),
+  /** Reviewer rows with violations in the run's last rebuild; null before one. */
+  reviewerViolations: z.number().nullable(),
   /** Why the run's decisions could not be rebuilt (e.g. its run.started has not arrived yet). */
   rebuildError: z.string().nullable(),
   /**

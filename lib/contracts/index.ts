@@ -16,3 +16,4 @@ export * from "./otlp";
 export * from "./triage";
 export * from "./comments";
 export * from "./trends";
+export * from "./views";

@@ -120,3 +120,8 @@ export const ZCursorParam = zTextParam({ max: 1024, what: "the nextCursor of a p
 
 /** Path parameters of the version and replay routes. */
 export const ZIdPathParams = z.object({ id: ZRecordIdParam });
+
+/** A yes/no URL flag: `1` or `true` turns it on; `0`, `false` or leaving it out leaves it off. */
+export const ZFlagParam = z
+  .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
+  .transform((value) => value === "1" || value === "true");

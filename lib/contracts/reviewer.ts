@@ -1,10 +1,6 @@
 import { z } from "zod";
-import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
-import { ZCursorParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
-
-const ZFlagParam = z
-  .enum(["1", "0", "true", "false"], { error: "expected 1, 0, true or false" })
-  .transform((value) => value === "1" || value === "true");
+import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES, REVIEWER_FINDING_CODES } from "./decisions";
+import { ZCursorParam, ZFlagParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
 
 /** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
 export const ZReviewerCandidatesQuery = z.object({
@@ -14,6 +10,8 @@ export const ZReviewerCandidatesQuery = z.object({
   from: ZInstantParam.optional(),
   to: ZInstantParam.optional(),
   violations: ZFlagParam.optional(),
+  /** Only candidates with this Reviewer finding (and the funnel of the runs that have one). */
+  code: z.enum(REVIEWER_FINDING_CODES, { error: `expected a Reviewer finding code: ${REVIEWER_FINDING_CODES.join(", ")}` }).optional(),
   cursor: ZCursorParam.optional(),
   limit: zIntParam(1, 500).default(100),
 });

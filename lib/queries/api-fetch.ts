@@ -41,6 +41,13 @@ export async function apiSend<S extends z.ZodType>(
   return readAnswer(path, response, schema);
 }
 
+/** DELETEs a same-origin API path that answers 204 No Content (an error answer throws as any other). */
+export async function apiDeleteNoContent(path: string): Promise<void> {
+  const response = await fetch(path, { method: "DELETE", credentials: "same-origin", headers: { accept: "application/json" } });
+  if (response.status === 204) return;
+  await readAnswer(path, response, ZApiError.optional());
+}
+
 async function readAnswer<S extends z.ZodType>(path: string, response: Response, schema: S): Promise<z.output<S>> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {

@@ -76,3 +76,12 @@ describe("run paths", () => {
     );
   });
 });
+
+describe("a run whose id is export", () => {
+  it("travels as the placeholder, since /api/v1/runs/export is the runs export", () => {
+    expect(apiRunPath("export")).toBe("/api/v1/runs/~?runId=export");
+    expect(runPath("export", { turn: 3 })).toBe("/runs/~?runId=export&turn=3");
+    expect(runIdFromRoute("~", new URLSearchParams("runId=export"), { decode: false })).toBe("export");
+    expect(runIdFromRoute("~", new URLSearchParams("runId=other"), { decode: false })).toBe("~");
+  });
+});

@@ -15,7 +15,11 @@ export const DOT_ID_SEGMENT = "~";
 /** The query parameter that then carries the id. */
 export const DOT_ID_PARAM = "runId";
 
-const isDotSegment = (id: string) => id === "." || id === "..";
+/**
+ * Ids that cannot be the run segment: `.` and `..` (resolved away), and `export`, whose API path
+ * `/api/v1/runs/export` is the runs export. They travel as the placeholder.
+ */
+const isDotSegment = (id: string) => id === "." || id === ".." || id === "export";
 
 /** One path segment naming an id; `extra` receives the query the id needs (dot ids only). */
 function runSegment(runId: string, extra: URLSearchParams): string {

@@ -1,4 +1,4 @@
-import { problemsFrom, ZReviewerCandidatesQuery, type TProblem, type TReviewerCandidatesQuery } from "@/lib/contracts";
+import { problemsFrom, ZReviewerCandidatesQuery, type TFindingCode, type TProblem, type TReviewerCandidatesQuery } from "@/lib/contracts";
 import { queryString } from "./api-fetch";
 import { queryInput } from "./api-input";
 import { runTurnPath } from "./paths";
@@ -22,6 +22,8 @@ export interface ReviewerView {
   from?: string;
   to?: string;
   violations?: boolean;
+  /** Only candidates with this Reviewer finding code. */
+  code?: TFindingCode;
   cursor?: string;
 }
 
@@ -32,7 +34,7 @@ export type ParsedReviewerUrl =
   { ok: true; view: ReviewerView; filters: ReviewerFilters } | { ok: false; problems: TProblem[]; view: ReviewerView };
 
 /** The page's URL parameters, in the order they are written back. */
-const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "cursor"] as const;
+const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "code", "cursor"] as const;
 
 /**
  * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset
@@ -49,6 +51,7 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     from: range ? rangeStart(range, now) : params.from,
     to: range ? undefined : params.to,
     violations: params.violations,
+    code: params.code,
     cursor: params.cursor,
   });
   if (!query.success) {
@@ -65,12 +68,13 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     from: range ? undefined : params.from,
     to: range ? undefined : params.to,
     violations: flag || undefined,
+    code: params.code as TFindingCode | undefined,
     cursor: params.cursor,
   });
   if (!query.success || problems.length > 0) return { ok: false, problems, view };
 
-  const { agent, model, runId, from, to, violations, cursor } = query.data;
-  return { ok: true, view, filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, cursor }) };
+  const { agent, model, runId, from, to, violations, code, cursor } = query.data;
+  return { ok: true, view, filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, code, cursor }) };
 }
 
 /** The view after some changes: any change other than the cursor goes back to the first page. */
@@ -100,7 +104,7 @@ export function reviewerHref(view: ReviewerView, changes: Partial<ReviewerView> 
 
 /** Whether the view narrows the audit (a filter or a time window; paging does not). */
 export function hasReviewerFilters(view: ReviewerView): boolean {
-  return Boolean(view.agent || view.model || view.run || view.range || view.from || view.to || view.violations);
+  return Boolean(view.agent || view.model || view.run || view.range || view.from || view.to || view.violations || view.code);
 }
 
 /** The view with every filter cleared (the audit of all runs). */
@@ -110,6 +114,7 @@ export const CLEARED: Partial<ReviewerView> = {
   run: undefined,
   range: undefined,
   violations: undefined,
+  code: undefined,
 };
 
 /** The API's query values for filters (a flag is written as `1`, the way the contract reads it). */
@@ -124,6 +129,7 @@ export function reviewerApiInput(
     from: filters.from,
     to: filters.to,
     violations: filters.violations,
+    code: filters.code,
     cursor: filters.cursor,
     ...extra,
   });
@@ -142,4 +148,16 @@ export function reviewerExportHref(filters: ReviewerFilters, format: "csv" | "js
 /** The run page at a turn: where a candidate's row leads. */
 export function runTurnHref(runId: string, turn: number): string {
   return runTurnPath(runId, turn);
+}
+
+/** The view's query for a saved view: its filters, never its cursor. */
+export function reviewerViewQuery(view: ReviewerView): string {
+  const href = reviewerHref(view, { cursor: undefined });
+  const at = href.indexOf("?");
+  return at < 0 ? "" : href.slice(at + 1);
+}
+
+/** The Reviewer audit of one run (the run page's link to it). */
+export function reviewerOfRunHref(runId: string): string {
+  return reviewerHref({}, { run: runId });
 }

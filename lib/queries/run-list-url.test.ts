@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { hasFilters, parseRunListUrl, rangeStart, replayHref, runListHref } from "./run-list-url";
+import {
+  CLEARED_FILTERS,
+  hasFigureFilters,
+  hasFilters,
+  parseRunListUrl,
+  rangeStart,
+  replayHref,
+  runListHref,
+  viewQuery,
+} from "./run-list-url";
 
 const NOW = Date.parse("2026-11-29T12:00:42.500Z");
 
@@ -96,5 +105,38 @@ describe("hasFilters", () => {
     expect(hasFilters({ sort: "turns", cursor: "x" })).toBe(false);
     expect(hasFilters({ sort: "-started", range: "24h" })).toBe(true);
     expect(hasFilters({ sort: "-started", q: "VOO" })).toBe(true);
+  });
+});
+
+describe("the figure filters, sorts and page size in the URL", () => {
+  it("reads has-violations, has-drops, a finding code, a figure sort and a page size, and writes them back", () => {
+    const parsed = parseRunListUrl({ hasViolations: "true", hasDrops: "1", finding: "FREE_REQUEST", sort: "-dropRate", limit: "200" }, NOW);
+    expect(parsed).toEqual({
+      ok: true,
+      view: { hasViolations: "1", hasDrops: "1", finding: "FREE_REQUEST", sort: "-dropRate", limit: "200" },
+      filters: { hasViolations: true, hasDrops: true, finding: "FREE_REQUEST", sort: "-dropRate", limit: 200 },
+    });
+    if (!parsed.ok) return;
+    const href = runListHref(parsed.view);
+    expect(href).toBe("/runs?hasViolations=1&hasDrops=1&finding=FREE_REQUEST&sort=-dropRate&limit=200");
+    expect(parseRunListUrl(new URL(href, "http://x").searchParams, NOW)).toEqual(parsed);
+    expect(hasFilters(parsed.view)).toBe(true);
+    expect(hasFigureFilters(parsed.view)).toBe(true);
+    // The replay chooses runs by search, facets and time only.
+    expect(replayHref(parsed.view)).toBe("/copy/replay");
+  });
+
+  it("leaves off flags set to 0, the default page size, and the cursor of a saved query", () => {
+    const parsed = parseRunListUrl({ hasViolations: "0", hasDrops: "false", limit: "50", cursor: "abc", sort: "findings" }, NOW);
+    expect(parsed.ok && parsed.filters).toEqual({ sort: "findings", limit: 50, cursor: "abc" });
+    expect(viewQuery(parsed.view)).toBe("sort=findings");
+    expect(runListHref(parsed.view, CLEARED_FILTERS)).toBe("/runs?sort=findings");
+  });
+
+  it("names a bad finding code, flag and page size", () => {
+    const parsed = parseRunListUrl({ finding: "NOPE", hasDrops: "yes" }, NOW);
+    expect(!parsed.ok && parsed.problems.map((p) => p.path).sort()).toEqual(["finding", "hasDrops"]);
+    const size = parseRunListUrl({ limit: "75" }, NOW);
+    expect(!size.ok && size.problems).toEqual([{ path: "limit", message: "expected one of 50, 100, 200" }]);
   });
 });

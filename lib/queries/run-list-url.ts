@@ -1,4 +1,13 @@
-import { problemsFrom, RUN_SORTS, ZRunListQuery, type TProblem, type TRunSort, type TRunStatus } from "@/lib/contracts";
+import {
+  problemsFrom,
+  RUN_PAGE_SIZES,
+  RUN_SORTS,
+  ZRunListQuery,
+  type TFindingCode,
+  type TProblem,
+  type TRunSort,
+  type TRunStatus,
+} from "@/lib/contracts";
 import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput, type TimeRange } from "./url-params";
 
 export { TIME_RANGES, rangeStart, type TimeRange } from "./url-params";
@@ -9,7 +18,14 @@ export const SORT_LABELS: Record<TRunSort, string> = {
   started: "Oldest first",
   "-turns": "Most turns",
   turns: "Fewest turns",
+  "-findings": "Most findings",
+  findings: "Fewest findings",
+  "-dropped": "Most reminders dropped",
+  dropped: "Fewest reminders dropped",
+  "-dropRate": "Highest drop rate",
+  dropRate: "Lowest drop rate",
 };
+export const DEFAULT_PAGE_SIZE = 50;
 export const DEFAULT_SORT: TRunSort = "-started";
 
 /**
@@ -25,7 +41,14 @@ export interface RunListView {
   range?: TimeRange;
   from?: string;
   to?: string;
+  /** "1" when on: only runs with Reviewer violations / with dropped reminders. */
+  hasViolations?: "1";
+  hasDrops?: "1";
+  /** Only runs with a finding of this code. */
+  finding?: TFindingCode;
   sort: TRunSort;
+  /** Rows a page, one of RUN_PAGE_SIZES as text; absent for the default. */
+  limit?: string;
   cursor?: string;
 }
 
@@ -33,7 +56,21 @@ export type ParsedRunListUrl =
   { ok: true; view: RunListView; filters: RunFilters } | { ok: false; problems: TProblem[]; view: RunListView };
 
 /** The page's URL parameters, in the order they are written back. */
-const PARAMS = ["q", "status", "agent", "model", "range", "from", "to", "sort", "cursor"] as const;
+const PARAMS = [
+  "q",
+  "status",
+  "agent",
+  "model",
+  "range",
+  "from",
+  "to",
+  "hasViolations",
+  "hasDrops",
+  "finding",
+  "sort",
+  "limit",
+  "cursor",
+] as const;
 
 /**
  * Reads the runs page's URL with the list's contract (ZRunListQuery). A preset range becomes the
@@ -49,10 +86,17 @@ export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListU
     q: params.q,
     from: range ? rangeStart(range, now) : params.from,
     to: range ? undefined : params.to,
+    hasViolations: params.hasViolations,
+    hasDrops: params.hasDrops,
+    finding: params.finding,
     sort: params.sort,
     cursor: params.cursor,
+    limit: params.limit,
   });
   if (!query.success) problems.push(...problemsFrom(query.error));
+  if (params.limit !== undefined && !(RUN_PAGE_SIZES as readonly number[]).includes(Number(params.limit)) && query.success) {
+    problems.push({ path: "limit", message: `expected one of ${RUN_PAGE_SIZES.join(", ")}` });
+  }
 
   const sort = (RUN_SORTS as readonly string[]).includes(params.sort ?? "") ? (params.sort as TRunSort) : DEFAULT_SORT;
   const view: RunListView = stripUndefined({
@@ -63,14 +107,36 @@ export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListU
     range: range ?? (params.range as TimeRange | undefined),
     from: range ? undefined : params.from,
     to: range ? undefined : params.to,
+    hasViolations: flagOn(params.hasViolations),
+    hasDrops: flagOn(params.hasDrops),
+    finding: params.finding as TFindingCode | undefined,
     sort,
+    limit: params.limit,
     cursor: params.cursor,
   });
   if (!query.success || problems.length > 0) return { ok: false, problems, view };
 
-  const { status, agent, model, q, from, to, cursor } = query.data;
-  const filters: RunFilters = stripUndefined({ status, agent, model, q, from, to, sort: query.data.sort, cursor });
+  const { status, agent, model, q, from, to, cursor, hasViolations, hasDrops, finding } = query.data;
+  const filters: RunFilters = stripUndefined({
+    status,
+    agent,
+    model,
+    q,
+    from,
+    to,
+    hasViolations: hasViolations || undefined,
+    hasDrops: hasDrops || undefined,
+    finding,
+    sort: query.data.sort,
+    cursor,
+    limit: params.limit === undefined ? undefined : query.data.limit,
+  });
   return { ok: true, view, filters };
+}
+
+/** A flag's URL value as the view keeps it: "1" when on (1 or true), absent otherwise. */
+function flagOn(value: string | undefined): "1" | undefined {
+  return value === "1" || value === "true" ? "1" : undefined;
 }
 
 /**
@@ -84,13 +150,18 @@ export function runListHref(view: RunListView, changes: Partial<RunListView> = {
     const value = next[name];
     if (value === undefined || value === "") continue;
     if (name === "sort" && value === DEFAULT_SORT) continue;
+    if (name === "limit" && value === String(DEFAULT_PAGE_SIZE)) continue;
     search.set(name, value);
   }
   const text = search.toString();
   return text ? `/runs?${text}` : "/runs";
 }
 
-/** The what-if replay preselecting the runs this view lists (its filters; sort and paging play no part). */
+/**
+ * The what-if replay preselecting the runs this view lists (its filters; sort and paging play no
+ * part). The replay chooses runs by search, facets and time only: hasFigureFilters says when the
+ * list narrows further than that.
+ */
 export function replayHref(view: RunListView): string {
   const search = new URLSearchParams();
   for (const name of ["status", "agent", "model", "q", "range", "from", "to"] as const) {
@@ -114,5 +185,40 @@ export function applyViewChanges(view: RunListView, changes: Partial<RunListView
 
 /** Whether the view narrows the list (a filter or a time window; sort and paging do not). */
 export function hasFilters(view: RunListView): boolean {
-  return Boolean(view.q || view.status || view.agent || view.model || view.range || view.from || view.to);
+  return Boolean(
+    view.q ||
+    view.status ||
+    view.agent ||
+    view.model ||
+    view.range ||
+    view.from ||
+    view.to ||
+    view.hasViolations ||
+    view.hasDrops ||
+    view.finding,
+  );
+}
+
+/** Whether the view filters on a rebuild's figures (violations, drops, a finding code), which the replay's choice of runs does not. */
+export function hasFigureFilters(view: RunListView): boolean {
+  return Boolean(view.hasViolations || view.hasDrops || view.finding);
+}
+
+/** The changes that clear every filter (search, facets, time window and the three figure filters). */
+export const CLEARED_FILTERS: Partial<RunListView> = {
+  q: undefined,
+  status: undefined,
+  agent: undefined,
+  model: undefined,
+  range: undefined,
+  hasViolations: undefined,
+  hasDrops: undefined,
+  finding: undefined,
+};
+
+/** The view's query for saving and exporting: its filters and sort (and page size), never its cursor. */
+export function viewQuery(view: RunListView): string {
+  const href = runListHref(view, { cursor: undefined });
+  const at = href.indexOf("?");
+  return at < 0 ? "" : href.slice(at + 1);
 }

@@ -14,7 +14,12 @@ import { queryInput, withApiInput } from "./api-input";
 import { apiRunPath } from "./paths";
 
 /** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
-export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to" | "sort" | "cursor">>;
+export type RunFilters = Partial<
+  Pick<
+    TRunListQuery,
+    "status" | "agent" | "model" | "q" | "from" | "to" | "hasViolations" | "hasDrops" | "finding" | "sort" | "cursor" | "limit"
+  >
+>;
 
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
 export const runKeys = {
@@ -26,7 +31,7 @@ export const runKeys = {
   turn: (runId: string, turn: number) => ["runs", "run", runId, "turn", turn] as const,
 };
 
-/** One page of the runs list (the API's default size) with these filters; sort defaults to newest first. */
+/** One page of the runs list with these filters (the API's default size unless `limit`); sort defaults to newest first. */
 export function runsListQuery(filters: RunFilters) {
   const input = { path: {}, query: queryInput(filters) };
   return withApiInput(

@@ -27,7 +27,8 @@ export const REVIEWER_CSV_COLUMNS = [
   "findings",
 ] as const;
 
-type Cell = string | number | boolean | null;
+export type CsvCell = string | number | boolean | null;
+type Cell = CsvCell;
 
 /** One audit row as CSV cells, matching REVIEWER_CSV_COLUMNS. */
 export function reviewerCsvCells(row: TReviewerCandidateRow): Cell[] {

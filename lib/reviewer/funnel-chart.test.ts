@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReviewerFunnel } from "@/lib/contracts";
-import { prepareReviewerFunnel } from "./funnel-chart";
+import { excessNote, prepareReviewerFunnel } from "./funnel-chart";
 
 const funnel: TReviewerFunnel = {
   candidates: { total: 42, recorded: 41, rebuiltDue: 40, recordedNotDue: 2, dueNotRecorded: 1 },
@@ -60,5 +60,26 @@ describe("prepareReviewerFunnel", () => {
     });
     expect(empty.stages.every((s) => s.share === 0)).toBe(true);
     expect(empty.violations).toBe(0);
+  });
+});
+
+describe("excessNote", () => {
+  const none = { violations: {} };
+  it("says nothing when a stage narrows or keeps its count", () => {
+    expect(excessNote({ key: "admitted", count: 5 }, { key: "dispatched", count: 5 }, none)).toBeUndefined();
+    expect(excessNote({ key: "candidates", count: 9 }, { key: "admitted", count: 3 }, none)).toBeUndefined();
+  });
+  it("explains extra dispatches by the dispatches without admission, or by repeated dispatches", () => {
+    expect(
+      excessNote({ key: "admitted", count: 35 }, { key: "dispatched", count: 37 }, { violations: { DISPATCH_WITHOUT_ADMISSION: 2 } }),
+    ).toBe(
+      "37 dispatched > 35 admitted: 2 dispatches more than admissions granted; 2 dispatches had no granted admission before them (DISPATCH_WITHOUT_ADMISSION, a violation of R12)",
+    );
+    expect(excessNote({ key: "admitted", count: 1 }, { key: "dispatched", count: 2 }, none)).toBe(
+      "2 dispatched > 1 admitted: 1 dispatch more than admissions granted; no dispatch lacked an admission, so some candidates were dispatched more than once",
+    );
+    expect(excessNote({ key: "dispatched", count: 1 }, { key: "completed", count: 3 }, none)).toBe(
+      "3 completed > 1 dispatched: 2 completions more than dispatches",
+    );
   });
 });

@@ -21,6 +21,11 @@ export interface FunnelStage {
   /** count / the largest stage count, in [0, 1] (0 when every stage is empty). */
   share: number;
   parts: FunnelPart[];
+  /**
+   * Set when the stage counts more than the stage before it (a funnel should only narrow): what the
+   * difference is and which findings account for it, e.g. "37 dispatched > 35 admitted: …".
+   */
+  excess?: string;
 }
 
 export interface FunnelChart {
@@ -83,7 +88,10 @@ export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
     },
   ];
   const widest = Math.max(0, ...raw.map((s) => s.count));
-  const stages = raw.map((stage) => ({ ...stage, share: widest === 0 ? 0 : stage.count / widest }));
+  const stages = raw.map((stage, i) => {
+    const excess = i > 0 ? excessNote(raw[i - 1], stage, funnel) : undefined;
+    return { ...stage, share: widest === 0 ? 0 : stage.count / widest, ...(excess ? { excess } : {}) };
+  });
 
   const cancelledParts: FunnelPart[] = Object.entries(cancelled.byReason)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
@@ -98,4 +106,39 @@ export function prepareReviewerFunnel(funnel: TReviewerFunnel): FunnelChart {
     cancelled: { total: cancelled.total, parts: cancelledParts },
     violations: Object.values(violations).reduce((sum, n) => sum + (n ?? 0), 0),
   };
+}
+
+const STAGE_WORDS: Record<FunnelStage["key"], string> = {
+  candidates: "candidates",
+  admitted: "admitted",
+  dispatched: "dispatched",
+  completed: "completed",
+};
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * Why a stage counts more than the one before it, in words, or undefined when it does not. The
+ * dispatches are the case the rules explain: a dispatch needs a granted admission for its candidate
+ * (R12: DISPATCH_WITHOUT_ADMISSION), and each candidate's admission is granted at most once, so
+ * dispatches past the admissions are dispatches without one, or more than one dispatch of a candidate.
+ */
+export function excessNote(
+  previous: Pick<FunnelStage, "key" | "count">,
+  stage: Pick<FunnelStage, "key" | "count">,
+  funnel: Pick<TReviewerFunnel, "violations">,
+): string | undefined {
+  if (stage.count <= previous.count) return undefined;
+  const extra = stage.count - previous.count;
+  const head = `${stage.count.toLocaleString("en-US")} ${STAGE_WORDS[stage.key]} > ${previous.count.toLocaleString("en-US")} ${STAGE_WORDS[previous.key]}`;
+  if (stage.key === "dispatched") {
+    const without = funnel.violations.DISPATCH_WITHOUT_ADMISSION ?? 0;
+    const because =
+      without > 0
+        ? `${plural(without, "dispatch", "dispatches")} had no granted admission before ${without === 1 ? "it" : "them"} (DISPATCH_WITHOUT_ADMISSION, a violation of R12)`
+        : "no dispatch lacked an admission, so some candidates were dispatched more than once";
+    return `${head}: ${plural(extra, "dispatch", "dispatches")} more than admissions granted; ${because}`;
+  }
+  if (stage.key === "completed") return `${head}: ${plural(extra, "completion", "completions")} more than dispatches`;
+  return `${head}: ${plural(extra, "more", "more")} than the step before`;
 }

@@ -118,6 +118,7 @@ describe.each(testDatabases())("migrations on $name", (kind) => {
 const SQL_TYPE: Record<string, string> = {
   String: "text",
   Int: "integer",
+  Float: "double precision",
   BigInt: "bigint",
   Boolean: "boolean",
   Json: "jsonb",

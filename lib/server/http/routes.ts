@@ -1,5 +1,5 @@
 import "server-only";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZIngestRequest } from "@/lib/contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZExportFormat, ZIngestRequest } from "@/lib/contracts";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import {
@@ -10,6 +10,7 @@ import {
   runTriageLoader,
   turnDetailLoader,
 } from "@/lib/server/loaders/runs";
+import { exportRuns } from "@/lib/server/runs/export-runs";
 import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
 import { apiRoute } from "./api-route";
 import { json, jsonText } from "./errors-to-response";
@@ -33,6 +34,17 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
 
 /** GET /api/v1/runs */
 export const listRunsRoute = loaderRoute(runListLoader);
+
+/**
+ * GET /api/v1/runs/export?format=csv|json — the list's filters and sort, every run, streamed as a
+ * download. Every parameter is checked and the first page read before the answer starts (400/503 as
+ * JSON); a later failure ends the download with an error marker (lib/server/export/streamed-download.ts).
+ */
+export const exportRunsRoute = apiRoute(async ({ request, db, auth }) => {
+  const { format, ...filters } = queryOf(request);
+  const { format: chosen } = parseWith(ZExportFormat, { format }, "query");
+  return exportRuns(db, auth.projectId, runListLoader.parse({ query: filters }).query, chosen);
+});
 
 /** GET /api/v1/facets — the agents, models and statuses the list can be filtered by. */
 export const runFacetsRoute = loaderRoute(runFacetsLoader);

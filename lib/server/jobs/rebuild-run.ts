@@ -9,6 +9,7 @@ import { TREND_VERSION } from "@/lib/trends/buckets";
 import { queryEventRows } from "@/lib/server/runs/run-events";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
+import { runListFigures, storeRunListFigures } from "@/lib/server/runs/list-figures";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { DERIVED_VERSION } from "./derived-version";
 import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput, TriageOutput } from "./rebuild-task";
@@ -179,9 +180,11 @@ async function queryTurnTimes(db: Database, run: RunKey, maxSeq: string): Promis
 
 /**
  * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
- * checkpoint to resume from), its changed run_decision_chunks, the run's Reviewer audit
- * (reviewer_rows, run_reviewer_funnels) and its trend buckets (trend_buckets), so no reader sees the
- * decisions of one version beside the audit or trends of another, or the chunks of two rebuilds.
+ * checkpoint to resume from), its changed run_decision_chunks, the run's triage marks, its Reviewer
+ * audit (reviewer_rows, run_reviewer_funnels) and its trend buckets (trend_buckets), then the run's
+ * list figures (its findings, drops, drop rate, violations and finding codes on its row:
+ * lib/server/runs/list-figures.ts), so no reader sees the decisions of one version beside the audit
+ * or trends of another, or the chunks of two rebuilds.
  *
  * A full rebuild replaces every chunk, and never overwrites a stored rebuild of more events. A
  * resume (`base`: the stored rebuild it resumed from) writes only the chunks from the one holding
@@ -246,6 +249,7 @@ async function storeRebuild(
         await clearRunAudit(tx, run);
         await clearTrendBuckets(tx, run);
       }
+      await storeRunListFigures(tx, run, output.ok ? runListFigures(output.summary, output.audit) : null);
       return true;
     },
     { maxWait: 10_000, timeout: 60_000 },

@@ -114,4 +114,28 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     expect(funnel.dispatches.total).toBe(rows.reduce((n, r) => n + r.dispatches.length, 0));
     expect(funnel.violations.DISPATCH_WITHOUT_ADMISSION).toBe(rows.filter((r) => r.findings.includes("DISPATCH_WITHOUT_ADMISSION")).length);
   });
+
+  it("filters to one Reviewer finding code (rows with it, and the funnel of the runs that have it), page by page", async () => {
+    const all = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body).rows;
+    for (const code of REVIEWER_CODES) {
+      const expected = all.filter((r) => (r.findings as string[]).includes(code));
+      const paged: TReviewerCandidateRow[] = [];
+      let cursor = "";
+      for (let page = 0; page < 100; page++) {
+        const parsed = ZReviewerCandidatesResponse.parse((await list(`?code=${code}&limit=3${cursor ? `&cursor=${cursor}` : ""}`)).body);
+        paged.push(...parsed.rows);
+        if (!parsed.nextCursor) break;
+        cursor = parsed.nextCursor;
+      }
+      expect(paged, code).toEqual(expected);
+      expect(expected.length, code).toBeGreaterThan(0);
+      const response = await reviewerFunnelRoute(
+        new Request(`http://cuescope.test/api/v1/reviewer/funnel?code=${code}`, { headers: { authorization: `Bearer ${key}` } }),
+      );
+      const funnel = ZReviewerFunnel.parse(await response.json());
+      const runs = new Set(expected.map((r) => r.runId));
+      expect(funnel.candidates.total, code).toBe(all.filter((r) => runs.has(r.runId)).length);
+    }
+    expect((await list("?code=FREE_REQUEST")).body.error).toMatchObject({ path: "code" });
+  });
 });

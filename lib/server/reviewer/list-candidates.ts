@@ -42,8 +42,9 @@ export async function listReviewerCandidates(
            rr."ordinal", rr."row"
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
-     WHERE ${runFilterSql(projectId, query, { startedOnly: true })}
-       ${query.violations ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
+     WHERE ${runFilterSql(projectId, { ...query, finding: query.code }, { startedOnly: true })}
+       ${query.violations || query.code ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
+       ${query.code ? Prisma.sql`AND (rr."row"::jsonb -> 'findings') @> jsonb_build_array(${query.code}::text)` : Prisma.empty}
        ${cursor ? after(cursor) : Prisma.empty}
      ORDER BY r."started_at" DESC, r."id" DESC, rr."ordinal"
      LIMIT ${query.limit + 1}::int`;

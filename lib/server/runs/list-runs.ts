@@ -1,5 +1,5 @@
 import "server-only";
-import { MAX_INT4, type TRunListQuery, type TRunListResponse } from "@/lib/contracts";
+import { MAX_INT4, type TRunListQuery, type TRunListResponse, type TRunSort } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { DomainError } from "@/lib/server/errors";
@@ -8,21 +8,36 @@ import { toRunListItem } from "./run-dto";
 import { runFilterWhere } from "./run-filters";
 
 interface Cursor {
-  /** The sort column's value of the last row: an ISO instant or a turn count. */
+  /** The sort column's value of the last row: an ISO instant, a count, or a drop rate. */
   v: string | number | null;
   id: string;
+}
+
+type SortColumn = "startedAt" | "maxTurn" | "findingCount" | "droppedCount" | "dropRate";
+type SortKind = "instant" | "count" | "rate";
+
+/** Each sort's column on `runs` and the kind of value its cursor holds (each has an index, both directions). */
+const SORT_COLUMNS: Record<string, { column: SortColumn; kind: SortKind }> = {
+  started: { column: "startedAt", kind: "instant" },
+  turns: { column: "maxTurn", kind: "count" },
+  findings: { column: "findingCount", kind: "count" },
+  dropped: { column: "droppedCount", kind: "count" },
+  dropRate: { column: "dropRate", kind: "rate" },
+};
+
+function sortColumn(sort: TRunSort): { column: SortColumn; kind: SortKind; direction: Prisma.SortOrder } {
+  const name = sort.replace(/^-/, "");
+  return { ...SORT_COLUMNS[name], direction: sort.startsWith("-") ? "desc" : "asc" };
 }
 
 /** A project's runs, filtered and sorted as the URL says, in pages with an opaque keyset cursor. */
 export async function listRuns(db: Database, projectId: string, query: TRunListQuery): Promise<TRunListResponse> {
   const where = runFilterWhere(projectId, query);
 
-  const byTurns = query.sort.endsWith("turns");
-  const direction: Prisma.SortOrder = query.sort.startsWith("-") ? "desc" : "asc";
-  const column = byTurns ? "maxTurn" : "startedAt";
+  const { column, kind, direction } = sortColumn(query.sort);
   const orderBy: Prisma.RunOrderByWithRelationInput[] = [{ [column]: { sort: direction, nulls: "last" } }, { id: direction }];
 
-  const cursorWhere = query.cursor ? afterCursor(decodeCursor(query.cursor, byTurns), column, direction, byTurns) : undefined;
+  const cursorWhere = query.cursor ? afterCursor(decodeCursor(query.cursor, kind), column, direction, kind) : undefined;
   const rows = await db.prisma.run.findMany({
     where: cursorWhere ? { AND: [where, cursorWhere] } : where,
     orderBy,
@@ -33,18 +48,21 @@ export async function listRuns(db: Database, projectId: string, query: TRunListQ
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? encodeCursor({ v: byTurns ? last.maxTurn : (last.startedAt?.toISOString() ?? null), id: last.id })
+      ? encodeCursor({
+          v: kind === "instant" ? (last.startedAt?.toISOString() ?? null) : last[column as Exclude<SortColumn, "startedAt">],
+          id: last.id,
+        })
       : null;
   return { runs: page.map((run) => toRunListItem(run, summaries.get(run.id)!)), nextCursor };
 }
 
-function afterCursor(cursor: Cursor, column: "maxTurn" | "startedAt", direction: Prisma.SortOrder, byTurns: boolean): Prisma.RunWhereInput {
+function afterCursor(cursor: Cursor, column: SortColumn, direction: Prisma.SortOrder, kind: SortKind): Prisma.RunWhereInput {
   const further = direction === "desc" ? "lt" : "gt";
   if (cursor.v === null) {
     // Rows without a value sort last: only those with a further id remain.
     return { [column]: null, id: { [further]: cursor.id } };
   }
-  const value = byTurns ? Number(cursor.v) : new Date(String(cursor.v));
+  const value = kind === "instant" ? new Date(String(cursor.v)) : Number(cursor.v);
   return {
     OR: [{ [column]: { [further]: value } }, { [column]: value, id: { [further]: cursor.id } }, { [column]: null }],
   };
@@ -56,16 +74,17 @@ function encodeCursor(cursor: Cursor): string {
 
 /**
  * A cursor this API gave out for this sort, or a 400: its content came from the client and goes
- * into a query, so every field is checked (an instant for a date sort, a turn for a turns sort).
+ * into a query, so every field is checked (an instant for a date sort, a count for a count's, a
+ * fraction for the drop rate's).
  */
-function decodeCursor(text: string, byTurns: boolean): Cursor {
+function decodeCursor(text: string, kind: SortKind): Cursor {
   let cursor: Partial<Cursor> | null = null;
   try {
     cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor> | null;
   } catch {
     // not JSON: below
   }
-  if (cursor && typeof cursor === "object" && isRowId(cursor.id) && isSortValue(cursor.v, byTurns)) return cursor as Cursor;
+  if (cursor && typeof cursor === "object" && isRowId(cursor.id) && isSortValue(cursor.v, kind)) return cursor as Cursor;
   throw new DomainError(
     "invalid",
     "query.cursor: not a cursor this API gave out for this sort: use the nextCursor of the previous page",
@@ -78,9 +97,10 @@ function isRowId(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 128 && !value.includes("\u0000");
 }
 
-function isSortValue(value: unknown, byTurns: boolean): boolean {
+function isSortValue(value: unknown, kind: SortKind): boolean {
   if (value === null) return true;
-  if (byTurns) return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT4;
+  if (kind === "count") return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_INT4;
+  if (kind === "rate") return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1;
   return (
     typeof value === "string" &&
     value >= "0001" &&

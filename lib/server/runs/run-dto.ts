@@ -1,5 +1,6 @@
 import type { TRunListItem, TRunStatus, TRunSummary } from "@/lib/contracts";
 import type { RunRow } from "./find-run";
+import { dropRateOf } from "./list-figures";
 import type { RunSummaryResult } from "./run-decisions";
 
 const NO_REMINDERS = { delivered: 0, dropped: 0, failed: 0, uncertain: 0, pending: 0 };
@@ -25,6 +26,8 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     reminders: summary?.reminders ?? NO_REMINDERS,
     findings: summary?.findings ?? 0,
     findingsByCode: summary?.findingsByCode ?? {},
+    dropRate: summary ? dropRateOf(summary.reminders) : null,
+    reviewerViolations: summary ? run.reviewerViolations : null,
     rebuildError: result.ok || result.pending ? null : result.error,
     staleEvents: result.staleEvents,
     rebuildPending: result.pending,

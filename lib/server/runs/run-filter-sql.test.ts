@@ -55,7 +55,22 @@ const FILTERS: RunFilters[] = [
   { from: "2026-11-02T10:00:00+01:00", to: "2026-11-04T10:00:00.001Z" },
   { from: "0001-01-01T00:00:00-14:00", to: "9999-12-31T23:59:59Z" },
   { agent: "etf-agent", model: "m-large", q: "fee", from: "2026-11-01T00:00:00Z", status: "completed" },
+  { hasViolations: true },
+  { hasDrops: true },
+  { finding: "MISSING_REMINDER" },
+  { finding: "FREE_REQUEST" },
+  { finding: "STAGE_MISMATCH" },
+  { hasDrops: true, hasViolations: true, finding: "FREE_REQUEST" },
+  { hasDrops: false, hasViolations: false },
 ];
+
+/** The rebuild's list figures (lib/server/runs/list-figures.ts), set by hand: the filters read them. */
+const FIGURES: Record<string, { violations: number; dropped: number; codes: string[] }> = {
+  percent: { violations: 1, dropped: 0, codes: ["DISPATCH_WITHOUT_ADMISSION"] },
+  under: { violations: 0, dropped: 3, codes: ["FREE_REQUEST", "MISSING_REMINDER"] },
+  slash: { violations: 2, dropped: 1, codes: ["FREE_REQUEST", "CONCURRENT_DISPATCH"] },
+  plain: { violations: 0, dropped: 0, codes: [] },
+};
 
 describe.each(testDatabases())("runFilterSql on $name", (kind) => {
   let db: Database;
@@ -73,7 +88,32 @@ describe.each(testDatabases())("runFilterSql on $name", (kind) => {
     events.push(...turnEvents("no-start", 1, 3, 100)); // a run without run.started: no task, no agent
     expect((await ingestBatch(db, projectId, events)).summary.error).toBe(0);
     expect((await ingestBatch(db, other, [startedEvent("percent", "other-start")])).summary.error).toBe(0);
+    for (const [runId, f] of Object.entries(FIGURES)) {
+      await db.prisma.run.updateMany({
+        where: { projectId, runId },
+        data: { reviewerViolations: f.violations, droppedCount: f.dropped, findingCodes: f.codes, findingCount: f.codes.length },
+      });
+    }
+    // The other project's run of the same id has every figure: never listed here.
+    await db.prisma.run.updateMany({
+      where: { projectId: other },
+      data: { reviewerViolations: 5, droppedCount: 5, findingCodes: ["FREE_REQUEST", "MISSING_REMINDER", "STAGE_MISMATCH"] },
+    });
   }, 60_000);
+
+  it.each([
+    [{ hasViolations: true }, ["percent", "slash"]],
+    [{ hasDrops: true }, ["slash", "under"]],
+    [{ finding: "FREE_REQUEST" }, ["slash", "under"]],
+    [{ finding: "MISSING_REMINDER" }, ["under"]],
+    [{ finding: "STAGE_MISMATCH" }, []],
+    [{ hasViolations: true, hasDrops: true, finding: "FREE_REQUEST" }, ["slash"]],
+    [{ hasViolations: false, hasDrops: false }, ["letters", "no-start", "percent", "plain", "slash", "under"]],
+  ] satisfies [RunFilters, string[]][])("%j keeps exactly %j (runs never rebuilt have no figures)", async (filters, runIds) => {
+    const rows = await db.prisma.$queryRaw<{ runId: string }[]>`
+      SELECT r."run_id" AS "runId" FROM "runs" r WHERE ${runFilterSql(projectId, filters)} ORDER BY r."run_id"`;
+    expect(rows.map((r) => r.runId)).toEqual(runIds);
+  });
   afterAll(async () => db?.close());
 
   it.each(FILTERS.flatMap((filters) => [true, false].map((startedOnly) => [JSON.stringify(filters), startedOnly, filters] as const)))(

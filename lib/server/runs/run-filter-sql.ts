@@ -20,6 +20,9 @@ export function runFilterSql(projectId: string, filters: RunFilters, options: { 
   if (filters.agent) parts.push(Prisma.sql`r."agent" = ${filters.agent}`);
   if (filters.model) parts.push(Prisma.sql`r."model" = ${filters.model}`);
   if (filters.runId) parts.push(Prisma.sql`r."run_id" = ${filters.runId}`);
+  if (filters.hasViolations) parts.push(Prisma.sql`r."reviewer_violations" > 0`);
+  if (filters.hasDrops) parts.push(Prisma.sql`r."dropped_count" > 0`);
+  if (filters.finding) parts.push(Prisma.sql`r."finding_codes" @> ARRAY[${filters.finding}]::text[]`);
   if (filters.from) parts.push(Prisma.sql`r."started_at" >= ${queryInstantDate(filters.from).toISOString()}::timestamptz`);
   if (filters.to) parts.push(Prisma.sql`r."started_at" < ${queryInstantDate(filters.to).toISOString()}::timestamptz`);
   return Prisma.join(parts, " AND ");

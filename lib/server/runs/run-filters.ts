@@ -1,7 +1,11 @@
 import { queryInstantDate, type TRunListQuery } from "@/lib/contracts";
 import type { Prisma } from "@/lib/server/db/generated/client";
 
-export type RunFilters = Partial<Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to">> & { runId?: string };
+export type RunFilters = Partial<
+  Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to" | "hasViolations" | "hasDrops" | "finding">
+> & {
+  runId?: string;
+};
 
 /** The runs-list filters as a Prisma condition on a project's runs (shared by lists, audits and replays). */
 export function runFilterWhere(projectId: string, filters: RunFilters, options: { startedOnly?: boolean } = {}): Prisma.RunWhereInput {
@@ -11,6 +15,10 @@ export function runFilterWhere(projectId: string, filters: RunFilters, options: 
   if (filters.agent) where.agent = filters.agent;
   if (filters.model) where.model = filters.model;
   if (filters.runId) where.runId = filters.runId;
+  // The run's last rebuild's figures, kept on its row (lib/server/runs/list-figures.ts).
+  if (filters.hasViolations) where.reviewerViolations = { gt: 0 };
+  if (filters.hasDrops) where.droppedCount = { gt: 0 };
+  if (filters.finding) where.findingCodes = { has: filters.finding };
   if (filters.q) {
     const contains = { contains: likeLiteral(filters.q), mode: "insensitive" } as const;
     where.OR = [{ runId: contains }, { task: contains }, { agent: contains }, { model: contains }];

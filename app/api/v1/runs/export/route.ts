@@ -1,0 +1,3 @@
+import { exportRunsRoute } from "@/lib/server/http/routes";
+
+export const GET = exportRunsRoute;

@@ -1,0 +1,4 @@
+import { createViewRoute, listViewsRoute } from "@/lib/server/http/view-routes";
+
+export const GET = listViewsRoute;
+export const POST = createViewRoute;

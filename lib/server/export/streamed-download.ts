@@ -1,0 +1,103 @@
+import { csvLine, type CsvCell } from "@/lib/reviewer/csv";
+import { isTransientDatabaseError } from "@/lib/server/db/errors";
+import { DomainError } from "@/lib/server/errors";
+
+/** The first cell of the last CSV line of an export that stopped early: `#error,<code>,<message>` (3 cells). */
+export const EXPORT_ERROR_MARK = "#error";
+
+/** One keyset page of what is exported. */
+export interface ExportPage<Row> {
+  rows: readonly Row[];
+  nextCursor: string | null;
+}
+
+export interface StreamedDownload<Row> {
+  format: "csv" | "json";
+  /** The first page, read before anything is sent (so a bad parameter or a database fault is an ordinary error answer). */
+  first: ExportPage<Row>;
+  /** The page after a cursor. */
+  next: (cursor: string) => Promise<ExportPage<Row>>;
+  csvColumns: readonly string[];
+  csvCells: (row: Row) => CsvCell[];
+  /** The download's name without its extension; a UTC timestamp and `.csv` / `.json` are added. */
+  filename: string;
+  /** What the log calls it ("reviewer export"). */
+  label: string;
+}
+
+/**
+ * A list as a streamed CSV or JSON download: pages are read and written one at a time (a page is
+ * read only when the client has taken the previous one), so a large export never sits in memory
+ * whole. A failure after the first bytes cannot change the status any more; it is logged and the
+ * download ends cleanly with a marker no client can take for a complete file:
+ * - CSV: a last line of three cells, `#error,<code>,<message>` (header and data lines have more);
+ * - JSON: a last array element `{"error":{"code","message"}}` and no closing `]`, so parsing the
+ *   whole download fails instead of yielding a partial list.
+ */
+export function streamedDownload<Row>(options: StreamedDownload<Row>): Response {
+  const { format, first, next, label } = options;
+  const encoder = new TextEncoder();
+  let cursor = first.nextCursor;
+  let written = 0;
+  let cancelled = false;
+  const render = (rows: readonly Row[]): string => {
+    let chunk = "";
+    for (const row of rows) {
+      if (format === "csv") chunk += csvLine(options.csvCells(row));
+      else chunk += `${written === 0 ? "" : ","}\n${JSON.stringify(row)}`;
+      written++;
+    }
+    return chunk;
+  };
+  const ending = () => (format === "json" ? "\n]\n" : "");
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const head = format === "csv" ? csvLine([...options.csvColumns]) : "[";
+      controller.enqueue(encoder.encode(head + render(first.rows) + (cursor === null ? ending() : "")));
+      if (cursor === null) controller.close();
+    },
+    async pull(controller) {
+      if (cursor === null || cancelled) return;
+      let chunk: string;
+      try {
+        const page = await next(cursor);
+        cursor = page.nextCursor;
+        chunk = render(page.rows) + (cursor === null ? ending() : "");
+      } catch (error) {
+        cursor = null;
+        if (cancelled) return; // nobody is reading any more (the database may be closing too)
+        chunk = errorTrailer(error, format, written, label);
+      }
+      if (cancelled) return; // the client went away while the page was read
+      controller.enqueue(encoder.encode(chunk));
+      if (cursor === null) controller.close();
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${options.filename}-${stamp}.${format}"`,
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** The end of a download that failed after it started (logged here: the status was already sent). */
+function errorTrailer(error: unknown, format: "csv" | "json", written: number, label: string): string {
+  const code = error instanceof DomainError ? error.kind : isTransientDatabaseError(error) ? "unavailable" : "internal";
+  const message =
+    code === "unavailable"
+      ? `the export stopped after ${written} rows: the database is busy or unreachable; download it again later`
+      : code === "internal"
+        ? `the export stopped after ${written} rows: unexpected server error; it has been logged`
+        : `the export stopped after ${written} rows: ${(error as Error).message}`;
+  console.error(`[cuescope] ${label} stopped after ${written} rows:`, error);
+  if (format === "csv") return csvLine([EXPORT_ERROR_MARK, code, message]);
+  return `${written === 0 ? "" : ","}\n${JSON.stringify({ error: { code, message } })}\n`;
+}

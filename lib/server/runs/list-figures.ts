@@ -1,0 +1,63 @@
+import type { TDecisionsSummary, TFindingCode } from "@/lib/contracts";
+import { hasViolations, type ReviewerAudit } from "@/lib/reviewer/audit";
+import type { Prisma } from "@/lib/server/db/generated/client";
+
+/**
+ * What the runs list sorts and filters on, from a run's stored rebuild: kept on the run's row
+ * (`runs.finding_count`, …; prisma/migrations/20261209000000_runs_list_power) so a sort or filter is
+ * an index read on one table. The migration fills them the same way from the stored summaries.
+ */
+export interface RunListFigures {
+  findingCount: number;
+  droppedCount: number;
+  /** dropped / every reminder the rebuild decided; null without reminders. */
+  dropRate: number | null;
+  /** Reviewer rows that carry a Reviewer finding. */
+  reviewerViolations: number;
+  /** The finding codes present, sorted. */
+  findingCodes: TFindingCode[];
+}
+
+/** Reminders dropped / every reminder decided (each status counted once); null without reminders. */
+export function dropRateOf(reminders: TDecisionsSummary["reminders"]): number | null {
+  const { delivered, dropped, failed, uncertain, pending } = reminders;
+  const total = delivered + dropped + failed + uncertain + pending;
+  return total > 0 ? dropped / total : null;
+}
+
+export function runListFigures(summary: TDecisionsSummary, audit: Pick<ReviewerAudit, "rows">): RunListFigures {
+  return {
+    findingCount: summary.findings,
+    droppedCount: summary.reminders.dropped,
+    dropRate: dropRateOf(summary.reminders),
+    reviewerViolations: audit.rows.filter(hasViolations).length,
+    findingCodes: (Object.entries(summary.findingsByCode) as [TFindingCode, number][])
+      .filter(([, n]) => n > 0)
+      .map(([code]) => code)
+      .sort(),
+  };
+}
+
+/**
+ * Writes the figures on the run's row (null figures and no codes: the rebuild failed), inside the rebuild's
+ * transaction and as its last statement: the row lock it takes (FOR NO KEY UPDATE, like ingest's)
+ * is then held only until the commit, and ingest, which takes it after its events are in, never
+ * waits on anything this transaction waits for.
+ */
+export async function storeRunListFigures(
+  tx: Prisma.TransactionClient,
+  run: { id: string; projectId: string },
+  figures: RunListFigures | null,
+): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE "runs" SET "finding_count" = $3, "dropped_count" = $4, "drop_rate" = $5, "reviewer_violations" = $6, "finding_codes" = $7::text[]
+      WHERE "project_id" = $1 AND "id" = $2`,
+    run.projectId,
+    run.id,
+    figures?.findingCount ?? null,
+    figures?.droppedCount ?? null,
+    figures?.dropRate ?? null,
+    figures?.reviewerViolations ?? null,
+    figures?.findingCodes ?? [],
+  );
+}
