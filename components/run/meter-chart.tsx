@@ -1,6 +1,8 @@
 "use client";
 
 import { useRef } from "react";
+import { ChartFigure } from "@/components/ui/chart-figure";
+import { meterSummary } from "@/lib/run-view/meter-summary";
 import {
   CartesianGrid,
   ComposedChart,
@@ -151,108 +153,128 @@ export function MeterChart(props: MeterChartProps) {
   };
 
   return (
-    <div className={styles.plot} style={{ height }} role="img" aria-label={ariaLabel} {...handlers}>
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart
-          data={points as TMeterPoint[]}
-          margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }}
-          syncId="run-turns"
-          syncMethod="value"
-          onMouseMove={(state) => {
-            const label = state.activeLabel;
-            tooltipTurn.current = label === undefined || label === null || label === "" ? null : Number(label);
-          }}
-          onMouseLeave={() => {
-            tooltipTurn.current = null;
-          }}
-        >
-          <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-          <XAxis
-            dataKey="turn"
-            type="number"
-            domain={[domain.from, domain.to]}
-            ticks={ticks as number[]}
-            allowDataOverflow
-            tickFormatter={(t: number) => formatTurn(t, { compact: true })}
-            tick={showTurnLabels ? { fontSize: 11, fill: "var(--text-muted)" } : false}
-            height={showTurnLabels ? 20 : 2}
-            tickLine={false}
-            axisLine={{ stroke: "var(--border-strong)" }}
-          />
-          <YAxis
-            type="number"
-            domain={yDomain}
-            width={Y_AXIS_WIDTH}
-            ticks={yTicks}
-            interval={0}
-            tickFormatter={tick}
-            tick={{ fontSize: 11, fill: "var(--text-muted)" }}
-            tickLine={false}
-            axisLine={false}
-            label={{
-              value: axisLabel,
-              angle: -90,
-              position: "insideLeft",
-              offset: 2,
-              style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" },
+    <ChartFigure
+      compact
+      drawingIsText
+      caption={`${ariaLabel}`}
+      unit={axisLabel}
+      summary={meterSummary(seriesName, unit, zoomed ? points.filter((p) => p.turn >= domain.from && p.turn <= domain.to) : points)}
+      table={{
+        columns: [
+          { key: "turn", label: "Turn" },
+          { key: "value", label: seriesName, unit: axisLabel },
+          { key: "stage", label: "Stage" },
+        ],
+        rows: points
+          .filter((p) => p.turn >= domain.from && p.turn <= domain.to)
+          .map((p) => ({ turn: formatTurn(p.turn, { compact: true }), value: formatInUnit(unit, p.value), stage: String(p.stage) })),
+      }}
+    >
+      <div className={styles.plot} style={{ height }} role="img" aria-label={ariaLabel} {...handlers}>
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart
+            data={points as TMeterPoint[]}
+            margin={showTurnLabels ? CHART_MARGIN : { ...CHART_MARGIN, bottom: 5 }}
+            syncId="run-turns"
+            syncMethod="value"
+            // The chart is an image with its own label (the div above); its SVG is not a stop of its own.
+            accessibilityLayer={false}
+            onMouseMove={(state) => {
+              const label = state.activeLabel;
+              tooltipTurn.current = label === undefined || label === null || label === "" ? null : Number(label);
             }}
-          />
-          {lines.map((line) => (
-            <ReferenceLine
-              key={`${line.kind}-${line.value}-${line.label}`}
-              y={line.value}
-              stroke={LINE_STYLE[line.kind].stroke}
-              strokeDasharray={LINE_STYLE[line.kind].dash}
-              strokeWidth={LINE_STYLE[line.kind].width}
-              ifOverflow={zoomed ? "hidden" : "extendDomain"}
-              label={
-                line.kind === "threshold"
-                  ? { value: line.label, position: "right", fontSize: 10, fill: "var(--text-faint)" }
-                  : {
-                      value: line.label,
-                      position: line.kind === "usable" ? "insideTopLeft" : "insideBottomLeft",
-                      fontSize: 10,
-                      fill: "var(--text-muted)",
-                    }
-              }
+            onMouseLeave={() => {
+              tooltipTurn.current = null;
+            }}
+          >
+            <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+            <XAxis
+              dataKey="turn"
+              type="number"
+              domain={[domain.from, domain.to]}
+              ticks={ticks as number[]}
+              allowDataOverflow
+              tickFormatter={(t: number) => formatTurn(t, { compact: true })}
+              tick={showTurnLabels ? { fontSize: 11, fill: "var(--text-muted)" } : false}
+              height={showTurnLabels ? 20 : 2}
+              tickLine={false}
+              axisLine={{ stroke: "var(--border-strong)" }}
             />
-          ))}
-          <Tooltip content={renderTooltip} isAnimationActive={false} cursor={{ stroke: "var(--border-strong)" }} />
-          <Line
-            dataKey="value"
-            name={seriesName}
-            type={unit === "edits" ? "stepAfter" : "linear"}
-            stroke="var(--chart-series)"
-            strokeWidth={1.6}
-            dot={points.length <= 2 ? { r: 2.5, fill: "var(--chart-series)", strokeWidth: 0 } : false}
-            isAnimationActive={false}
-          />
-          {adopted.length ? (
-            <Scatter
-              name="compaction adopted"
-              data={adopted}
+            <YAxis
+              type="number"
+              domain={yDomain}
+              width={Y_AXIS_WIDTH}
+              ticks={yTicks}
+              interval={0}
+              tickFormatter={tick}
+              tick={{ fontSize: 11, fill: "var(--text-muted)" }}
+              tickLine={false}
+              axisLine={false}
+              label={{
+                value: axisLabel,
+                angle: -90,
+                position: "insideLeft",
+                offset: 2,
+                style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" },
+              }}
+            />
+            {lines.map((line) => (
+              <ReferenceLine
+                key={`${line.kind}-${line.value}-${line.label}`}
+                y={line.value}
+                stroke={LINE_STYLE[line.kind].stroke}
+                strokeDasharray={LINE_STYLE[line.kind].dash}
+                strokeWidth={LINE_STYLE[line.kind].width}
+                ifOverflow={zoomed ? "hidden" : "extendDomain"}
+                label={
+                  line.kind === "threshold"
+                    ? { value: line.label, position: "right", fontSize: 10, fill: "var(--text-faint)" }
+                    : {
+                        value: line.label,
+                        position: line.kind === "usable" ? "insideTopLeft" : "insideBottomLeft",
+                        fontSize: 10,
+                        fill: "var(--text-muted)",
+                      }
+                }
+              />
+            ))}
+            <Tooltip content={renderTooltip} isAnimationActive={false} cursor={{ stroke: "var(--border-strong)" }} />
+            <Line
               dataKey="value"
-              shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled />}
+              name={seriesName}
+              type={unit === "edits" ? "stepAfter" : "linear"}
+              stroke="var(--chart-series)"
+              strokeWidth={1.6}
+              dot={points.length <= 2 ? { r: 2.5, fill: "var(--chart-series)", strokeWidth: 0 } : false}
               isAnimationActive={false}
             />
-          ) : null}
-          {rolledBack.length ? (
-            <Scatter
-              name="compaction rolled back"
-              data={rolledBack}
-              dataKey="value"
-              shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled={false} />}
-              isAnimationActive={false}
-            />
-          ) : null}
-          {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
-            <ReferenceLine x={selectedTurn} stroke="var(--chart-selected)" strokeWidth={1.5} />
-          ) : null}
-          {drag ? (
-            <ReferenceArea x1={Math.min(drag.a, drag.b)} x2={Math.max(drag.a, drag.b)} fill="var(--accent)" fillOpacity={0.12} />
-          ) : null}
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
+            {adopted.length ? (
+              <Scatter
+                name="compaction adopted"
+                data={adopted}
+                dataKey="value"
+                shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled />}
+                isAnimationActive={false}
+              />
+            ) : null}
+            {rolledBack.length ? (
+              <Scatter
+                name="compaction rolled back"
+                data={rolledBack}
+                dataKey="value"
+                shape={(p: unknown) => <Diamond {...(p as { cx?: number; cy?: number })} filled={false} />}
+                isAnimationActive={false}
+              />
+            ) : null}
+            {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
+              <ReferenceLine x={selectedTurn} stroke="var(--chart-selected)" strokeWidth={1.5} />
+            ) : null}
+            {drag ? (
+              <ReferenceArea x1={Math.min(drag.a, drag.b)} x2={Math.max(drag.a, drag.b)} fill="var(--accent)" fillOpacity={0.12} />
+            ) : null}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </ChartFigure>
   );
 }

@@ -1,4 +1,5 @@
 import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
@@ -43,6 +44,21 @@ describe("run page meter panels", () => {
     expect(panel(/^Edit quota/).getByRole("slider", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
     expect(titles(/^Edit quota/)).toEqual(["turns 10–11 · edits reminder (b1), stage 1 · delivered on each rebuilt turn (17 B)"]);
     expect(titles(/^Context/)).toHaveLength(2);
+  });
+
+  it("each chart says what it shows in a sentence, and shows its points as a table in its own unit", async () => {
+    renderPanels(teachingEvents);
+    const requests = panel(/^Requests/).getByRole("figure");
+    expect(requests).toHaveAccessibleDescription(/^requests used went from [\d,]+ requests? to [\d,]+ requests over turns 9–11/);
+    await userEvent.click(within(requests).getByRole("button", { name: "View as table" }));
+    const table = within(requests).getByRole("table");
+    expect(within(table).getByRole("columnheader", { name: "requests used (requests)" })).toBeInTheDocument();
+    expect(within(table).getAllByRole("row").length).toBeGreaterThan(1);
+    expect(
+      within(table)
+        .getAllByRole("rowheader")
+        .map((h) => h.textContent),
+    ).toEqual(["9", "10", "11"]);
   });
 
   it("a run whose blocks were never edited says so", () => {

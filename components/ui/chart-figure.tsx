@@ -30,6 +30,7 @@ export function ChartFigure({
   table,
   className,
   drawingIsText = false,
+  compact = false,
   children,
 }: {
   caption: string;
@@ -44,6 +45,11 @@ export function ChartFigure({
    * table stand for it.
    */
   drawingIsText?: boolean;
+  /**
+   * The caption and summary are for assistive technology only (the chart sits under a visible
+   * heading of its own, like the run page's meter charts); the "View as table" toggle stays visible.
+   */
+  compact?: boolean;
   children: ReactNode;
 }) {
   const id = useId();
@@ -52,12 +58,12 @@ export function ChartFigure({
   const [first, ...rest] = table.columns;
   return (
     <figure
-      className={className ? `chart-figure ${className}` : "chart-figure"}
+      className={["chart-figure", compact ? "chart-figure-compact" : "", className ?? ""].filter(Boolean).join(" ")}
       aria-labelledby={`${id}-caption`}
       aria-describedby={`${id}-summary`}
     >
       <div className="chart-figure-head">
-        <figcaption id={`${id}-caption`}>
+        <figcaption id={`${id}-caption`} className={compact ? "sr-only" : undefined}>
           {caption}
           {unit ? <span className="chart-figure-unit"> · {unit}</span> : null}
         </figcaption>
@@ -71,7 +77,7 @@ export function ChartFigure({
           {asTable ? "View as chart" : "View as table"}
         </button>
       </div>
-      <p id={`${id}-summary`} className="chart-figure-summary">
+      <p id={`${id}-summary`} className={compact ? "sr-only" : "chart-figure-summary"}>
         {summary}
       </p>
       <div id={`${id}-body`}>
