@@ -56,7 +56,8 @@ export function TriageBar({ triage, message, onStep }: TriageBarProps) {
                   className={styles.step}
                   disabled={!triage || turn === null}
                   onClick={() => onStep(kind, direction)}
-                  aria-label={turn === null ? name : `${name}: ${formatTurn(turn)}`}
+                  // The key is in the name too: it is the button's visible text (WCAG 2.5.3).
+                  aria-label={`${turn === null ? name : `${name}: ${formatTurn(turn)}`} (key ${keys[direction]})`}
                   aria-keyshortcuts={keys[direction]}
                   title={`${name} (key ${keys[direction]})${turn === null ? ": none" : `: ${formatTurn(turn)}`}`}
                 >
