@@ -56,9 +56,11 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
                         href={replayTurnHref(jobId, run.runId, t.turn)}
                         className={t.fate ? styles.fateChip : undefined}
                         title={t.changes.join("\n")}
-                        aria-label={chip.spoken}
                       >
-                        {chip.text}
+                        {/* The name is the spoken sentence; the short chip is what is seen. No
+                            aria-label, so the name is the content itself (WCAG 2.5.3). */}
+                        <span aria-hidden="true">{chip.text}</span>
+                        <span className="sr-only">{chip.spoken}</span>
                       </Link>
                     </li>
                   );

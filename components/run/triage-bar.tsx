@@ -56,20 +56,14 @@ export function TriageBar({ triage, message, onStep }: TriageBarProps) {
                   className={styles.step}
                   disabled={!triage || turn === null}
                   onClick={() => onStep(kind, direction)}
-                  // The key is in the name too: it is the button's visible text (WCAG 2.5.3).
-                  aria-label={`${turn === null ? name : `${name}: ${formatTurn(turn)}`} (key ${keys[direction]})`}
                   aria-keyshortcuts={keys[direction]}
                   title={`${name} (key ${keys[direction]})${turn === null ? ": none" : `: ${formatTurn(turn)}`}`}
                 >
-                  {direction === "previous" ? (
-                    <>
-                      <span aria-hidden="true">‹</span> <kbd>{keys.previous}</kbd>
-                    </>
-                  ) : (
-                    <>
-                      <kbd>{keys.next}</kbd> <span aria-hidden="true">›</span>
-                    </>
-                  )}
+                  {/* No aria-label: the name is the content, the key (what is seen) included (WCAG 2.5.3). */}
+                  {direction === "previous" ? <span aria-hidden="true">‹ </span> : null}
+                  <span className="sr-only">{`${turn === null ? name : `${name}: ${formatTurn(turn)}`}, key `}</span>
+                  <kbd>{keys[direction]}</kbd>
+                  {direction === "next" ? <span aria-hidden="true"> ›</span> : null}
                 </button>
               );
             })}
