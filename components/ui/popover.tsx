@@ -14,17 +14,18 @@ export function Popover({
   align = "start",
 }: {
   label: string;
-  children: (close: () => void) => ReactNode;
+  /** The panel's content; `open` lets it load what it shows only once it is opened. */
+  children: (close: () => void, open: boolean) => ReactNode;
   align?: "start" | "end";
 }) {
-  const { close, rootProps, buttonProps, panelProps } = useDisclosure();
+  const { open, close, rootProps, buttonProps, panelProps } = useDisclosure();
   return (
     <div className={styles.root} {...rootProps}>
       <button className={styles.button} {...buttonProps}>
         {label} <span aria-hidden="true">▾</span>
       </button>
       <div className={`${styles.panel} ${align === "end" ? styles.end : ""}`} {...panelProps}>
-        {children(() => close(true))}
+        {children(() => close(true), open)}
       </div>
     </div>
   );

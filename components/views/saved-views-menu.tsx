@@ -23,14 +23,17 @@ type Props = {
 export function SavedViewsMenu({ page, query, hrefOf }: Props) {
   return (
     <Popover label="Views" align="end">
-      {(close) => <ViewsPanel page={page} query={query} hrefOf={hrefOf} close={close} />}
+      {(close, open) => <ViewsPanel page={page} query={query} hrefOf={hrefOf} close={close} open={open} />}
     </Popover>
   );
 }
 
-function ViewsPanel({ page, query, hrefOf, close }: Props & { close: () => void }) {
+function ViewsPanel({ page, query, hrefOf, close, open }: Props & { close: () => void; open: boolean }) {
   const client = useQueryClient();
-  const views = useQuery(savedViewsQuery(page));
+  // Read once the menu is first opened: the list page's own reads all come from its prefetch.
+  const [wanted, setWanted] = useState(open);
+  if (open && !wanted) setWanted(true);
+  const views = useQuery({ ...savedViewsQuery(page), enabled: wanted });
   const [name, setName] = useState("");
   const refresh = () => client.invalidateQueries({ queryKey: viewKeys.page(page) });
   const save = useMutation({

@@ -2,21 +2,21 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunExplorer } from "@/components/run/run-explorer";
-import { timelineWindow } from "@/lib/run-view/turn-window";
+import { parseTurnParam, timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
 import { ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
-import { runSummaryQuery, runTimelineQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
+import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
 import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comments";
 import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
-import { runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
+import { runSummaryLoader, runTimelineLoader, runTriageLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
 /** Runs up to this many turns get their timeline in the page itself (see below). */
 const EMBEDDED_TIMELINE_TURNS = 1000;
@@ -93,6 +93,8 @@ export default async function RunPage(props: Props) {
     prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, Number(turn)), commentsLoader, context));
   }
   prefetches.push(prefetchQuery(queryClient, commentedTurnsQuery(runId), commentedTurnsLoader, context));
+  // The triage bar's steps from the selected turn (the turn read from the URL as the page reads it).
+  prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), runTriageLoader, context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
   prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), runOtlpRecordsLoader, context));
   await Promise.all(prefetches);
