@@ -27,6 +27,8 @@ async function clickAt(page: Page, target: Locator, fraction: number) {
 
 test.describe("run page", () => {
   test("header in units, four meter charts, legend, turn selection, findings links and zoom", async ({ page }, testInfo) => {
+    // A long walk through the page with two full-page screenshots: more than the default 30 s on a busy machine.
+    test.setTimeout(90_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInToDemo(page, `/runs/${RUN}`);
     await interactive(page);
