@@ -26,6 +26,8 @@ export async function expectNoAxeViolations(
   state: string,
   options: { soft?: boolean; disableRules?: string[] } = {},
 ): Promise<void> {
+  // Next streams a page's metadata after its first bytes: the <title> may land just after the body.
+  await expect(page).toHaveTitle(/\S/, { timeout: 10_000 });
   let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
   if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
   const results = await builder.analyze();
