@@ -179,7 +179,7 @@ export function MeterChart(props: MeterChartProps) {
             syncMethod="value"
             // The chart is an image with its own label (the div above); its SVG is not a stop of its own.
             accessibilityLayer={false}
-          role="presentation"
+            role="presentation"
             onMouseMove={(state) => {
               const label = state.activeLabel;
               tooltipTurn.current = label === undefined || label === null || label === "" ? null : Number(label);
