@@ -127,6 +127,16 @@ test.describe("Copy editor and what-if replay", () => {
     await expect(followUp.getByRole("table").first()).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("replay.png"), fullPage: true });
 
+    // One keystroke to the first changed turn: `]` focuses its chip and says which it is.
+    await page.locator("body").press("]");
+    const firstChip = page
+      .getByRole("list", { name: /^Changed turns of / })
+      .first()
+      .getByRole("link")
+      .first();
+    await expect(firstChip).toBeFocused();
+    await expect(page.getByTestId("jump-changed-turn")).toHaveText(/^Changed turn 1 of [\d,]+: .+, Turn \d+: /);
+
     // Open the changed turn we previewed: baseline dropped the context notice, the what-if delivers it.
     // Its chip says so: "<turn> · context ✕→●".
     const chip = page

@@ -31,6 +31,39 @@ test.describe("Reviewer audit power", () => {
     await expect(page).toHaveURL(/\/reviewer\?violations=1$/);
   });
 
+  test("the Finding header sorts the most violations first; `]` then focuses the first violation, `[` steps back", async ({ page }) => {
+    await table(page)
+      .getByRole("columnheader", { name: /^Finding/ })
+      .getByRole("link")
+      .click();
+    await expect(page).toHaveURL(/\/reviewer\?sort=violations$/);
+    await expect(table(page).getByRole("columnheader", { name: /^Finding/ })).toHaveAttribute("aria-sort", "descending");
+    await expect(page.getByText("most violations first, then newest run, then by turn")).toBeVisible();
+    // The first rows are the flagged ones.
+    await expect(candidateRows(page).first()).toHaveAttribute("data-jump", "violation");
+
+    await page.locator("body").press("]");
+    const first = candidateRows(page).first();
+    await expect(first.getByRole("link").first()).toBeFocused();
+    const status = page.getByTestId("jump-violation");
+    await expect(status).toHaveText(/^Violation 1 of \d+: .+, turn [\d,]+, [A-Z_]+/);
+    await page.keyboard.press("]");
+    await expect(status).toHaveText(/^Violation 2 of /);
+    await page.keyboard.press("[");
+    await expect(status).toHaveText(/^Violation 1 of /);
+    // Enter opens the run at that candidate's turn.
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/runs\/[^/?]+\?turn=\d+$/);
+    await page.goBack();
+
+    // The Run header goes back to run order: oldest first, then newest.
+    await table(page).getByRole("columnheader", { name: /^Run/ }).getByRole("link").click();
+    await expect(page).toHaveURL(/\/reviewer$/);
+    await table(page).getByRole("columnheader", { name: /^Run/ }).getByRole("link").click();
+    await expect(page).toHaveURL(/\/reviewer\?sort=oldest$/);
+    await expect(table(page).getByRole("columnheader", { name: /^Run/ })).toHaveAttribute("aria-sort", "ascending");
+  });
+
   test("the funnel says why a stage counts more than the one before it", async ({ page }) => {
     const admitted = await stageCount(page, "Admission granted");
     const dispatched = await stageCount(page, "Dispatched");

@@ -36,6 +36,19 @@ test.describe("runs list power", () => {
     await hydrated(page.getByRole("combobox", { name: "Agent" }));
   });
 
+  test("`]` focuses the next run with problems and says what they are; Enter opens it", async ({ page }) => {
+    const flagged = runsTable(page).locator('tbody tr[data-jump="problem-run"]');
+    expect(await flagged.count()).toBeGreaterThan(1);
+    await page.locator("body").press("]");
+    await expect(flagged.first().getByRole("link").first()).toBeFocused();
+    const status = page.getByTestId("jump-problem-run");
+    await expect(status).toHaveText(/^Run with problems 1 of \d+: \S+: .*(dropped reminder|finding|Reviewer violation)/);
+    await page.keyboard.press("]");
+    await expect(flagged.nth(1).getByRole("link").first()).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/runs\/[^/?]+$/);
+  });
+
   test("sort headers: drop rate and findings, each way, marked with aria-sort", async ({ page }) => {
     await header(page, "Drop rate").getByRole("link").click();
     await expect(page).toHaveURL(/\/runs\?sort=-dropRate$/);

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { turnForKey } from "@/lib/inspector/turn-keys";
+import { keyPressOf, turnForKey } from "@/lib/inspector/turn-keys";
 
 /**
  * ← → move to the previous / next existing turn, anywhere on the page except while typing (or on
@@ -16,23 +16,8 @@ export function useTurnKeys(previousTurn: number | null, nextTurn: number | null
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
-      const target = event.target instanceof HTMLElement ? event.target : null;
       const { previousTurn: prev, nextTurn: next, onNavigate: go } = latest.current;
-      const turn = turnForKey(
-        {
-          key: event.key,
-          altKey: event.altKey,
-          ctrlKey: event.ctrlKey,
-          metaKey: event.metaKey,
-          shiftKey: event.shiftKey,
-          defaultPrevented: event.defaultPrevented,
-          targetTag: target?.tagName ?? null,
-          targetEditable: target?.isContentEditable ?? false,
-          targetRole: target?.getAttribute("role") ?? null,
-        },
-        prev,
-        next,
-      );
+      const turn = turnForKey(keyPressOf(event), prev, next);
       if (turn === null) return;
       event.preventDefault();
       go(turn);

@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { TReplayResult } from "@/lib/contracts";
 import { formatCount, formatNumber } from "@/lib/format";
 import { chipOf } from "@/lib/replay/changed-turns";
+import { JumpKeys, jumpTarget } from "@/components/ui/jump-keys";
 import styles from "./replay.module.css";
 import { replayTurnPath, runPath } from "@/lib/queries/paths";
 
@@ -31,6 +32,7 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
         <input type="checkbox" checked={fateOnly} onChange={(e) => setFateOnly(e.target.checked)} />
         Only turns where a reminder was delivered, dropped or staged differently (not only reworded)
       </label>
+      <JumpKeys kind="changed-turn" noun="changed turn" />
       {shown.length === 0 ? (
         <p className="muted">Every changed turn only has new wording: no reminder was delivered or dropped differently.</p>
       ) : null}
@@ -51,7 +53,7 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
                 {turns.map((t) => {
                   const chip = chipOf(t);
                   return (
-                    <li key={t.turn}>
+                    <li key={t.turn} {...jumpTarget("changed-turn", `${run.runId}, ${chip.spoken}`)}>
                       <Link
                         href={replayTurnHref(jobId, run.runId, t.turn)}
                         className={t.fate ? styles.fateChip : undefined}

@@ -9,7 +9,8 @@ import { ReviewerEmpty } from "./reviewer-empty";
 import { ReviewerFilterBar } from "./reviewer-filters";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
 import { FunnelSkeleton, TableSkeleton } from "./reviewer-skeleton";
-import { ReviewerTable } from "./reviewer-table";
+import { REVIEWER_SORT_TEXT, ReviewerTable } from "./reviewer-table";
+import { JumpKeys } from "@/components/ui/jump-keys";
 import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import styles from "./reviewer.module.css";
 import { useReviewerNavigation } from "./use-reviewer-navigation";
@@ -86,9 +87,10 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
         <section className={frame.panel} aria-labelledby="candidates-title">
           <header className="panel-header">
             <h2 id="candidates-title">Candidates</h2>
-            <span className="panel-meta">one row per Reviewer candidate · newest run first, then by turn</span>
+            <span className="panel-meta">one row per Reviewer candidate · {REVIEWER_SORT_TEXT[view.sort ?? "newest"]}</span>
+            <JumpKeys kind="violation" noun="violation" />
           </header>
-          <ReviewerTable rows={rows} view={view} dimmed={pending} />
+          <ReviewerTable rows={rows} view={view} dimmed={pending} navigate={navigate} />
           <ListPager
             info={
               <>

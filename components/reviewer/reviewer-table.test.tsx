@@ -1,9 +1,10 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { reviewerCandidateRows, reviewerEvents } from "@/components/testing/fixtures";
 import { ReviewerTable } from "./reviewer-table";
 
+const noop = () => {};
 const rows = reviewerCandidateRows(reviewerEvents, { task: "compare ETF holdings and fees" });
 const HEADERS = ["Run", "Turn", "k", "Recorded", "Rule says", "Dispatch", "Completion", "Cancelled", "Suggestion", "Finding"];
 
@@ -16,7 +17,7 @@ function rowOf(candidate: string): Record<string, string> {
 
 describe("Reviewer table: verdicts and violations on rebuilt candidates", () => {
   it("lists one row per candidate with links to the run's turn", () => {
-    render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{}} dimmed={false} navigate={noop} />);
     const table = screen.getByRole("table", { name: "Reviewer candidates" });
     expect(rows.map((r) => r.candidateId)).toEqual(["c1", "c2", "c3"]);
     expect(
@@ -28,7 +29,7 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
   });
 
   it("an admission R13 agrees with: granted on both sides with the budget fact, its dispatch completed, no violation", () => {
-    render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{}} dimmed={false} navigate={noop} />);
     const c1 = rowOf("c1");
     expect(c1.Recorded).toBe("✓ granted");
     expect(c1["Rule says"]).toBe("✓ grantrequests left 8 ≥ 8no review in progress");
@@ -43,7 +44,7 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
   });
 
   it("an admission against R13 is marked ≠ with the rule's reasons, and a cancellation by a drop is flagged", () => {
-    render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{}} dimmed={false} navigate={noop} />);
     const c2 = rowOf("c2");
     expect(c2.Turn).toBe("11not due");
     expect(c2.Recorded).toBe("✓ granted");
@@ -55,7 +56,7 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
   });
 
   it("a denied admission that agrees with R13 is not ≠, but the dispatch after it is a violation", () => {
-    render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{}} dimmed={false} navigate={noop} />);
     const c3 = rowOf("c3");
     expect(c3.Recorded).toBe("✗ deniedinsufficient budget");
     expect(c3["Rule says"]).toBe("✗ denyrequests left 3 < 8");
@@ -65,7 +66,7 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
 
   it("Why opens each violation's rule and the evidence in the row, and Hide closes it", async () => {
     const user = userEvent.setup();
-    render(<ReviewerTable rows={rows} view={{}} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{}} dimmed={false} navigate={noop} />);
     const tr = document.querySelector<HTMLElement>('tr[data-candidate="c2"]')!;
     const why = within(tr).getByRole("button", { name: /Why/ });
     expect(why).toHaveAttribute("aria-expanded", "false");
@@ -83,7 +84,32 @@ describe("Reviewer table: verdicts and violations on rebuilt candidates", () => 
   });
 
   it("within a run filter, the run id is plain text instead of a filter link", () => {
-    render(<ReviewerTable rows={rows} view={{ run: "rev" }} dimmed={false} />);
+    render(<ReviewerTable rows={rows} view={{ run: "rev" }} dimmed={false} navigate={noop} />);
     expect(screen.queryByRole("link", { name: "Only run rev" })).not.toBeInTheDocument();
+  });
+
+  it("sorts by run (newest ↔ oldest) and by violations from the headers, saying the order with aria-sort", async () => {
+    const user = userEvent.setup();
+    const navigate = vi.fn();
+    const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(`^${name}`) });
+    const { rerender } = render(<ReviewerTable rows={rows} view={{ agent: "a1" }} dimmed={false} navigate={navigate} />);
+    expect(header("Run")).toHaveAttribute("aria-sort", "descending");
+    expect(header("Finding")).toHaveAttribute("aria-sort", "none");
+    const runLink = within(header("Run")).getByRole("link");
+    // A real link (a new tab keeps the filters and the order) …
+    expect(runLink).toHaveAttribute("href", "/reviewer?agent=a1&sort=oldest");
+    // … and a plain click moves in place.
+    await user.click(runLink);
+    expect(navigate).toHaveBeenLastCalledWith({ sort: "oldest" });
+    await user.click(within(header("Finding")).getByRole("link"));
+    expect(navigate).toHaveBeenLastCalledWith({ sort: "violations" });
+
+    rerender(<ReviewerTable rows={rows} view={{ sort: "violations" }} dimmed={false} navigate={navigate} />);
+    expect(header("Finding")).toHaveAttribute("aria-sort", "descending");
+    expect(header("Run")).toHaveAttribute("aria-sort", "none");
+    expect(within(header("Finding")).getByRole("link")).toHaveAttribute("href", "/reviewer");
+    rerender(<ReviewerTable rows={rows} view={{ sort: "oldest" }} dimmed={false} navigate={navigate} />);
+    expect(header("Run")).toHaveAttribute("aria-sort", "ascending");
+    expect(within(header("Run")).getByRole("link")).toHaveAttribute("href", "/reviewer");
   });
 });

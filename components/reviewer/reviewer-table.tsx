@@ -1,13 +1,29 @@
 "use client";
 
-import { Fragment, useState } from "react";
-import type { TReviewerCandidateRow } from "@/lib/contracts";
-import type { ReviewerView } from "@/lib/queries/reviewer-url";
+import Link from "next/link";
+import { Fragment, useState, type MouseEvent, type ReactNode } from "react";
+import type { TReviewerCandidateRow, TReviewerSort } from "@/lib/contracts";
+import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
+import { formatTurn } from "@/lib/format";
+import { jumpTarget } from "@/components/ui/jump-keys";
 import { CandidateCells, FindingDetail } from "./reviewer-row";
 import styles from "./reviewer-table.module.css";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
-type Props = { rows: TReviewerCandidateRow[]; view: ReviewerView; dimmed: boolean };
+type Props = {
+  rows: TReviewerCandidateRow[];
+  view: ReviewerView;
+  dimmed: boolean;
+  /** Moves the audit to another view (a new order), as the filters do. */
+  navigate: (changes: Partial<ReviewerView>) => void;
+};
+
+/** How each order reads, for the table's caption line. */
+export const REVIEWER_SORT_TEXT: Record<TReviewerSort, string> = {
+  newest: "newest run first, then by turn",
+  oldest: "oldest run first, then by turn",
+  violations: "most violations first, then newest run, then by turn",
+};
 
 const rowKey = (row: TReviewerCandidateRow) => `${row.runId}:${row.candidateId ?? `rebuilt-${row.turn}`}:${row.turn}`;
 
@@ -15,7 +31,8 @@ const rowKey = (row: TReviewerCandidateRow) => `${row.runId}:${row.candidateId ?
  * One row per Reviewer candidate. The admission, dispatch and violation groups are the Reviewer's
  * own record; the reminder group beside them is the turn's review suggestion, kept apart (R12).
  */
-export function ReviewerTable({ rows, view, dimmed }: Props) {
+export function ReviewerTable({ rows, view, dimmed, navigate }: Props) {
+  const sort = view.sort ?? "newest";
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
     setOpen((current) => {
@@ -63,7 +80,14 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
             </th>
           </tr>
           <tr>
-            <th scope="col">Run</th>
+            <SortHeader
+              sorted={sort === "newest" ? "descending" : sort === "oldest" ? "ascending" : undefined}
+              next={sort === "newest" ? "oldest" : "newest"}
+              view={view}
+              navigate={navigate}
+            >
+              Run
+            </SortHeader>
             <th scope="col" className={styles.num}>
               Turn
             </th>
@@ -84,9 +108,15 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
             <th scope="col" className={styles.reminderCol} title="The turn's review suggestion (a reminder) and its delivery status">
               Suggestion
             </th>
-            <th scope="col" className={styles.groupStart}>
+            <SortHeader
+              className={styles.groupStart}
+              sorted={sort === "violations" ? "descending" : undefined}
+              next={sort === "violations" ? "newest" : "violations"}
+              view={view}
+              navigate={navigate}
+            >
               Finding
-            </th>
+            </SortHeader>
           </tr>
         </thead>
         <tbody>
@@ -96,7 +126,13 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
             const detailId = `why-${i}`;
             return (
               <Fragment key={key}>
-                <tr data-candidate={row.candidateId ?? ""} className={row.findings.length ? styles.flagged : undefined}>
+                <tr
+                  data-candidate={row.candidateId ?? ""}
+                  className={row.findings.length ? styles.flagged : undefined}
+                  {...(row.findings.length
+                    ? jumpTarget("violation", `${row.runId}, ${formatTurn(row.turn)}, ${row.findings.join(", ")}`)
+                    : {})}
+                >
                   <CandidateCells
                     row={row}
                     view={view}
@@ -119,5 +155,41 @@ export function ReviewerTable({ rows, view, dimmed }: Props) {
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+/**
+ * A sortable column's header: a link to the audit in the other order (a new tab works too); a plain
+ * click moves there in place. `aria-sort` says the order the rows are in now.
+ */
+function SortHeader(props: {
+  children: ReactNode;
+  className?: string;
+  sorted: "ascending" | "descending" | undefined;
+  next: TReviewerSort;
+  view: ReviewerView;
+  navigate: (changes: Partial<ReviewerView>) => void;
+}) {
+  const { children, className, sorted, next, view, navigate } = props;
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate({ sort: next });
+  };
+  return (
+    <th scope="col" aria-sort={sorted ?? "none"} className={className}>
+      <Link
+        className={styles.sortLink}
+        href={reviewerHref(view, { sort: next })}
+        scroll={false}
+        onClick={onClick}
+        title={`Sort: ${REVIEWER_SORT_TEXT[next]}`}
+      >
+        {children}
+        <span className={sorted ? styles.sortOn : styles.sortOff} aria-hidden="true">
+          {sorted === "ascending" ? "↑" : "↓"}
+        </span>
+      </Link>
+    </th>
   );
 }

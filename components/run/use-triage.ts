@@ -6,6 +6,7 @@ import type { TTriageKind } from "@/lib/contracts";
 import { formatTurn } from "@/lib/format";
 import { runTriageQuery } from "@/lib/queries/runs";
 import { triageForKey, type TriageDirection } from "@/lib/run-view/triage-keys";
+import { keyPressOf } from "@/lib/inspector/turn-keys";
 
 /** What each triage kind is called in a sentence ("the next dropped reminder"). */
 export const TRIAGE_NOUNS: Record<TTriageKind, string> = {
@@ -59,18 +60,7 @@ export function useTriage(runId: string, turn: number | null, poll: number | fal
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
-      const element = event.target instanceof HTMLElement ? event.target : null;
-      const asked = triageForKey({
-        key: event.key,
-        altKey: event.altKey,
-        ctrlKey: event.ctrlKey,
-        metaKey: event.metaKey,
-        shiftKey: event.shiftKey,
-        defaultPrevented: event.defaultPrevented,
-        targetTag: element?.tagName ?? null,
-        targetEditable: element?.isContentEditable ?? false,
-        targetRole: element?.getAttribute("role") ?? null,
-      });
+      const asked = triageForKey(keyPressOf(event));
       if (!asked) return;
       event.preventDefault();
       step(asked.kind, asked.direction);

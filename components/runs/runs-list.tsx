@@ -26,7 +26,8 @@ import { RunsFilters } from "./runs-filters";
 import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import styles from "./runs-list.module.css";
 import { RunsSkeleton } from "./runs-skeleton";
-import { RunsTable } from "./runs-table";
+import { JumpKeys } from "@/components/ui/jump-keys";
+import { PROBLEM_RUN, RunsTable } from "./runs-table";
 import { useNow } from "./use-now";
 import { useRunsNavigation } from "./use-runs-navigation";
 
@@ -112,6 +113,7 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
             ))}
           </select>
         </label>
+        <JumpKeys kind={PROBLEM_RUN} noun="run with problems" />
         <span className={toolbarStyles.spacer} />
         <a className={toolbarStyles.export} href={exportHref("csv")} download>
           Export CSV

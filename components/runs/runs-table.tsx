@@ -1,9 +1,14 @@
 import Link from "next/link";
 import type { TRunListItem } from "@/lib/contracts";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
+import { runProblems } from "@/lib/run-list/problems";
+import { jumpTarget } from "@/components/ui/jump-keys";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { RUN_COLUMNS, type RunColumn } from "./run-columns";
 import styles from "./runs-table.module.css";
+
+/** The jump kind of runs with drops, findings or Reviewer violations (JumpKeys on the list's toolbar). */
+export const PROBLEM_RUN = "problem-run";
 
 type Props = {
   runs: TRunListItem[];
@@ -30,7 +35,7 @@ export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.runId} className={run.status === "live" ? styles.liveRow : undefined}>
+            <tr key={run.runId} className={run.status === "live" ? styles.liveRow : undefined} {...problemTarget(run)}>
               {shown.map((column) => (
                 <td key={column.id} className={[column.className, column.numeric ? styles.num : ""].filter(Boolean).join(" ") || undefined}>
                   {column.cell(run, { now })}
@@ -42,6 +47,12 @@ export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
       </table>
     </ScrollRegion>
   );
+}
+
+/** A run with something to look at is a stop of the list's `[` `]` keys. */
+function problemTarget(run: TRunListItem) {
+  const problems = runProblems(run);
+  return problems ? jumpTarget(PROBLEM_RUN, `${run.runId}: ${problems}`) : {};
 }
 
 /** A column's header: its label and unit; a sortable one is a link that sorts by it, first descending, then ascending. */

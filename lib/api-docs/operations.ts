@@ -95,7 +95,7 @@ export interface Operation {
 
 const RUN_PATH = ZRunPathParams;
 const TURN_PATH = ZRunPathParams.extend(ZTurnParams.shape);
-const REVIEWER_FILTERS = ZReviewerCandidatesQuery.omit({ cursor: true, limit: true });
+const REVIEWER_FILTERS = ZReviewerCandidatesQuery.omit({ cursor: true, limit: true, sort: true });
 const VERSION_BYTES = 256 * 1024;
 
 const PARAMS: Record<string, string> = {
@@ -455,6 +455,9 @@ export const OPERATIONS: readonly Operation[] = [
     query: ZReviewerCandidatesQuery,
     paramDescriptions: {
       runId: "Only this run's candidates.",
+      sort:
+        "`newest` run first (the default) or `oldest`, each by turn within a run; `violations`: the candidates with the most Reviewer " +
+        "findings first, then newest run, then turn. A cursor continues the sort it came from only.",
       from: "Only runs started at or after this date-time.",
       to: "Only runs started at or before this date-time.",
     },
@@ -508,8 +511,14 @@ export const OPERATIONS: readonly Operation[] = [
       "A failure after the download started ends it with an error marker (CSV: a last line `#error,<code>,<message>`; JSON: a last element " +
       '`{"error":…}` and no closing `]`), so a partial file is never taken for a whole one.',
     auth: "key",
-    query: REVIEWER_FILTERS.extend({ cursor: ZReviewerCandidatesQuery.shape.cursor }).extend(ZExportFormat.shape),
-    paramDescriptions: { runId: "Only this run.", cursor: "Start after this page of the candidates list." },
+    query: REVIEWER_FILTERS.extend({ sort: ZReviewerCandidatesQuery.shape.sort, cursor: ZReviewerCandidatesQuery.shape.cursor }).extend(
+      ZExportFormat.shape,
+    ),
+    paramDescriptions: {
+      runId: "Only this run.",
+      sort: "The order of the lines, as in the candidates list.",
+      cursor: "Start after this page of the candidates list (of the same sort).",
+    },
     responses: [
       {
         status: 200,

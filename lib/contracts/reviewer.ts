@@ -2,6 +2,14 @@ import { z } from "zod";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES, REVIEWER_FINDING_CODES } from "./decisions";
 import { ZCursorParam, ZFlagParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
 
+/**
+ * The candidates' orders: `newest` run first (the default) or `oldest`, each by turn within a run;
+ * `violations`: the candidates with the most Reviewer findings first, then newest run, then turn.
+ */
+export const REVIEWER_SORTS = ["newest", "oldest", "violations"] as const;
+export const ZReviewerSort = z.enum(REVIEWER_SORTS, { error: `expected one of ${REVIEWER_SORTS.join(", ")}` });
+export type TReviewerSort = z.infer<typeof ZReviewerSort>;
+
 /** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
 export const ZReviewerCandidatesQuery = z.object({
   agent: ZNameParam.optional(),
@@ -12,9 +20,15 @@ export const ZReviewerCandidatesQuery = z.object({
   violations: ZFlagParam.optional(),
   /** Only candidates with this Reviewer finding (and the funnel of the runs that have one). */
   code: z.enum(REVIEWER_FINDING_CODES, { error: `expected a Reviewer finding code: ${REVIEWER_FINDING_CODES.join(", ")}` }).optional(),
+  /** The order of the candidates (the funnel has none); a cursor only continues the order it came from. */
+  sort: ZReviewerSort.optional(),
   cursor: ZCursorParam.optional(),
   limit: zIntParam(1, 500).default(100),
 });
+
+/** Query of `GET /api/v1/reviewer/funnel`: the candidates' filters (a funnel has no order; cursor and limit are ignored). */
+export const ZReviewerFunnelQuery = ZReviewerCandidatesQuery.omit({ sort: true });
+export type TReviewerFunnelQuery = z.infer<typeof ZReviewerFunnelQuery>;
 
 /** One Reviewer candidate of one run: recorded and rebuilt side by side (R12, R13). */
 export const ZReviewerCandidateRow = z.object({

@@ -14,6 +14,22 @@ export interface KeyPress {
   targetRole?: string | null;
 }
 
+/** A browser key event as a KeyPress (what the page-key handlers read). */
+export function keyPressOf(event: KeyboardEvent): KeyPress {
+  const target = event.target instanceof HTMLElement ? event.target : null;
+  return {
+    key: event.key,
+    altKey: event.altKey,
+    ctrlKey: event.ctrlKey,
+    metaKey: event.metaKey,
+    shiftKey: event.shiftKey,
+    defaultPrevented: event.defaultPrevented,
+    targetTag: target?.tagName ?? null,
+    targetEditable: target?.isContentEditable ?? false,
+    targetRole: target?.getAttribute("role") ?? null,
+  };
+}
+
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 const ARROW_ROLES = new Set([
   "slider",

@@ -36,6 +36,23 @@ describe("Reviewer URL ⇄ filters", () => {
     expect(reviewerHref({ agent: "x" }, { cursor: "c2" })).toBe("/reviewer?agent=x&cursor=c2");
   });
 
+  it("keeps the order in the URL and the API filters (newest is the plain default), and a new order starts at page one", () => {
+    expect(parseReviewerUrl({ sort: "violations", violations: "1" }, NOW)).toEqual({
+      ok: true,
+      view: { sort: "violations", violations: true },
+      filters: { sort: "violations", violations: true },
+    });
+    expect(parseReviewerUrl({ sort: "newest" }, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+    expect(reviewerHref({ agent: "x", cursor: "c1" }, { sort: "oldest" })).toBe("/reviewer?agent=x&sort=oldest");
+    expect(reviewerHref({ sort: "oldest" }, { sort: "newest" })).toBe("/reviewer");
+    expect(reviewerExportHref({ sort: "violations" }, "csv")).toBe("/api/v1/reviewer/candidates/export?format=csv&sort=violations");
+    const bad = parseReviewerUrl({ sort: "loudest" }, NOW);
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.problems).toEqual([
+      { path: "sort", message: expect.stringContaining("expected one of newest, oldest, violations") },
+    ]);
+  });
+
   it("accepts true/false for the flag, as the API does, and writes it back as 1", () => {
     expect(parseReviewerUrl({ violations: "true" }, NOW)).toMatchObject({
       ok: true,

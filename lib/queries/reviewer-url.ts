@@ -1,4 +1,11 @@
-import { problemsFrom, ZReviewerCandidatesQuery, type TFindingCode, type TProblem, type TReviewerCandidatesQuery } from "@/lib/contracts";
+import {
+  problemsFrom,
+  ZReviewerCandidatesQuery,
+  type TFindingCode,
+  type TProblem,
+  type TReviewerCandidatesQuery,
+  type TReviewerSort,
+} from "@/lib/contracts";
 import { queryString } from "./api-fetch";
 import { queryInput } from "./api-input";
 import { runTurnPath } from "./paths";
@@ -24,6 +31,8 @@ export interface ReviewerView {
   violations?: boolean;
   /** Only candidates with this Reviewer finding code. */
   code?: TFindingCode;
+  /** The table's order; absent is newest run first. */
+  sort?: TReviewerSort;
   cursor?: string;
 }
 
@@ -34,7 +43,7 @@ export type ParsedReviewerUrl =
   { ok: true; view: ReviewerView; filters: ReviewerFilters } | { ok: false; problems: TProblem[]; view: ReviewerView };
 
 /** The page's URL parameters, in the order they are written back. */
-const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "code", "cursor"] as const;
+const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "code", "sort", "cursor"] as const;
 
 /**
  * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset
@@ -52,6 +61,7 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     to: range ? undefined : params.to,
     violations: params.violations,
     code: params.code,
+    sort: params.sort,
     cursor: params.cursor,
   });
   if (!query.success) {
@@ -69,15 +79,21 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     to: range ? undefined : params.to,
     violations: flag || undefined,
     code: params.code as TFindingCode | undefined,
+    sort: params.sort === "newest" ? undefined : (params.sort as TReviewerSort | undefined),
     cursor: params.cursor,
   });
   if (!query.success || problems.length > 0) return { ok: false, problems, view };
 
   const { agent, model, runId, from, to, violations, code, cursor } = query.data;
-  return { ok: true, view, filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, code, cursor }) };
+  const sort = query.data.sort === "newest" ? undefined : query.data.sort;
+  return {
+    ok: true,
+    view,
+    filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, code, sort, cursor }),
+  };
 }
 
-/** The view after some changes: any change other than the cursor goes back to the first page. */
+/** The view after some changes: any change other than the cursor goes back to the first page (a new sort too). */
 export function applyReviewerChanges(view: ReviewerView, changes: Partial<ReviewerView>): ReviewerView {
   const next: ReviewerView = { ...view, ...changes };
   if (!("cursor" in changes)) next.cursor = undefined;
@@ -86,6 +102,7 @@ export function applyReviewerChanges(view: ReviewerView, changes: Partial<Review
     next.to = undefined;
   }
   if (!next.violations) next.violations = undefined;
+  if (next.sort === "newest") next.sort = undefined;
   return stripUndefined(next);
 }
 
@@ -130,6 +147,7 @@ export function reviewerApiInput(
     to: filters.to,
     violations: filters.violations,
     code: filters.code,
+    sort: filters.sort,
     cursor: filters.cursor,
     ...extra,
   });

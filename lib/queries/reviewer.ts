@@ -8,7 +8,7 @@ import { REVIEWER_PAGE_SIZE, reviewerApiInput, type ReviewerFilters } from "./re
 export const reviewerKeys = {
   all: ["reviewer"] as const,
   candidates: (filters: ReviewerFilters) => ["reviewer", "candidates", filters] as const,
-  funnel: (filters: Omit<ReviewerFilters, "cursor">) => ["reviewer", "funnel", filters] as const,
+  funnel: (filters: Omit<ReviewerFilters, "cursor" | "sort">) => ["reviewer", "funnel", filters] as const,
 };
 
 /** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows) with these filters. */
@@ -23,9 +23,9 @@ export function reviewerCandidatesQuery(filters: ReviewerFilters) {
   );
 }
 
-/** The funnel over every candidate that matches the filters (the cursor plays no part). */
+/** The funnel over every candidate that matches the filters (the cursor and the order play no part). */
 export function reviewerFunnelQuery(filters: ReviewerFilters) {
-  const { cursor: _cursor, ...rest } = filters;
+  const { cursor: _cursor, sort: _sort, ...rest } = filters;
   const input = { path: {}, query: reviewerApiInput(rest) };
   return withApiInput(
     input,

@@ -1,5 +1,6 @@
 import type { TTriageKind } from "@/lib/contracts";
 import type { KeyPress } from "@/lib/inspector/turn-keys";
+import { isTypingOrShortcut } from "@/lib/keys/list-jump";
 
 export type TriageDirection = "previous" | "next";
 
@@ -14,13 +15,9 @@ export const TRIAGE_KEYS: Record<TTriageKind, Record<TriageDirection, string>> =
   delivery: { previous: "{", next: "}" },
 };
 
-const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
-
 /** The step a key press asks for; null when it is another key, a shortcut with Ctrl/Alt/Meta, or typing. */
 export function triageForKey(press: KeyPress): { kind: TTriageKind; direction: TriageDirection } | null {
-  if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented) return null;
-  if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return null;
-  if (press.targetRole === "textbox" || press.targetRole === "combobox" || press.targetRole === "searchbox") return null;
+  if (isTypingOrShortcut(press)) return null;
   for (const kind of Object.keys(TRIAGE_KEYS) as TTriageKind[]) {
     for (const direction of ["previous", "next"] as const) {
       // Letters either case (Caps Lock); brackets as typed (Shift gives the braces).

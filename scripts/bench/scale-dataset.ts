@@ -23,6 +23,9 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: "GET /api/v1/reviewer/funnel", path: "/api/v1/reviewer/funnel", targeted: true },
   { label: "GET /api/v1/reviewer/candidates", path: "/api/v1/reviewer/candidates", targeted: true },
   { label: "GET /api/v1/reviewer/candidates?violations=1", path: "/api/v1/reviewer/candidates?violations=1", targeted: true },
+  // The audit's other orders (reviewer_rows_by_violations_idx; the runs' started_at index forwards).
+  { label: "GET /api/v1/reviewer/candidates?sort=violations", path: "/api/v1/reviewer/candidates?sort=violations", targeted: false },
+  { label: "GET /api/v1/reviewer/candidates?sort=oldest", path: "/api/v1/reviewer/candidates?sort=oldest", targeted: false },
   { label: "GET /api/v1/runs", path: "/api/v1/runs", targeted: true },
   { label: "GET /api/v1/runs?sort=-turns", path: "/api/v1/runs?sort=-turns", targeted: true },
   { label: `GET /api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, path: `/api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, targeted: true },

@@ -1,5 +1,5 @@
 import "server-only";
-import { ZReviewerCandidatesQuery } from "@/lib/contracts";
+import { ZReviewerCandidatesQuery, ZReviewerFunnelQuery } from "@/lib/contracts";
 import { getReviewerFunnel } from "@/lib/server/reviewer/funnel";
 import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
 import { defineLoader } from "./define-loader";
@@ -16,6 +16,6 @@ export const reviewerCandidatesLoader = defineLoader({
 
 /** GET /api/v1/reviewer/funnel: the funnel over every candidate the same filters match (all pages). */
 export const reviewerFunnelLoader = defineLoader({
-  query: ZReviewerCandidatesQuery,
+  query: ZReviewerFunnelQuery,
   load: (db, projectId, { query }) => getReviewerFunnel(db, projectId, query),
 });

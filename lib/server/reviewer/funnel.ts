@@ -1,5 +1,5 @@
 import "server-only";
-import type { TReviewerCandidatesQuery, TReviewerFunnel } from "@/lib/contracts";
+import type { TReviewerFunnelQuery, TReviewerFunnel } from "@/lib/contracts";
 import { funnelFromCounts } from "@/lib/reviewer/audit";
 import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
@@ -11,7 +11,7 @@ import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
  * sum over rows, so the sum of the runs' counts is the funnel of all their rows (lib/reviewer/audit.ts).
  * With a `code`, the funnel is that of the runs with at least one finding of that code.
  */
-export async function getReviewerFunnel(db: Database, projectId: string, query: TReviewerCandidatesQuery): Promise<TReviewerFunnel> {
+export async function getReviewerFunnel(db: Database, projectId: string, query: TReviewerFunnelQuery): Promise<TReviewerFunnel> {
   const column = query.violations ? Prisma.raw(`f."violation_counts"`) : Prisma.raw(`f."counts"`);
   const sums = await db.prisma.$queryRaw<{ key: string; n: number }[]>`
     SELECT e."key", SUM(e."value"::bigint)::float8 AS "n"

@@ -66,6 +66,47 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
     expect(paged).toEqual(all.rows);
   });
 
+  const pages = async (query: string, limit: number) => {
+    const paged: TReviewerCandidateRow[] = [];
+    let cursor = "";
+    for (let page = 0; page < 500; page++) {
+      const parsed = ZReviewerCandidatesResponse.parse((await list(`?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`)).body);
+      paged.push(...parsed.rows);
+      if (!parsed.nextCursor) return paged;
+      cursor = parsed.nextCursor;
+    }
+    throw new Error("more pages than expected");
+  };
+
+  it("sorts oldest run first, or most violations first (then newest run, then turn), the same across pages", async () => {
+    const newest = ZReviewerCandidatesResponse.parse((await list("?limit=500")).body).rows;
+    const byRun = (runId: string) => newest.filter((r) => r.runId === runId);
+    const oldest = [...byRun("audit-21"), ...byRun("audit-22")];
+    expect((await list("?sort=oldest&limit=500")).body.rows).toEqual(oldest);
+    expect(await pages("sort=oldest", 9)).toEqual(oldest);
+
+    // A stable sort of the newest-first rows by their finding count is the order the index keeps.
+    const mostViolations = [...newest].sort((a, b) => b.findings.length - a.findings.length);
+    expect(mostViolations[0].findings.length).toBeGreaterThan(0);
+    expect(mostViolations).not.toEqual(newest); // the order is a new one, not the default's
+    expect(await pages("sort=violations", 5)).toEqual(mostViolations);
+    expect(await pages("sort=violations&violations=1", 4)).toEqual(mostViolations.filter((r) => r.findings.length > 0));
+    expect((await list("?sort=newest&limit=500")).body.rows).toEqual(newest);
+  });
+
+  it("takes a cursor only in the order it came from, and names a bad sort", async () => {
+    const first = (await list("?sort=violations&limit=2")).body;
+    expect(first.nextCursor).toEqual(expect.any(String));
+    for (const sort of ["newest", "oldest"]) {
+      const { status, body } = await list(`?sort=${sort}&cursor=${first.nextCursor}`);
+      expect(status).toBe(400);
+      expect(body.error).toMatchObject({ path: "cursor", message: expect.stringContaining(`sort=${sort}`) });
+    }
+    const { status, body } = await list("?sort=loudest");
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ path: "sort", message: expect.stringContaining("newest, oldest, violations") });
+  });
+
   it("filters to violations, each flagged with its Reviewer finding code", async () => {
     const violations = ZReviewerCandidatesResponse.parse((await list("?violations=1&limit=500")).body);
     expect(violations.rows.length).toBeGreaterThan(0);

@@ -1,17 +1,18 @@
 import "server-only";
-import { MAX_INT4, type TReviewerCandidatesQuery, type TReviewerCandidatesResponse } from "@/lib/contracts";
+import { MAX_INT4, type TReviewerCandidatesQuery, type TReviewerCandidatesResponse, type TReviewerSort } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
-/** Where a page ends: the last row's run (its started_at as an ISO instant, and its key) and place in the run. */
-interface Cursor {
-  s: string | null;
-  r: string;
-  n: number;
-}
+/**
+ * Where a page ends, in the order it was read in (`o`): the last row's run (its started_at as an ISO
+ * instant, and its key) and place in the run; in the "most violations" order also the row's finding
+ * count (`c`) and its run's start as stored on the row (`m`, epoch ms as digits).
+ */
+type Cursor =
+  { o: "newest" | "oldest"; s: string | null; r: string; n: number } | { o: "violations"; c: number; m: string; r: string; n: number };
 
 interface PageRow {
   runPk: string;
@@ -21,52 +22,79 @@ interface PageRow {
   model: string | null;
   startedAt: Date | string | null;
   ordinal: number;
+  violationCount: number;
+  runStartedMs: string;
   row: string;
 }
 
 /**
- * `GET /api/v1/reviewer/candidates`: Reviewer candidates across the project's runs, newest run
- * first and by turn within a run, each with the rule's verdict and its violations. Read from the
- * Reviewer rows the rebuild stored (lib/server/reviewer/store-audit.ts), joined to the filtered
- * runs, in keyset pages: one query a page, whatever the page's position. A run not rebuilt yet has
- * no rows here.
+ * `GET /api/v1/reviewer/candidates`: Reviewer candidates across the project's runs, each with the
+ * rule's verdict and its violations, in the query's order: newest run first (the default) or oldest,
+ * by turn within a run; or the most Reviewer findings first, then newest run, then turn. Read from
+ * the Reviewer rows the rebuild stored (lib/server/reviewer/store-audit.ts), joined to the filtered
+ * runs, in keyset pages along an index of that order: one query a page, whatever the page's
+ * position. A run not rebuilt yet has no rows here.
  */
 export async function listReviewerCandidates(
   db: Database,
   projectId: string,
   query: TReviewerCandidatesQuery,
 ): Promise<TReviewerCandidatesResponse> {
-  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const sort = query.sort ?? "newest";
+  const cursor = query.cursor ? decodeCursor(query.cursor, sort) : undefined;
   const rows = await db.prisma.$queryRaw<PageRow[]>`
     SELECT r."id" AS "runPk", r."run_id" AS "runId", r."task", r."agent", r."model", r."started_at" AS "startedAt",
-           rr."ordinal", rr."row"
+           rr."ordinal", rr."violation_count" AS "violationCount", rr."run_started_ms"::text AS "runStartedMs", rr."row"
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
      WHERE ${runFilterSql(projectId, { ...query, finding: query.code }, { startedOnly: true })}
        ${query.violations || query.code ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
        ${query.code ? Prisma.sql`AND (rr."row"::jsonb -> 'findings') @> jsonb_build_array(${query.code}::text)` : Prisma.empty}
        ${cursor ? after(cursor) : Prisma.empty}
-     ORDER BY r."started_at" DESC, r."id" DESC, rr."ordinal"
+     ORDER BY ${ORDER[sort]}
      LIMIT ${query.limit + 1}::int`;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     rows: page.map((row) => ({ runId: row.runId, task: row.task, agent: row.agent, model: row.model, ...reviewerRowColumn(row) })),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ s: isoOf(last.startedAt), r: last.runPk, n: last.ordinal }) : null,
+    nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAt(sort, last)) : null,
   };
 }
 
 /**
- * The rows after the cursor's in the page order (started_at DESC, which puts runs without a start
- * first, then id DESC, then ordinal). From a run with a start, that is a row comparison the runs'
- * started_at index answers, read backwards.
+ * The orders. `newest` reads the runs' ascending started_at index backwards (which puts runs without
+ * a start first); `oldest` reads it forwards (them last); `violations` reads reviewer_rows_by_violations_idx.
  */
+const ORDER: Record<TReviewerSort, Prisma.Sql> = {
+  newest: Prisma.sql`r."started_at" DESC, r."id" DESC, rr."ordinal"`,
+  oldest: Prisma.sql`r."started_at" ASC, r."id" ASC, rr."ordinal"`,
+  violations: Prisma.sql`rr."violation_count" DESC, rr."run_started_ms" DESC, rr."run_pk" DESC, rr."ordinal"`,
+};
+
+function cursorAt(sort: TReviewerSort, row: PageRow): Cursor {
+  return sort === "violations"
+    ? { o: sort, c: row.violationCount, m: row.runStartedMs, r: row.runPk, n: row.ordinal }
+    : { o: sort, s: isoOf(row.startedAt), r: row.runPk, n: row.ordinal };
+}
+
+/** The rows after the cursor's in its order; within one run, the rows after its place. */
 function after(cursor: Cursor): Prisma.Sql {
-  if (cursor.s === null) {
-    return Prisma.sql`AND (r."started_at" IS NOT NULL OR r."id" < ${cursor.r} OR (r."id" = ${cursor.r} AND rr."ordinal" > ${cursor.n}::int))`;
+  const sameRunLater = Prisma.sql`(r."id" = ${cursor.r} AND rr."ordinal" > ${cursor.n}::int)`;
+  switch (cursor.o) {
+    case "newest":
+      if (cursor.s === null) return Prisma.sql`AND (r."started_at" IS NOT NULL OR r."id" < ${cursor.r} OR ${sameRunLater})`;
+      return Prisma.sql`AND (r."started_at", r."id") <= (${cursor.s}::timestamptz, ${cursor.r})
+                        AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)`;
+    case "oldest":
+      if (cursor.s === null) return Prisma.sql`AND r."started_at" IS NULL AND (r."id" > ${cursor.r} OR ${sameRunLater})`;
+      return Prisma.sql`AND (r."started_at" IS NULL OR ((r."started_at", r."id") >= (${cursor.s}::timestamptz, ${cursor.r})
+                        AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)))`;
+    case "violations":
+      // A run's rows differ in their counts, so its place is compared with the whole key, not the run alone.
+      return Prisma.sql`AND ((rr."violation_count", rr."run_started_ms", rr."run_pk") < (${cursor.c}::int, ${cursor.m}::bigint, ${cursor.r})
+                        OR ((rr."violation_count", rr."run_started_ms", rr."run_pk") = (${cursor.c}::int, ${cursor.m}::bigint, ${cursor.r})
+                            AND rr."ordinal" > ${cursor.n}::int))`;
   }
-  return Prisma.sql`AND (r."started_at", r."id") <= (${cursor.s}::timestamptz, ${cursor.r})
-                    AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)`;
 }
 
 function isoOf(value: Date | string | null): string | null {
@@ -78,30 +106,38 @@ function encodeCursor(cursor: Cursor): string {
 }
 
 /**
- * A cursor this API gave out, or a 400 naming `cursor`: its content came from the client and goes
- * into a query, so every field is checked (an instant or null, a run key, a row's place).
+ * A cursor this API gave out for this order, or a 400 naming `cursor`: its content came from the
+ * client and goes into a query, so every field is checked (the order, an instant or null, a run
+ * key, a row's place, a count and epoch milliseconds as digits).
  */
-function decodeCursor(text: string): Cursor {
+function decodeCursor(text: string, sort: TReviewerSort): Cursor {
+  let cursor: Record<string, unknown> | null = null;
   try {
-    const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor> | null;
-    if (
-      cursor &&
-      typeof cursor === "object" &&
-      isInstant(cursor.s) &&
-      typeof cursor.r === "string" &&
-      cursor.r.length > 0 &&
-      cursor.r.length <= 128 &&
-      !cursor.r.includes("\u0000") &&
-      Number.isSafeInteger(cursor.n) &&
-      cursor.n! >= 0 &&
-      cursor.n! <= MAX_INT4
-    ) {
-      return { s: cursor.s, r: cursor.r, n: cursor.n! };
-    }
+    const parsed: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (parsed && typeof parsed === "object") cursor = parsed as Record<string, unknown>;
   } catch {
-    // fall through
+    // not JSON: answered below
   }
-  throw new DomainError("invalid", "query.cursor: not a cursor this API gave out: use the nextCursor of the previous page", "cursor");
+  if (cursor && cursor.o === sort && isRunKey(cursor.r) && isInt4(cursor.n)) {
+    const { r, n } = cursor;
+    if (sort !== "violations" && isInstant(cursor.s)) return { o: sort, s: cursor.s, r, n };
+    if (sort === "violations" && isInt4(cursor.c) && typeof cursor.m === "string" && /^-?\d{1,19}$/.test(cursor.m)) {
+      return { o: sort, c: cursor.c, m: cursor.m, r, n };
+    }
+  }
+  throw new DomainError(
+    "invalid",
+    `query.cursor: not a cursor this API gave out for sort=${sort}: use the nextCursor of the previous page`,
+    "cursor",
+  );
+}
+
+function isRunKey(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 128 && !value.includes("\u0000");
+}
+
+function isInt4(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= MAX_INT4;
 }
 
 /** A run's started_at as this API writes it in a cursor (years 0001–9999, milliseconds, UTC), or null. */

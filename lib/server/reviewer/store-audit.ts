@@ -1,5 +1,8 @@
-import { hasViolations, type ReviewerAudit } from "@/lib/reviewer/audit";
+import type { ReviewerAudit } from "@/lib/reviewer/audit";
 import type { Prisma } from "@/lib/server/db/generated/client";
+
+/** A run without a start stands at the largest bigint in the "most violations" order: first, as in the default order. */
+export const NO_START_MS = "9223372036854775807";
 
 /** The run an audit is stored for: its key, its project, and the event count the audit was built from. */
 export interface AuditedRun {
@@ -16,13 +19,18 @@ export interface AuditedRun {
 export async function storeRunAudit(tx: Prisma.TransactionClient, run: AuditedRun, audit: ReviewerAudit): Promise<void> {
   await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
   if (audit.rows.length > 0) {
+    // Each row keeps its finding count and its run's start (as it stands in this transaction) for the
+    // audit's "most violations" order (prisma/migrations/20261211000000_reviewer_sorts).
     await tx.$executeRawUnsafe(
-      `INSERT INTO "reviewer_rows" ("run_pk", "ordinal", "project_id", "turn", "has_violations", "row")
-       SELECT $1, u.n - 1, $2, u.t, u.v, u.j FROM unnest($3::int[], $4::bool[], $5::text[]) WITH ORDINALITY AS u(t, v, j, n)`,
+      `INSERT INTO "reviewer_rows" ("run_pk", "ordinal", "project_id", "turn", "has_violations", "violation_count", "run_started_ms", "row")
+       SELECT $1, u.n - 1, $2, u.t, u.c > 0, u.c, s.ms, u.j
+         FROM unnest($3::int[], $4::int[], $5::text[]) WITH ORDINALITY AS u(t, c, j, n)
+        CROSS JOIN (SELECT COALESCE((SELECT (extract(epoch FROM r."started_at") * 1000)::bigint FROM "runs" r
+                                      WHERE r."project_id" = $2 AND r."id" = $1), ${NO_START_MS}) AS ms) s`,
       run.id,
       run.projectId,
       audit.rows.map((row) => row.turn),
-      audit.rows.map(hasViolations),
+      audit.rows.map((row) => row.findings.length),
       audit.rows.map((row) => JSON.stringify(row)),
     );
   }

@@ -1,0 +1,48 @@
+import type { KeyPress } from "@/lib/inspector/turn-keys";
+
+export type JumpDirection = "previous" | "next";
+
+/**
+ * The list pages' problem keys (docs/architecture.md#problem-keys): `]` the next flagged row of the
+ * page (a Reviewer violation, a run with drops or findings, a changed turn of a replay), `[` the
+ * previous one; the same keys the run page uses for its dropped reminders.
+ */
+export const JUMP_KEYS: Record<JumpDirection, string> = { previous: "[", next: "]" };
+
+const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+const TYPING_ROLES = new Set(["textbox", "combobox", "searchbox"]);
+
+/** Whether a key press is someone typing (in a field, an editable, a combobox) or a shortcut with Ctrl/Alt/Meta: not a page key. */
+export function isTypingOrShortcut(press: KeyPress): boolean {
+  if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented) return true;
+  if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return true;
+  return Boolean(press.targetRole && TYPING_ROLES.has(press.targetRole));
+}
+
+/** The direction a key press asks for; null for another key, a shortcut with Ctrl/Alt/Meta, or while typing. */
+export function jumpForKey(press: KeyPress): JumpDirection | null {
+  if (isTypingOrShortcut(press)) return null;
+  if (press.key === JUMP_KEYS.next) return "next";
+  if (press.key === JUMP_KEYS.previous) return "previous";
+  return null;
+}
+
+/**
+ * The target to move to among `count` targets in page order, from the one at `current` (-1 when
+ * focus is on none of them): the first / last when on none; null past either end (no wrapping, so
+ * "no later one" is said instead of silently starting over).
+ */
+export function jumpIndex(current: number, count: number, direction: JumpDirection): number | null {
+  if (count === 0) return null;
+  if (current < 0 || current >= count) return direction === "next" ? 0 : count - 1;
+  const next = direction === "next" ? current + 1 : current - 1;
+  return next >= 0 && next < count ? next : null;
+}
+
+/** What the live region says after a jump: "Violation 2 of 7: …", or why nothing moved. */
+export function jumpMessage(noun: string, index: number | null, count: number, direction: JumpDirection, what = ""): string {
+  const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
+  if (count === 0) return `No ${noun} on this page.`;
+  if (index === null) return direction === "next" ? `No later ${noun} on this page.` : `No earlier ${noun} on this page.`;
+  return `${capital} ${index + 1} of ${count}${what ? `: ${what}` : ""}`;
+}
