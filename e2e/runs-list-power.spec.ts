@@ -36,17 +36,28 @@ test.describe("runs list power", () => {
     await hydrated(page.getByRole("combobox", { name: "Agent" }));
   });
 
-  test("`]` focuses the next run with problems and says what they are; Enter opens it", async ({ page }) => {
+  test("`]` focuses the next run with problems at its first-problem link; Enter opens the run at that turn", async ({ page }) => {
     const flagged = runsTable(page).locator('tbody tr[data-jump="problem-run"]');
     expect(await flagged.count()).toBeGreaterThan(1);
     await page.locator("body").press("]");
-    await expect(flagged.first().getByRole("link").first()).toBeFocused();
+    const firstLink = flagged.first().locator("[data-jump-focus]").first();
+    await expect(firstLink).toBeFocused();
     const status = page.getByTestId("jump-problem-run");
     await expect(status).toHaveText(/^Run with problems 1 of \d+: \S+: .*(dropped reminder|finding|Reviewer violation)/);
     await page.keyboard.press("]");
-    await expect(flagged.nth(1).getByRole("link").first()).toBeFocused();
+    await expect(status).toHaveText(/^Run with problems 2 of /);
+    await page.keyboard.press("[");
+    await expect(firstLink).toBeFocused();
+    // The link asks for the run's first drop (or finding); the page answers with that turn selected.
+    const href = (await firstLink.getAttribute("href"))!;
+    expect(href).toMatch(/^\/runs\/[^/?]+\?first=(drop|finding)$/);
     await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(/\/runs\/[^/?]+$/);
+    await expect(page).toHaveURL(/\/runs\/[^/?]+\?turn=\d+$/, { timeout: 30_000 });
+    const turn = Number(new URL(page.url()).searchParams.get("turn"));
+    await expect(page.getByRole("complementary", { name: "Selected turn" }).getByRole("heading", { level: 2 })).toHaveText(
+      `Turn ${turn.toLocaleString("en-US")}`,
+      { timeout: 30_000 },
+    );
   });
 
   test("sort headers: drop rate and findings, each way, marked with aria-sort", async ({ page }) => {

@@ -1,8 +1,11 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
 import { countBySeverity, describeFindings, worstSeverity } from "@/lib/audit/worst-severity";
 import type { TDeliveryStatus, TRunListItem, TRunStatus } from "@/lib/contracts";
 import { formatNumber, formatRelative, formatTimeUsage, requestsUsageParts } from "@/lib/format";
 import { useFormatInstant } from "@/components/layout/time-zone";
 import { STATUS_MARKS } from "@/components/ui/status-mark";
+import { runFirstPath } from "@/lib/queries/paths";
 import styles from "./runs-table.module.css";
 
 /** A run's status as a shape and a word: live runs stand out without relying on colour. */
@@ -57,16 +60,25 @@ export function TimeUsage({ time }: { time: TRunListItem["time"] }) {
 const MAIN_REMINDER_STATUSES = ["delivered", "dropped"] as const;
 const OTHER_REMINDER_STATUSES = ["failed", "uncertain", "pending"] as const;
 
-/** Reminders delivered ● and dropped ✕; failed ▲, uncertain ◆ and pending ○ beneath, when there are any. */
-export function ReminderCounts({ reminders }: { reminders: TRunListItem["reminders"] }) {
+/**
+ * Reminders delivered ● and dropped ✕; failed ▲, uncertain ◆ and pending ○ beneath, when there are
+ * any. A dropped count above zero links to the run at its first dropped reminder.
+ */
+export function ReminderCounts({ runId, reminders }: { runId: string; reminders: TRunListItem["reminders"] }) {
   const others = OTHER_REMINDER_STATUSES.filter((status) => reminders[status] > 0);
   const title = [...MAIN_REMINDER_STATUSES, ...others].map((status) => `${formatNumber(reminders[status])} ${status}`).join(", ");
   return (
     <span className={styles.reminders} title={title}>
       <span className={styles.reminderLine}>
-        {MAIN_REMINDER_STATUSES.map((status) => (
-          <ReminderCount key={status} status={status} count={reminders[status]} />
-        ))}
+        {MAIN_REMINDER_STATUSES.map((status) =>
+          status === "dropped" && reminders.dropped > 0 ? (
+            <FirstProblemLink key={status} runId={runId} kind="drop" what="dropped reminder">
+              <ReminderCount status={status} count={reminders[status]} />
+            </FirstProblemLink>
+          ) : (
+            <ReminderCount key={status} status={status} count={reminders[status]} />
+          ),
+        )}
       </span>
       {others.length > 0 ? (
         <span className={`${styles.reminderLine} ${styles.sub}`}>
@@ -102,10 +114,25 @@ export function FindingsCount({ run }: { run: TRunListItem }) {
     "\n",
   );
   return (
-    <span className={`${styles.findings} ${styles[`sev-${worst}`]}`} title={title}>
-      <span className={styles.findingsCount}>{formatNumber(run.findings)}</span>
-      <span className={styles.severity}>{worst}</span>
-    </span>
+    <FirstProblemLink runId={run.runId} kind="finding" what="finding">
+      <span className={`${styles.findings} ${styles[`sev-${worst}`]}`} title={title}>
+        <span className={styles.findingsCount}>{formatNumber(run.findings)}</span>
+        <span className={styles.severity}>{worst}</span>
+      </span>
+    </FirstProblemLink>
+  );
+}
+
+/**
+ * A count that opens the run at its first turn of that kind (runFirstPath). It is where the list's
+ * `]` key puts the focus in a flagged row (data-jump-focus: the first such link of the row).
+ */
+function FirstProblemLink({ runId, kind, what, children }: { runId: string; kind: "drop" | "finding"; what: string; children: ReactNode }) {
+  return (
+    <Link className={styles.problemLink} href={runFirstPath(runId, kind)} data-jump-focus="">
+      {children}
+      <span className="sr-only"> (opens the run at its first {what})</span>
+    </Link>
   );
 }
 

@@ -106,7 +106,7 @@ export const RUN_COLUMNS: readonly RunColumn[] = [
     label: "Reminders",
     unit: "● delivered ✕ dropped",
     numeric: true,
-    cell: (run) => <ReminderCounts reminders={run.reminders} />,
+    cell: (run) => <ReminderCounts runId={run.runId} reminders={run.reminders} />,
   },
   {
     id: "dropped",

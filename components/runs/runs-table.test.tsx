@@ -63,7 +63,7 @@ describe("runs table", () => {
       Turns: "12",
       Requests: "30/36 (+4 reserve)",
       Time: "20/30 min",
-      Reminders: "5● delivered1✕ dropped",
+      Reminders: "5● delivered1✕ dropped (opens the run at its first dropped reminder)",
       Dropped: "1",
       Drop: "16.6%",
       Findings: "0",
@@ -73,10 +73,22 @@ describe("runs table", () => {
     expect(row("live-one")).toMatchObject({
       Status: "◉live",
       Requests: "38/36 (+4 reserve)",
-      Reminders: "7● delivered2✕ dropped1▲ failed3○ pending",
-      Findings: "4violation",
+      Reminders: "7● delivered2✕ dropped (opens the run at its first dropped reminder)1▲ failed3○ pending",
+      Findings: "4violation (opens the run at its first finding)",
       Started: "5 min ago",
     });
+    // A dropped count and a findings count open the run at its first such turn; `]` lands on the first.
+    const links = within(screen.getByRole("table", { name: "Runs" })).getAllByRole("link", { name: / \(opens the run at its first / });
+    expect(links.map((a) => a.getAttribute("href"))).toEqual([
+      "/runs/done?first=drop",
+      "/runs/live-one?first=drop",
+      "/runs/live-one?first=finding",
+    ]);
+    const flagged = document.querySelectorAll("tr[data-jump]");
+    expect([...flagged].map((tr) => tr.getAttribute("data-jump-label"))).toEqual([
+      "done: 1 dropped reminder",
+      "live-one: 2 dropped reminders, 4 findings",
+    ]);
     // The run's comments are counted before its id.
     expect(row("live-one").Task).toBe("Compare fees of VOO, IVV and SPLG (live-one)✎ 3 comments · live-one");
     expect(screen.getByTitle("Notes: 3 comments")).toBeInTheDocument();

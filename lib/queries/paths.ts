@@ -54,6 +54,15 @@ export function runTurnPath(runId: string, turn: number): string {
   return runPath(runId, { turn });
 }
 
+/**
+ * The run page at the run's first turn with a dropped reminder, a finding or a failed/uncertain
+ * delivery (the triage kinds): the page answers with a redirect to that turn, or to the run when it
+ * has none (docs/architecture.md#problem-keys).
+ */
+export function runFirstPath(runId: string, kind: "drop" | "finding" | "delivery"): string {
+  return runPath(runId, { first: kind });
+}
+
 /** A run's API URL: `/api/v1/runs/<id><rest>` (rest: "", "/timeline", "/turns/3"…) with a query. */
 export function apiRunPath(runId: string, rest = "", query: Query = {}): string {
   const params = new URLSearchParams();

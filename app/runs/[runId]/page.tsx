@@ -1,10 +1,10 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { RunExplorer } from "@/components/run/run-explorer";
 import { parseTurnParam, timelineWindow } from "@/lib/run-view/turn-window";
 import { preload } from "react-dom";
-import { ZRunIdParam } from "@/lib/contracts";
+import { TRIAGE_KINDS, ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
@@ -13,7 +13,7 @@ import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDet
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
-import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
+import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
 import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comments";
 import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
 import { runSummaryLoader, runTimelineLoader, runTriageLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
@@ -64,6 +64,16 @@ export default async function RunPage(props: Props) {
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
+  }
+
+  // `?first=drop|finding|delivery` (the runs list's problem links): the same page at the run's first
+  // turn of that kind, found with the triage marks' index; the run itself when it has none.
+  const first = query.get("first");
+  if (first !== null) {
+    const kind = TRIAGE_KINDS.find((k) => k === first);
+    const at = kind ? (await loadQuery(runTriageQuery(runId, null), runTriageLoader, context)).steps[kind].next : null;
+    const rest = Object.fromEntries([...query].filter(([name]) => name !== "first" && name !== "runId" && name !== "turn"));
+    redirect(runPath(runId, at === null ? rest : { ...rest, turn: at }));
   }
 
   const window = timelineWindow(query.get("from"), query.get("to"));
