@@ -140,6 +140,26 @@ test.describe("header on a phone, by keyboard", () => {
     await expect(menu).toHaveAttribute("aria-expanded", "false");
   });
 
+  test("? opens the keyboard help with this page's keys first; Esc closes it; the menu opens it too", async ({ page }) => {
+    await signInToDemo(page, "/reviewer");
+    await expect(page.getByRole("heading", { level: 1, name: "Reviewer audit" })).toBeVisible({ timeout: 60_000 });
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(async () => {
+      await page.locator("body").press("?");
+      await expect(help).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 }); // a press before hydration finds no listener
+    await expect(help.getByRole("heading", { level: 3 }).first()).toHaveText("Reviewer audit · this page");
+    await expect(help).toContainText("previous / next candidate with a violation");
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+
+    await openAccountMenu(page);
+    await nav(page).getByRole("button", { name: "Keyboard shortcuts" }).click();
+    await expect(help).toBeVisible();
+    await help.getByRole("button", { name: "Close" }).click();
+    await expect(help).toBeHidden();
+  });
+
   test("signed out, the theme is still at hand", async ({ page }) => {
     await page.goto("/login");
     await openAccountMenu(page);

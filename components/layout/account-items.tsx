@@ -4,14 +4,17 @@ import { useId } from "react";
 import { THEME_LABELS, THEMES, type Theme } from "./theme";
 import { TimeZoneChoice } from "./time-zone-choice";
 
-/** The user menu's items: the theme (System, Light, Dark), the time zone and, when signed in, Sign out. */
+/** The user menu's items: the theme (System, Light, Dark), the time zone, the keyboard help and, when signed in, Sign out. */
 export function AccountItems({
   theme,
   onTheme,
   signOut,
+  onShortcuts,
 }: {
   theme: Theme;
   onTheme: (theme: Theme) => void;
+  /** Opens the keyboard help (also opened with `?`). */
+  onShortcuts: () => void;
   /** The sign-out server action (lib/server/auth/actions.ts), or nothing when not signed in. */
   signOut?: () => Promise<void>;
 }) {
@@ -28,6 +31,9 @@ export function AccountItems({
         ))}
       </fieldset>
       <TimeZoneChoice />
+      <button type="button" className="button button-quiet" onClick={onShortcuts} aria-keyshortcuts="?">
+        Keyboard shortcuts <kbd aria-hidden="true">?</kbd>
+      </button>
       {signOut && (
         <form action={signOut} className="nav-session">
           <button type="submit" className="button button-quiet">

@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { AccountItems } from "./account-items";
 import { BrandMark } from "./brand-mark";
 import { HeaderMenu } from "./header-menu";
+import { KeyboardHelp } from "./keyboard-help";
 import { applyTheme, type Theme } from "./theme";
 
 const SECTIONS = [
@@ -30,7 +31,10 @@ export function HeaderNav({ signedIn, theme: initialTheme, signOut }: { signedIn
     setTheme(next);
     applyTheme(next);
   };
-  const account = <AccountItems theme={theme} onTheme={chooseTheme} signOut={signedIn ? signOut : undefined} />;
+  const openHelp = useRef<(() => void) | null>(null);
+  const account = (
+    <AccountItems theme={theme} onTheme={chooseTheme} signOut={signedIn ? signOut : undefined} onShortcuts={() => openHelp.current?.()} />
+  );
   const links = (onNavigate?: () => void) =>
     SECTIONS.map(({ name, href }) => (
       <li key={name}>
@@ -58,6 +62,7 @@ export function HeaderNav({ signedIn, theme: initialTheme, signOut }: { signedIn
           </>
         )}
       </HeaderMenu>
+      <KeyboardHelp openRef={openHelp} />
     </nav>
   );
 }

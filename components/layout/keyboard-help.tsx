@@ -1,0 +1,80 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { keyPressOf } from "@/lib/inspector/turn-keys";
+import { isTypingOrShortcut } from "@/lib/keys/list-jump";
+import { shortcutGroupsFor } from "@/lib/keys/shortcuts";
+
+/**
+ * The keyboard help: a modal dialog listing every page's keys, this page's first. `?` opens it from
+ * anywhere but a field; so does the user menu's "Keyboard shortcuts" (through `open`). Esc or its
+ * button closes it, and the focus goes back where it was (the native dialog does both).
+ */
+export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | null } }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const pathname = usePathname() ?? "";
+  const { current, groups } = shortcutGroupsFor(pathname);
+
+  useEffect(() => {
+    const open = () => {
+      const element = dialog.current;
+      if (!element || element.open) return;
+      if (typeof element.showModal === "function") element.showModal();
+      else element.setAttribute("open", "");
+    };
+    openRef.current = open;
+    function onKeyDown(event: KeyboardEvent) {
+      const press = keyPressOf(event);
+      if (press.key !== "?" || isTypingOrShortcut(press)) return;
+      event.preventDefault();
+      open();
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => {
+      window.removeEventListener("keydown", onKeyDown);
+      openRef.current = null;
+    };
+  }, [openRef]);
+
+  const close = () => {
+    const element = dialog.current;
+    if (!element) return;
+    if (typeof element.close === "function") element.close();
+    else element.removeAttribute("open");
+  };
+
+  return (
+    <dialog ref={dialog} className="keyboard-help" aria-labelledby="keyboard-help-title">
+      <header className="keyboard-help-head">
+        <h2 id="keyboard-help-title">Keyboard shortcuts</h2>
+        <button type="button" className="button button-quiet" onClick={close}>
+          Close
+        </button>
+      </header>
+      {groups.map((group) => (
+        <section key={group.title} aria-labelledby={`keys-${group.title}`}>
+          <h3 id={`keys-${group.title}`}>
+            {group.title}
+            {group === current ? <span className="keyboard-help-here"> · this page</span> : null}
+          </h3>
+          <dl>
+            {group.shortcuts.map((shortcut) => (
+              <div key={shortcut.does}>
+                <dt>
+                  {shortcut.keys.map((key, i) => (
+                    <span key={key}>
+                      {i > 0 ? " " : null}
+                      <kbd>{key}</kbd>
+                    </span>
+                  ))}
+                </dt>
+                <dd>{shortcut.does}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+    </dialog>
+  );
+}

@@ -1,0 +1,60 @@
+import { TRIAGE_KEYS } from "@/lib/run-view/triage-keys";
+import { JUMP_KEYS } from "./list-jump";
+
+/** One line of the keyboard help: the keys (each shown as its own key cap) and what they do. */
+export interface Shortcut {
+  keys: readonly string[];
+  does: string;
+}
+
+/** A page's shortcuts; `path` is matched against the page's path (a prefix; `/runs/` is a run page). */
+export interface ShortcutGroup {
+  title: string;
+  path: RegExp | null;
+  shortcuts: readonly Shortcut[];
+}
+
+const jump = (what: string): Shortcut => ({ keys: [JUMP_KEYS.previous, JUMP_KEYS.next], does: `previous / next ${what}` });
+
+/**
+ * Every page's keys, for the keyboard help (`?`). Built from the handlers' own key tables, so the
+ * help cannot say a key the page does not answer (docs/architecture.md#problem-keys).
+ */
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
+  {
+    title: "Run page",
+    path: /^\/runs\/[^/]+$/,
+    shortcuts: [
+      { keys: [TRIAGE_KEYS.drop.previous, TRIAGE_KEYS.drop.next], does: "previous / next dropped reminder" },
+      { keys: [TRIAGE_KEYS.finding.previous, TRIAGE_KEYS.finding.next], does: "previous / next finding" },
+      { keys: [TRIAGE_KEYS.delivery.previous, TRIAGE_KEYS.delivery.next], does: "previous / next failed or uncertain delivery" },
+      { keys: ["←", "→"], does: "previous / next turn (a turn selected)" },
+      { keys: ["+", "−", "0"], does: "zoom in / out / whole run (on the turn brush)" },
+      { keys: ["Esc"], does: "close the turn inspector" },
+    ],
+  },
+  { title: "Runs list", path: /^\/runs$/, shortcuts: [jump("run with dropped reminders, findings or violations")] },
+  { title: "Reviewer audit", path: /^\/reviewer$/, shortcuts: [jump("candidate with a violation")] },
+  {
+    title: "Copy and replay",
+    path: /^\/copy(\/|$)/,
+    shortcuts: [
+      jump("changed turn in a replay's results"),
+      { keys: ["←", "→"], does: "previous / next changed turn (a replayed turn's view)" },
+    ],
+  },
+  {
+    title: "Everywhere",
+    path: null,
+    shortcuts: [
+      { keys: ["?"], does: "this list" },
+      { keys: ["Tab"], does: "from the top of a page: skip links to the content (and on a run page, the inspector and findings)" },
+    ],
+  },
+];
+
+/** The groups with the page's own first (the one whose path matches), then the others in order. */
+export function shortcutGroupsFor(pathname: string): { current: ShortcutGroup | null; groups: ShortcutGroup[] } {
+  const current = SHORTCUT_GROUPS.find((group) => group.path?.test(pathname)) ?? null;
+  return { current, groups: current ? [current, ...SHORTCUT_GROUPS.filter((group) => group !== current)] : [...SHORTCUT_GROUPS] };
+}
