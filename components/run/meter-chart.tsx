@@ -97,10 +97,10 @@ export function MeterChart(props: MeterChartProps) {
   // thinned series is not always the turn under the pointer): they agree exactly.
   const tooltipTurn = useRef<number | null>(null);
   const { drag, handlers } = usePlotPointer(domain, onSelectTurn, onZoom, () => tooltipTurn.current);
-  const values = [
-    ...points.filter((p) => !zoomed || (p.turn >= domain.from && p.turn <= domain.to)).map((p) => p.value),
-    ...compactions.filter((c) => !zoomed || (c.turn >= domain.from && c.turn <= domain.to)).map((c) => c.candidateBytes),
-  ];
+  // The points in view: the zoomed window's (all at whole-run zoom), for the axis, the summary and the table.
+  const inView = (turn: number) => turn >= domain.from && turn <= domain.to;
+  const shown = zoomed ? points.filter((p) => inView(p.turn)) : points;
+  const values = [...shown.map((p) => p.value), ...compactions.filter((c) => !zoomed || inView(c.turn)).map((c) => c.candidateBytes)];
   const zoomedScale = zoomed ? zoomedValueScale(values, height < 100 ? 2 : 4) : null;
   const yDomain = zoomedScale
     ? zoomedScale.domain
@@ -158,16 +158,18 @@ export function MeterChart(props: MeterChartProps) {
       drawingIsText
       caption={`${ariaLabel}`}
       unit={axisLabel}
-      summary={meterSummary(seriesName, unit, zoomed ? points.filter((p) => p.turn >= domain.from && p.turn <= domain.to) : points)}
+      summary={meterSummary(seriesName, unit, shown)}
       table={{
         columns: [
           { key: "turn", label: "Turn" },
           { key: "value", label: seriesName, unit: axisLabel },
           { key: "stage", label: "Stage" },
         ],
-        rows: points
-          .filter((p) => p.turn >= domain.from && p.turn <= domain.to)
-          .map((p) => ({ turn: formatTurn(p.turn, { compact: true }), value: formatInUnit(unit, p.value), stage: String(p.stage) })),
+        rows: shown.map((p) => ({
+          turn: formatTurn(p.turn, { compact: true }),
+          value: formatInUnit(unit, p.value),
+          stage: String(p.stage),
+        })),
       }}
     >
       <div className={styles.plot} style={{ height }} role="img" aria-label={ariaLabel} {...handlers}>

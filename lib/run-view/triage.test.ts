@@ -60,15 +60,6 @@ describe("triageMarks", () => {
     expect(triageMarks(turns, findings)).toEqual(want);
   });
 
-  it("keeps only turns from fromTurn on", () => {
-    const turns = [turn(1, "dropped"), turn(5, "dropped"), turn(8, "failed")];
-    expect(triageMarks(turns, [finding(4), finding(6)], 5)).toEqual([
-      { kind: "drop", turn: 5 },
-      { kind: "finding", turn: 6 },
-      { kind: "delivery", turn: 8 },
-    ]);
-  });
-
   it("counts turns per kind", () => {
     const marks = triageMarks([turn(1, "dropped", "uncertain"), turn(2, "dropped")], [finding(2)]);
     expect(triageCounts(marks)).toEqual({ drop: 2, finding: 1, delivery: 1 });

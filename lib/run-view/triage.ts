@@ -3,23 +3,20 @@ import type { TFinding, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/c
 /**
  * The triage marks of a run's rebuilt decisions (docs/architecture.md#run-triage): one mark per
  * turn and kind — a turn with a dropped reminder, a turn with a finding, a turn with a failed or
- * uncertain delivery — in turn order within each kind.
- *
- * `fromTurn` limits the marks to turns >= it (a resumed rebuild rewrites only its last turns); the
- * counts are always of the whole run.
+ * uncertain delivery — in turn order within each kind. A resumed rebuild stores those of its last
+ * turns only (lib/server/jobs/rebuild-task.ts); the counts are always of the whole run.
  */
-export function triageMarks(turns: readonly TTurnDecision[], findings: readonly TFinding[], fromTurn = 0): TriageMark[] {
+export function triageMarks(turns: readonly TTurnDecision[], findings: readonly TFinding[]): TriageMark[] {
   const drop = new Set<number>();
   const delivery = new Set<number>();
   const finding = new Set<number>();
   for (const turn of turns) {
-    if (turn.turn < fromTurn) continue;
     for (const reminder of turn.reminders) {
       if (reminder.status === "dropped") drop.add(turn.turn);
       else if (reminder.status === "failed" || reminder.status === "uncertain") delivery.add(turn.turn);
     }
   }
-  for (const f of findings) if (f.turn !== null && f.turn >= fromTurn) finding.add(f.turn);
+  for (const f of findings) if (f.turn !== null) finding.add(f.turn);
   const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b);
   return [
     ...sorted(drop).map((turn) => ({ kind: "drop" as const, turn })),
