@@ -7,6 +7,7 @@ import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 import { formatTurn } from "@/lib/format";
 import { jumpTarget } from "@/components/ui/jump-keys";
 import { CandidateCells, FindingDetail } from "./reviewer-row";
+import sortStyles from "@/components/ui/sort-link.module.css";
 import styles from "./reviewer-table.module.css";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
@@ -179,14 +180,14 @@ function SortHeader(props: {
   return (
     <th scope="col" aria-sort={sorted ?? "none"} className={className}>
       <Link
-        className={styles.sortLink}
+        className={sortStyles.sortLink}
         href={reviewerHref(view, { sort: next })}
         scroll={false}
         onClick={onClick}
         title={`Sort: ${REVIEWER_SORT_TEXT[next]}`}
       >
         {children}
-        <span className={sorted ? styles.sortOn : styles.sortOff} aria-hidden="true">
+        <span className={sorted ? sortStyles.sortOn : sortStyles.sortOff} aria-hidden="true">
           {sorted === "ascending" ? "↑" : "↓"}
         </span>
       </Link>

@@ -5,6 +5,7 @@ import { runProblems } from "@/lib/run-list/problems";
 import { jumpTarget } from "@/components/ui/jump-keys";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { RUN_COLUMNS, type RunColumn } from "./run-columns";
+import sortStyles from "@/components/ui/sort-link.module.css";
 import styles from "./runs-table.module.css";
 
 /** The jump kind of runs with drops, findings or Reviewer violations (JumpKeys on the list's toolbar). */
@@ -79,13 +80,13 @@ function ColumnHeader({ column, view }: { column: RunColumn; view: RunListView }
   return (
     <th scope="col" aria-sort={current ?? "none"} className={className}>
       <Link
-        className={styles.sortLink}
+        className={sortStyles.sortLink}
         href={runListHref(view, { sort: next })}
         scroll={false}
         title={`Sort by ${column.label.toLowerCase()}, ${next === desc ? "highest" : "lowest"} first`}
       >
         {column.label}
-        <span className={current ? styles.sortOn : styles.sortOff} aria-hidden="true">
+        <span className={current ? sortStyles.sortOn : sortStyles.sortOff} aria-hidden="true">
           {current === "ascending" ? "↑" : "↓"}
         </span>
       </Link>
