@@ -64,6 +64,16 @@ test.describe("Reviewer audit power", () => {
     await expect(table(page).getByRole("columnheader", { name: /^Run/ })).toHaveAttribute("aria-sort", "ascending");
   });
 
+  test("Rows a page shows more candidates a page, kept in the URL", async ({ page }) => {
+    const total = await stageCount(page, "Candidates");
+    await expect(candidateRows(page)).toHaveCount(Math.min(total, 50));
+    await page.getByRole("combobox", { name: "Rows a page" }).selectOption("200");
+    await expect(page).toHaveURL(/\/reviewer\?limit=200$/);
+    await expect(candidateRows(page)).toHaveCount(Math.min(total, 200));
+    await page.reload();
+    await expect(page.getByRole("combobox", { name: "Rows a page" })).toHaveValue("200");
+  });
+
   test("the funnel says why a stage counts more than the one before it", async ({ page }) => {
     const admitted = await stageCount(page, "Admission granted");
     const dispatched = await stageCount(page, "Dispatched");

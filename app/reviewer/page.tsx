@@ -21,13 +21,13 @@ export default async function ReviewerPage({ searchParams }: { searchParams: Sea
   const { projectId, project } = await requireSession(reviewerHref(parsed.view, { cursor: parsed.view.cursor }));
   if (!parsed.ok) return <ReviewerUrlError problems={parsed.problems} view={parsed.view} />;
 
-  const { filters } = parsed;
+  const { filters, pageSize } = parsed;
   const context = { db: await getDb(), projectId };
   const queryClient = makeQueryClient();
   // The client's queries, answered by the routes' loaders with the input the browser would send.
   // A failed prefetch (a stale cursor) is not dehydrated: the client asks again and shows the error.
   await Promise.all([
-    prefetchQuery(queryClient, reviewerCandidatesQuery(filters), reviewerCandidatesLoader, context),
+    prefetchQuery(queryClient, reviewerCandidatesQuery(filters, pageSize), reviewerCandidatesLoader, context),
     prefetchQuery(queryClient, reviewerFunnelQuery(filters), reviewerFunnelLoader, context),
     prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
   ]);

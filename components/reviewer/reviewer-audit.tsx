@@ -3,7 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatNumber } from "@/lib/format";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
-import { CLEARED, hasReviewerFilters, reviewerHref, type ReviewerFilters, type ReviewerView } from "@/lib/queries/reviewer-url";
+import {
+  CLEARED,
+  hasReviewerFilters,
+  reviewerHref,
+  reviewerPageSize,
+  type ReviewerFilters,
+  type ReviewerView,
+} from "@/lib/queries/reviewer-url";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { ReviewerEmpty } from "./reviewer-empty";
 import { ReviewerFilterBar } from "./reviewer-filters";
@@ -27,7 +34,7 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
   const { view, navigate, pending } = useReviewerNavigation(serverView);
   const facets = useQuery(runFacetsQuery());
   const funnel = useQuery(reviewerFunnelQuery(filters));
-  const page = useQuery(reviewerCandidatesQuery(filters));
+  const page = useQuery(reviewerCandidatesQuery(filters, reviewerPageSize(serverView)));
   const rows = page.data?.rows;
   const total = funnel.data?.candidates.total;
   const firstHref = reviewerHref(view, { cursor: undefined });

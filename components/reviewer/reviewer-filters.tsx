@@ -6,12 +6,16 @@ import {
   CLEARED,
   hasReviewerFilters,
   reviewerExportHref,
+  REVIEWER_PAGE_SIZE,
+  REVIEWER_PAGE_SIZES,
   reviewerHref,
+  reviewerPageSize,
   reviewerViewQuery,
   type ReviewerFilters,
   type ReviewerView,
 } from "@/lib/queries/reviewer-url";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
+import { PageSizeSelect } from "@/components/ui/page-size-select";
 import { SavedViewsMenu } from "@/components/views/saved-views-menu";
 import { RunPicker } from "./run-picker";
 import styles from "./reviewer-filters.module.css";
@@ -77,6 +81,11 @@ export function ReviewerFilterBar({ view, filters, facets, navigate, runTask }: 
           </Link>
         ) : null}
       </form>
+      <PageSizeSelect
+        value={reviewerPageSize(view)}
+        sizes={REVIEWER_PAGE_SIZES}
+        onChange={(size) => navigate({ limit: size === REVIEWER_PAGE_SIZE ? undefined : String(size) })}
+      />
       <SavedViewsMenu page="reviewer" query={reviewerViewQuery(view)} hrefOf={(query) => (query ? `/reviewer?${query}` : "/reviewer")} />
       <div className={styles.export} role="group" aria-label="Export">
         <span className={styles.exportLabel} title="Every candidate matching the filters (all pages), as a file">

@@ -27,6 +27,7 @@ import { ListHeader, ListPager, listPageStyles as frame, LoadError } from "@/com
 import styles from "./runs-list.module.css";
 import { RunsSkeleton } from "./runs-skeleton";
 import { JumpKeys } from "@/components/ui/jump-keys";
+import { PageSizeSelect } from "@/components/ui/page-size-select";
 import { PROBLEM_RUN, RunsTable } from "./runs-table";
 import { useNow } from "./use-now";
 import { useRunsNavigation } from "./use-runs-navigation";
@@ -99,20 +100,11 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
       <RunsFilters view={view} facets={facets.data} navigate={navigate} />
 
       <div className={toolbarStyles.toolbar} role="toolbar" aria-label="Runs list tools">
-        <label className={toolbarStyles.field}>
-          Rows a page
-          <select
-            className={toolbarStyles.select}
-            value={view.limit ?? String(DEFAULT_PAGE_SIZE)}
-            onChange={(e) => navigate({ limit: e.target.value === String(DEFAULT_PAGE_SIZE) ? undefined : e.target.value })}
-          >
-            {RUN_PAGE_SIZES.map((size) => (
-              <option key={size} value={String(size)}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PageSizeSelect
+          value={Number(view.limit ?? DEFAULT_PAGE_SIZE)}
+          sizes={RUN_PAGE_SIZES}
+          onChange={(size) => navigate({ limit: size === DEFAULT_PAGE_SIZE ? undefined : String(size) })}
+        />
         <JumpKeys kind={PROBLEM_RUN} noun="run with problems" />
         <span className={toolbarStyles.spacer} />
         <a className={toolbarStyles.export} href={exportHref("csv")} download>

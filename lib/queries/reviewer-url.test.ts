@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { parseReviewerUrl, reviewerApiSearch, reviewerExportHref, reviewerHref, runTurnHref, hasReviewerFilters } from "./reviewer-url";
+import {
+  parseReviewerUrl,
+  reviewerApiSearch,
+  reviewerExportHref,
+  reviewerHref,
+  reviewerPageSize,
+  runTurnHref,
+  hasReviewerFilters,
+} from "./reviewer-url";
 
 const NOW = Date.parse("2026-11-29T10:00:42.500Z");
 
 describe("Reviewer URL ⇄ filters", () => {
   it("reads the plain page as no filters", () => {
-    expect(parseReviewerUrl({}, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+    expect(parseReviewerUrl({}, NOW)).toEqual({ ok: true, view: {}, filters: {}, pageSize: 50 });
     expect(reviewerHref({})).toBe("/reviewer");
   });
 
@@ -15,6 +23,7 @@ describe("Reviewer URL ⇄ filters", () => {
       ok: true,
       view: { agent: "etf-agent", model: "m-large", run: "r-17", range: "24h", violations: true },
       filters: { agent: "etf-agent", model: "m-large", runId: "r-17", from: "2026-11-28T10:00:00.000Z", violations: true },
+      pageSize: 50,
     });
   });
 
@@ -41,8 +50,9 @@ describe("Reviewer URL ⇄ filters", () => {
       ok: true,
       view: { sort: "violations", violations: true },
       filters: { sort: "violations", violations: true },
+      pageSize: 50,
     });
-    expect(parseReviewerUrl({ sort: "newest" }, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+    expect(parseReviewerUrl({ sort: "newest" }, NOW)).toEqual({ ok: true, view: {}, filters: {}, pageSize: 50 });
     expect(reviewerHref({ agent: "x", cursor: "c1" }, { sort: "oldest" })).toBe("/reviewer?agent=x&sort=oldest");
     expect(reviewerHref({ sort: "oldest" }, { sort: "newest" })).toBe("/reviewer");
     expect(reviewerExportHref({ sort: "violations" }, "csv")).toBe("/api/v1/reviewer/candidates/export?format=csv&sort=violations");
@@ -53,13 +63,26 @@ describe("Reviewer URL ⇄ filters", () => {
     ]);
   });
 
+  it("reads the rows a page from the URL (50 is the plain default) and names a size it does not offer", () => {
+    expect(parseReviewerUrl({ limit: "200" }, NOW)).toEqual({ ok: true, view: { limit: "200" }, filters: {}, pageSize: 200 });
+    expect(parseReviewerUrl({ limit: "50" }, NOW)).toEqual({ ok: true, view: {}, filters: {}, pageSize: 50 });
+    expect(reviewerPageSize({ limit: "500" })).toBe(500);
+    expect(reviewerPageSize({})).toBe(50);
+    expect(reviewerHref({ limit: "100", cursor: "c1" }, { violations: true })).toBe("/reviewer?violations=1&limit=100");
+    expect(reviewerHref({ limit: "100" }, { limit: "50" })).toBe("/reviewer");
+    for (const bad of ["70", "1e2", "-50", "50.0"]) {
+      const parsed = parseReviewerUrl({ limit: bad }, NOW);
+      expect(!parsed.ok && parsed.problems, bad).toEqual([{ path: "limit", message: `expected one of 50, 100, 200, 500, got "${bad}"` }]);
+    }
+  });
+
   it("accepts true/false for the flag, as the API does, and writes it back as 1", () => {
     expect(parseReviewerUrl({ violations: "true" }, NOW)).toMatchObject({
       ok: true,
       view: { violations: true },
       filters: { violations: true },
     });
-    expect(parseReviewerUrl({ violations: "0" }, NOW)).toEqual({ ok: true, view: {}, filters: {} });
+    expect(parseReviewerUrl({ violations: "0" }, NOW)).toEqual({ ok: true, view: {}, filters: {}, pageSize: 50 });
   });
 
   it("names the URL's bad parameters instead of failing", () => {

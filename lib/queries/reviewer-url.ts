@@ -14,8 +14,9 @@ import { rangeStart, readParams, readTimeRange, stripUndefined, type SearchInput
 /** Time range presets of the Reviewer audit: the same sliding windows as the runs list. */
 export { TIME_RANGES as REVIEWER_RANGES, rangeStart as reviewerRangeStart, type TimeRange as ReviewerRange } from "./url-params";
 
-/** Candidates per page of the audit table. */
+/** Candidates per page of the audit table: the default, and the choices (the API takes up to 500). */
 export const REVIEWER_PAGE_SIZE = 50;
+export const REVIEWER_PAGE_SIZES = [50, 100, 200, 500] as const;
 
 /**
  * What the Reviewer page's URL says, as its controls show it. `range` slides with the clock;
@@ -33,6 +34,8 @@ export interface ReviewerView {
   code?: TFindingCode;
   /** The table's order; absent is newest run first. */
   sort?: TReviewerSort;
+  /** Rows a page, one of REVIEWER_PAGE_SIZES as text; absent for the default. */
+  limit?: string;
   cursor?: string;
 }
 
@@ -40,10 +43,10 @@ export interface ReviewerView {
 export type ReviewerFilters = Omit<TReviewerCandidatesQuery, "limit">;
 
 export type ParsedReviewerUrl =
-  { ok: true; view: ReviewerView; filters: ReviewerFilters } | { ok: false; problems: TProblem[]; view: ReviewerView };
+  { ok: true; view: ReviewerView; filters: ReviewerFilters; pageSize: number } | { ok: false; problems: TProblem[]; view: ReviewerView };
 
 /** The page's URL parameters, in the order they are written back. */
-const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "code", "sort", "cursor"] as const;
+const PARAMS = ["agent", "model", "run", "range", "from", "to", "violations", "code", "sort", "limit", "cursor"] as const;
 
 /**
  * Reads the Reviewer page's URL with the candidates contract (ZReviewerCandidatesQuery). A preset
@@ -68,6 +71,10 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     // Name the URL's parameter, not the API's.
     problems.push(...problemsFrom(query.error).map((p) => (p.path === "runId" ? { ...p, path: "run" } : p)));
   }
+  const pageSize = params.limit === undefined ? REVIEWER_PAGE_SIZE : Number(params.limit);
+  if (!(REVIEWER_PAGE_SIZES as readonly number[]).includes(pageSize) || (params.limit !== undefined && !/^\d+$/.test(params.limit))) {
+    problems.push({ path: "limit", message: `expected one of ${REVIEWER_PAGE_SIZES.join(", ")}, got ${JSON.stringify(params.limit)}` });
+  }
 
   const flag = params.violations === "1" || params.violations === "true";
   const view: ReviewerView = stripUndefined({
@@ -80,6 +87,7 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     violations: flag || undefined,
     code: params.code as TFindingCode | undefined,
     sort: params.sort === "newest" ? undefined : (params.sort as TReviewerSort | undefined),
+    limit: params.limit === String(REVIEWER_PAGE_SIZE) ? undefined : params.limit,
     cursor: params.cursor,
   });
   if (!query.success || problems.length > 0) return { ok: false, problems, view };
@@ -90,6 +98,7 @@ export function parseReviewerUrl(input: SearchInput, now: number): ParsedReviewe
     ok: true,
     view,
     filters: stripUndefined({ agent, model, runId, from, to, violations: violations || undefined, code, sort, cursor }),
+    pageSize,
   };
 }
 
@@ -103,6 +112,7 @@ export function applyReviewerChanges(view: ReviewerView, changes: Partial<Review
   }
   if (!next.violations) next.violations = undefined;
   if (next.sort === "newest") next.sort = undefined;
+  if (next.limit === String(REVIEWER_PAGE_SIZE)) next.limit = undefined;
   return stripUndefined(next);
 }
 
@@ -166,6 +176,11 @@ export function reviewerExportHref(filters: ReviewerFilters, format: "csv" | "js
 /** The run page at a turn: where a candidate's row leads. */
 export function runTurnHref(runId: string, turn: number): string {
   return runTurnPath(runId, turn);
+}
+
+/** The rows a page of a view (REVIEWER_PAGE_SIZE unless it chose another). */
+export function reviewerPageSize(view: ReviewerView): number {
+  return view.limit === undefined ? REVIEWER_PAGE_SIZE : Number(view.limit);
 }
 
 /** The view's query for a saved view: its filters, never its cursor. */

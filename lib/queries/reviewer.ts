@@ -7,17 +7,17 @@ import { REVIEWER_PAGE_SIZE, reviewerApiInput, type ReviewerFilters } from "./re
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
 export const reviewerKeys = {
   all: ["reviewer"] as const,
-  candidates: (filters: ReviewerFilters) => ["reviewer", "candidates", filters] as const,
+  candidates: (filters: ReviewerFilters, pageSize: number) => ["reviewer", "candidates", filters, pageSize] as const,
   funnel: (filters: Omit<ReviewerFilters, "cursor" | "sort">) => ["reviewer", "funnel", filters] as const,
 };
 
-/** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows) with these filters. */
-export function reviewerCandidatesQuery(filters: ReviewerFilters) {
-  const input = { path: {}, query: reviewerApiInput(filters, { limit: REVIEWER_PAGE_SIZE }) };
+/** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows unless told) with these filters. */
+export function reviewerCandidatesQuery(filters: ReviewerFilters, pageSize: number = REVIEWER_PAGE_SIZE) {
+  const input = { path: {}, query: reviewerApiInput(filters, { limit: pageSize }) };
   return withApiInput(
     input,
     queryOptions({
-      queryKey: reviewerKeys.candidates(filters),
+      queryKey: reviewerKeys.candidates(filters, pageSize),
       queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/candidates${queryString(input.query)}`, ZReviewerCandidatesResponse, signal),
     }),
   );
