@@ -40,7 +40,7 @@ test.describe("server prefetch", () => {
     // A cursor of an earlier format: the server's prefetch fails and is not sent; the browser asks the API itself.
     const stale = Buffer.from(JSON.stringify({ run: "gone", skip: 0 })).toString("base64url");
     const reads = await apiReadsWhileLoading(page, `/reviewer?cursor=${stale}`, "Reviewer audit");
-    await expect(page.getByText("not a cursor this API gave out: use the nextCursor of the previous page")).toBeVisible({
+    await expect(page.getByText("not a cursor this API gave out for sort=newest: use the nextCursor of the previous page")).toBeVisible({
       timeout: 10_000,
     });
     // Asked once more after the first failure (the browser's retry), and nothing else.
