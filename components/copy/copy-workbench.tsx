@@ -106,16 +106,7 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
 
   return (
     <TuningPage project={project} title="Reminder copy" lead={lead} current="/copy">
-      {kept.restoredAt ? (
-        <KeptDraftNotice
-          restoredAt={kept.restoredAt}
-          onDismiss={kept.dismissNotice}
-          onDiscard={() => {
-            kept.forget();
-            setDraft(baseCopy);
-          }}
-        />
-      ) : null}
+      <KeptDraftNotice kept={kept} onReset={() => setDraft(baseCopy)} />
       <EditorColumns
         editor={
           <Panel id="templates" title="Templates" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>

@@ -85,16 +85,7 @@ export function PolicyWorkbench({ project, initialBase }: Props) {
         </>
       }
     >
-      {kept.restoredAt ? (
-        <KeptDraftNotice
-          restoredAt={kept.restoredAt}
-          onDismiss={kept.dismissNotice}
-          onDiscard={() => {
-            kept.forget();
-            setDraft(baseDraft);
-          }}
-        />
-      ) : null}
+      <KeptDraftNotice kept={kept} onReset={() => setDraft(baseDraft)} />
       <EditorColumns
         editor={
           <Panel id="policy" title="Sections" meta={problems.length ? formatCount(problems.length, "problem") : "valid"}>

@@ -7,6 +7,7 @@ import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
 import { MarkTrack } from "./mark-track";
 import { PLOT_INSETS } from "./plot-insets";
+import lanes from "./lanes.module.css";
 import styles from "./notes.module.css";
 
 /**
@@ -34,7 +35,7 @@ export function NotesLane({ runId, axis }: { runId: string; axis: Pick<AxisProps
           Notes
         </span>
         <MarkTrack
-          className={styles.track}
+          className={lanes.track}
           label="Notes: turns with comments"
           items={marks.map((mark) => ({
             key: `${mark.turn}-${mark.toTurn}`,
@@ -47,7 +48,7 @@ export function NotesLane({ runId, axis }: { runId: string; axis: Pick<AxisProps
           {(activeKey) => (
             <>
               {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
-                <span className={styles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
+                <span className={lanes.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
               ) : null}
               {marks.map((mark) => (
                 <span

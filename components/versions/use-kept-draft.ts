@@ -83,3 +83,6 @@ export function useKeptDraft<D>({
 
   return { restoredAt, forget, dismissNotice: () => setRestoredAt(null) };
 }
+
+/** What useKeptDraft gives an editor. */
+export type KeptDraft = ReturnType<typeof useKeptDraft>;
