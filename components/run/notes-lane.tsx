@@ -7,7 +7,7 @@ import { turnFraction } from "@/lib/run-view/turn-window";
 import type { AxisProps } from "./meter-panels";
 import { MarkTrack } from "./mark-track";
 import { PLOT_INSETS } from "./plot-insets";
-import lanes from "./lanes.module.css";
+import laneStyles from "./lanes.module.css";
 import styles from "./notes.module.css";
 
 /**
@@ -35,7 +35,7 @@ export function NotesLane({ runId, axis }: { runId: string; axis: Pick<AxisProps
           Notes
         </span>
         <MarkTrack
-          className={lanes.track}
+          className={laneStyles.track}
           label="Notes: turns with comments"
           items={marks.map((mark) => ({
             key: `${mark.turn}-${mark.toTurn}`,
@@ -48,7 +48,7 @@ export function NotesLane({ runId, axis }: { runId: string; axis: Pick<AxisProps
           {(activeKey) => (
             <>
               {selectedTurn !== null && selectedTurn >= domain.from && selectedTurn <= domain.to ? (
-                <span className={lanes.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
+                <span className={laneStyles.selected} style={{ left: `${turnFraction(selectedTurn, domain) * 100}%` }} aria-hidden="true" />
               ) : null}
               {marks.map((mark) => (
                 <span
