@@ -103,13 +103,19 @@ for (const theme of ["light", "dark"] as const) {
       await expectNoAxeViolations(page, "API reference");
     });
 
-    test("the header's Account menu, and its Menu at 390 px", async ({ page }) => {
+    test("the header's Account menu, the keyboard help, and the Menu at 390 px", async ({ page }) => {
       test.setTimeout(120_000);
       await signInToDemo(page, "/runs");
       await inTheme(page);
       await openAccountMenu(page);
       await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
       await expectNoAxeViolations(page, "Account menu open", { soft: true });
+
+      // The keyboard help, opened from the menu.
+      await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Keyboard shortcuts" }).click();
+      await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+      await expectNoAxeViolations(page, "keyboard help open", { soft: true });
+      await page.keyboard.press("Escape");
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();
