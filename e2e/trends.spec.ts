@@ -58,6 +58,8 @@ test.describe("Trends", () => {
     await expect(page).toHaveURL(/\/runs\?.*from=.*to=/);
     const url = new URL(page.url());
     expect(url.searchParams.get("agent")).toBe(agentName);
+    // From the violations chart: only the runs with violations.
+    expect(url.searchParams.get("hasViolations")).toBe("1");
     // A day in Asia/Kolkata starts at 18:30 UTC.
     expect(url.searchParams.get("from")).toMatch(/T18:30:00\.000Z$/);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -66,9 +68,17 @@ test.describe("Trends", () => {
   test("a day's values link to its runs, and an empty window says so", async ({ page }) => {
     const violations = page.getByRole("region", { name: "Reviewer violations" });
     await violations.getByText("Values per day").click();
-    const link = violations.getByRole("link", { name: /^Runs of \d{4}-\d{2}-\d{2}$/ }).last();
+    const link = violations.getByRole("link", { name: /^Runs of \d{4}-\d{2}-\d{2} with Reviewer violations$/ }).last();
     await link.click();
-    await expect(page).toHaveURL(/\/runs\?.*from=.*to=/);
+    await expect(page).toHaveURL(/\/runs\?.*from=.*to=.*hasViolations=1/);
+    await page.goBack();
+    // The drop rate's days open the runs with drops, highest drop rate first.
+    const drops = page.getByRole("region", { name: "Drop rate per key" });
+    await drops.getByText("Values per day").click();
+    const dropLink = drops.getByRole("link", { name: /^Runs of \d{4}-\d{2}-\d{2} with dropped reminders$/ }).last();
+    expect(new URL((await dropLink.getAttribute("href"))!, "http://x").searchParams.get("sort")).toBe("-dropRate");
+    await dropLink.click();
+    await expect(page).toHaveURL(/\/runs\?.*hasDrops=1/);
 
     await page.goto("/trends?from=2020-01-01&to=2020-01-10");
     await expect(page.getByRole("heading", { name: "No turns in this window" })).toBeVisible();

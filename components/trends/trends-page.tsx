@@ -8,7 +8,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import type { MouseHandlerDataParam } from "recharts";
 import type { TRunFacets, TTrendDay, TTrendsResponse } from "@/lib/contracts";
 import { trendCharts, type TrendRow } from "@/lib/charts/trends";
-import { DEFAULT_SORT, runListHref } from "@/lib/queries/run-list-url";
+import { DEFAULT_SORT, runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { trendsHref, trendsQuery, type TrendsView } from "@/lib/queries/trends";
 import { useTimeZone } from "@/components/layout/time-zone";
@@ -25,9 +25,24 @@ const KEY_COLOURS: Record<string, string> = {
 };
 const PALETTE = ["#1f6fb2", "#b5523b", "#2f7d4f", "#7a4fb5", "#8a6d00", "#0f7c86", "#a33a6f", "#4d5b6b"];
 
-/** The runs list over one day of the trends (the runs started that day in the zone), with the view's agent and model. */
-export function dayRunsHref(day: Pick<TTrendDay, "start" | "end">, view: TrendsView): string {
-  return runListHref({ sort: DEFAULT_SORT }, { from: day.start, to: day.end, agent: view.agent, model: view.model });
+/** What a chart counts, so that its day opens the runs that have it (and sorted by it). */
+export type DayFocus = "drops" | "findings" | "violations";
+
+const FOCUS: Record<DayFocus, { changes: Partial<RunListView>; words: string }> = {
+  drops: { changes: { hasDrops: "1", sort: "-dropRate" }, words: "with dropped reminders" },
+  findings: { changes: { sort: "-findings" }, words: "by findings" },
+  violations: { changes: { hasViolations: "1" }, words: "with Reviewer violations" },
+};
+
+/**
+ * The runs list over one day of the trends (the runs started that day in the zone), with the view's
+ * agent and model; from a chart of drops or violations only the runs that have them, sorted by them.
+ */
+export function dayRunsHref(day: Pick<TTrendDay, "start" | "end">, view: TrendsView, focus?: DayFocus): string {
+  return runListHref(
+    { sort: DEFAULT_SORT },
+    { from: day.start, to: day.end, agent: view.agent, model: view.model, ...(focus ? FOCUS[focus].changes : {}) },
+  );
 }
 
 /** /trends: per day of the user's time zone, drop rates, counts per key, findings, Reviewer violations and follow-up. */
@@ -41,7 +56,7 @@ export function TrendsPage({ view }: { view: TrendsView }) {
         <h1>Trends</h1>
         <p className="muted">
           Per day in <strong>{zone}</strong> (change it in the Account menu). Counted from each run&apos;s stored rebuild, by the time of
-          its turns. Click a day to list the runs started that day.
+          its turns. Click a day to list the runs started that day (from a chart of drops or violations, the runs that have them).
         </p>
       </header>
       <TrendsFilters view={view} facets={facets.data} data={trends.data} />
@@ -127,10 +142,10 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
   const router = useRouter();
   const charts = trendCharts(data);
   const byDay = new Map(data.days.map((d) => [d.day, d]));
-  const open = (state: MouseHandlerDataParam) => {
+  const openFor = (focus?: DayFocus) => (state: MouseHandlerDataParam) => {
     const index = typeof state?.activeTooltipIndex === "number" ? state.activeTooltipIndex : Number(state?.activeTooltipIndex);
     const day = Number.isInteger(index) ? data.days[index] : undefined;
-    if (day) router.push(dayRunsHref(day, view));
+    if (day) router.push(dayRunsHref(day, view, focus));
   };
   if (!charts.hasData) {
     return (
@@ -143,12 +158,14 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
       </section>
     );
   }
-  const dayLinks = (rows: TrendRow[], value: (row: TrendRow) => string) => <DayTable rows={rows} value={value} byDay={byDay} view={view} />;
+  const dayLinks = (rows: TrendRow[], value: (row: TrendRow) => string, focus: DayFocus) => (
+    <DayTable rows={rows} value={value} byDay={byDay} view={view} focus={focus} />
+  );
   return (
     <div className={styles.charts}>
       <Panel id="trend-drop-rate" title="Drop rate per key" meta="% of the key's candidates, per day">
-        <Chart summary={charts.summaries.dropRate} table={dayLinks(charts.dropRate, (r) => keysText(r, "%"))}>
-          <LineChart data={charts.dropRate} onClick={open} accessibilityLayer={false}>
+        <Chart summary={charts.summaries.dropRate} table={dayLinks(charts.dropRate, (r) => keysText(r, "%"), "drops")}>
+          <LineChart data={charts.dropRate} onClick={openFor("drops")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="day" />
             <YAxis unit="%" domain={[0, 100]} label={{ value: "% dropped", angle: -90, position: "insideLeft" }} />
@@ -167,7 +184,7 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
             <figure key={k.key} className={styles.multiple}>
               <figcaption>{k.key} (reminders)</figcaption>
               <Chart summary={k.summary} small>
-                <BarChart data={k.rows} onClick={open} accessibilityLayer={false}>
+                <BarChart data={k.rows} onClick={openFor("drops")} accessibilityLayer={false}>
                   <CartesianGrid strokeDasharray="3 3" />
                   <XAxis dataKey="day" tick={{ fontSize: 10 }} />
                   <YAxis allowDecimals={false} label={{ value: "reminders", angle: -90, position: "insideLeft", fontSize: 11 }} />
@@ -184,7 +201,7 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
 
       <Panel id="trend-findings" title="Findings per 1,000 turns" meta="by code, per day">
         <Chart summary={charts.summaries.findings}>
-          <BarChart data={charts.findings.rows} onClick={open} accessibilityLayer={false}>
+          <BarChart data={charts.findings.rows} onClick={openFor("findings")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="day" />
             <YAxis label={{ value: "findings / 1,000 turns", angle: -90, position: "insideLeft" }} />
@@ -198,8 +215,8 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
       </Panel>
 
       <Panel id="trend-violations" title="Reviewer violations" meta="Reviewer findings, per day">
-        <Chart summary={charts.summaries.violations} table={dayLinks(charts.violations, (r) => `${r.violations} violations`)}>
-          <BarChart data={charts.violations} onClick={open} accessibilityLayer={false}>
+        <Chart summary={charts.summaries.violations} table={dayLinks(charts.violations, (r) => `${r.violations} violations`, "violations")}>
+          <BarChart data={charts.violations} onClick={openFor("violations")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="day" />
             <YAxis allowDecimals={false} label={{ value: "findings", angle: -90, position: "insideLeft" }} />
@@ -215,7 +232,7 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
         meta="% of delivered reminders followed (association, not effect)"
       >
         <Chart summary={charts.summaries.followUp}>
-          <LineChart data={charts.followUp.rows} onClick={open} accessibilityLayer={false}>
+          <LineChart data={charts.followUp.rows} onClick={openFor()} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="day" />
             <YAxis unit="%" domain={[0, 100]} label={{ value: "% followed", angle: -90, position: "insideLeft" }} />
@@ -258,11 +275,13 @@ function DayTable({
   value,
   byDay,
   view,
+  focus,
 }: {
   rows: TrendRow[];
   value: (row: TrendRow) => string;
   byDay: Map<string, TTrendDay>;
   view: TrendsView;
+  focus: DayFocus;
 }) {
   return (
     <details className={styles.table}>
@@ -270,7 +289,10 @@ function DayTable({
       <ul>
         {rows.map((row) => (
           <li key={row.day}>
-            <Link href={dayRunsHref(byDay.get(row.day)!, view)}>Runs of {row.day}</Link>: {value(row) || "no candidates"}
+            <Link href={dayRunsHref(byDay.get(row.day)!, view, focus)}>
+              Runs of {row.day} {FOCUS[focus].words}
+            </Link>
+            : {value(row) || "no candidates"}
           </li>
         ))}
       </ul>
