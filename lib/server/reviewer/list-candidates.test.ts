@@ -102,6 +102,11 @@ describe.each(testDatabases())("Reviewer candidates API on $name", (kind) => {
       expect(status).toBe(400);
       expect(body.error).toMatchObject({ path: "cursor", message: expect.stringContaining(`sort=${sort}`) });
     }
+    // A crafted cursor past bigint is a 400 naming the cursor, never a database error.
+    const crafted = Buffer.from(JSON.stringify({ o: "violations", c: 1, m: "9999999999999999999", r: "x", n: 0 })).toString("base64url");
+    const huge = await list(`?sort=violations&cursor=${crafted}`);
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatchObject({ path: "cursor" });
     const { status, body } = await list("?sort=loudest");
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ path: "sort", message: expect.stringContaining("newest, oldest, violations") });

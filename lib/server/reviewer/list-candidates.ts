@@ -77,7 +77,12 @@ function cursorAt(sort: TReviewerSort, row: PageRow): Cursor {
     : { o: sort, s: isoOf(row.startedAt), r: row.runPk, n: row.ordinal };
 }
 
-/** The rows after the cursor's in its order; within one run, the rows after its place. */
+/**
+ * The rows after the cursor's in its order; within one run, the rows after its place. Each bound is
+ * one row comparison the order's index can seek to (an OR around it would make every page read the
+ * index from its start). A run in the audit always has a start (its task comes with run.started, with
+ * the start), so the branches for a cursor without one are for completeness only.
+ */
 function after(cursor: Cursor): Prisma.Sql {
   const sameRunLater = Prisma.sql`(r."id" = ${cursor.r} AND rr."ordinal" > ${cursor.n}::int)`;
   switch (cursor.o) {
@@ -87,13 +92,14 @@ function after(cursor: Cursor): Prisma.Sql {
                         AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)`;
     case "oldest":
       if (cursor.s === null) return Prisma.sql`AND r."started_at" IS NULL AND (r."id" > ${cursor.r} OR ${sameRunLater})`;
-      return Prisma.sql`AND (r."started_at" IS NULL OR ((r."started_at", r."id") >= (${cursor.s}::timestamptz, ${cursor.r})
-                        AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)))`;
-    case "violations":
-      // A run's rows differ in their counts, so its place is compared with the whole key, not the run alone.
-      return Prisma.sql`AND ((rr."violation_count", rr."run_started_ms", rr."run_pk") < (${cursor.c}::int, ${cursor.m}::bigint, ${cursor.r})
-                        OR ((rr."violation_count", rr."run_started_ms", rr."run_pk") = (${cursor.c}::int, ${cursor.m}::bigint, ${cursor.r})
-                            AND rr."ordinal" > ${cursor.n}::int))`;
+      return Prisma.sql`AND (r."started_at", r."id") >= (${cursor.s}::timestamptz, ${cursor.r})
+                        AND (r."id" <> ${cursor.r} OR rr."ordinal" > ${cursor.n}::int)`;
+    case "violations": {
+      // A run's rows differ in their counts, so a row's place is its whole key, not its run alone.
+      const key = Prisma.sql`(${cursor.c}::int, ${cursor.m}::bigint, ${cursor.r})`;
+      return Prisma.sql`AND (rr."violation_count", rr."run_started_ms", rr."run_pk") <= ${key}
+                        AND ((rr."violation_count", rr."run_started_ms", rr."run_pk") <> ${key} OR rr."ordinal" > ${cursor.n}::int)`;
+    }
   }
 }
 
@@ -121,7 +127,7 @@ function decodeCursor(text: string, sort: TReviewerSort): Cursor {
   if (cursor && cursor.o === sort && isRunKey(cursor.r) && isInt4(cursor.n)) {
     const { r, n } = cursor;
     if (sort !== "violations" && isInstant(cursor.s)) return { o: sort, s: cursor.s, r, n };
-    if (sort === "violations" && isInt4(cursor.c) && typeof cursor.m === "string" && /^-?\d{1,19}$/.test(cursor.m)) {
+    if (sort === "violations" && isInt4(cursor.c) && isBigint(cursor.m)) {
       return { o: sort, c: cursor.c, m: cursor.m, r, n };
     }
   }
@@ -134,6 +140,13 @@ function decodeCursor(text: string, sort: TReviewerSort): Cursor {
 
 function isRunKey(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= 128 && !value.includes("\u0000");
+}
+
+/** Epoch milliseconds as the API wrote them: digits within PostgreSQL's bigint. */
+function isBigint(value: unknown): value is string {
+  if (typeof value !== "string" || !/^-?\d{1,19}$/.test(value)) return false;
+  const n = BigInt(value);
+  return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
 }
 
 function isInt4(value: unknown): value is number {
