@@ -158,6 +158,8 @@ test.describe("header on a phone, by keyboard", () => {
     await expect(help).toBeVisible();
     await help.getByRole("button", { name: "Close" }).click();
     await expect(help).toBeHidden();
+    // The menu closed behind the dialog, so the focus goes back to its button, not to the page.
+    await expect(nav(page).getByRole("button", { name: "Menu" })).toBeFocused();
   });
 
   test("signed out, the theme is still at hand", async ({ page }) => {

@@ -1,18 +1,20 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { keyPressOf } from "@/lib/inspector/turn-keys";
 import { isTypingOrShortcut } from "@/lib/keys/list-jump";
 import { shortcutGroupsFor } from "@/lib/keys/shortcuts";
 
 /**
  * The keyboard help: a modal dialog listing every page's keys, this page's first. `?` opens it from
- * anywhere but a field; so does the user menu's "Keyboard shortcuts" (through `open`). Esc or its
- * button closes it, and the focus goes back where it was (the native dialog does both).
+ * anywhere but a field; so does the user menu's "Keyboard shortcuts" (through `openRef`). Esc or its
+ * button closes it, and the focus goes back where it was (or to the menu's button, see onClose).
  */
 export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | null } }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const idBase = useId();
   const pathname = usePathname() ?? "";
   const { current, groups } = shortcutGroupsFor(pathname);
 
@@ -20,6 +22,7 @@ export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | n
     const open = () => {
       const element = dialog.current;
       if (!element || element.open) return;
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       if (typeof element.showModal === "function") element.showModal();
       else element.setAttribute("open", "");
     };
@@ -44,17 +47,28 @@ export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | n
     else element.removeAttribute("open");
   };
 
+  // The dialog gives the focus back to what opened it; opened from the user menu, that button is
+  // hidden by then (the menu closed as the focus left it), so the menu's own button gets it instead.
+  const onClose = () => {
+    const from = opener.current;
+    opener.current = null;
+    if (!from || document.activeElement !== document.body) return;
+    const panel = from.closest<HTMLElement>("[id]");
+    const controller = panel ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`) : null;
+    (from.isConnected && from.offsetParent !== null ? from : controller)?.focus();
+  };
+
   return (
-    <dialog ref={dialog} className="keyboard-help" aria-labelledby="keyboard-help-title">
+    <dialog ref={dialog} className="keyboard-help" aria-labelledby="keyboard-help-title" onClose={onClose}>
       <header className="keyboard-help-head">
         <h2 id="keyboard-help-title">Keyboard shortcuts</h2>
         <button type="button" className="button button-quiet" onClick={close}>
           Close
         </button>
       </header>
-      {groups.map((group) => (
-        <section key={group.title} aria-labelledby={`keys-${group.title}`}>
-          <h3 id={`keys-${group.title}`}>
+      {groups.map((group, i) => (
+        <section key={group.title} aria-labelledby={`${idBase}-${i}`}>
+          <h3 id={`${idBase}-${i}`}>
             {group.title}
             {group === current ? <span className="keyboard-help-here"> · this page</span> : null}
           </h3>

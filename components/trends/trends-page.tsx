@@ -36,7 +36,8 @@ const FOCUS: Record<DayFocus, { changes: Partial<RunListView>; words: string }> 
 
 /**
  * The runs list over one day of the trends (the runs started that day in the zone), with the view's
- * agent and model; from a chart of drops or violations only the runs that have them, sorted by them.
+ * agent and model; from a chart of drops or violations only the runs that have them (drops sorted
+ * by drop rate), from the findings chart sorted by findings.
  */
 export function dayRunsHref(day: Pick<TTrendDay, "start" | "end">, view: TrendsView, focus?: DayFocus): string {
   return runListHref(

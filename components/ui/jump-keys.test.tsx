@@ -56,6 +56,14 @@ describe("JumpKeys: ] and [ step through the page's flagged items", () => {
     await user.keyboard("]");
     expect(screen.getByRole("button", { name: "c" })).toHaveFocus();
 
+    // From an unflagged row between them: the next flagged one after it, or the last one before it.
+    screen.getByRole("link", { name: "b (fine)" }).focus();
+    await user.keyboard("]");
+    expect(screen.getByRole("button", { name: "c" })).toHaveFocus();
+    screen.getByRole("link", { name: "b (fine)" }).focus();
+    await user.keyboard("[[");
+    expect(screen.getByRole("link", { name: "a2" })).toHaveFocus();
+
     const input = screen.getByRole("textbox", { name: "Search" });
     await user.click(input);
     await user.keyboard("[[]");

@@ -2,12 +2,21 @@
 
 import { useEffect, useState } from "react";
 import { keyPressOf } from "@/lib/inspector/turn-keys";
-import { JUMP_KEYS, jumpForKey, jumpIndex, jumpMessage } from "@/lib/keys/list-jump";
+import { JUMP_KEYS, jumpForKey, jumpIndex, jumpMessage, type JumpPosition } from "@/lib/keys/list-jump";
 import styles from "./jump-keys.module.css";
 
 /** The attributes that make an element (a row, a list item) a stop of the page's `[` `]` keys. */
 export function jumpTarget(kind: string, label: string): { "data-jump": string; "data-jump-label": string } {
   return { "data-jump": kind, "data-jump-label": label };
+}
+
+/** Where the focus is among the items: on one, elsewhere (before which item), or nowhere. */
+function positionOf(active: Element | null, items: readonly HTMLElement[]): JumpPosition {
+  if (!active || active === document.body || active === document.documentElement) return null;
+  const on = items.findIndex((item) => item.contains(active));
+  if (on >= 0) return { on };
+  const before = items.findIndex((item) => active.compareDocumentPosition(item) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return { before: before < 0 ? items.length : before };
 }
 
 /**
@@ -25,9 +34,7 @@ export function JumpKeys({ kind, noun }: { kind: string; noun: string }) {
       if (!direction) return;
       event.preventDefault();
       const items = Array.from(document.querySelectorAll<HTMLElement>(`[data-jump="${CSS.escape(kind)}"]`));
-      const active = document.activeElement;
-      const current = active ? items.findIndex((item) => item.contains(active)) : -1;
-      const index = jumpIndex(current, items.length, direction);
+      const index = jumpIndex(positionOf(document.activeElement, items), items.length, direction);
       if (index !== null) {
         const item = items[index];
         const focusable =

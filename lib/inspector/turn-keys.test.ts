@@ -16,6 +16,7 @@ describe("turnForKey", () => {
     ["meta", { key: "ArrowRight", metaKey: true }, null],
     ["shift", { key: "ArrowRight", shiftKey: true }, null],
     ["already handled", { key: "ArrowRight", defaultPrevented: true }, null],
+    ["a dialog over the page keeps its keys", { key: "ArrowRight", targetTag: "BUTTON", targetInDialog: true }, null],
   ])("%s", (_, press, turn) => expect(turnForKey(press, 4, 9)).toBe(turn));
 
   it.each([

@@ -12,6 +12,8 @@ export interface KeyPress {
   targetEditable?: boolean;
   /** The target's role attribute, if any (a slider or a listbox keeps its arrow keys). */
   targetRole?: string | null;
+  /** The target is inside a dialog (the keyboard help): the page behind it takes no keys. */
+  targetInDialog?: boolean;
 }
 
 /** A browser key event as a KeyPress (what the page-key handlers read). */
@@ -27,6 +29,7 @@ export function keyPressOf(event: KeyboardEvent): KeyPress {
     targetTag: target?.tagName ?? null,
     targetEditable: target?.isContentEditable ?? false,
     targetRole: target?.getAttribute("role") ?? null,
+    targetInDialog: Boolean(target?.closest("dialog")),
   };
 }
 
@@ -52,7 +55,7 @@ const ARROW_ROLES = new Set([
  */
 export function turnForKey(press: KeyPress, previousTurn: number | null, nextTurn: number | null): number | null {
   if (press.key !== "ArrowLeft" && press.key !== "ArrowRight") return null;
-  if (press.altKey || press.ctrlKey || press.metaKey || press.shiftKey || press.defaultPrevented) return null;
+  if (press.altKey || press.ctrlKey || press.metaKey || press.shiftKey || press.defaultPrevented || press.targetInDialog) return null;
   if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return null;
   if (press.targetRole && ARROW_ROLES.has(press.targetRole)) return null;
   return press.key === "ArrowLeft" ? previousTurn : nextTurn;

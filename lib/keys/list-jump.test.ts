@@ -16,6 +16,7 @@ describe("list problem keys", () => {
     [{ key: "]", targetEditable: true }, null],
     [{ key: "]", targetRole: "combobox" }, null],
     [{ key: "]", targetTag: "A" }, "next"],
+    [{ key: "]", targetTag: "BUTTON", targetInDialog: true }, null],
     [{ key: "}" }, null],
     [{ key: "n" }, null],
   ] as const)("%o → %s", (press, expected) => {
@@ -23,17 +24,22 @@ describe("list problem keys", () => {
   });
 
   it.each([
-    // current, count, direction, expected
-    [-1, 3, "next", 0],
-    [-1, 3, "previous", 2],
-    [0, 3, "next", 1],
-    [2, 3, "next", null],
-    [0, 3, "previous", null],
-    [1, 3, "previous", 0],
-    [-1, 0, "next", null],
-    [5, 3, "next", 0],
-  ] as const)("from %i of %i, %s → %s", (current, count, direction, expected) => {
-    expect(jumpIndex(current, count, direction)).toBe(expected);
+    // where the focus is, count, direction, expected
+    [null, 3, "next", 0],
+    [null, 3, "previous", 2],
+    [{ on: 0 }, 3, "next", 1],
+    [{ on: 2 }, 3, "next", null],
+    [{ on: 0 }, 3, "previous", null],
+    [{ on: 1 }, 3, "previous", 0],
+    // elsewhere on the page: the next item is the first after the focus, the previous the last before it
+    [{ before: 1 }, 3, "next", 1],
+    [{ before: 1 }, 3, "previous", 0],
+    [{ before: 0 }, 3, "previous", null],
+    [{ before: 3 }, 3, "next", null],
+    [{ before: 3 }, 3, "previous", 2],
+    [null, 0, "next", null],
+  ] as const)("from %o of %i, %s → %s", (at, count, direction, expected) => {
+    expect(jumpIndex(at, count, direction)).toBe(expected);
   });
 
   it("says where the jump landed, or why it did not move", () => {

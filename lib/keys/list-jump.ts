@@ -12,9 +12,12 @@ export const JUMP_KEYS: Record<JumpDirection, string> = { previous: "[", next: "
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 const TYPING_ROLES = new Set(["textbox", "combobox", "searchbox"]);
 
-/** Whether a key press is someone typing (in a field, an editable, a combobox) or a shortcut with Ctrl/Alt/Meta: not a page key. */
+/**
+ * Whether a key press is not for the page: someone typing (in a field, an editable, a combobox), a
+ * shortcut with Ctrl/Alt/Meta, or a key inside a dialog (the page behind a modal takes no keys).
+ */
 export function isTypingOrShortcut(press: KeyPress): boolean {
-  if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented) return true;
+  if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented || press.targetInDialog) return true;
   if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return true;
   return Boolean(press.targetRole && TYPING_ROLES.has(press.targetRole));
 }
@@ -28,14 +31,22 @@ export function jumpForKey(press: KeyPress): JumpDirection | null {
 }
 
 /**
- * The target to move to among `count` targets in page order, from the one at `current` (-1 when
- * focus is on none of them): the first / last when on none; null past either end (no wrapping, so
- * "no later one" is said instead of silently starting over).
+ * Where the keyboard focus is, seen from the page's flagged items: on item `on` (or inside it), or
+ * elsewhere with item `before` the first one after it (`count` when none is), or nowhere (the body).
  */
-export function jumpIndex(current: number, count: number, direction: JumpDirection): number | null {
+export type JumpPosition = { on: number } | { before: number } | null;
+
+/**
+ * The item to move to among `count` items in page order: the next / previous one from the focus —
+ * from nowhere, the first / last; null past either end (no wrapping, so "no later one" is said
+ * instead of silently starting over).
+ */
+export function jumpIndex(at: JumpPosition, count: number, direction: JumpDirection): number | null {
   if (count === 0) return null;
-  if (current < 0 || current >= count) return direction === "next" ? 0 : count - 1;
-  const next = direction === "next" ? current + 1 : current - 1;
+  let next: number;
+  if (at === null) next = direction === "next" ? 0 : count - 1;
+  else if ("on" in at) next = direction === "next" ? at.on + 1 : at.on - 1;
+  else next = direction === "next" ? at.before : at.before - 1;
   return next >= 0 && next < count ? next : null;
 }
 

@@ -17,8 +17,9 @@ export interface ShortcutGroup {
 const jump = (what: string): Shortcut => ({ keys: [JUMP_KEYS.previous, JUMP_KEYS.next], does: `previous / next ${what}` });
 
 /**
- * Every page's keys, for the keyboard help (`?`). Built from the handlers' own key tables, so the
- * help cannot say a key the page does not answer (docs/architecture.md#problem-keys).
+ * Every page's keys, for the keyboard help (`?`) (docs/architecture.md#problem-keys). The triage and
+ * list keys come from their handlers' own tables (TRIAGE_KEYS, JUMP_KEYS); the arrows, the brush's
+ * zoom keys and Esc are written here, as the inspector's and the brush's handlers read them.
  */
 export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
   {
@@ -29,7 +30,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
       { keys: [TRIAGE_KEYS.finding.previous, TRIAGE_KEYS.finding.next], does: "previous / next finding" },
       { keys: [TRIAGE_KEYS.delivery.previous, TRIAGE_KEYS.delivery.next], does: "previous / next failed or uncertain delivery" },
       { keys: ["←", "→"], does: "previous / next turn (a turn selected)" },
-      { keys: ["+", "−", "0"], does: "zoom in / out / whole run (on the turn brush)" },
+      { keys: ["+", "-", "0"], does: "zoom in / out / whole run (on the turn brush)" },
       { keys: ["Esc"], does: "close the turn inspector" },
     ],
   },
