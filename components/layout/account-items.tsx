@@ -13,8 +13,8 @@ export function AccountItems({
 }: {
   theme: Theme;
   onTheme: (theme: Theme) => void;
-  /** Opens the keyboard help (also opened with `?`). */
-  onShortcuts: () => void;
+  /** Opens the keyboard help (also opened with `?`); the button is where the focus goes back to. */
+  onShortcuts: (button: HTMLElement) => void;
   /** The sign-out server action (lib/server/auth/actions.ts), or nothing when not signed in. */
   signOut?: () => Promise<void>;
 }) {
@@ -31,7 +31,7 @@ export function AccountItems({
         ))}
       </fieldset>
       <TimeZoneChoice />
-      <button type="button" className="button button-quiet" onClick={onShortcuts} aria-keyshortcuts="?">
+      <button type="button" className="button button-quiet" onClick={(event) => onShortcuts(event.currentTarget)} aria-keyshortcuts="?">
         Keyboard shortcuts <kbd aria-hidden="true">?</kbd>
       </button>
       {signOut && (

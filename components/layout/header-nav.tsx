@@ -31,9 +31,14 @@ export function HeaderNav({ signedIn, theme: initialTheme, signOut }: { signedIn
     setTheme(next);
     applyTheme(next);
   };
-  const openHelp = useRef<(() => void) | null>(null);
+  const openHelp = useRef<((from?: HTMLElement) => void) | null>(null);
   const account = (
-    <AccountItems theme={theme} onTheme={chooseTheme} signOut={signedIn ? signOut : undefined} onShortcuts={() => openHelp.current?.()} />
+    <AccountItems
+      theme={theme}
+      onTheme={chooseTheme}
+      signOut={signedIn ? signOut : undefined}
+      onShortcuts={(button) => openHelp.current?.(button)}
+    />
   );
   const links = (onNavigate?: () => void) =>
     SECTIONS.map(({ name, href }) => (

@@ -11,7 +11,7 @@ import { shortcutGroupsFor } from "@/lib/keys/shortcuts";
  * anywhere but a field; so does the user menu's "Keyboard shortcuts" (through `openRef`). Esc or its
  * button closes it, and the focus goes back where it was (or to the menu's button, see onClose).
  */
-export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | null } }) {
+export function KeyboardHelp({ openRef }: { openRef: { current: ((from?: HTMLElement) => void) | null } }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const idBase = useId();
@@ -19,10 +19,10 @@ export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | n
   const { current, groups } = shortcutGroupsFor(pathname);
 
   useEffect(() => {
-    const open = () => {
+    const open = (from?: HTMLElement) => {
       const element = dialog.current;
       if (!element || element.open) return;
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      opener.current = from ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
       if (typeof element.showModal === "function") element.showModal();
       else element.setAttribute("open", "");
     };
@@ -52,7 +52,8 @@ export function KeyboardHelp({ openRef }: { openRef: { current: (() => void) | n
   const onClose = () => {
     const from = opener.current;
     opener.current = null;
-    if (!from || document.activeElement !== document.body) return;
+    const active = document.activeElement;
+    if (!from || (active && active !== document.body && !dialog.current?.contains(active))) return;
     const panel = from.closest<HTMLElement>("[id]");
     const controller = panel ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`) : null;
     (from.isConnected && from.offsetParent !== null ? from : controller)?.focus();
