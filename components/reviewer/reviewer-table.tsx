@@ -1,15 +1,14 @@
 "use client";
 
-import Link from "next/link";
 import { Fragment, useState, type MouseEvent, type ReactNode } from "react";
 import type { TReviewerCandidateRow, TReviewerSort } from "@/lib/contracts";
 import { reviewerHref, type ReviewerView } from "@/lib/queries/reviewer-url";
 import { formatTurn } from "@/lib/format";
 import { jumpTarget } from "@/components/ui/jump-keys";
 import { CandidateCells, FindingDetail } from "./reviewer-row";
-import sortStyles from "@/components/ui/sort-link.module.css";
 import styles from "./reviewer-table.module.css";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { SortLink } from "@/components/ui/sort-link";
 
 type Props = {
   rows: TReviewerCandidateRow[];
@@ -179,18 +178,9 @@ function SortHeader(props: {
   };
   return (
     <th scope="col" aria-sort={sorted ?? "none"} className={className}>
-      <Link
-        className={sortStyles.sortLink}
-        href={reviewerHref(view, { sort: next })}
-        scroll={false}
-        onClick={onClick}
-        title={`Sort: ${REVIEWER_SORT_TEXT[next]}`}
-      >
+      <SortLink href={reviewerHref(view, { sort: next })} title={`Sort: ${REVIEWER_SORT_TEXT[next]}`} sorted={sorted} onClick={onClick}>
         {children}
-        <span className={sorted ? sortStyles.sortOn : sortStyles.sortOff} aria-hidden="true">
-          {sorted === "ascending" ? "↑" : "↓"}
-        </span>
-      </Link>
+      </SortLink>
     </th>
   );
 }

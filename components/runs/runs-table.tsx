@@ -1,11 +1,10 @@
-import Link from "next/link";
 import type { TRunListItem } from "@/lib/contracts";
 import { runListHref, type RunListView } from "@/lib/queries/run-list-url";
 import { runProblems } from "@/lib/run-list/problems";
 import { jumpTarget } from "@/components/ui/jump-keys";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { SortLink } from "@/components/ui/sort-link";
 import { RUN_COLUMNS, type RunColumn } from "./run-columns";
-import sortStyles from "@/components/ui/sort-link.module.css";
 import styles from "./runs-table.module.css";
 
 /** The jump kind of runs with drops, findings or Reviewer violations (JumpKeys on the list's toolbar). */
@@ -79,17 +78,13 @@ function ColumnHeader({ column, view }: { column: RunColumn; view: RunListView }
   const next = view.sort === desc ? asc : desc;
   return (
     <th scope="col" aria-sort={current ?? "none"} className={className}>
-      <Link
-        className={sortStyles.sortLink}
+      <SortLink
         href={runListHref(view, { sort: next })}
-        scroll={false}
         title={`Sort by ${column.label.toLowerCase()}, ${next === desc ? "highest" : "lowest"} first`}
+        sorted={current}
       >
         {column.label}
-        <span className={current ? sortStyles.sortOn : sortStyles.sortOff} aria-hidden="true">
-          {current === "ascending" ? "↑" : "↓"}
-        </span>
-      </Link>
+      </SortLink>
       {unit}
     </th>
   );
