@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { keyPressOf, turnForKey } from "@/lib/inspector/turn-keys";
+import { turnForKey } from "@/lib/inspector/turn-keys";
+import { keyPressOf } from "@/lib/keys/key-press";
 
 /**
  * ← → move to the previous / next existing turn, anywhere on the page except while typing (or on

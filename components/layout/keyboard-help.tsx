@@ -2,8 +2,7 @@
 
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef } from "react";
-import { keyPressOf } from "@/lib/inspector/turn-keys";
-import { isTypingOrShortcut } from "@/lib/keys/list-jump";
+import { isTypingOrShortcut, keyPressOf } from "@/lib/keys/key-press";
 import { shortcutGroupsFor } from "@/lib/keys/shortcuts";
 
 /**

@@ -6,7 +6,7 @@ import type { TTriageKind } from "@/lib/contracts";
 import { formatTurn } from "@/lib/format";
 import { runTriageQuery } from "@/lib/queries/runs";
 import { triageForKey, type TriageDirection } from "@/lib/run-view/triage-keys";
-import { keyPressOf } from "@/lib/inspector/turn-keys";
+import { keyPressOf } from "@/lib/keys/key-press";
 
 /** What each triage kind is called in a sentence ("the next dropped reminder"). */
 export const TRIAGE_NOUNS: Record<TTriageKind, string> = {

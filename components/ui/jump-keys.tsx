@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { keyPressOf } from "@/lib/inspector/turn-keys";
+import { keyPressOf } from "@/lib/keys/key-press";
 import { JUMP_KEYS, jumpForKey, jumpIndex, jumpMessage, type JumpPosition } from "@/lib/keys/list-jump";
 import styles from "./jump-keys.module.css";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { turnForKey, type KeyPress } from "./turn-keys";
+import type { KeyPress } from "@/lib/keys/key-press";
+import { turnForKey } from "./turn-keys";
 
 describe("turnForKey", () => {
   it.each<[string, KeyPress, number | null]>([

@@ -1,4 +1,4 @@
-import type { KeyPress } from "@/lib/inspector/turn-keys";
+import { isTypingOrShortcut, type KeyPress } from "./key-press";
 
 export type JumpDirection = "previous" | "next";
 
@@ -8,19 +8,6 @@ export type JumpDirection = "previous" | "next";
  * previous one; the same keys the run page uses for its dropped reminders.
  */
 export const JUMP_KEYS: Record<JumpDirection, string> = { previous: "[", next: "]" };
-
-const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
-const TYPING_ROLES = new Set(["textbox", "combobox", "searchbox"]);
-
-/**
- * Whether a key press is not for the page: someone typing (in a field, an editable, a combobox), a
- * shortcut with Ctrl/Alt/Meta, or a key inside a dialog (the page behind a modal takes no keys).
- */
-export function isTypingOrShortcut(press: KeyPress): boolean {
-  if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented || press.targetInDialog) return true;
-  if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return true;
-  return Boolean(press.targetRole && TYPING_ROLES.has(press.targetRole));
-}
 
 /** The direction a key press asks for; null for another key, a shortcut with Ctrl/Alt/Meta, or while typing. */
 export function jumpForKey(press: KeyPress): JumpDirection | null {

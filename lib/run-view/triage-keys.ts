@@ -1,6 +1,5 @@
 import type { TTriageKind } from "@/lib/contracts";
-import type { KeyPress } from "@/lib/inspector/turn-keys";
-import { isTypingOrShortcut } from "@/lib/keys/list-jump";
+import { isTypingOrShortcut, type KeyPress } from "@/lib/keys/key-press";
 
 export type TriageDirection = "previous" | "next";
 
