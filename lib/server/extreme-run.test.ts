@@ -175,7 +175,7 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
     secret = (await createKey(db, "extremes")).secret;
     caller = await authenticate(db, `Bearer ${secret}`);
     vi.stubGlobal("fetch", fetchThroughRoutes);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     vi.unstubAllGlobals();
     await db?.close();
@@ -308,5 +308,41 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
     expect(candidates.rows.filter((r) => r.source === "recorded").map((r) => r.turn)).toEqual([0, MAX_TURN]);
     const funnel = await pageData(reviewerFunnelQuery({ runId: RUN_ID }), reviewerFunnelLoader);
     expect(funnel.candidates.total).toBe(candidates.rows.length);
+  });
+
+  it("a run at the first and last instants stored (0001-01-01T00:00:00Z, 9999-12-31T23:59:59.999Z) and a leap second reads back and is exported", async () => {
+    const runId = "extreme-instants";
+    const first = "0001-01-01T00:00:00Z";
+    const leap = "2016-12-31T23:59:60.5Z";
+    const last = "9999-12-31T23:59:59.999Z";
+    const turn = (t: number, ts: string) => [
+      { id: `${runId}-${t}-1`, runId, type: "meter.requests", ts, turn: t, body: { used: 1 } },
+      { id: `${runId}-${t}-2`, runId, type: "request.final", ts, turn: t, body: { requiredBytes: 100 } },
+      { id: `${runId}-${t}-3`, runId, type: "request.submitted", ts, turn: t, body: { outcome: "ok" } },
+    ];
+    const events = [
+      { id: `${runId}-0`, runId, type: "run.started", ts: first, body: { task: "instants", agent: "instant-agent", policy: {} } },
+      ...turn(0, first),
+      ...turn(1, leap),
+      ...turn(2, last),
+      { id: `${runId}-9`, runId, type: "run.ended", ts: last, body: { status: "completed" } },
+    ];
+    await ingest(events);
+    await settleRebuilds(db);
+    const decisions = ZRunDecisions.parse(await (await get(runDecisionsRoute, `/api/v1/runs/${runId}/decisions`, { runId })).json());
+    expect(decisions).toEqual(rebuild(events.map((e) => ZEvent.parse(e))));
+    expect(decisions.turns.map((t) => t.turn)).toEqual([0, 1, 2]);
+    const summary = await pageData(runSummaryQuery(runId), runSummaryLoader);
+    expect([summary.startedAt, summary.endedAt, summary.turns]).toEqual(["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", 3]);
+    // The leap second's instant is the last millisecond of its minute (contract §4), its ts kept as sent.
+    const leapTurn = await pageData(turnDetailQuery(runId, 1), turnDetailLoader);
+    expect(leapTurn.events.map((e) => e.ts)).toEqual([leap, leap, leap]);
+    expect((await pageData(runTimelineQuery(runId), runTimelineLoader)).turnRange).toEqual([0, 2]);
+    const json = await get(exportRunsRoute, "/api/v1/runs/export?format=json&agent=instant-agent");
+    expect((await json.json()).map((r: { startedAt: string; endedAt: string }) => [r.startedAt, r.endedAt])).toEqual([
+      ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"],
+    ]);
+    const trends = await pageData(trendsQuery({ tz: "UTC", from: "0001-01-01", to: "0001-01-01", agent: "instant-agent" }), trendsLoader);
+    expect(trends.days.map((d) => [d.day, d.turns])).toEqual([["0001-01-01", 1]]);
   });
 });

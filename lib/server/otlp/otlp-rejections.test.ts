@@ -64,7 +64,7 @@ describe.each(testDatabases())("OTLP records that cannot be stored, on $name", (
     const created = await createKey(db, "otlp-edges", "edges");
     key = created.secret;
     projectId = (await db.prisma.project.findUniqueOrThrow({ where: { name: "otlp-edges" } })).id;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => db?.close());
 
   const headers = (type: string) => ({ authorization: `Bearer ${key}`, "content-type": type });
