@@ -17,7 +17,8 @@ import {
 /**
  * Decoders of OTLP/JSON (the protobuf messages in the proto3 JSON mapping, as OTLP/HTTP specifies):
  * lowerCamelCase field names (the .proto's snake_case names are accepted too), trace and span ids as
- * hex, 64-bit integers as strings or numbers, enums as integers. Unknown fields are ignored; a value
+ * hex (kept as sent, lowercased: ./ids.ts checks them per record), 64-bit integers as strings or
+ * numbers, enums as integers. Unknown fields are ignored; a value
  * of the wrong type throws OtlpJsonError naming its path.
  */
 export class OtlpJsonError extends Error {
@@ -79,12 +80,13 @@ function int32(value: unknown, path: string): number {
   return value;
 }
 
-/** A trace id (16 bytes) or span id (8 bytes) as hex; all zeros or empty is "" (not set). */
-function hexIdText(value: unknown, path: string, bytes: number): string {
-  const text = string(value, path);
-  if (text === "") return "";
-  if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(text)) throw new OtlpJsonError(path, `expected ${bytes * 2} hex digits`);
-  return /^0*$/.test(text) ? "" : text.toLowerCase();
+/**
+ * A trace or span id as hex, lowercased, whatever its length: each record's ids are checked when it
+ * is mapped (./ids.ts), so an id of the wrong length or not in hex rejects that record alone, as it
+ * does in protobuf, and not the whole export.
+ */
+function hexIdText(value: unknown, path: string): string {
+  return string(value, path).toLowerCase();
 }
 
 function anyValue(value: unknown, path: string, depth: number): JsonValue {
@@ -141,9 +143,9 @@ function span(value: unknown, path: string, budget: ItemBudget): Span {
   const s = object(value, path);
   const status = object(field(s, "status"), `${path}.status`);
   return {
-    traceId: hexIdText(field(s, "traceId"), `${path}.traceId`, 16),
-    spanId: hexIdText(field(s, "spanId"), `${path}.spanId`, 8),
-    parentSpanId: hexIdText(field(s, "parentSpanId"), `${path}.parentSpanId`, 8),
+    traceId: hexIdText(field(s, "traceId"), `${path}.traceId`),
+    spanId: hexIdText(field(s, "spanId"), `${path}.spanId`),
+    parentSpanId: hexIdText(field(s, "parentSpanId"), `${path}.parentSpanId`),
     name: string(field(s, "name"), `${path}.name`),
     kind: int32(field(s, "kind"), `${path}.kind`),
     startTimeUnixNano: int64(field(s, "startTimeUnixNano"), `${path}.startTimeUnixNano`, true),
@@ -178,8 +180,8 @@ function logRecord(value: unknown, path: string, budget: ItemBudget): LogRecord 
     severityText: string(field(l, "severityText"), `${path}.severityText`),
     body: body === undefined ? undefined : anyValue(body, `${path}.body`, 0),
     attributes: attributes(l, path),
-    traceId: hexIdText(field(l, "traceId"), `${path}.traceId`, 16),
-    spanId: hexIdText(field(l, "spanId"), `${path}.spanId`, 8),
+    traceId: hexIdText(field(l, "traceId"), `${path}.traceId`),
+    spanId: hexIdText(field(l, "spanId"), `${path}.spanId`),
     eventName: string(field(l, "eventName"), `${path}.eventName`),
   };
 }

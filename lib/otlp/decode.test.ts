@@ -148,10 +148,25 @@ describe("decoding what the official OTLP serializers write", () => {
   });
 
   it("names the path of a JSON value of the wrong type", () => {
-    const bad = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "xyz" }] }] }] };
+    const bad = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 42 }] }] }] };
     expect(() => decodeAndMap("traces", "json", new TextEncoder().encode(JSON.stringify(bad)))).toThrow(
-      /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId: expected 32 hex digits/,
+      /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId: expected a string/,
     );
+  });
+
+  it("reads an id that is not 16 or 8 bytes of hex, in either encoding, and rejects its span alone", () => {
+    const ids = (traceId: string) => ({ traceId, spanId: "0102030405060708", name: "s", startTimeUnixNano: "1" });
+    const json = { resourceSpans: [{ scopeSpans: [{ spans: [ids("xyz"), ids("ABCD"), ids("0102030405060708090a0b0c0d0e0f10")] }] }] };
+    const mapped = decodeAndMap("traces", "json", new TextEncoder().encode(JSON.stringify(json)));
+    expect(mapped.rejections).toEqual([
+      {
+        item: 0,
+        origin: 'span 0102030405060708 "s"',
+        message: "the trace id is not hex (OTLP/JSON sends ids as hex digits, two per byte)",
+      },
+      { item: 1, origin: 'span 0102030405060708 "s"', message: "the trace id is 2 bytes; a trace id is 16 bytes" },
+    ]);
+    expect(mapped.records.map((r) => r.item)).toEqual([2]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { fingerprint } from "@/lib/core";
 import { CUESCOPE_TYPE, isCuescopeEvent, telemetryEvent, valueLabel } from "./cuescope-event";
+import { idProblem, usableId } from "./ids";
 import { emptyMapped, type Mapped } from "./mapped";
 import type { Attributes, JsonValue, LogRecord, LogsRequest } from "./model";
 import { boundData, boundShared, runIdOf, storableJson, turnOf, type SharedParts } from "./records";
@@ -23,17 +24,19 @@ export function mapLogs(request: LogsRequest): Mapped {
 
 /**
  * A log record's identity when it names none: its time and a fingerprint of everything it holds,
- * so exporting the same record again gives the same id (and a different record another one).
+ * so exporting the same record again gives the same id (and a different record another one). Its ids
+ * are taken as usable (all zeros is "", as OTLP/JSON has always been read), so protobuf and OTLP/JSON
+ * give the same key.
  */
-function derivedKey(log: LogRecord, time: bigint): string {
+function derivedKey(log: LogRecord, time: bigint, ids: { traceId: string; spanId: string }): string {
   const content = {
     time: log.timeUnixNano.toString(),
     observed: log.observedTimeUnixNano.toString(),
     severity: log.severityNumber,
     severityText: log.severityText,
     eventName: log.eventName,
-    traceId: log.traceId,
-    spanId: log.spanId,
+    traceId: ids.traceId,
+    spanId: ids.spanId,
     body: log.body ?? null,
     attributes: log.attributes,
   };
@@ -42,16 +45,26 @@ function derivedKey(log: LogRecord, time: bigint): string {
 
 function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, resource: Attributes): void {
   const time = log.timeUnixNano !== 0n ? log.timeUnixNano : log.observedTimeUnixNano;
-  const key = derivedKey(log, time);
-  if (isCuescopeEvent(log.attributes)) {
-    const origin = `log record ${item} (${valueLabel(log.attributes[CUESCOPE_TYPE], 40)})`;
+  const cuescopeEvent = isCuescopeEvent(log.attributes);
+  const origin = cuescopeEvent
+    ? `log record ${item} (${valueLabel(log.attributes[CUESCOPE_TYPE], 40)})`
+    : `log record ${item}${log.eventName ? ` "${log.eventName.slice(0, 60)}"` : ""}`;
+  // A log record's ids are optional, but when sent they are 16 and 8 bytes (./ids.ts).
+  const idsProblem = idProblem(log.traceId, "trace") ?? idProblem(log.spanId, "span");
+  if (idsProblem !== null) {
+    out.rejections.push({ item, origin, message: idsProblem });
+    return;
+  }
+  const traceId = usableId(log.traceId, "trace");
+  const spanId = usableId(log.spanId, "span");
+  const key = derivedKey(log, time, { traceId, spanId });
+  if (cuescopeEvent) {
     const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: `otel-log-${key}` });
     if (mapped.ok) out.events.push({ item, origin, event: mapped.event });
     else out.rejections.push({ item, origin, message: mapped.message });
     return;
   }
-  const origin = `log record ${item}${log.eventName ? ` "${log.eventName.slice(0, 60)}"` : ""}`;
-  const run = runIdOf(log.traceId, log.attributes, resource);
+  const run = runIdOf(traceId, log.attributes, resource);
   if (!run.ok) {
     out.rejections.push({ item, origin, message: run.message });
     return;
@@ -71,8 +84,8 @@ function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, 
     severityNumber: log.severityNumber,
     severityText: log.severityText,
     eventName: log.eventName || null,
-    traceId: log.traceId || null,
-    spanId: log.spanId || null,
+    traceId: traceId || null,
+    spanId: spanId || null,
     body: log.body ?? null,
     attributes: log.attributes,
   };

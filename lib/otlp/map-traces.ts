@@ -1,5 +1,6 @@
 import { CUESCOPE_TYPE, isCuescopeEvent, onlyCuescopeAttributes, telemetryEvent, valueLabel } from "./cuescope-event";
 import { modelRequestFields, isGenAiSpan } from "./gen-ai";
+import { idLabel, idProblem, usableId } from "./ids";
 import { emptyMapped, type Mapped } from "./mapped";
 import type { Attributes, JsonValue, Span, SpanEvent, TracesRequest } from "./model";
 import { boundData, boundShared, runIdOf, storableJson, turnOf, type SharedParts } from "./records";
@@ -23,13 +24,24 @@ export function mapTraces(request: TracesRequest): Mapped {
 }
 
 function spanName(span: Span): string {
-  return `span ${span.spanId || "(no span id)"}${span.name ? ` "${span.name.slice(0, 60)}"` : ""}`;
+  return `span ${idLabel(span.spanId, "span")}${span.name ? ` "${span.name.slice(0, 60)}"` : ""}`;
+}
+
+/** Why a span's ids cannot be used (./ids.ts), or null. */
+function spanIdsProblem(span: Span): string | null {
+  const problem = idProblem(span.traceId, "trace") ?? idProblem(span.spanId, "span") ?? idProblem(span.parentSpanId, "parent span");
+  if (problem !== null) return problem;
+  if (usableId(span.traceId, "trace") === "" || usableId(span.spanId, "span") === "") {
+    return "a span needs a trace id and a span id (16 and 8 bytes, not all zero)";
+  }
+  return null;
 }
 
 function mapSpan(out: Mapped, item: number, span: Span, shared: SharedParts, resource: Attributes): void {
   const origin = spanName(span);
-  if (span.traceId === "" || span.spanId === "") {
-    out.rejections.push({ item, origin, message: "a span needs a trace id and a span id (16 and 8 bytes, not all zero)" });
+  const idsProblem = spanIdsProblem(span);
+  if (idsProblem !== null) {
+    out.rejections.push({ item, origin, message: idsProblem });
     return;
   }
   const mappedIds: JsonValue[] = [];
@@ -69,7 +81,7 @@ function mapSpan(out: Mapped, item: number, span: Span, shared: SharedParts, res
   const data: { [key: string]: JsonValue } = {
     traceId: span.traceId,
     spanId: span.spanId,
-    parentSpanId: span.parentSpanId || null,
+    parentSpanId: usableId(span.parentSpanId, "parent span") || null,
     name: span.name,
     kind: span.kind,
     startTime: span.startTimeUnixNano === 0n ? null : nanosToIso(span.startTimeUnixNano),

@@ -1,7 +1,8 @@
 /**
  * The OTLP data Cuescope reads, decoded from protobuf (./decode-proto.ts) or OTLP/JSON
  * (./decode-json.ts) into one shape. Attribute values are already JSON (./any-value.ts says how);
- * ids are lowercase hex; times are nanoseconds since the Unix epoch (0 = not set).
+ * ids are lowercase hex as sent, of any length ("" = not set; ./ids.ts checks them when each record is
+ * mapped); times are nanoseconds since the Unix epoch (0 = not set).
  */
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -97,3 +97,42 @@ export class DatabaseTimeoutError extends Error {
     this.name = "DatabaseTimeoutError";
   }
 }
+
+/**
+ * SQLSTATE classes of a row the database refuses for its own content: 22 data exception (a value out
+ * of range, too long, not valid for its type), 23 integrity constraint violation (a check, a not-null,
+ * a foreign key), 54 program limit exceeded (an index row over the btree maximum); and Prisma's codes
+ * for the same (P2000 value too long, P2004 constraint failed, P2007 data validation, P2011 null
+ * constraint, P2020 value out of range).
+ */
+const ROW_REFUSED_PRISMA = new Set(["P2000", "P2004", "P2007", "P2011", "P2020"]);
+
+/**
+ * The database refused a row for what it holds, not for its own state: storing the other rows of
+ * the statement alone may succeed. Never true of a transient error (isTransientDatabaseError).
+ */
+export function isRowRefused(error: unknown): boolean {
+  if (isTransientDatabaseError(error)) return false;
+  return errorCodes(error).some((code) => /^(22|23|54)[0-9A-Z]{3}$/.test(code) || ROW_REFUSED_PRISMA.has(code));
+}
+
+/** The database's own words for a refused row, short (for an answer naming the row), with its SQLSTATE. */
+export function refusalReason(error: unknown): string {
+  const code = errorCodes(error).find((c) => /^[0-9A-Z]{5}$/.test(c) && !c.startsWith("P"));
+  const message = (originalMessage(error) ?? "the row was refused").slice(0, 200);
+  return code ? `${message} (SQLSTATE ${code})` : message;
+}
+
+/** The driver's message under Prisma's wrapping (`originalMessage` of a driver-adapter error), else the error's own first line. */
+function originalMessage(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const find = (value: unknown, depth: number): string | undefined => {
+    if (!value || typeof value !== "object" || seen.has(value) || depth > 6) return undefined;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    if (typeof record.originalMessage === "string") return record.originalMessage;
+    return find(record.cause, depth + 1) ?? find(record.meta, depth + 1) ?? find(record.driverAdapterError, depth + 1);
+  };
+  const own = (error as { message?: unknown } | null)?.message;
+  return find(error, 0) ?? (typeof own === "string" ? own.split("\n")[0] : undefined);
+}

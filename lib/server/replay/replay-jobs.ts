@@ -231,7 +231,8 @@ function toJob(row: JobRow, reused: boolean): TReplayJob {
     copyVersionId: row.copyVersionId,
     policyVersionId: row.policyVersionId,
     filters: replayFiltersColumn(row),
-    progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: row.totalTurns, doneTurns: row.doneTurns },
+    // Turn counts are bigint columns (a run may have 2^31 turns); their sums stay far below 2^53.
+    progress: { totalRuns: row.totalRuns, doneRuns: row.doneRuns, totalTurns: Number(row.totalTurns), doneTurns: Number(row.doneTurns) },
     result,
     error,
     reused,
