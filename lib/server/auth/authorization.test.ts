@@ -3,7 +3,7 @@ import { bearerKey, exporterKey, parseAuthorization } from "./authorization";
 
 const basic = (userPassword: string) => `Basic ${Buffer.from(userPassword, "utf8").toString("base64")}`;
 
-describe("the Authorization header (RFC 9110 §11.6.2: scheme credentials, the scheme case-insensitive)", () => {
+describe("the Authorization header (RFC 9110 section 11.6.2: scheme credentials, the scheme case-insensitive)", () => {
   it.each([
     ["Bearer cs_abc", "cs_abc"],
     ["bearer cs_abc", "cs_abc"],

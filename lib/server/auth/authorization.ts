@@ -1,7 +1,7 @@
 /**
  * The one reader of credentials in request headers (issue 22): the API's `Authorization: Bearer`,
  * and the forms OTLP exporters are configured with. An `Authorization` value is
- * `scheme credentials` (RFC 9110 §11.6.2); the scheme is case-insensitive (§11.1), so `bearer`,
+ * `scheme credentials` (RFC 9110 section 11.6.2); the scheme is case-insensitive (section 11.1), so `bearer`,
  * `Bearer` and `BEARER` are one scheme. Everything that looks at a key (the key check, the
  * rate limiter's memory of recently accepted keys) goes through here, so no two places disagree
  * about which key a request carries.

@@ -183,7 +183,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect((await call(fresh, "10.9.9.9")).status).toBe(429);
     expect((await call(secret, "10.9.9.9")).status).toBe(200);
     expect((await call("cs_wrong", "10.9.9.9")).status).toBe(429);
-    // The scheme is case-insensitive (RFC 9110 §11.1): the same key sent as `bearer …` or `BEARER …` is the same recently good key.
+    // The scheme is case-insensitive (RFC 9110 section 11.1): the same key sent as `bearer …` or `BEARER …` is the same recently good key.
     const sent = (authorization: string) =>
       listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization, [PEER]: "10.9.9.9" } }));
     expect((await sent(`bearer ${secret}`)).status).toBe(200);
