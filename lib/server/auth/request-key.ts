@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
+import { requestHostRefusal } from "./allowed-hosts";
 import { bearerKey, exporterKey } from "./authorization";
 import { clientAddress } from "./client-address";
 import { assertSameOrigin, isSafeMethod } from "./csrf";
@@ -13,7 +14,8 @@ export { SESSION_COOKIE } from "./sessions";
 /**
  * Who sends an API request: an `Authorization: Bearer <key>` header (agents, scripts), else the
  * browser's session cookie (pages use the API from the browser). Bearer failures are rate limited
- * per client address; cookie-authenticated requests that change data must be same-origin (CSRF).
+ * per client address; cookie-authenticated requests that change data must be same-origin (CSRF),
+ * and a session cookie counts only under a loopback or allowed Host (allowed-hosts.ts; keys under any).
  * The old raw-key cookie (`cuescope_key`) is not accepted any more.
  */
 export async function authenticateRequest(db: Database, request: Request): Promise<Caller> {
@@ -22,6 +24,8 @@ export async function authenticateRequest(db: Database, request: Request): Promi
   const token = sessionTokenFromCookieHeader(request.headers.get("cookie"));
   if (token === null)
     throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>` (or sign in in the browser)");
+  const badHost = requestHostRefusal(request);
+  if (badHost) throw new DomainError("forbidden", `the session cookie is not accepted here: ${badHost}`);
   if (!isSafeMethod(request.method)) assertSameOrigin(request.headers);
   return authenticateSession(db, token);
 }
