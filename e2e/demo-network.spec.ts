@@ -35,7 +35,8 @@ test.beforeAll(async () => {
   }
   ns = createNetns("auth"); // a fixed name: a run that was killed leaves nothing behind the next one
 
-  server = await startOwnServer({ port: PORT, host: "0.0.0.0", dir: SERVER_DIR });
+  // Browsers on the other machine address it by its network address, which an operator lists (DNS rebinding, issue 22).
+  server = await startOwnServer({ port: PORT, host: "0.0.0.0", dir: SERVER_DIR, env: { CUESCOPE_ALLOWED_HOSTS: HOST_ADDRESS } });
   remoteBrowser = await chromium.launch({ executablePath: ns.browserWrapper, args: CHROMIUM_ARGS });
 });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type BrowserContext } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { E2E_PORT } from "./support/targets";
 import { signOut } from "./support/account-menu";
 import { autoSubmitPage, serveOtherOrigin } from "./support/other-origin";
@@ -163,7 +164,7 @@ test.describe("CSRF from another origin", () => {
     try {
       const answer = page.waitForResponse((r) => r.url() === `${baseURL}/runs` && r.request().method() === "POST");
       await page.goto(attacker.url);
-      expect((await answer).status()).toBeGreaterThanOrEqual(400);
+      expect((await answer).status()).toBe(403);
     } finally {
       await attacker.close();
     }
@@ -182,7 +183,7 @@ test.describe("CSRF from another origin", () => {
     try {
       const answer = page.waitForResponse((r) => r.url() === `${baseURL}/login` && r.request().method() === "POST");
       await page.goto(login.url);
-      await answer;
+      expect((await answer).status()).toBe(403);
     } finally {
       await login.close();
     }
@@ -198,3 +199,111 @@ function serverForm(html: string, className: string, action: string): string {
   expect(form).toMatch(/\$ACTION_/);
   return form.replace(/\saction="[^"]*"/, "").replace("<form", `<form action="${action}"`);
 }
+
+test.describe("issue 22: refusals that come before anything renders", () => {
+  const DATA_PAGES = [
+    "/runs",
+    "/runs?sort=-findings",
+    "/runs/no-such-run?turn=2",
+    "/reviewer",
+    "/reviewer?violations=true",
+    "/trends",
+    "/copy",
+    "/copy/policy",
+    "/copy/replay",
+    "/copy/replay/no-job/runs/no-run/turns/1",
+  ];
+
+  for (const cookie of [undefined, `${SESSION}=not-a-session`]) {
+    test(`every data page ${cookie ? "with a dead session cookie" : "without a session"} answers a 307 to sign-in, not a 200 that redirects later`, async ({
+      request,
+    }) => {
+      for (const path of DATA_PAGES) {
+        const response = await request.get(path, { maxRedirects: 0, headers: cookie ? { cookie } : {} });
+        expect(response.status(), path).toBe(307);
+        const location = new URL(response.headers()["location"], "http://app.invalid");
+        expect(location.pathname, path).toBe("/login");
+        expect(location.searchParams.get("next"), path).toMatch(new RegExp(`^${path.split("?")[0]}`));
+      }
+    });
+  }
+
+  test("server actions from another origin or with Origin: null answer 403 (not 500) and set no cookie", async ({ page, request }) => {
+    // The demo button's form as the page renders it (its hidden action fields decoded by the browser).
+    await page.goto("/login");
+    const fields = await page
+      .locator("form.sign-in-demo")
+      .evaluate((form: HTMLFormElement) => Object.fromEntries([...new FormData(form)].map(([name, value]) => [name, String(value)])));
+    expect(Object.keys(fields).some((name) => name.startsWith("$ACTION_"))).toBe(true);
+    for (const headers of <Record<string, string>[]>[
+      { origin: "null" },
+      { origin: `http://127.0.0.1:${ATTACKER_PORT}` },
+      { origin: "null", "sec-fetch-site": "cross-site" },
+      {},
+    ]) {
+      const response = await request.post("/login", { headers, multipart: fields, maxRedirects: 0 });
+      expect(response.status(), JSON.stringify(headers)).toBe(403);
+      expect(await response.text()).toMatch(/cross-origin request refused: a form of this app \(a server action\)/);
+      expect(response.headers()["set-cookie"]).toBeUndefined();
+    }
+    // The same form from the app's own page signs in.
+    const own = await request.post("/login", { headers: { origin: `http://127.0.0.1:${E2E_PORT}` }, multipart: fields, maxRedirects: 0 });
+    expect(own.status()).toBe(303);
+    expect(own.headers()["set-cookie"]).toContain(`${SESSION}=`);
+  });
+
+  test("DNS rebinding: under a name that resolves to this machine but is not its own, no page, no demo, no session; keys still work", async ({
+    playwright,
+  }) => {
+    test.setTimeout(120_000); // a browser of its own, and a demo sign-in that renders the runs list on a busy machine
+    const browser = await playwright.chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS, "--host-resolver-rules=MAP rebind.test 127.0.0.1"],
+    });
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const rebound = `http://rebind.test:${E2E_PORT}`;
+      for (const path of ["/login", "/runs", "/"]) {
+        const response = (await page.goto(`${rebound}${path}`))!;
+        expect(response.status(), path).toBe(403);
+        await expect(page.locator("body")).toContainText(`"rebind.test:${E2E_PORT}"`);
+        await expect(page.locator("body")).toContainText("CUESCOPE_ALLOWED_HOSTS=rebind.test");
+      }
+      // The attacker's script, now same-origin with this server under its own name: the demo sign-in is refused …
+      const answer = await page.evaluate(async () => {
+        const form = new FormData();
+        form.set("next", "/runs");
+        const response = await fetch("/login", { method: "POST", body: form, headers: { "next-action": "0".repeat(42) } });
+        return { status: response.status, text: await response.text() };
+      });
+      expect(answer.status).toBe(403);
+      expect(answer.text).toContain("CUESCOPE_ALLOWED_HOSTS");
+      expect(await context.cookies()).toEqual([]);
+      // … the API takes no session cookie under that name, even a valid one …
+      const demoSession = await (async () => {
+        const own = await browser.newContext();
+        const ownPage = await own.newPage();
+        await signInToDemo(ownPage, "/runs", `http://127.0.0.1:${E2E_PORT}`);
+        const value = (await sessionCookie(own))!.value;
+        await own.close();
+        return value;
+      })();
+      const api = await page.evaluate(async (cookie) => {
+        document.cookie = cookie;
+        const response = await fetch("/api/v1/runs");
+        return { status: response.status, body: await response.json() };
+      }, `${SESSION}=${demoSession}`);
+      expect(api.status).toBe(403);
+      expect(api.body.error.message).toMatch(/session cookie is not accepted here.*rebind\.test/);
+      // … while an API key works under any name.
+      const keyed = await page.evaluate(
+        async (key) => (await fetch("/api/v1/runs", { headers: { authorization: `Bearer ${key}` } })).status,
+        demoKey(),
+      );
+      expect(keyed).toBe(200);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -47,6 +47,18 @@ const zHops = z
     ]),
   );
 
+/** Host names, comma-separated: each lower-cased, a port dropped (`[::1]:3000` → `[::1]`). */
+const zHostList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d+)?$/)))
+  .transform((hosts) => hosts.map((host) => host.replace(/:\d+$/, "")));
+
 export const ENV = {
   DATABASE_URL: variable<string | undefined>(
     text,
@@ -81,6 +93,12 @@ export const ENV = {
     0,
     "a number of proxy hops (0/false, true = 1, or a positive whole number)",
     "read forwarded headers from that many trusted proxies; unset: they are ignored",
+  ),
+  CUESCOPE_ALLOWED_HOSTS: variable(
+    zHostList,
+    [],
+    "comma-separated host names (e.g. cuescope.example.com,10.0.0.5)",
+    "the host names browsers may reach this server by, besides loopback ones (localhost, 127.0.0.0/8, [::1]); pages and browser sessions under any other Host are refused (DNS rebinding). API keys work under any host",
   ),
   CUESCOPE_INGEST_CONCURRENCY: variable(
     z.coerce.number().int().positive(),

@@ -78,10 +78,16 @@ export function isHttps(headers: HeaderSource): boolean {
   return (headers.get("x-forwarded-proto") ?? "").split(",")[0].trim().toLowerCase() === "https";
 }
 
-/** This server's origin as the browser addressed it: scheme + Host (forwarded ones behind a trusted proxy). */
-export function requestOrigin(headers: HeaderSource): string | undefined {
+/** The host (with its port) the browser addressed: Host, or the forwarded one behind a trusted proxy; lower-cased. */
+export function requestHost(headers: HeaderSource): string | undefined {
   const trusted = trustedProxyHops() > 0;
   const host = ((trusted ? headers.get("x-forwarded-host")?.split(",")[0] : undefined) ?? headers.get("host") ?? "").trim();
+  return host ? host.toLowerCase() : undefined;
+}
+
+/** This server's origin as the browser addressed it: scheme + Host (forwarded ones behind a trusted proxy). */
+export function requestOrigin(headers: HeaderSource): string | undefined {
+  const host = requestHost(headers);
   if (!host) return undefined;
-  return `${isHttps(headers) ? "https" : "http"}://${host.toLowerCase()}`;
+  return `${isHttps(headers) ? "https" : "http"}://${host}`;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
+import { bearerKey } from "./authorization";
 
 const SECRET_PREFIX = "cs_";
 
@@ -63,12 +64,16 @@ export interface Caller {
   via?: "key" | "session";
 }
 
-/** The project a bearer secret belongs to; unauthorized for a missing, unknown or revoked key. */
+/** The project of an `Authorization: Bearer <key>` value (any case of the scheme); unauthorized for a missing, unknown or revoked key. */
 export async function authenticate(db: Database, authorization: string | null): Promise<Caller> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");
+  return authenticateKey(db, bearerKey(authorization));
+}
+
+/** The project a key belongs to; unauthorized for a missing, unknown or revoked key. */
+export async function authenticateKey(db: Database, secret: string | null): Promise<Caller> {
+  if (!secret) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");
   const key = await db.prisma.apiKey.findUnique({
-    where: { secretHash: hashSecret(match[1]) },
+    where: { secretHash: hashSecret(secret) },
     include: { project: { select: { id: true, name: true } } },
   });
   if (!key || key.revokedAt) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");

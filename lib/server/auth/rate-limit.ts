@@ -126,8 +126,8 @@ export function authFailureLimiter(): FailureLimiter {
 }
 
 /**
- * Credentials that passed recently (sha256 of the Authorization value; bounded, least recently
- * used forgotten first). While an address is over the limiter, a credential in this set is still
+ * Keys that passed recently (sha256 of the key as lib/server/auth/authorization.ts reads it, in
+ * whatever form it was sent; bounded, least recently used forgotten first). While an address is over the limiter, a credential in this set is still
  * checked: a local agent with a good key keeps working while a neighbour on the same address (all
  * local agents share 127.0.0.1) sends wrong keys. A guesser gains nothing: a guess is never in the
  * set, so it stays refused unchecked.

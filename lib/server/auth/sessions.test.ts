@@ -7,7 +7,7 @@ import { clientAddress, isLoopback } from "./client-address";
 import { authenticate, createKey, revokeKey, type Caller } from "./keys";
 import { AUTH_FAILURE_BURST, authFailureLimiter } from "./rate-limit";
 import { authenticateSession, createSession, hashToken, revokeSession, SESSION_COOKIE, SESSION_DAYS } from "./sessions";
-import { demoRefusal, signInWithKey, signOut, type CookieJar } from "./sign-in";
+import { demoRefusal, signInToDemo, signInWithKey, signOut, type CookieJar } from "./sign-in";
 
 const ORIGIN = "http://127.0.0.1:3000";
 const PEER = "x-cuescope-peer-test";
@@ -120,6 +120,51 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     ).toBe(200);
   });
 
+  it("DNS rebinding: under a Host that is neither loopback nor allowed, no sign-in, no demo, no cookie session; keys still work", async () => {
+    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const rebound = { host: "rebind.example:3000", origin: "http://rebind.example:3000", "sec-fetch-site": "same-origin" };
+    for (const signIn of [
+      (cookies: CookieJar) => signInWithKey(db, secret, "/runs", browserHeaders(rebound), cookies),
+      (cookies: CookieJar) => signInToDemo(db, "/runs", browserHeaders(rebound), cookies),
+    ]) {
+      const cookies = jar();
+      const result = await signIn(cookies);
+      expect(result).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/"rebind\.example:3000".*CUESCOPE_ALLOWED_HOSTS=rebind\.example/),
+      });
+      expect(cookies.values.size).toBe(0);
+    }
+    // A session opened on this server's own name is not accepted under the rebound one (GET or POST) …
+    const { token } = await createSession(db, caller);
+    const cookie = `${SESSION_COOKIE}=${token}`;
+    const withCookie = (host: string) => new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { host, cookie } });
+    const refused = await listCopyVersionsRoute(withCookie("rebind.example:3000"));
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toMatchObject({
+      code: "forbidden",
+      message: expect.stringMatching(/rebind\.example.*CUESCOPE_ALLOWED_HOSTS/),
+    });
+    expect((await makeDefault(versionB, { ...rebound, cookie })).status).toBe(403);
+    expect(await defaultCopy()).toBe(versionA);
+    expect((await listCopyVersionsRoute(withCookie("localhost:3000"))).status).toBe(200);
+    // … while a key works under any Host.
+    const keyed = new Request(`${ORIGIN}/api/v1/copy-versions`, {
+      headers: { host: "rebind.example:3000", authorization: `bearer ${secret}` },
+    });
+    expect((await listCopyVersionsRoute(keyed)).status).toBe(200);
+    // A host the operator names is this server's.
+    process.env.CUESCOPE_ALLOWED_HOSTS = "rebind.example";
+    try {
+      expect((await listCopyVersionsRoute(withCookie("rebind.example:3000"))).status).toBe(200);
+      const cookies = jar();
+      expect((await signInWithKey(db, secret, "/runs", browserHeaders(rebound), cookies)).ok).toBe(true);
+      expect(cookies.values.has(SESSION_COOKIE)).toBe(true);
+    } finally {
+      delete process.env.CUESCOPE_ALLOWED_HOSTS;
+    }
+  });
+
   it("no longer accepts the old cookie that held the raw API key", async () => {
     const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
     const response = await listCopyVersionsRoute(
@@ -183,6 +228,12 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect((await call(fresh, "10.9.9.9")).status).toBe(429);
     expect((await call(secret, "10.9.9.9")).status).toBe(200);
     expect((await call("cs_wrong", "10.9.9.9")).status).toBe(429);
+    // The scheme is case-insensitive (RFC 9110 section 11.1): the same key sent as `bearer …` or `BEARER …` is the same recently good key.
+    const sent = (authorization: string) =>
+      listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization, [PEER]: "10.9.9.9" } }));
+    expect((await sent(`bearer ${secret}`)).status).toBe(200);
+    expect((await sent(`BEARER  ${secret}`)).status).toBe(200);
+    expect((await sent("bearer cs_wrong")).status).toBe(429);
     // … and after the wait it may try again.
     const limiter = authFailureLimiter() as unknown as { buckets: Map<string, { updatedAt: number }> };
     for (const bucket of limiter.buckets.values()) bucket.updatedAt -= 7_000; // as if 7 s had passed

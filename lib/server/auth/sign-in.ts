@@ -11,6 +11,7 @@ import {
   UNKNOWN_ADDRESS,
   type HeaderSource,
 } from "./client-address";
+import { hostRefusal } from "./allowed-hosts";
 import { assertSameOrigin } from "./csrf";
 import { readDemoKey } from "./demo-key";
 import { authenticate } from "./keys";
@@ -34,8 +35,14 @@ function appOrigin(headers: HeaderSource): string {
   return requestOrigin(headers) ?? "http://cuescope.invalid";
 }
 
-/** Server actions check Origin against Host themselves; this also refuses a request that names no origin. */
+/**
+ * Server actions check Origin against Host themselves; this also refuses a request that names no
+ * origin, and one addressed to a host that is neither loopback nor allowed (DNS rebinding: no
+ * session, no demo; see allowed-hosts.ts).
+ */
 function sameOriginOrError(headers: HeaderSource): string | null {
+  const badHost = hostRefusal(headers);
+  if (badHost) return badHost;
   try {
     assertSameOrigin(headers, "a sign-in form");
     return null;

@@ -136,3 +136,12 @@ function originalMessage(error: unknown): string | undefined {
   const own = (error as { message?: unknown } | null)?.message;
   return find(error, 0) ?? (typeof own === "string" ? own.split("\n")[0] : undefined);
 }
+
+/**
+ * The database refused with this SQLSTATE (as Prisma passes it on, from the driver adapter's
+ * error). Cuescope's own triggers raise codes of class `CS` (e.g. `CSV01`, migration
+ * 20261222000000_saved_views_cap), which PostgreSQL itself never uses.
+ */
+export function hasSqlState(error: unknown, sqlState: string): boolean {
+  return errorCodes(error).includes(sqlState);
+}

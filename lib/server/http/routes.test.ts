@@ -189,7 +189,8 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
       const caller = await authenticate(db, `Bearer ${keyA}`);
       const { token } = await createSession(db, caller);
       const cookie = new Request(`${BASE}/runs/list-2/turns/3`, {
-        headers: { cookie: `other=1; cuescope_session=${encodeURIComponent(token)}` },
+        // A browser session counts only under a loopback or allowed Host (lib/server/auth/allowed-hosts.ts).
+        headers: { host: "localhost:3000", cookie: `other=1; cuescope_session=${encodeURIComponent(token)}` },
       });
       const detail = ZTurnDetail.parse(
         await (await turnDetailRoute(cookie, { params: Promise.resolve({ runId: "list-2", turn: "3" }) })).json(),

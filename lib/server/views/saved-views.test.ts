@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZSavedView, ZSavedViewList, type TSavedView } from "@/lib/contracts";
+import { MAX_SAVED_VIEWS, ZSavedView, ZSavedViewList, type TSavedView } from "@/lib/contracts";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { createSession, SESSION_COOKIE } from "@/lib/server/auth/sessions";
 import { useDatabase, type Database } from "@/lib/server/db";
@@ -96,6 +96,29 @@ describe.each(testDatabases())("saved views on $name", (kind) => {
       expect((await response.json()).error.path).toBe(path);
     }
     expect((await patch(keyA, other.id, {})).status).toBe(400);
+  });
+
+  it("holds the cap under a race: of 120 creates at once on one page, exactly MAX_SAVED_VIEWS are stored and the rest get 409", async () => {
+    const key = (await createKey(db, "views-race")).secret;
+    const tries = MAX_SAVED_VIEWS + 20;
+    const answers = await Promise.all(
+      Array.from({ length: tries }, (_, i) => create(key, { page: "runs", name: `Race ${i}`, query: `agent=a${i}` })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_SAVED_VIEWS);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(tries - MAX_SAVED_VIEWS);
+    const refused = await answers.find((a) => a.status === 409)!.json();
+    expect(refused.error).toMatchObject({
+      code: "conflict",
+      message: `a page keeps at most ${MAX_SAVED_VIEWS} saved views: delete one first`,
+    });
+    expect(await list(key, "?page=runs")).toHaveLength(MAX_SAVED_VIEWS);
+    // The cap is per page: the other page still takes views, and a deleted one makes room for one more.
+    expect((await create(key, { page: "reviewer", name: "Race other page", query: "" })).status).toBe(201);
+    const stored = await list(key, "?page=runs");
+    expect((await remove(key, stored[0].id)).status).toBe(204);
+    expect((await create(key, { page: "runs", name: "Race after delete", query: "" })).status).toBe(201);
+    expect((await create(key, { page: "runs", name: "Race one too many", query: "" })).status).toBe(409);
   });
 
   it("keeps each project's views to itself: another key neither lists, renames nor deletes them", async () => {

@@ -1,7 +1,10 @@
 import { MAX_SAVED_VIEWS, type TSavedView, type TSavedViewCreate, type TSavedViewPage, type TSavedViewUpdate } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
-import { isUniqueViolation } from "@/lib/server/db/errors";
+import { hasSqlState, isUniqueViolation } from "@/lib/server/db/errors";
 import { DomainError } from "@/lib/server/errors";
+
+/** The SQLSTATE of the trigger that holds a page to MAX_SAVED_VIEWS views (migration 20261222000000_saved_views_cap). */
+const PAGE_FULL = "CSV01";
 
 type Row = { id: string; page: string; name: string; query: string; createdAt: Date; updatedAt: Date };
 
@@ -24,6 +27,7 @@ export function storedQuery(query: string): string {
 }
 
 const taken = (name: string) => new DomainError("conflict", `a view named ${JSON.stringify(name)} already exists on this page`, "name");
+const full = () => new DomainError("conflict", `a page keeps at most ${MAX_SAVED_VIEWS} saved views: delete one first`, "name");
 const notFound = (id: string) => new DomainError("not_found", `no saved view ${JSON.stringify(id)} in this project`, "id");
 
 /** The project's saved views (of one page, or all), by page then name. */
@@ -36,12 +40,13 @@ export async function listSavedViews(db: Database, projectId: string, page?: TSa
   return rows.map(toView);
 }
 
-/** Saves a page's query under a new name (409 when the page has a view of that name already). */
+/**
+ * Saves a page's query under a new name (409 when the page has a view of that name already, or
+ * MAX_SAVED_VIEWS views). The cap is the database's: a trigger counts the page's views under a lock
+ * of its project and page (migration 20261222000000_saved_views_cap), so concurrent creates cannot
+ * pass it together.
+ */
 export async function createSavedView(db: Database, projectId: string, input: TSavedViewCreate): Promise<TSavedView> {
-  const count = await db.prisma.savedView.count({ where: { projectId, page: input.page } });
-  if (count >= MAX_SAVED_VIEWS) {
-    throw new DomainError("conflict", `a page keeps at most ${MAX_SAVED_VIEWS} saved views: delete one first`, "name");
-  }
   try {
     const row = await db.prisma.savedView.create({
       data: { projectId, page: input.page, name: input.name, query: storedQuery(input.query) },
@@ -49,6 +54,7 @@ export async function createSavedView(db: Database, projectId: string, input: TS
     return toView(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(input.name);
+    if (hasSqlState(error, PAGE_FULL)) throw full();
     throw error;
   }
 }
