@@ -3,7 +3,8 @@
 import { useId, useState } from "react";
 import { MAX_COMMENT_CHARS } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
-import { Markdown } from "@/components/ui/markdown";
+import { RenderedMarkdown } from "@/components/ui/markdown";
+import { renderMarkdown } from "@/lib/markdown/markdown";
 import styles from "./comments.module.css";
 
 type ComposerProps = {
@@ -46,7 +47,7 @@ export function CommentComposer({ label, submitLabel, initial = "", busy, error,
       <label htmlFor={`${id}-text`}>{label}</label>
       {preview ? (
         <div className={`${styles.preview} ${styles.body}`} aria-label={`${label}: preview`} role="region">
-          {empty ? <p className={styles.empty}>Nothing to preview.</p> : <Markdown source={text} />}
+          {empty ? <p className={styles.empty}>Nothing to preview.</p> : <RenderedMarkdown html={renderMarkdown(text)} />}
         </div>
       ) : null}
       <textarea

@@ -18,7 +18,9 @@ export const ZCommentBody = zTextParam({ max: MAX_COMMENT_CHARS, what: `a commen
   .check((ctx) => {
     if (ctx.value.trim() === "") ctx.issues.push({ code: "custom", input: ctx.value, message: "expected a comment, got only white space" });
   })
-  .describe("The comment as Markdown (paragraphs, *emphasis*, **strong**, `code`, code blocks, lists, links).");
+  .describe(
+    "The comment as CommonMark (paragraphs, *emphasis*, **strong**, `code`, code blocks, lists, quotes, headings, links); raw HTML shows as text, and images are not loaded.",
+  );
 
 /** `POST /api/v1/runs/:runId/comments`: a comment on the run, or on one of its turns. */
 export const ZCommentCreate = z.strictObject({
@@ -58,6 +60,11 @@ export const ZComment = z.object({
   runId: z.string().describe("The run it belongs to."),
   turn: z.number().int().nullable().describe("The turn it is about, or null for a comment on the whole run."),
   body: z.string().describe("The Markdown text as written."),
+  html: z
+    .string()
+    .describe(
+      "The body rendered when it was written: sanitized HTML of CommonMark without raw HTML or images, links only to http(s) or relative targets (docs/comments.md#safety).",
+    ),
   author: z
     .object({
       name: z.string().describe("The author's name: the label of the API key used (else its prefix) when the comment was written."),

@@ -60,7 +60,7 @@ describe.each(testDatabases())("comments over HTTP on $name", (kind) => {
     other = { authorization: `Bearer ${b.secret}` };
     const projectA = await db.prisma.project.findUniqueOrThrow({ where: { name: "comments-a" } });
     const projectB = await db.prisma.project.findUniqueOrThrow({ where: { name: "comments-b" } });
-    await ingestBatch(db, projectA.id, [...smallRun("shared", 5), ...smallRun("pages", 3)]);
+    await ingestBatch(db, projectA.id, [...smallRun("shared", 5), ...smallRun("pages", 3), ...smallRun("rendered", 2)]);
     // Project B has a run of the same id: ids are per project.
     await ingestBatch(db, projectB.id, smallRun("shared", 5));
   }, 60_000);
@@ -88,6 +88,34 @@ describe.each(testDatabases())("comments over HTTP on $name", (kind) => {
     expect(turns).toEqual({ turns: [{ turn: 2, count: 1 }], truncated: false });
     expect(await countOf(alice, "shared")).toBe(2);
     expect(await countOf(other, "shared")).toBe(0);
+  });
+
+  it("renders the body once when it is written and serves the stored HTML: a read renders nothing again", async () => {
+    const note = await created(alice, "rendered", { body: "**Look** at <b>this</b>\n[docs](https://e.com/d)" });
+    const html =
+      '<p><strong>Look</strong> at &lt;b&gt;this&lt;/b&gt;<br />\n<a href="https://e.com/d" rel="noopener noreferrer nofollow" target="_blank">docs</a></p>\n';
+    expect(note.html).toBe(html);
+    const row = () => db.prisma.comment.findFirstOrThrow({ where: { id: note.id }, select: { bodyHtml: true } });
+    expect((await row()).bodyHtml).toBe(html);
+    const listed = async () => ZCommentList.parse(await (await list(alice, "rendered")).json()).comments.find((c) => c.id === note.id)!;
+    expect((await listed()).html).toBe(html);
+
+    // What a read serves is the stored column, whatever the body says.
+    await db.prisma.comment.updateMany({ where: { id: note.id }, data: { bodyHtml: "<p>as stored</p>\n" } });
+    expect((await listed()).html).toBe("<p>as stored</p>\n");
+
+    // An edit renders the new text and stores it.
+    const edited = ZComment.parse(await (await patch(alice, "rendered", note.id, { body: "*second* `x<y`" })).json());
+    expect(edited.html).toBe("<p><em>second</em> <code>x&lt;y</code></p>\n");
+    expect((await row()).bodyHtml).toBe(edited.html);
+    expect((await listed()).html).toBe(edited.html);
+  });
+
+  it("a comment without stored HTML (written by an older server since the back-fill) is rendered when read", async () => {
+    const note = await created(alice, "rendered", { body: "- a\n- b" });
+    await db.prisma.comment.updateMany({ where: { id: note.id }, data: { bodyHtml: null } });
+    const page = ZCommentList.parse(await (await list(alice, "rendered")).json());
+    expect(page.comments.find((c) => c.id === note.id)?.html).toBe("<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n");
   });
 
   it("pages with a keyset cursor and refuses a forged one", async () => {
