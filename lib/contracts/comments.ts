@@ -13,6 +13,13 @@ export const MAX_COMMENT_CHARS = 10_000;
 /** The largest request body of a comment write: the body at its limit, escaped, with room to spare. */
 export const MAX_COMMENT_REQUEST_BYTES = 64 * 1024;
 
+/**
+ * The most text one page of comments carries, in characters of body and rendered HTML together: a
+ * page ends early (with a `nextCursor`) rather than pass it, but always holds at least one comment.
+ * A comment's HTML is at most ~11× its body (a body of empty links), so a page stays ~1 MB at most.
+ */
+export const MAX_COMMENT_PAGE_CHARS = 1_000_000;
+
 /** A comment's text: 1–10,000 characters, not only white space, storable (no NUL, no lone surrogate). */
 export const ZCommentBody = zTextParam({ max: MAX_COMMENT_CHARS, what: `a comment of 1-${MAX_COMMENT_CHARS} characters` })
   .check((ctx) => {
@@ -78,7 +85,12 @@ export const ZComment = z.object({
 
 export const ZCommentList = z.object({
   comments: z.array(ZComment).describe("Oldest first."),
-  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe(
+      `Pass as \`cursor\` for the next page; null on the last page. A page ends before \`limit\` when its comments' bodies and HTML pass ${MAX_COMMENT_PAGE_CHARS.toLocaleString("en-US")} characters.`,
+    ),
 });
 
 /** `GET /api/v1/runs/:runId/comments/turns`: the turns with comments (the run page's notes lane). */

@@ -1,4 +1,11 @@
-import { MAX_COMMENTED_TURNS, type TComment, type TCommentList, type TCommentListQuery, type TCommentedTurns } from "@/lib/contracts";
+import {
+  MAX_COMMENT_PAGE_CHARS,
+  MAX_COMMENTED_TURNS,
+  type TComment,
+  type TCommentList,
+  type TCommentListQuery,
+  type TCommentedTurns,
+} from "@/lib/contracts";
 import { renderMarkdown } from "@/lib/markdown/markdown";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
@@ -155,11 +162,21 @@ export async function listComments(db: Database, viewer: CommentViewer, runId: s
     where.OR = [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }];
   }
   const rows = await db.prisma.comment.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
+  const page = pageWithin(rows.slice(0, query.limit), MAX_COMMENT_PAGE_CHARS);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
+  const nextCursor = rows.length > page.length && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
   const prefixes = await keyPrefixes(db, viewer.projectId, page);
   return { comments: page.map((row) => toComment(row, run.runId, viewer.keyId, prefixes)), nextCursor };
+}
+
+/** The first rows whose bodies and HTML stay within `budget` characters (at least one row). */
+function pageWithin(rows: CommentRow[], budget: number): CommentRow[] {
+  let used = 0;
+  for (let i = 0; i < rows.length; i++) {
+    used += rows[i].body.length + (rows[i].bodyHtml?.length ?? rows[i].body.length * 11);
+    if (used > budget && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 /** The run's turns with comments and how many each (the notes lane), in turn order. */
