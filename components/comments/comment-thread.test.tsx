@@ -69,7 +69,9 @@ describe("CommentThread", () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText("Add a comment on this turn"), "see *this*");
     await user.click(screen.getByRole("button", { name: "Preview" }));
-    expect(within(screen.getByRole("region", { name: "Add a comment on this turn: preview" })).getByText("this").tagName).toBe("EM");
+    expect((await within(screen.getByRole("region", { name: "Add a comment on this turn: preview" })).findByText("this")).tagName).toBe(
+      "EM",
+    );
     await user.click(screen.getByRole("button", { name: "Add comment" }));
     await screen.findByRole("listitem", { name: "Comment by alice" });
     expect(sent.find((r) => r.method === "POST")?.body).toEqual({ body: "see *this*", turn: 4 });
