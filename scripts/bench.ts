@@ -9,6 +9,7 @@
  */
 import type { BenchContext, BenchSection } from "./bench/common";
 import { ingestSection } from "./bench/ingest";
+import { markdownSection } from "./bench/markdown";
 import { pageSection } from "./bench/page";
 import { rebuildSection } from "./bench/rebuild";
 import { replaySection } from "./bench/replay";
@@ -24,7 +25,7 @@ interface Args {
 }
 
 const USAGE =
-  "usage: npm run bench -- [--only rebuild,replay,ingest,page,scale,trends] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
+  "usage: npm run bench -- [--only rebuild,replay,ingest,page,scale,trends,markdown] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
   "       (--only scale-reads,scale-ingest,scale-replay,scale-live,scale-longrun runs parts of scale)\n";
 
 function fail(message: string): never {
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     pageSection(),
     scaleSection({ sizes: args.sizes, requests: args.requests }),
     trendsSection(),
+    markdownSection(),
   ];
   const selected = select(sections, args.only);
   const tty = process.stderr.isTTY;

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { MAX_COMMENT_CHARS } from "@/lib/contracts";
 import { formatNumber } from "@/lib/format";
-import { Markdown } from "@/components/ui/markdown";
+import { RenderedMarkdown } from "@/components/ui/markdown";
 import styles from "./comments.module.css";
 
 type ComposerProps = {
@@ -18,11 +18,22 @@ type ComposerProps = {
   onCancel?: () => void;
 };
 
+type Render = (source: string) => string;
+
+/** The comment renderer (markdown-it and its entity tables), loaded only when a preview is first asked for. */
+let loading: Promise<Render> | null = null;
+function loadRenderer(): Promise<Render> {
+  loading ??= import("@/lib/markdown/markdown").then((module) => module.renderMarkdown);
+  return loading;
+}
+
 /** A Markdown textarea with a Write / Preview switch, a character count against the limit, and the error by the field. */
 export function CommentComposer({ label, submitLabel, initial = "", busy, error, onSubmit, onCancel }: ComposerProps) {
   const id = useId();
   const [text, setText] = useState(initial);
   const [preview, setPreview] = useState(false);
+  // The renderer the preview uses (the server renders the same way when the comment is saved).
+  const [render, setRender] = useState<Render | null>(null);
   const over = text.length > MAX_COMMENT_CHARS;
   const empty = text.trim() === "";
   const errorId = `${id}-error`;
@@ -46,7 +57,13 @@ export function CommentComposer({ label, submitLabel, initial = "", busy, error,
       <label htmlFor={`${id}-text`}>{label}</label>
       {preview ? (
         <div className={`${styles.preview} ${styles.body}`} aria-label={`${label}: preview`} role="region">
-          {empty ? <p className={styles.empty}>Nothing to preview.</p> : <Markdown source={text} />}
+          {empty ? (
+            <p className={styles.empty}>Nothing to preview.</p>
+          ) : render ? (
+            <RenderedMarkdown html={render(text)} />
+          ) : (
+            <p className={styles.empty}>Loading the preview…</p>
+          )}
         </div>
       ) : null}
       <textarea
@@ -67,7 +84,15 @@ export function CommentComposer({ label, submitLabel, initial = "", busy, error,
         <span id={countId} className={`${styles.count} ${over ? styles.over : ""}`}>
           {formatNumber(text.length)} / {formatNumber(MAX_COMMENT_CHARS)} characters{over ? " — too long" : ""}
         </span>
-        <button type="button" className="button button-quiet" aria-pressed={preview} onClick={() => setPreview((p) => !p)}>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-pressed={preview}
+          onClick={() => {
+            if (!preview && !render) void loadRenderer().then((loaded) => setRender(() => loaded));
+            setPreview((p) => !p);
+          }}
+        >
           {preview ? "Write" : "Preview"}
         </button>
         {onCancel ? (

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TComment } from "@/lib/contracts";
+import { renderMarkdown } from "@/lib/markdown/markdown";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
 import { CommentThread } from "./comment-thread";
 
@@ -9,6 +10,7 @@ const comment = (fields: Partial<TComment> & { id: string }): TComment => ({
   runId: "r1",
   turn: null,
   body: "text",
+  html: "<p>text</p>\n",
   author: { name: "alice", keyPrefix: "cs_abcdefg" },
   mine: false,
   createdAt: "2026-12-01T10:00:00.000Z",
@@ -23,7 +25,7 @@ describe("CommentThread", () => {
     fakeApi({
       "GET /api/v1/runs/r1/comments?turn=run": () => ({
         comments: [
-          comment({ id: "c1", body: "**bold** note" }),
+          comment({ id: "c1", body: "**bold** note", html: "<p><strong>bold</strong> note</p>\n" }),
           comment({ id: "c2", body: "mine", mine: true, author: { name: "me", keyPrefix: null } }),
         ],
         nextCursor: null,
@@ -39,13 +41,26 @@ describe("CommentThread", () => {
     expect(within(mine).getByRole("button", { name: /Delete your comment/ })).toBeTruthy();
   });
 
+  it("shows the HTML the server stored with the comment, not a rendering of its body of its own", async () => {
+    fakeApi({
+      "GET /api/v1/runs/r1/comments?turn=run": () => ({
+        comments: [comment({ id: "c1", body: "**as written**", html: "<p><em>as stored</em></p>\n" })],
+        nextCursor: null,
+      }),
+    });
+    renderWithClient(<CommentThread runId="r1" scope="run" addLabel="Add a note to the run" emptyText="No notes." />);
+    const alice = await screen.findByRole("listitem", { name: "Comment by alice" });
+    expect(within(alice).getByText("as stored").tagName).toBe("EM");
+    expect(within(alice).queryByText("as written")).toBeNull();
+  });
+
   it("previews, posts a turn comment and reads the thread again", async () => {
     let stored: TComment[] = [];
     const sent = fakeApi({
       "GET /api/v1/runs/r1/comments?turn=4": () => ({ comments: stored, nextCursor: null }),
       "POST /api/v1/runs/r1/comments": (request) => {
         const body = (request.body as { body: string }).body;
-        stored = [comment({ id: "n1", turn: 4, body, mine: true })];
+        stored = [comment({ id: "n1", turn: 4, body, html: renderMarkdown(body), mine: true })];
         return Response.json(stored[0], { status: 201 });
       },
     });
@@ -54,7 +69,9 @@ describe("CommentThread", () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText("Add a comment on this turn"), "see *this*");
     await user.click(screen.getByRole("button", { name: "Preview" }));
-    expect(within(screen.getByRole("region", { name: "Add a comment on this turn: preview" })).getByText("this").tagName).toBe("EM");
+    expect((await within(screen.getByRole("region", { name: "Add a comment on this turn: preview" })).findByText("this")).tagName).toBe(
+      "EM",
+    );
     await user.click(screen.getByRole("button", { name: "Add comment" }));
     await screen.findByRole("listitem", { name: "Comment by alice" });
     expect(sent.find((r) => r.method === "POST")?.body).toEqual({ body: "see *this*", turn: 4 });
@@ -75,11 +92,12 @@ describe("CommentThread", () => {
   });
 
   it("edits and deletes your own comment", async () => {
-    let stored = [comment({ id: "c9", body: "first", mine: true })];
+    let stored = [comment({ id: "c9", body: "first", html: "<p>first</p>\n", mine: true })];
     const sent = fakeApi({
       "GET /api/v1/runs/r1/comments?turn=run": () => ({ comments: stored, nextCursor: null }),
       "PATCH /api/v1/runs/r1/comments/c9": (request) => {
-        stored = [{ ...stored[0], body: (request.body as { body: string }).body, editedAt: "2026-12-01T11:00:00.000Z" }];
+        const body = (request.body as { body: string }).body;
+        stored = [{ ...stored[0], body, html: renderMarkdown(body), editedAt: "2026-12-01T11:00:00.000Z" }];
         return stored[0];
       },
       "DELETE /api/v1/runs/r1/comments/c9": () => {

@@ -6,7 +6,7 @@ import type { TComment } from "@/lib/contracts";
 import { formatInstant } from "@/lib/format";
 import { commentKeys, commentsQuery, createComment, deleteComment, editComment, type CommentScope } from "@/lib/queries/comments";
 import { runKeys } from "@/lib/queries/runs";
-import { Markdown } from "@/components/ui/markdown";
+import { RenderedMarkdown } from "@/components/ui/markdown";
 import { CommentComposer } from "./comment-composer";
 import styles from "./comments.module.css";
 
@@ -152,7 +152,7 @@ function CommentItem({ runId, comment, onChanged }: { runId: string; comment: TC
           onSubmit={(body) => edit.mutateAsync(body).then(() => setEditing(false))}
         />
       ) : (
-        <Markdown source={comment.body} className={styles.body} />
+        <RenderedMarkdown html={comment.html} className={styles.body} />
       )}
     </li>
   );

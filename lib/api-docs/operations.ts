@@ -3,6 +3,7 @@ import {
   ZTrendsQuery,
   MAX_BATCH_BYTES,
   MAX_COMMENT_CHARS,
+  MAX_COMMENT_PAGE_CHARS,
   MAX_COMMENT_REQUEST_BYTES,
   ZCommentListQuery,
   ZCommentPathParams,
@@ -647,7 +648,7 @@ function commentOperations(): Operation[] {
   const notYours = "The comment was written with another key: only its author may change it (also: a cross-origin browser request).";
   const body = (what: string) => ({
     maxBytes: MAX_COMMENT_REQUEST_BYTES,
-    description: `${what} The body is Markdown of 1–${MAX_COMMENT_CHARS.toLocaleString("en-US")} characters, rendered safely (no HTML; links http(s) or relative only).`,
+    description: `${what} The body is Markdown of 1–${MAX_COMMENT_CHARS.toLocaleString("en-US")} characters (CommonMark), rendered once as it is saved into the comment's \`html\`: sanitized, no raw HTML or images, links http(s) or relative only.`,
   });
   return [
     {
@@ -656,8 +657,7 @@ function commentOperations(): Operation[] {
       path: base,
       tag: "Comments",
       summary: "A run's comments",
-      description:
-        "One page of the run's comments, oldest first: all of them, only those on the whole run (`turn=run`), or one turn's (`turn=N`).",
+      description: `One page of the run's comments, oldest first: all of them, only those on the whole run (\`turn=run\`), or one turn's (\`turn=N\`). A page ends before \`limit\` when its bodies and HTML pass ${MAX_COMMENT_PAGE_CHARS.toLocaleString("en-US")} characters (\`nextCursor\` goes on).`,
       auth: "key",
       pathParams: RUN_PATH,
       query: ZCommentListQuery,

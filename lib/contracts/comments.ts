@@ -13,12 +13,21 @@ export const MAX_COMMENT_CHARS = 10_000;
 /** The largest request body of a comment write: the body at its limit, escaped, with room to spare. */
 export const MAX_COMMENT_REQUEST_BYTES = 64 * 1024;
 
+/**
+ * The most text one page of comments carries, in characters of body and rendered HTML together: a
+ * page ends early (with a `nextCursor`) rather than pass it, but always holds at least one comment.
+ * A comment's HTML is at most ~11× its body (a body of empty links), so a page stays ~1 MB at most.
+ */
+export const MAX_COMMENT_PAGE_CHARS = 1_000_000;
+
 /** A comment's text: 1–10,000 characters, not only white space, storable (no NUL, no lone surrogate). */
 export const ZCommentBody = zTextParam({ max: MAX_COMMENT_CHARS, what: `a comment of 1-${MAX_COMMENT_CHARS} characters` })
   .check((ctx) => {
     if (ctx.value.trim() === "") ctx.issues.push({ code: "custom", input: ctx.value, message: "expected a comment, got only white space" });
   })
-  .describe("The comment as Markdown (paragraphs, *emphasis*, **strong**, `code`, code blocks, lists, links).");
+  .describe(
+    "The comment as CommonMark (paragraphs, *emphasis*, **strong**, `code`, code blocks, lists, quotes, headings, links); raw HTML shows as text, and images are not loaded.",
+  );
 
 /** `POST /api/v1/runs/:runId/comments`: a comment on the run, or on one of its turns. */
 export const ZCommentCreate = z.strictObject({
@@ -58,6 +67,11 @@ export const ZComment = z.object({
   runId: z.string().describe("The run it belongs to."),
   turn: z.number().int().nullable().describe("The turn it is about, or null for a comment on the whole run."),
   body: z.string().describe("The Markdown text as written."),
+  html: z
+    .string()
+    .describe(
+      "The body rendered when it was written: sanitized HTML of CommonMark without raw HTML or images, links only to http(s) or relative targets (docs/comments.md#safety).",
+    ),
   author: z
     .object({
       name: z.string().describe("The author's name: the label of the API key used (else its prefix) when the comment was written."),
@@ -71,7 +85,12 @@ export const ZComment = z.object({
 
 export const ZCommentList = z.object({
   comments: z.array(ZComment).describe("Oldest first."),
-  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe(
+      `Pass as \`cursor\` for the next page; null on the last page. A page ends before \`limit\` when its comments' bodies and HTML pass ${MAX_COMMENT_PAGE_CHARS.toLocaleString("en-US")} characters.`,
+    ),
 });
 
 /** `GET /api/v1/runs/:runId/comments/turns`: the turns with comments (the run page's notes lane). */

@@ -1,4 +1,12 @@
-import { MAX_COMMENTED_TURNS, type TComment, type TCommentList, type TCommentListQuery, type TCommentedTurns } from "@/lib/contracts";
+import {
+  MAX_COMMENT_PAGE_CHARS,
+  MAX_COMMENTED_TURNS,
+  type TComment,
+  type TCommentList,
+  type TCommentListQuery,
+  type TCommentedTurns,
+} from "@/lib/contracts";
+import { renderMarkdown } from "@/lib/markdown/markdown";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
@@ -10,7 +18,9 @@ import { findRun } from "@/lib/server/runs/find-run";
  * caller's project: a run of another project is not found, and so are its comments. The author is
  * the caller's API key (a browser session acts as the key it was opened with); only the author
  * edits or deletes a comment. A run's `comment_count` changes in the same transaction as the
- * comment row, so the runs list shows it from the run's own row.
+ * comment row, so the runs list shows it from the run's own row. The body is rendered to sanitized
+ * HTML once, when it is written (and back-filled for older rows, lib/server/db/backfills.ts), so a
+ * read serves the stored HTML and parses no Markdown.
  */
 
 type CommentRow = Prisma.CommentGetPayload<object>;
@@ -32,6 +42,8 @@ function toComment(row: CommentRow, runId: string, keyId: string | undefined, pr
     runId,
     turn: row.turn,
     body: row.body,
+    // A row an older server wrote after the back-fill ran has none yet: rendered here (linear, a page at most).
+    html: row.bodyHtml ?? renderMarkdown(row.body),
     author: { name: row.authorName, keyPrefix: prefixes.get(row.authorKeyId) ?? null },
     mine: keyId !== undefined && row.authorKeyId === keyId,
     createdAt: row.createdAt.toISOString(),
@@ -70,6 +82,7 @@ export async function createComment(
         authorKeyId: caller.key.id,
         authorName: authorName(caller),
         body: input.body,
+        bodyHtml: renderMarkdown(input.body),
       },
     });
     await tx.run.update({
@@ -106,7 +119,7 @@ export async function editComment(db: Database, caller: Caller, runId: string, c
   assertOwn(row, caller, "edit");
   const updated = await db.prisma.comment.update({
     where: { projectId_id: { projectId: caller.projectId, id: row.id } },
-    data: { body, editedAt: new Date() },
+    data: { body, bodyHtml: renderMarkdown(body), editedAt: new Date() },
   });
   return toComment(updated, run.runId, caller.key.id, new Map([[caller.key.id, caller.key.prefix]]));
 }
@@ -149,11 +162,21 @@ export async function listComments(db: Database, viewer: CommentViewer, runId: s
     where.OR = [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: cursor.id } }];
   }
   const rows = await db.prisma.comment.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
+  const page = pageWithin(rows.slice(0, query.limit), MAX_COMMENT_PAGE_CHARS);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
+  const nextCursor = rows.length > page.length && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
   const prefixes = await keyPrefixes(db, viewer.projectId, page);
   return { comments: page.map((row) => toComment(row, run.runId, viewer.keyId, prefixes)), nextCursor };
+}
+
+/** The first rows whose bodies and HTML stay within `budget` characters (at least one row). */
+function pageWithin(rows: CommentRow[], budget: number): CommentRow[] {
+  let used = 0;
+  for (let i = 0; i < rows.length; i++) {
+    used += rows[i].body.length + (rows[i].bodyHtml?.length ?? rows[i].body.length * 11);
+    if (used > budget && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 /** The run's turns with comments and how many each (the notes lane), in turn order. */

@@ -1,13 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BACKFILLS } from "./backfills";
 import type { SqlRunner } from "./sql";
 import { env } from "@/lib/server/env";
 
 /**
  * Applies committed Prisma-layout migrations (prisma/migrations/<name>/migration.sql) that are not
  * applied yet, and records them in `_prisma_migrations` the way `prisma migrate deploy` does, so
- * either tool can take over. Works on PGlite and PostgreSQL alike; no native engine needed.
+ * either tool can take over. Works on PGlite and PostgreSQL alike; no native engine needed. Then
+ * runs the back-fills of the applied migrations (lib/server/db/backfills.ts): what their SQL cannot
+ * compute (a comment's rendered HTML), each filling only what is still empty.
  */
 export async function applyMigrations(sql: SqlRunner, migrationsDir = defaultMigrationsDir()): Promise<string[]> {
   await sql.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -52,7 +55,9 @@ export async function applyMigrations(sql: SqlRunner, migrationsDir = defaultMig
       throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
     }
     done.push(migration.name);
+    applied.set(migration.name, checksum);
   }
+  for (const backfill of BACKFILLS) if (applied.has(backfill.migration)) await backfill.run(sql);
   return done;
 }
 

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_COMMENT_CHARS, ZComment, ZCommentList, ZCommentedTurns, ZRunListResponse, type TComment } from "@/lib/contracts";
+import {
+  MAX_COMMENT_CHARS,
+  MAX_COMMENT_PAGE_CHARS,
+  ZComment,
+  ZCommentList,
+  ZCommentedTurns,
+  ZRunListResponse,
+  type TComment,
+} from "@/lib/contracts";
 import { createKey } from "@/lib/server/auth/keys";
 import { createSession, SESSION_COOKIE } from "@/lib/server/auth/sessions";
 import { useDatabase, type Database } from "@/lib/server/db";
@@ -60,7 +68,12 @@ describe.each(testDatabases())("comments over HTTP on $name", (kind) => {
     other = { authorization: `Bearer ${b.secret}` };
     const projectA = await db.prisma.project.findUniqueOrThrow({ where: { name: "comments-a" } });
     const projectB = await db.prisma.project.findUniqueOrThrow({ where: { name: "comments-b" } });
-    await ingestBatch(db, projectA.id, [...smallRun("shared", 5), ...smallRun("pages", 3)]);
+    await ingestBatch(db, projectA.id, [
+      ...smallRun("shared", 5),
+      ...smallRun("pages", 3),
+      ...smallRun("rendered", 2),
+      ...smallRun("heavy", 2),
+    ]);
     // Project B has a run of the same id: ids are per project.
     await ingestBatch(db, projectB.id, smallRun("shared", 5));
   }, 60_000);
@@ -89,6 +102,56 @@ describe.each(testDatabases())("comments over HTTP on $name", (kind) => {
     expect(await countOf(alice, "shared")).toBe(2);
     expect(await countOf(other, "shared")).toBe(0);
   });
+
+  it("renders the body once when it is written and serves the stored HTML: a read renders nothing again", async () => {
+    const note = await created(alice, "rendered", { body: "**Look** at <b>this</b>\n[docs](https://e.com/d)" });
+    const html =
+      '<p><strong>Look</strong> at &lt;b&gt;this&lt;/b&gt;<br />\n<a href="https://e.com/d" rel="noopener noreferrer nofollow" target="_blank">docs</a></p>\n';
+    expect(note.html).toBe(html);
+    const row = () => db.prisma.comment.findFirstOrThrow({ where: { id: note.id }, select: { bodyHtml: true } });
+    expect((await row()).bodyHtml).toBe(html);
+    const listed = async () => ZCommentList.parse(await (await list(alice, "rendered")).json()).comments.find((c) => c.id === note.id)!;
+    expect((await listed()).html).toBe(html);
+
+    // What a read serves is the stored column, whatever the body says.
+    await db.prisma.comment.updateMany({ where: { id: note.id }, data: { bodyHtml: "<p>as stored</p>\n" } });
+    expect((await listed()).html).toBe("<p>as stored</p>\n");
+
+    // An edit renders the new text and stores it.
+    const edited = ZComment.parse(await (await patch(alice, "rendered", note.id, { body: "*second* `x<y`" })).json());
+    expect(edited.html).toBe("<p><em>second</em> <code>x&lt;y</code></p>\n");
+    expect((await row()).bodyHtml).toBe(edited.html);
+    expect((await listed()).html).toBe(edited.html);
+  });
+
+  it("a comment without stored HTML (written by an older server since the back-fill) is rendered when read", async () => {
+    const note = await created(alice, "rendered", { body: "- a\n- b" });
+    await db.prisma.comment.updateMany({ where: { id: note.id }, data: { bodyHtml: null } });
+    const page = ZCommentList.parse(await (await list(alice, "rendered")).json());
+    expect(page.comments.find((c) => c.id === note.id)?.html).toBe("<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n");
+  });
+
+  it("a page of comments ends before its bodies and HTML pass the page's budget, and the next page goes on from there", async () => {
+    // 10,000 characters of empty links: each renders to 102,008 characters of HTML (51 per link, 8 for <p></p>\n).
+    const body = "[](/)".repeat(MAX_COMMENT_CHARS / 5);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await created(alice, "heavy", { body })).id);
+    const sizes: number[] = [];
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const response = await list(alice, "heavy", `?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+      const page = ZCommentList.parse(await response.json());
+      expect(page.comments.every((c) => c.html.length === 102_008)).toBe(true);
+      sizes.push(page.comments.length);
+      seen.push(...page.comments.map((c) => c.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(ids);
+    // 112,008 characters a comment: 8 fit in 1,000,000 (896,064), 9 do not (1,008,072).
+    expect(MAX_COMMENT_PAGE_CHARS).toBe(1_000_000);
+    expect(sizes).toEqual([8, 4]);
+  }, 120_000);
 
   it("pages with a keyset cursor and refuses a forged one", async () => {
     const ids: string[] = [];
