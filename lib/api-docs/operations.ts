@@ -619,7 +619,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/api/v1/health",
     tag: "Service",
     summary: "Health",
-    description: "Which database this server uses, and whether it answers within 3 s. No key needed, no data shown.",
+    description:
+      "Which database this server uses, whether it answers within 3 s, and `eventLoop.worstLagMs`: the longest this server process's event loop was blocked in the last `eventLoop.windowS` (60) seconds, a stall every request waited through. No key needed, no data shown.",
     auth: "public",
     responses: [{ status: 200, description: "The database answers.", schema: "Health" }],
     errors: { 503: { description: "The database does not answer: `ok` is false, with the error; header Retry-After.", schema: "Health" } },
