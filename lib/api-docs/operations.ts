@@ -541,7 +541,9 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Start a what-if replay",
     description:
       "Replays the filtered runs with a copy version, a policy version or both, as a background job. 202 with the job to poll; " +
-      "200 with a finished job when one with the same inputs exists (`reused`).",
+      "200 with a finished job when one with the same inputs exists (`reused`). A request identical to a replay still queued or running " +
+      "(same versions, same runs with the same events) answers 202 with that replay, so identical requests make one job. " +
+      "Projects take turns: another project's queued replays do not hold this one up.",
     auth: "key",
     body: {
       schema: "ReplayRequest",
