@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { healthPassed, watchHealth } from "./health-watch";
+import { healthPassed, waitForQuietLoop, watchHealth } from "./health-watch";
 
 /** A stand-in server whose health answers report the given lags, one per answer (the last repeated). */
 async function serveLags(lags: (number | undefined)[]): Promise<{ url: string; server: Server }> {
@@ -35,6 +35,12 @@ describe("the load test's health watch", () => {
     expect(seen.worstLagMs).toBe(640);
     expect(seen.statuses["200"]).toBeGreaterThanOrEqual(3);
     expect(healthPassed(seen)).toBe(false);
+  });
+
+  it("waits before the load until the stall of the server's start has left its lag window", async () => {
+    const served = await serveLags([7_352, 7_352, 820, 41, 900]);
+    server = served.server;
+    expect(await waitForQuietLoop(served.url, 500, 5_000, 5)).toBe(41);
   });
 
   it("passes a server whose lag stayed at or under 500 ms, and fails one that does not report it", async () => {
