@@ -13,6 +13,7 @@ import { markdownSection } from "./bench/markdown";
 import { pageSection } from "./bench/page";
 import { rebuildSection } from "./bench/rebuild";
 import { replaySection } from "./bench/replay";
+import { replayFairnessSection } from "./bench/replay-fairness";
 import { scaleSection } from "./bench/scale";
 import { trendsSection } from "./bench/trends";
 import { parseSizes } from "./bench/scale-options";
@@ -25,7 +26,7 @@ interface Args {
 }
 
 const USAGE =
-  "usage: npm run bench -- [--only rebuild,replay,ingest,page,scale,trends,markdown] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
+  "usage: npm run bench -- [--only rebuild,replay,replay-fairness,ingest,page,scale,trends,markdown] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
   "       (--only scale-reads,scale-ingest,scale-replay,scale-live,scale-longrun runs parts of scale)\n";
 
 function fail(message: string): never {
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   const sections = [
     rebuildSection(),
     replaySection(),
+    replayFairnessSection(),
     ingestSection(),
     pageSection(),
     scaleSection({ sizes: args.sizes, requests: args.requests }),

@@ -3,8 +3,10 @@
  *
  * A bounded loopback load on the ingestion API: several senders at a fixed rate each, sending
  * overlapping batches of the same runs; then every run is read back. Ends with a report —
- * requests, status counts, 5xx, events acknowledged vs stored, p50/p95 latency — and exits 1 when
- * a 5xx other than 503 was answered or acknowledged ≠ stored. Without --url it starts its own
+ * requests, status counts, 5xx, events acknowledged vs stored, p50/p95 latency, the server's worst
+ * event-loop lag (from `/api/v1/health`, asked every second; before sending it waits, up to 70 s,
+ * for the stall of the server's own start to leave the lag's 60-s window) — and exits 1 when a 5xx
+ * other than 503 was answered, acknowledged ≠ stored, or the event loop was blocked longer than 500 ms. Without --url it starts its own
  * production server (`next build` must have run) on a fresh embedded database in a temp directory.
  * It only ever targets this machine (127.0.0.1 / localhost / ::1).
  */
@@ -13,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { formatHealthWatch, healthPassed, MAX_EVENT_LOOP_LAG_MS, waitForQuietLoop, watchHealth } from "@/lib/client/health-watch";
 import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "@/lib/client/load";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase } from "@/lib/server/db";
@@ -61,6 +64,10 @@ async function main(): Promise<number> {
     }
 
     console.error(`sending for ${durationS} s: ${senders} senders × ${rate} batches/s, overlapping batches of the same runs`);
+    const before = await waitForQuietLoop(url);
+    if (before !== null && before > MAX_EVENT_LOOP_LAG_MS)
+      console.error(`the server's event loop still reports a ${before} ms stall before the load`);
+    const health = watchHealth(url);
     const report = await runLoad({
       url,
       key: key!,
@@ -78,10 +85,18 @@ async function main(): Promise<number> {
       },
     });
     process.stderr.write("\n");
+    const watched = await health.stop();
     console.log(formatLoadReport(report));
+    console.log(formatHealthWatch(watched));
     const passed = loadPassed(report);
+    const lagPassed = healthPassed(watched);
     console.log(passed ? "PASS: no 5xx other than 503, every acknowledged event stored once" : "FAIL");
-    return passed ? 0 : 1;
+    console.log(
+      lagPassed
+        ? `PASS: event-loop lag ≤ ${MAX_EVENT_LOOP_LAG_MS} ms`
+        : `FAIL: event-loop lag over ${MAX_EVENT_LOOP_LAG_MS} ms (or not reported)`,
+    );
+    return passed && lagPassed ? 0 : 1;
   } finally {
     if (server) {
       server.kill("SIGTERM");

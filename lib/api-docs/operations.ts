@@ -542,7 +542,9 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Start a what-if replay",
     description:
       "Replays the filtered runs with a copy version, a policy version or both, as a background job. 202 with the job to poll; " +
-      "200 with a finished job when one with the same inputs exists (`reused`).",
+      "200 with a finished job when one with the same inputs exists (`reused`). A request identical to a replay still queued or running " +
+      "(same versions, same runs with the same events) answers 202 with that replay, so identical requests make one job. " +
+      "Projects take turns: another project's queued replays do not hold this one up.",
     auth: "key",
     body: {
       schema: "ReplayRequest",
@@ -620,7 +622,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/api/v1/health",
     tag: "Service",
     summary: "Health",
-    description: "Which database this server uses, and whether it answers within 3 s. No key needed, no data shown.",
+    description:
+      "Which database this server uses, whether it answers within 3 s, and `eventLoop.worstLagMs`: the longest this server process's event loop was blocked in the last `eventLoop.windowS` (60) seconds, a stall every request waited through. No key needed, no data shown.",
     auth: "public",
     responses: [{ status: 200, description: "The database answers.", schema: "Health" }],
     errors: { 503: { description: "The database does not answer: `ok` is false, with the error; header Retry-After.", schema: "Health" } },

@@ -198,6 +198,14 @@ export const ZHealth = z.object({
   ok: z.boolean(),
   service: z.literal("cuescope"),
   database: z.enum(["postgres", "pglite"]),
+  /**
+   * This server process's event loop: the longest it was blocked (a timer fired late) in the last
+   * `windowS` seconds. A stall here delays every request of every project.
+   */
+  eventLoop: z.object({
+    worstLagMs: z.number().int().min(0),
+    windowS: z.number().int().positive(),
+  }),
   /** Only when `ok` is false (503): the same body as every error answer's `error`. */
   error: ZApiError.shape.error.optional(),
 });

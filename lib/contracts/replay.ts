@@ -92,7 +92,10 @@ export const ZReplayJob = z.object({
   progress: z.object({ totalRuns: z.number(), doneRuns: z.number(), totalTurns: z.number(), doneTurns: z.number() }),
   result: ZReplayResult.nullable(),
   error: z.string().nullable(),
-  /** True when an earlier job with the same inputs answered (nothing was recomputed). */
+  /**
+   * True when an earlier finished job with the same inputs answered (nothing was recomputed). A
+   * request joining a job of the same inputs still queued or running gets that job, not reused.
+   */
   reused: z.boolean(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

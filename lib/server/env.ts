@@ -145,7 +145,19 @@ export const ENV = {
     z.coerce.number().int().min(1).max(86_400),
     900,
     "a whole number of seconds",
-    "the longest a replay job may run: one still running then is taken as lost with its worker and retried",
+    "the longest one attempt of a replay may run, read when a worker takes it: one still running then is taken back and retried",
+  ),
+  CUESCOPE_REPLAY_HEARTBEAT_S: variable(
+    z.coerce.number().int().min(1).max(3_600),
+    5,
+    "a whole number of seconds",
+    "how often a working replay is marked alive, and how often workers look for replays whose worker was lost",
+  ),
+  CUESCOPE_REPLAY_LOST_S: variable(
+    z.coerce.number().int().min(2).max(86_400),
+    30,
+    "a whole number of seconds",
+    "a running replay not marked alive for this long is taken as lost with its worker and retried (keep it a few heartbeats long)",
   ),
   CUESCOPE_HEALTH_TIMEOUT_MS: variable(
     z.coerce.number().int().positive(),

@@ -21,7 +21,12 @@ describe("GET /api/v1/health", () => {
         useDatabase(db);
         const answer = await askHealth();
         expect(answer.status).toBe(200);
-        expect(answer.body).toEqual({ ok: true, service: "cuescope", database: kind.name });
+        expect(answer.body).toEqual({
+          ok: true,
+          service: "cuescope",
+          database: kind.name,
+          eventLoop: { worstLagMs: expect.any(Number), windowS: 60 },
+        });
       } finally {
         await db.close();
       }

@@ -1,6 +1,7 @@
 import "server-only";
 import { checkDatabase } from "@/lib/server/db/health";
 import type { THealth } from "@/lib/contracts";
+import { eventLoopLag } from "@/lib/server/event-loop-lag";
 import { getBackground } from "@/lib/server/jobs/background";
 import { json } from "./errors-to-response";
 
@@ -8,14 +9,17 @@ import { json } from "./errors-to-response";
  * GET /api/v1/health — which database this server uses; no key needed, no data shown. 200 when the
  * database answers `SELECT 1` within CUESCOPE_HEALTH_TIMEOUT_MS (3 s), else 503 with Retry-After.
  * Also starts this process's background work (lib/server/jobs/background.ts) if it has not started.
+ * Either way it reports the recent worst event-loop lag (lib/server/event-loop-lag.ts).
  */
 export async function healthRoute(): Promise<Response> {
+  eventLoopLag(); // starts the monitor on the first call (scripts/server.mjs asks as soon as it listens)
   const health = await checkDatabase();
+  const eventLoop = eventLoopLag();
   if (health.ok) {
     // The server's background work starts with its first request; scripts/server.mjs asks here as
     // soon as it listens, so the queue is worked (and stale runs swept) from the start.
     void getBackground().catch((error) => console.error("[cuescope] background work did not start:", error));
-    return json(200, { ok: true, service: "cuescope", database: health.database } satisfies THealth);
+    return json(200, { ok: true, service: "cuescope", database: health.database, eventLoop } satisfies THealth);
   }
   console.error(`[cuescope] health: database unavailable: ${health.reason}`);
   return json(
@@ -24,6 +28,7 @@ export async function healthRoute(): Promise<Response> {
       ok: false,
       service: "cuescope",
       database: health.database,
+      eventLoop,
       error: { code: "unavailable", message: "the database is unavailable right now (the reason is in the server log); retry later" },
     } satisfies THealth,
     { "retry-after": "5" },

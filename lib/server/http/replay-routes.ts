@@ -20,8 +20,8 @@ function jobIdOf(params: IdParams): string {
 /** POST /api/v1/replay — 202 with the job (poll it), or 200 with a finished job of the same inputs. */
 export const startReplayRoute = apiRoute(async ({ request, db, auth }) => {
   const body = parseWith(ZReplayRequest, await readJsonBody(request, 64 * 1024), "body");
-  const { queue } = await getBackground().catch(queueUnavailable);
-  const { job, done } = await startReplay(db, auth, body, (projectId, replayId) => queue.enqueueReplay(projectId, replayId));
+  const background = await getBackground().catch(queueUnavailable);
+  const { job, done } = await startReplay(db, auth, body, (projectId, replayId) => background.enqueueReplay(projectId, replayId));
   await done.catch(queueUnavailable); // not queued: the job reads as failed
   return json(job.status === "running" ? 202 : 200, job);
 });

@@ -1,8 +1,9 @@
 import { getDb, type Database } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
-import { runReplayJob, markReplayLost } from "@/lib/server/replay/replay-jobs";
+import { runReplayJob } from "@/lib/server/replay/replay-jobs";
 import { JobQueue } from "./queue";
 import { rebuildRun } from "./rebuild-run";
+import { ReplayWorkers, type ReplayWorkerOptions } from "./replay-workers";
 import { staleRuns } from "./stale-runs";
 import { TaskThreads } from "./threads";
 import { onRebuildWanted } from "./wanted";
@@ -12,6 +13,8 @@ export interface Background {
   db: Database;
   queue: JobQueue;
   threads: TaskThreads;
+  /** A replay was queued (its replay_jobs row): this process's idle replay workers look now. */
+  enqueueReplay(projectId: string, replayId: string): Promise<void>;
   /** Stops taking jobs and lets running ones finish, up to `timeoutMs`. */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -20,14 +23,20 @@ const SWEEP_MS = 60_000;
 
 /**
  * Starts working the job queue in this process on `db` (CUESCOPE_WORKERS jobs of each kind at once;
- * 0: only sends): rebuild jobs rebuild a run (lib/server/jobs/rebuild-run.ts), replay jobs run a
- * what-if replay. Reads that find a run stale ask for its rebuild; a sweep every minute (and one at
+ * 0: only sends): rebuild jobs rebuild a run (lib/server/jobs/rebuild-run.ts), replay workers run
+ * what-if replays from their own queue (replay-workers.ts, replay-queue.ts). Reads that find a run stale ask for its rebuild; a sweep every minute (and one at
  * start) schedules any run whose stored rebuild is behind its events, so a rebuild lost between an
  * ingest's commit and its scheduling is still made.
  */
 export async function startBackground(
   db: Database,
-  options: { workers?: number; threads?: TaskThreads; retryDelay?: number } = {},
+  options: {
+    workers?: number;
+    threads?: TaskThreads;
+    retryDelay?: number;
+    /** The replay workers' timing (tests shorten it); their defaults come from the environment. */
+    replays?: Pick<ReplayWorkerOptions, "heartbeatMs" | "lostS" | "pollMs">;
+  } = {},
 ): Promise<Background> {
   const workers = options.workers ?? env("CUESCOPE_WORKERS");
   const threads = options.threads ?? new TaskThreads();
@@ -36,10 +45,20 @@ export async function startBackground(
     retryDelay: options.retryDelay,
     handlers: {
       rebuild: async ({ projectId, runPk }) => void (await rebuildRun(db, threads, projectId, runPk)),
-      replay: ({ projectId, replayId }, attempt) => runReplayJob(db, threads, projectId, replayId, attempt),
-      replayLost: ({ projectId, replayId }) => markReplayLost(db, projectId, replayId),
     },
   });
+  const replays =
+    workers > 0
+      ? await ReplayWorkers.start(db, {
+          ...options.replays,
+          workers,
+          retryDelayS: options.retryDelay,
+          run: (claim, lost) => runReplayJob(db, threads, claim, lost),
+        }).catch(async (error) => {
+          await queue.close(0);
+          throw error;
+        })
+      : undefined;
   const schedule = (projectId: string, runPks: readonly string[]) =>
     void queue.scheduleRebuilds(projectId, runPks).catch((error) => console.error("[cuescope] scheduling rebuilds failed:", error));
   const sweep = async () => {
@@ -55,10 +74,13 @@ export async function startBackground(
     db,
     queue,
     threads,
+    async enqueueReplay() {
+      replays?.notify();
+    },
     async close(timeoutMs?: number) {
       if (timer) clearInterval(timer);
       onRebuildWanted(undefined);
-      await queue.close(timeoutMs);
+      await Promise.all([queue.close(timeoutMs), replays?.close(timeoutMs)]);
       await threads.close();
     },
   };

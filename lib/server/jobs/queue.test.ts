@@ -5,14 +5,11 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getRunDecisions } from "@/lib/server/runs/run-decisions";
 import { testDatabases } from "@/lib/server/testing/databases";
-import { createPolicyVersion } from "@/lib/server/versions/versions";
 import { startBackground, type Background } from "./background";
 import { QUEUES } from "./queue";
-import { settleRebuilds } from "./settle";
 import { TaskThreads } from "./threads";
 
 /** Polls until `check` holds (a queue works on its own schedule), failing after `ms`. */
@@ -85,72 +82,4 @@ describe.each(testDatabases())("background jobs on $name", (kind) => {
     expect(rows.rows[0].n).toBe(1);
     await sender.close();
   }, 60_000);
-
-  it("retries a replay whose attempt failed, and finishes it", async () => {
-    await ingestBatch(db, caller.projectId, runEvents("bg-replay", 30));
-    await settleRebuilds(db);
-    const policy = await createPolicyVersion(db, caller, { name: "retry me", policy: { review: { everyTurns: 3 } } });
-    const sender = await background(0);
-    const { job, done } = await startReplay(db, caller, { policyVersionId: policy.id, filters: {}, maxRuns: 5 }, (p, id) =>
-      sender.queue.enqueueReplay(p, id),
-    );
-    await done;
-    // A worker takes the job and fails (it crashed, say): the queue hands it out again.
-    const [taken] = await sender.queue.boss.fetch(QUEUES.replay);
-    expect(taken.data).toEqual({ projectId: caller.projectId, replayId: job.id });
-    await sender.queue.boss.fail(QUEUES.replay, taken.id, { message: "worker crashed" });
-    await sender.close();
-
-    await background(1);
-    const finished = await eventually(
-      () => getReplayJob(db, caller.projectId, job.id),
-      (j) => j.status !== "running",
-    );
-    expect(finished).toMatchObject({ status: "done", error: null });
-    expect(finished.result?.runs).toBeGreaterThan(0);
-  }, 60_000);
-
-  it("ends a replay as failed, with its last error, once every attempt failed", async () => {
-    const policy = await createPolicyVersion(db, caller, { name: "doomed", policy: { review: { everyTurns: 4 } } });
-    const sender = await background(0);
-    const { job, done } = await startReplay(db, caller, { policyVersionId: policy.id, filters: {}, maxRuns: 5 }, (p, id) =>
-      sender.queue.enqueueReplay(p, id),
-    );
-    await done;
-    await sender.close();
-    // The version the replay needs disappears before a worker takes it: every attempt fails the same way.
-    await db.prisma.policyVersion.delete({ where: { projectId_id: { projectId: caller.projectId, id: policy.id } } });
-    await background(1);
-    const failed = await eventually(
-      () => getReplayJob(db, caller.projectId, job.id),
-      (j) => j.status !== "running",
-      30_000,
-    );
-    expect(failed.status).toBe("failed");
-    expect(failed.error).toMatch(/^attempt \d failed: .*no policy version/);
-    const row = await db.prisma.replayJob.findUniqueOrThrow({ where: { projectId_id: { projectId: caller.projectId, id: job.id } } });
-    expect(row.attempts).toBe(3); // the first try and two retries
-  }, 60_000);
-
-  it.runIf(kind.name === "pglite")(
-    "takes up, on restart, a replay whose worker was lost with its process",
-    async () => {
-      const policy = await createPolicyVersion(db, caller, { name: "lost", policy: { review: { everyTurns: 5 } } });
-      const first = await background(0);
-      const { job, done } = await startReplay(db, caller, { policyVersionId: policy.id, filters: {}, maxRuns: 5 }, (p, id) =>
-        first.queue.enqueueReplay(p, id),
-      );
-      await done;
-      await first.queue.boss.fetch(QUEUES.replay); // taken by a worker that then died with its process
-      await first.close();
-
-      await background(1); // the restarted server: it owns the embedded database, so the job was its own
-      const finished = await eventually(
-        () => getReplayJob(db, caller.projectId, job.id),
-        (j) => j.status !== "running",
-      );
-      expect(finished.status).toBe("done");
-    },
-    60_000,
-  );
 });

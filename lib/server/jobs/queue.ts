@@ -12,26 +12,18 @@ export const QUEUES = {
    * result keeps the one that read the most (rebuild-run.ts).
    */
   rebuild: "cuescope-rebuild",
-  /** One what-if replay (a replay_jobs row). */
-  replay: "cuescope-replay",
-  /** Replays whose every attempt failed or expired (dead letters): marked failed for their readers. */
-  replayLost: "cuescope-replay-lost",
 } as const;
+// What-if replays have their own queue, the replay_jobs table (replay-queue.ts): fair across
+// projects and with heartbeats, which pg-boss 10 has not. Its former queues "cuescope-replay" and
+// "cuescope-replay-lost" are no longer worked.
 
 export interface RebuildJob {
   projectId: string;
   runPk: string;
 }
 
-export interface ReplayJobData {
-  projectId: string;
-  replayId: string;
-}
-
 export interface JobHandlers {
   rebuild(job: RebuildJob): Promise<void>;
-  replay(job: ReplayJobData, attempt: number): Promise<void>;
-  replayLost(job: ReplayJobData): Promise<void>;
 }
 
 /**
@@ -41,7 +33,7 @@ export interface JobHandlers {
  * (graphile-worker 0.18 needs 22.18), and it takes a caller's connection (`db.executeSql`), which
  * is the only way to reach an embedded PGlite database.
  *
- * `workers` > 0 makes this process work the queues (that many jobs of each queue at once, at most
+ * `workers` > 0 makes this process work the queue (that many jobs at once, at most
  * CUESCOPE_PROJECT_JOBS of one project); 0 only sends.
  */
 export class JobQueue {
@@ -86,7 +78,6 @@ export class JobQueue {
     retryDelay: number,
   ): Promise<JobQueue> {
     const working = options.workers > 0 && options.handlers !== undefined;
-    await ensureQueue(boss, { name: QUEUES.replayLost, policy: "standard", retryLimit: 5, retryDelay });
     await ensureQueue(boss, {
       name: QUEUES.rebuild,
       policy: "short",
@@ -94,14 +85,6 @@ export class JobQueue {
       retryDelay,
       retryBackoff: true,
       expireInSeconds: 300,
-    });
-    await ensureQueue(boss, {
-      name: QUEUES.replay,
-      policy: "standard",
-      retryLimit: 2,
-      retryDelay,
-      expireInSeconds: env("CUESCOPE_REPLAY_EXPIRE_S"),
-      deadLetter: QUEUES.replayLost,
     });
     const queue = new JobQueue(boss, []);
     if (working) await queue.work(db, options.workers, options.handlers!);
@@ -116,11 +99,6 @@ export class JobQueue {
     );
     // This process works the queue: look now rather than at the next poll.
     if (!startAfter) for (const id of this.workerIds) this.boss.notifyWorker(id);
-  }
-
-  async enqueueReplay(projectId: string, replayId: string): Promise<void> {
-    await this.boss.send(QUEUES.replay, { projectId, replayId } satisfies ReplayJobData);
-    for (const id of this.workerIds) this.boss.notifyWorker(id);
   }
 
   /** Stops fetching, lets running jobs finish (up to `timeoutMs`), then closes. */
@@ -139,19 +117,15 @@ export class JobQueue {
           WHERE state = 'active'`,
       );
     }
-    const limits = { rebuild: new ProjectLimits(env("CUESCOPE_PROJECT_JOBS")), replay: new ProjectLimits(1) };
+    const limits = new ProjectLimits(env("CUESCOPE_PROJECT_JOBS"));
     const polling = { pollingIntervalSeconds: 1, batchSize: 1 };
     for (let i = 0; i < workers; i++) {
       this.workerIds.push(
         await this.boss.work<RebuildJob>(QUEUES.rebuild, polling, async ([job]) =>
-          limits.rebuild.run(job.data.projectId, () => handlers.rebuild(job.data)),
-        ),
-        await this.boss.work<ReplayJobData>(QUEUES.replay, { ...polling, includeMetadata: true }, async ([job]) =>
-          limits.replay.run(job.data.projectId, () => handlers.replay(job.data, job.retryCount)),
+          limits.run(job.data.projectId, () => handlers.rebuild(job.data)),
         ),
       );
     }
-    this.workerIds.push(await this.boss.work<ReplayJobData>(QUEUES.replayLost, polling, async ([job]) => handlers.replayLost(job.data)));
   }
 }
 

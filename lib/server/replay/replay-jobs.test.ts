@@ -320,7 +320,7 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     // A queue that fails the way a library can (not a database error the HTTP layer classifies).
     const broken = {
       db,
-      queue: { enqueueReplay: () => Promise.reject(new Error("queue cuescope-replay not found")) },
+      enqueueReplay: () => Promise.reject(new Error("queue cuescope-replay not found")),
     } as unknown as Background;
     useBackground(broken);
     try {
@@ -337,6 +337,42 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
       take: 1,
     });
     expect([latest.status, latest.error]).toEqual(["failed", "the replay could not be queued; start it again"]);
+  });
+
+  it("makes one job of 20 identical replay requests sent at once, and answers each with its id", async () => {
+    const copyVersionId = (await createCopyVersion(db, caller, { name: "asked twenty times", copy: {} })).id;
+    // A queue that only takes the jobs (no worker runs them): they stay queued while the requests race.
+    const queued: string[] = [];
+    useBackground({ db, enqueueReplay: async (_p: string, id: string) => void queued.push(id) } as unknown as Background);
+    let answers: Response[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 20 }, () => startReplayRoute(post(secret, "/replay", { copyVersionId, maxRuns: 10 }))),
+      );
+    } finally {
+      useBackground(undefined);
+    }
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
+    const ids = new Set(await Promise.all(answers.map(async (a) => ZReplayJob.parse(await a.json()).id)));
+    expect(ids.size).toBe(1);
+    const [id] = ids;
+    expect(queued).toEqual([id]);
+    expect(await db.prisma.replayJob.count({ where: { projectId: caller.projectId, copyVersionId } })).toBe(1);
+
+    // Another request (another version) is another job; once the pending one ends, the same request makes a new one.
+    const other = await startReplay(
+      db,
+      caller,
+      { copyVersionId: ownCopyId, policyVersionId: tightPolicyId, filters: {}, maxRuns: 10 },
+      async () => {},
+    );
+    expect(other.job.id).not.toBe(id);
+    await cancelReplayJob(db, caller.projectId, other.job.id);
+    expect((await cancelReplayJob(db, caller.projectId, id)).status).toBe("cancelled");
+    const again = await startReplay(db, caller, { copyVersionId, filters: {}, maxRuns: 10 }, inlineReplays(db));
+    expect(again.job.id).not.toBe(id);
+    await again.done;
+    expect((await getReplayJob(db, caller.projectId, again.job.id)).status).toBe("done");
   });
 
   it("reads a result stored in the older format as none, and never reuses it", async () => {

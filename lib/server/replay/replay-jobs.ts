@@ -6,6 +6,7 @@ import { jsonColumn, replayFiltersColumn, replayResultColumn } from "@/lib/serve
 import { DomainError } from "@/lib/server/errors";
 import { runFilterWhere } from "@/lib/server/runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
+import type { ReplayClaim } from "@/lib/server/jobs/replay-queue";
 import type { TaskThreads } from "@/lib/server/jobs/threads";
 import { replayRuns } from "./replay-runs";
 
@@ -19,15 +20,17 @@ type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["fi
 const RESULT_FORMAT = 3;
 
 /**
- * Hands a started replay to whoever runs it: the job queue on the server (settles once it is
- * queued), the replay itself in tests (settles when it is over).
+ * Hands a started replay (its row, queued) to whoever runs it: the server's replay workers (settles
+ * once they are told), the replay itself in tests (settles when it is over).
  */
 export type EnqueueReplay = (projectId: string, replayId: string) => Promise<void>;
 
 /**
- * Starts a what-if replay (or answers with a finished one of the same inputs — same versions, same
- * runs with the same events — so a second look is instant). The work is a queue job
- * (lib/server/jobs): `enqueue` hands it over; `done` is what it answered.
+ * Starts a what-if replay, or answers with one of the same inputs — same versions, same runs with
+ * the same events: a finished one (so a second look is instant, `reused`) or one queued or at work
+ * (so identical requests, however many at once, make one job: a unique index keeps one pending job
+ * per project and inputs). The work is a job on the replay queue (lib/server/jobs/replay-queue.ts):
+ * `enqueue` hands it over; `done` is what it answered.
  */
 export async function startReplay(
   db: Database,
@@ -50,35 +53,40 @@ export async function startReplay(
       }),
     )
     .digest("hex");
-  const earlier = await db.prisma.replayJob.findFirst({
-    where: { projectId: caller.projectId, inputKey, status: "done" },
-    orderBy: { createdAt: "desc" },
-  });
-  if (earlier) return { job: toJob(earlier, true), done: Promise.resolve() };
-
-  const row = await db.prisma.replayJob.create({
-    data: {
-      projectId: caller.projectId,
-      copyVersionId: request.copyVersionId ?? null,
-      policyVersionId: request.policyVersionId ?? null,
-      filters: jsonColumn(request.filters),
-      inputKey,
-      runPks: runs.map((r) => r.id),
-      totalRuns: runs.length,
-      totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
-    },
-  });
-  const done = enqueue(caller.projectId, row.id).catch(async (error: unknown) => {
-    // Nobody will run it: say so rather than leave it "running" for ever.
+  const data = {
+    projectId: caller.projectId,
+    copyVersionId: request.copyVersionId ?? null,
+    policyVersionId: request.policyVersionId ?? null,
+    filters: jsonColumn(request.filters),
+    inputKey,
+    runPks: runs.map((r) => r.id),
+    totalRuns: runs.length,
+    totalTurns: runs.reduce((sum, r) => sum + (r.maxTurn === null ? 0 : r.maxTurn + 1), 0),
+  };
+  let row: JobRow | undefined;
+  // An identical job may end between the insert that finds it and the read of it: then look again.
+  for (let tries = 0; !row; tries++) {
+    const earlier = await db.prisma.replayJob.findFirst({
+      where: { projectId: caller.projectId, inputKey, OR: [{ status: "done" }, { status: "running", cancelRequested: false }] },
+      orderBy: [{ status: "asc" }, { createdAt: "desc" }], // "done" before "running"
+    });
+    if (earlier) return { job: toJob(earlier, earlier.status === "done"), done: Promise.resolve() };
+    // ON CONFLICT DO NOTHING on the one-pending-per-inputs index: a concurrent identical request won.
+    [row] = await db.prisma.replayJob.createManyAndReturn({ data: [data], skipDuplicates: true });
+    if (!row && tries >= 5) throw new DomainError("conflict", "identical replays are being started and ended at once; try again");
+  }
+  const queued = row;
+  const done = enqueue(caller.projectId, queued.id).catch(async (error: unknown) => {
+    // Nobody will run it: say so rather than leave it "running" for ever (unless a worker took it meanwhile).
     await db.prisma.replayJob
-      .update({
-        where: { projectId_id: { projectId: row.projectId, id: row.id } },
+      .updateMany({
+        where: { projectId: queued.projectId, id: queued.id, status: "running", heartbeatAt: null },
         data: { status: "failed", error: "the replay could not be queued; start it again", finishedAt: new Date() },
       })
       .catch(() => {});
     throw error;
   });
-  return { job: toJob(row, false), done };
+  return { job: toJob(queued, false), done };
 }
 
 /** The runs a replay with these filters takes: the newest `take` matching started runs. */
@@ -132,78 +140,49 @@ export async function listReplays(db: Database, projectId: string): Promise<TRep
 }
 
 /**
- * The replay job's body (lib/server/jobs/background.ts): replays the job's runs, one at a time on a
- * job thread, storing progress after every run and the result at the end. A retry (the queue's,
- * after a failure or a lost worker) starts the job's runs over. Errors are recorded on the job and
- * thrown on, so the queue retries; once attempts run out, markReplayLost ends it.
+ * The body of a replay a worker claimed (lib/server/jobs/replay-workers.ts): replays the job's
+ * runs, one at a time on a job thread, storing progress after every run and the result at the
+ * end. Every write is the claim's own (its `worker_token`): once the claim is taken back (its
+ * worker was taken as lost, or ran past its limit) the job stops after the run it is on and writes
+ * nothing more. A retry starts the job's runs over. An error is thrown on: the worker gives the
+ * job back for its retry with the error (lib/server/jobs/replay-queue.ts).
  */
-export async function runReplayJob(
-  db: Database,
-  threads: TaskThreads,
-  projectId: string,
-  replayId: string,
-  attempt: number,
-): Promise<void> {
-  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId, projectId } });
-  if (!row || row.status !== "running") return; // cancelled, done or gone meanwhile
+export async function runReplayJob(db: Database, threads: TaskThreads, claim: ReplayClaim, lost?: AbortSignal): Promise<void> {
+  const { projectId, replayId: id, token: workerToken } = claim;
+  const ours = { projectId, id, workerToken, status: "running" };
+  const row = await db.prisma.replayJob.findFirst({ where: ours });
+  if (!row) return; // taken back, cancelled or gone meanwhile
   if (row.cancelRequested) {
-    await db.prisma.replayJob.update({
-      where: { projectId_id: { projectId: row.projectId, id: row.id } },
-      data: { status: "cancelled", finishedAt: new Date() },
-    });
+    await db.prisma.replayJob.updateMany({ where: ours, data: { status: "cancelled", finishedAt: new Date() } });
     return;
   }
-  try {
-    const [copy, policy] = await Promise.all([
-      row.copyVersionId ? getCopyVersion(db, row.projectId, row.copyVersionId).then((v) => v.copy) : undefined,
-      row.policyVersionId ? getPolicyVersion(db, row.projectId, row.policyVersionId).then((v) => v.policy) : undefined,
-    ]);
-    const found = await db.prisma.run.findMany({
-      where: { id: { in: row.runPks }, projectId: row.projectId },
-      select: { id: true, runId: true, maxTurn: true, eventCount: true },
+  const [copy, policy] = await Promise.all([
+    row.copyVersionId ? getCopyVersion(db, projectId, row.copyVersionId).then((v) => v.copy) : undefined,
+    row.policyVersionId ? getPolicyVersion(db, projectId, row.policyVersionId).then((v) => v.policy) : undefined,
+  ]);
+  const found = await db.prisma.run.findMany({
+    where: { id: { in: row.runPks }, projectId },
+    select: { id: true, runId: true, maxTurn: true, eventCount: true },
+  });
+  const byPk = new Map(found.map((run) => [run.id, run]));
+  const runs = row.runPks.flatMap((pk) => byPk.get(pk) ?? []);
+  await db.prisma.replayJob.updateMany({ where: ours, data: { doneRuns: 0, doneTurns: 0, error: null, updatedAt: new Date() } });
+  let stillOurs = true;
+  const result = await replayRuns(db, threads, projectId, runs, { copy, policy }, async (progress) => {
+    const updated = await db.prisma.replayJob.updateManyAndReturn({
+      where: ours,
+      data: { ...progress, updatedAt: new Date() },
+      select: { cancelRequested: true },
     });
-    const byPk = new Map(found.map((run) => [run.id, run]));
-    const runs = row.runPks.flatMap((pk) => byPk.get(pk) ?? []);
-    await db.prisma.replayJob.update({
-      where: { projectId_id: { projectId: row.projectId, id: row.id } },
-      data: { attempts: attempt + 1, doneRuns: 0, doneTurns: 0, error: null, updatedAt: new Date() },
-    });
-    const result = await replayRuns(db, threads, row.projectId, runs, { copy, policy }, async (progress) => {
-      const job = await db.prisma.replayJob.update({
-        where: { projectId_id: { projectId: row.projectId, id: row.id } },
-        data: { ...progress, updatedAt: new Date() },
-      });
-      return !job.cancelRequested;
-    });
-    // Only a job still running ends here: one the queue gave up on meanwhile stays failed.
-    await db.prisma.replayJob.updateMany({
-      where: { projectId: row.projectId, id: row.id, status: "running" },
-      data: result
-        ? { status: "done", result: jsonColumn(result), finishedAt: new Date() }
-        : { status: "cancelled", finishedAt: new Date() },
-    });
-  } catch (error) {
-    await db.prisma.replayJob
-      .update({
-        where: { projectId_id: { projectId: row.projectId, id: row.id } },
-        data: { attempts: attempt + 1, error: `attempt ${attempt + 1} failed: ${(error as Error).message}`, updatedAt: new Date() },
-      })
-      .catch(() => {});
-    throw error;
-  }
-}
-
-/** A replay whose every attempt failed or was lost (the queue's dead letter): it ends as failed. */
-export async function markReplayLost(db: Database, projectId: string, replayId: string): Promise<void> {
-  const row = await db.prisma.replayJob.findFirst({ where: { id: replayId, projectId } });
-  if (!row || row.status !== "running") return;
-  await db.prisma.replayJob.update({
-    where: { projectId_id: { projectId: row.projectId, id: row.id } },
-    data: { status: "failed", error: row.error ?? LOST, finishedAt: new Date() },
+    stillOurs = updated.length > 0 && !lost?.aborted;
+    return stillOurs && !updated[0].cancelRequested;
+  });
+  if (!stillOurs) return;
+  await db.prisma.replayJob.updateMany({
+    where: ours,
+    data: result ? { status: "done", result: jsonColumn(result), finishedAt: new Date() } : { status: "cancelled", finishedAt: new Date() },
   });
 }
-
-export const LOST = "the replay failed on every attempt (its worker failed or was lost); start it again";
 
 export async function getReplayJob(db: Database, projectId: string, id: string): Promise<TReplayJob> {
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
@@ -216,9 +195,14 @@ export async function cancelReplayJob(db: Database, projectId: string, id: strin
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
   if (row.status !== "running") return toJob(row, false);
-  // Not yet picked up by a worker: cancelled here and now (the worker will skip it).
-  const data = row.attempts === 0 ? { cancelRequested: true, status: "cancelled", finishedAt: new Date() } : { cancelRequested: true };
-  return toJob(await db.prisma.replayJob.update({ where: { projectId_id: { projectId, id } }, data }), false);
+  // Queued (no worker has it): cancelled here and now; at work: its worker stops after the run it is on.
+  const queued = await db.prisma.replayJob.updateMany({
+    where: { projectId, id, status: "running", heartbeatAt: null },
+    data: { cancelRequested: true, status: "cancelled", finishedAt: new Date() },
+  });
+  if (queued.count === 0)
+    await db.prisma.replayJob.updateMany({ where: { projectId, id, status: "running" }, data: { cancelRequested: true } });
+  return toJob(await db.prisma.replayJob.findFirstOrThrow({ where: { projectId, id } }), false);
 }
 
 export const OLD_RESULT_FORMAT = "this replay's result was stored in an older format; start the replay again to see it";

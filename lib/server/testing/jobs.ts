@@ -1,8 +1,22 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/server/db";
+import { claimReplay, releaseReplay } from "@/lib/server/jobs/replay-queue";
 import { TaskThreads } from "@/lib/server/jobs/threads";
 import { runReplayJob, type EnqueueReplay } from "@/lib/server/replay/replay-jobs";
 
-/** Runs each started replay right away on this thread, as a queue worker would (`done` settles when it is over). */
+/**
+ * Runs each started replay right away on this thread, as a replay worker would: claims it from the
+ * queue, runs it, gives it back on failure (`done` settles when it is over, rejecting if it failed).
+ */
 export function inlineReplays(db: Database): EnqueueReplay {
-  return (projectId, replayId) => runReplayJob(db, new TaskThreads(0), projectId, replayId, 0);
+  return async (projectId, replayId) => {
+    const claim = await claimReplay(db, randomUUID(), 3_600, { projectId, replayId });
+    if (!claim) throw new Error(`replay ${replayId} could not be claimed (another replay of its project is at work)`);
+    try {
+      await runReplayJob(db, new TaskThreads(0), claim);
+    } catch (error) {
+      await releaseReplay(db, claim, (error as Error).message, 0);
+      throw error;
+    }
+  };
 }
