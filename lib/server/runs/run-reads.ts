@@ -37,7 +37,7 @@ export async function openDecisionsDocument(
   db: Database,
   projectId: string,
   runId: string,
-  reads: WholeReads = wholeReads(),
+  { reads = wholeReads(), pageChunks }: { reads?: WholeReads; pageChunks?: number } = {},
 ): Promise<DocumentPieces & { staleEvents: number }> {
   const run = await findRun(db, projectId, runId);
   if ((await builtEventCount(db, run)) < run.eventCount) {
@@ -50,7 +50,7 @@ export async function openDecisionsDocument(
   }
   const release = await reads.acquire(projectId);
   try {
-    const cursor = await openWholeDecisions(db, run);
+    const cursor = await openWholeDecisions(db, run, pageChunks);
     const checked = checkedHead(run, cursor?.first ?? null);
     if (!checked.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${checked.error}`);
     const pieces = decisionsPieces(run.runId, cursor!);

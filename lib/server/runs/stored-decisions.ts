@@ -146,10 +146,11 @@ export async function openWholeDecisions(
 export async function readWholeDecisions(
   db: Database,
   run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
 ): Promise<{ head: StoredHead; chunkTexts: string[] } | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const cursor = await openWholeDecisions(db, run);
+      const cursor = await openWholeDecisions(db, run, pageChunks);
       if (!cursor) return null;
       const chunkTexts: string[] = [];
       for (let texts; (texts = await cursor.next());) for (const text of texts) chunkTexts.push(text);
