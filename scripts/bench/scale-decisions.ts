@@ -19,6 +19,8 @@ import { withServer } from "./scale-server";
 
 export interface DecisionsRun {
   turns: number;
+  /** The rebuilt turns (a skipped turn has none). */
+  turnCount: number;
   events: number;
   chunks: number;
   /** The stored chunk texts' bytes (UTF-8), and the download's. */
@@ -57,7 +59,7 @@ export async function measureDecisions(
     const runs = turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns));
     const warmUp = etfRun("warm-up", 1, 50);
     let key: string;
-    const rows: { rowsMs: number; chunkBytes: number; chunks: number }[] = [];
+    const rows: { rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }[] = [];
     const db = await database.open();
     try {
       key = (await createKey(db, "decisions", "bench scale decisions")).secret;
@@ -107,8 +109,8 @@ export async function measureDecisions(
         const first = await download(run.runId);
         if (first.status !== 200) throw new Error(`GET decisions of ${run.runId} answered ${first.status}`);
         const parsed = JSON.parse(Buffer.from(first.body).toString()) as { runId: string; turns: unknown[] };
-        if (parsed.runId !== run.runId || parsed.turns.length !== turns)
-          throw new Error(`the download of ${run.runId} is not its decisions`);
+        if (parsed.runId !== run.runId || parsed.turns.length !== rows[i].turnCount)
+          throw new Error(`the download of ${run.runId} has ${parsed.turns.length} turns, its chunks ${rows[i].turnCount}`);
         const before = rssBytes(server.pid);
         let peak = before;
         const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 5);
@@ -178,15 +180,14 @@ async function readChunkRows(
   projectId: string,
   runPk: string,
   repeats: number,
-): Promise<{ rowsMs: number; chunkBytes: number; chunks: number }> {
-  const sql = `SELECT "turns" FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "chunk"`;
+): Promise<{ rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }> {
+  const sql = `SELECT "turns", "turn_count" AS "turnCount" FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "chunk"`;
   const client = database.url ? new Client({ connectionString: database.url }) : null;
   await client?.connect();
   try {
-    const read = async (): Promise<{ turns: string }[]> =>
-      client
-        ? (await client.query<{ turns: string }>(sql, [projectId, runPk])).rows
-        : db.prisma.$queryRawUnsafe<{ turns: string }[]>(sql, projectId, runPk);
+    type Row = { turns: string; turnCount: number };
+    const read = async (): Promise<Row[]> =>
+      client ? (await client.query<Row>(sql, [projectId, runPk])).rows : db.prisma.$queryRawUnsafe<Row[]>(sql, projectId, runPk);
     const first = await read();
     const times: number[] = [];
     for (let r = 0; r < repeats; r++) {
@@ -194,7 +195,12 @@ async function readChunkRows(
       await read();
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
-    return { rowsMs: median(times), chunkBytes: first.reduce((sum, row) => sum + Buffer.byteLength(row.turns), 0), chunks: first.length };
+    return {
+      rowsMs: median(times),
+      chunkBytes: first.reduce((sum, row) => sum + Buffer.byteLength(row.turns), 0),
+      chunks: first.length,
+      turnCount: first.reduce((sum, row) => sum + Number(row.turnCount), 0),
+    };
   } finally {
     await client?.end();
   }

@@ -102,6 +102,9 @@ function errorTrailer(error: unknown, format: "csv" | "json", written: number, l
   return `${written === 0 ? "" : ","}\n${JSON.stringify({ error: { code, message } })}\n`;
 }
 
+/** How long a streamed document waits to be read on before it is closed (its reader is gone). */
+export const DOCUMENT_IDLE_MS = 60_000;
+
 /** A JSON document in pieces: the next piece of its text, null after the last; `close` ends it either way. */
 export interface DocumentPieces {
   next(): Promise<string | null>;
@@ -116,17 +119,33 @@ export interface DocumentPieces {
  * bytes is logged and ends the answer with a marker no parser takes for a complete document: a
  * last `,{"error":{"code","message"}}` and no closing brackets (as a JSON export does).
  */
-export function streamedDocument(document: DocumentPieces, options: { label: string; headers?: Record<string, string> }): Response {
+export function streamedDocument(
+  document: DocumentPieces,
+  options: { label: string; headers?: Record<string, string>; idleMs?: number },
+): Response {
   const encoder = new TextEncoder();
   let closed = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
   const close = () => {
+    clearTimeout(idle);
     if (closed) return;
     closed = true;
     document.close();
   };
+  // An answer nobody reads any more (its body dropped without being cancelled) is closed after a
+  // while without a pull, so what it holds (a read permit) is not held for ever.
+  const watch = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      close();
+      controller.error(new Error(`the ${options.label} was not read for ${options.idleMs ?? DOCUMENT_IDLE_MS} ms`));
+    }, options.idleMs ?? DOCUMENT_IDLE_MS);
+    idle.unref?.();
+  };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (closed) return;
+      watch(controller);
       let piece: string | null;
       try {
         piece = await document.next();
@@ -141,7 +160,10 @@ export function streamedDocument(document: DocumentPieces, options: { label: str
       if (piece === null) {
         close();
         controller.close();
-      } else controller.enqueue(encoder.encode(piece));
+      } else {
+        controller.enqueue(encoder.encode(piece));
+        watch(controller);
+      }
     },
     cancel() {
       close();

@@ -59,10 +59,16 @@ export const runSummaryRoute = loaderRoute(runSummaryLoader);
  */
 export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => {
   const document = await openDecisionsDocument(db, auth.projectId, runIdOf(params, request));
-  return streamedDocument(document, {
-    label: "decisions download",
-    headers: { "x-cuescope-stale-events": String(document.staleEvents) },
-  });
+  const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
+  if (request.method === "HEAD") {
+    // Next answers HEAD with GET's handler and never reads the body: nothing to hold the read open for.
+    document.close();
+    return new Response(null, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    });
+  }
+  return streamedDocument(document, { label: "decisions download", headers });
 });
 
 /** GET /api/v1/runs/:runId/events */

@@ -135,10 +135,23 @@ describe.each(testDatabases())("whole-run reads of the stored decisions on $name
     expect(pieces).toBeGreaterThanOrEqual(6);
     expect(wholeReads().active(projectA)).toBe(0);
 
-    // A client that goes away frees it too.
+    // A client that goes away frees it too, and so does a HEAD request (Next answers it with this
+    // handler and drops the body unread) and an answer whose body nobody reads or cancels.
     const left = await get(keyA, "whole");
     await left.body!.getReader().cancel();
     expect(wholeReads().active(projectA)).toBe(0);
+    const head = await runDecisionsRoute(
+      new Request(`${BASE}/runs/whole/decisions`, { method: "HEAD", headers: { authorization: `Bearer ${keyA}` } }),
+      { params: Promise.resolve({ runId: "whole" }) },
+    );
+    expect([head.status, head.body, head.headers.get("x-cuescope-stale-events")]).toEqual([200, null, "0"]);
+    expect(wholeReads().active(projectA)).toBe(0);
+    const reads = new WholeReads();
+    const dropped = streamedDocument(await openDecisionsDocument(db, projectA, "whole", { reads }), { label: "test", idleMs: 50 });
+    expect(dropped.status).toBe(200);
+    expect(reads.active(projectA)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads.active(projectA)).toBe(0);
 
     // Windows of the zoomed timeline, from chunks read as rows, as before.
     const types = new Set<string>(TIMELINE_EVENT_TYPES);
