@@ -85,11 +85,20 @@ export async function measureDecisions(
     ctx.progress("starting the production server ...");
     return await withServer(database, async (base, server) => {
       const headers = { authorization: `Bearer ${key}` };
+      // A download that fails on the way (the connection closed) is status 0, its error logged.
       const download = async (runId: string) => {
         const started = process.hrtime.bigint();
-        const response = await fetch(`${base}${apiRunPath(runId, "/decisions")}`, { headers });
-        const body = await response.arrayBuffer();
-        return { status: response.status, bytes: body.byteLength, ms: Number(process.hrtime.bigint() - started) / 1e6, body };
+        try {
+          const response = await fetch(`${base}${apiRunPath(runId, "/decisions")}`, { headers });
+          const body = await response.arrayBuffer();
+          return { status: response.status, bytes: body.byteLength, ms: Number(process.hrtime.bigint() - started) / 1e6, body };
+        } catch (error) {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          ctx.print(
+            `download of ${runId} failed after ${ms.toFixed(0)} ms: ${(error as Error).message} (${String((error as Error).cause)})`,
+          );
+          return { status: 0, bytes: 0, ms, body: new ArrayBuffer(0) };
+        }
       };
       const timed = async (path: string) => {
         const started = process.hrtime.bigint();
@@ -116,7 +125,10 @@ export async function measureDecisions(
         const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 5);
         const times: number[] = [];
         try {
-          for (let r = 0; r < options.repeats; r++) times.push((await download(run.runId)).ms);
+          for (let r = 0; r < options.repeats; r++) {
+            const timedDownload = await download(run.runId);
+            if (timedDownload.status === 200) times.push(timedDownload.ms);
+          }
         } finally {
           clearInterval(sampler);
         }
@@ -134,7 +146,7 @@ export async function measureDecisions(
           events: run.events.length,
           ...rows[i],
           downloadBytes: first.bytes,
-          downloadMs: median(times),
+          downloadMs: times.length ? median(times) : NaN,
           rssGrowthBytes: peak - before,
           zoom: { p50: percentile(zooms, 50), p95: percentile(zooms, 95), count: zooms.length },
         });
