@@ -377,7 +377,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "A run's rebuilt decisions",
     description:
       "Every turn's rebuilt reminder and Reviewer decisions and the run's findings. Waits for a pending rebuild (without doing it); " +
-      "the header `x-cuescope-stale-events` counts the events the answer does not include yet.",
+      "the header `x-cuescope-stale-events` counts the events the answer does not include yet. The answer is streamed as it is read; " +
+      'one that a rebuild overtakes ends with an error mark (`,{"error":…}` and no closing brackets), so it never parses: download it again.',
     auth: "key",
     pathParams: RUN_PATH,
     responses: [
@@ -388,7 +389,10 @@ export const OPERATIONS: readonly Operation[] = [
         headers: { "x-cuescope-stale-events": "Stored events the decisions do not include yet (0 when current)." },
       },
     ],
-    errors: { 409: "The run's decisions cannot be rebuilt." },
+    errors: {
+      409: "The run's decisions cannot be rebuilt.",
+      503: "The project already has CUESCOPE_WHOLE_READS reads of a whole run under way; header Retry-After.",
+    },
   },
   {
     operationId: "listRunEvents",

@@ -141,6 +141,16 @@ export const ENV = {
     20_000,
     "how long `GET /runs/:runId/decisions` waits for a pending rebuild before answering with the last built (stale) decisions",
   ),
+  CUESCOPE_WHOLE_READS: variable(
+    z.coerce.number().int().positive(),
+    2,
+    "a positive whole number",
+    "at most this many reads of a whole run's decisions (`GET …/decisions`, a replay's turn view) of one project at once in this process",
+  ),
+  CUESCOPE_WHOLE_READ_WAIT_MS: ms(
+    2_000,
+    "how long a read of a whole run's decisions waits for one of its project's CUESCOPE_WHOLE_READS before answering 503 with Retry-After",
+  ),
   CUESCOPE_REPLAY_EXPIRE_S: variable(
     z.coerce.number().int().min(1).max(86_400),
     900,

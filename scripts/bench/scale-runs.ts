@@ -11,7 +11,8 @@ import { median, type BenchContext } from "./common";
 import { createScratchDatabase, ingestRuns, settle, type RunEvents } from "./scale-db";
 import { apiClient, withServer } from "./scale-server";
 
-function etfRun(runId: string, seed: number, turns: number): RunEvents {
+/** A generated run of the ETF agent with anomalies, its event ids made unique per run. */
+export function etfRun(runId: string, seed: number, turns: number): RunEvents {
   const bar = progressBar(`generating ${turns.toLocaleString("en-US")} turns`);
   const { events } = generateEtfRun({
     runId,

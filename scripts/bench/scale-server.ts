@@ -12,6 +12,8 @@ const PORT = 3340;
 
 export interface ScaleServer {
   base: string;
+  /** The server process's id (start.sh execs it). */
+  pid: number;
   /** The server's last 4,000 characters of output (stdout and stderr). */
   log(): string;
   stop(): Promise<void>;
@@ -21,10 +23,10 @@ export interface ScaleServer {
  * Runs `work` against a production server on the database, stopped afterwards. A failure carries
  * the server's last output (a request to a server that died only says "fetch failed").
  */
-export async function withServer<T>(database: ScratchDatabase, work: (base: string) => Promise<T>): Promise<T> {
+export async function withServer<T>(database: ScratchDatabase, work: (base: string, server: ScaleServer) => Promise<T>): Promise<T> {
   const server = await startScaleServer(database);
   try {
-    return await work(server.base);
+    return await work(server.base, server);
   } catch (error) {
     await new Promise((resolve) => setTimeout(resolve, 1000)); // let a dying server's last words arrive
     throw new Error(`${(error as Error).message} (${(error as Error).cause ?? "no cause"}); the server's last output:\n${server.log()}`, {
@@ -64,7 +66,7 @@ export async function startScaleServer(database: ScratchDatabase): Promise<Scale
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
     try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return { base, stop, log: () => stderr };
+      if ((await fetch(`${base}/api/v1/health`)).ok) return { base, pid: child.pid!, stop, log: () => stderr };
     } catch {
       // not up yet
     }

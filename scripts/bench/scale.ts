@@ -7,6 +7,8 @@
  * - replay:  another project's runs list while a what-if replay of the large data set runs
  * - live:    a 20,000-turn run sent in batches of 10 turns, polled as the run page does
  * - longrun: the first chart request (whole-run timeline) of a 50,000-turn vs a 5,000-turn run, cold
+ * - decisions: GET …/decisions of 5,000- and 20,000-turn runs vs reading their chunk rows from the
+ *            database, the server's RSS growth, the zoomed 500-turn timeline, 6 concurrent downloads
  *
  * Everything runs on scratch databases (PostgreSQL with DATABASE_URL, else PGlite) through the
  * production server (`next build` output). Tables are markdown, to paste into the README.
@@ -16,9 +18,10 @@ import { fmt, markdownTable, median, verdict, type BenchContext, type BenchSecti
 import { scaleDatabaseKind, type DatabaseKind } from "./scale-db";
 import { measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
 import { measureLiveRun, measureLongRun } from "./scale-runs";
+import { measureDecisions } from "./scale-decisions";
 import { hasProductionBuild } from "./scale-server";
 
-export const SCALE_PARTS = ["reads", "ingest", "replay", "live", "longrun"] as const;
+export const SCALE_PARTS = ["reads", "ingest", "replay", "live", "longrun", "decisions"] as const;
 export type ScalePart = (typeof SCALE_PARTS)[number];
 
 export interface ScaleOptions {
@@ -34,6 +37,12 @@ const REPLAY_P95_TARGET = 200;
 const LIVE_END_TARGET = 300;
 const LONG_RATIO_TARGET = 2;
 const INGEST_RATIO_TARGET = 0.5;
+const DECISIONS_RATIO_TARGET = 2;
+const DECISIONS_RSS_TARGET_MB = 100;
+const ZOOM_P95_TARGET = 100;
+const HEALTH_P95_TARGET = 200;
+/** The runs of the decisions part, in turns. */
+const DECISIONS_TURNS = [5_000, 20_000];
 
 export function scaleSection(options: ScaleOptions = {}): BenchSection {
   const kind = scaleDatabaseKind();
@@ -69,6 +78,7 @@ async function run(
   if (dataset.replay) reportReplay(ctx, db, measured.at(-1)!);
   if (parts.has("live")) await live(ctx, db);
   if (parts.has("longrun")) await longRun(ctx, db);
+  if (parts.has("decisions")) await decisions(ctx, db, requests);
 }
 
 function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[], requests: number): void {
@@ -210,5 +220,55 @@ async function longRun(ctx: BenchContext, db: string): Promise<void> {
   ctx.print();
   ctx.print(
     `cold long/short = ${fmt.ratio(ratio)} (turns ×${m.longTurns / m.shortTurns}; target ≤ ${LONG_RATIO_TARGET}) ${verdict(ratio, LONG_RATIO_TARGET)}`,
+  );
+}
+
+async function decisions(ctx: BenchContext, db: string, requests: number): Promise<void> {
+  const m = await measureDecisions(ctx, DECISIONS_TURNS, { repeats: Math.min(ctx.repeats, 5), requests });
+  ctx.print();
+  ctx.print(
+    `Whole-run decisions (${db}, its own database): (a) the run's stored chunk texts read as plain rows from the database, ` +
+      `(b) GET …/decisions over HTTP from the production server, whole body (medians of ${Math.min(ctx.repeats, 5)}); ` +
+      `the server's RSS growth while (b) ran; the zoomed timeline, ${requests} requests of another 500-turn window each:`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      [
+        "turns",
+        "chunks",
+        "MB",
+        "(a) rows ms",
+        "(b) download ms",
+        `(b)/(a) ≤ ${DECISIONS_RATIO_TARGET}`,
+        `RSS growth MB ≤ ${DECISIONS_RSS_TARGET_MB}`,
+        "zoom p50 ms",
+        `zoom p95 ms ≤ ${ZOOM_P95_TARGET}`,
+      ],
+      m.runs.map((r) => {
+        const ratio = r.downloadMs / r.rowsMs;
+        const rss = r.rssGrowthBytes / 1e6;
+        return [
+          fmt.int(r.turns),
+          fmt.int(r.chunks),
+          fmt.mb(r.downloadBytes),
+          fmt.ms(r.rowsMs),
+          fmt.ms(r.downloadMs),
+          `${fmt.ratio(ratio)} ${verdict(ratio, DECISIONS_RATIO_TARGET)}`,
+          `${rss.toFixed(1)} ${verdict(rss, DECISIONS_RSS_TARGET_MB)}`,
+          fmt.ms(r.zoom.p50),
+          `${fmt.ms(r.zoom.p95)} ${verdict(r.zoom.p95, ZOOM_P95_TARGET)}`,
+        ];
+      }),
+    ),
+  );
+  const c = m.concurrent;
+  const statuses = [...c.statuses.entries()].map(([status, n]) => `${n}× ${status}`).join(", ");
+  const no5xx = [...c.statuses.keys()].every((s) => s === 200 || s === 503);
+  ctx.print();
+  ctx.print(
+    `${c.downloads} concurrent downloads of the ${fmt.int(DECISIONS_TURNS.at(-1)!)}-turn run: ${statuses} in ${fmt.int(c.wallMs)} ms ` +
+      `(${no5xx ? "PASS" : "MISS"}: only 200, or 503 past the project's bound); /api/v1/health meanwhile: ${c.health.count} requests, ` +
+      `p50 ${fmt.ms(c.health.p50)} ms, p95 ${fmt.ms(c.health.p95)} ms (target ≤ ${HEALTH_P95_TARGET}) ${verdict(c.health.p95, HEALTH_P95_TARGET)}, max ${fmt.ms(c.health.max)} ms`,
   );
 }

@@ -101,3 +101,89 @@ function errorTrailer(error: unknown, format: "csv" | "json", written: number, l
   if (format === "csv") return csvLine([EXPORT_ERROR_MARK, code, message]);
   return `${written === 0 ? "" : ","}\n${JSON.stringify({ error: { code, message } })}\n`;
 }
+
+/** How long a streamed document waits to be read on before it is closed (its reader is gone). */
+export const DOCUMENT_IDLE_MS = 60_000;
+
+/** A JSON document in pieces: the next piece of its text, null after the last; `close` ends it either way. */
+export interface DocumentPieces {
+  next(): Promise<string | null>;
+  close(): void;
+}
+
+/**
+ * A JSON document that is already text (a run's stored decisions) as a streamed 200 answer: one
+ * piece is read and encoded per pull, when the client has taken the previous ones, so neither the
+ * text nor its bytes sit in memory whole and no tick encodes more than a piece. `close` is called
+ * once, after the last piece, on a failure, or when the client goes away. A failure after the first
+ * bytes is logged and ends the answer with a marker no parser takes for a complete document: a
+ * last `,{"error":{"code","message"}}` and no closing brackets (as a JSON export does).
+ */
+export function streamedDocument(
+  document: DocumentPieces,
+  options: { label: string; headers?: Record<string, string>; idleMs?: number },
+): Response {
+  const encoder = new TextEncoder();
+  let closed = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const close = () => {
+    clearTimeout(idle);
+    if (closed) return;
+    closed = true;
+    document.close();
+  };
+  // An answer nobody reads any more (its body dropped without being cancelled) is closed after a
+  // while without a pull, so what it holds (a read permit) is not held for ever.
+  const watch = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      close();
+      controller.error(new Error(`the ${options.label} was not read for ${options.idleMs ?? DOCUMENT_IDLE_MS} ms`));
+    }, options.idleMs ?? DOCUMENT_IDLE_MS);
+    idle.unref?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (closed) return;
+      watch(controller);
+      let piece: string | null;
+      try {
+        piece = await document.next();
+      } catch (error) {
+        if (closed) return; // the client went away while the piece was read
+        close();
+        controller.enqueue(encoder.encode(documentTrailer(error, options.label)));
+        controller.close();
+        return;
+      }
+      if (closed) return;
+      if (piece === null) {
+        close();
+        controller.close();
+      } else {
+        controller.enqueue(encoder.encode(piece));
+        watch(controller);
+      }
+    },
+    cancel() {
+      close();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...options.headers },
+  });
+}
+
+/** The end of a document that failed after it started (logged here: the status was already sent). */
+function documentTrailer(error: unknown, label: string): string {
+  const code = error instanceof DomainError ? error.kind : isTransientDatabaseError(error) ? "unavailable" : "internal";
+  const message =
+    code === "unavailable"
+      ? `the ${label} stopped: the database is busy or unreachable; download it again later`
+      : code === "internal"
+        ? `the ${label} stopped: unexpected server error; it has been logged`
+        : `the ${label} stopped: ${(error as Error).message}`;
+  console.error(`[cuescope] ${label} stopped:`, error);
+  return `,${JSON.stringify({ error: { code, message } })}\n`;
+}

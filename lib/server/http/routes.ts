@@ -11,9 +11,10 @@ import {
   turnDetailLoader,
 } from "@/lib/server/loaders/runs";
 import { exportRuns } from "@/lib/server/runs/export-runs";
-import { getDecisionsJson, listRunEvents } from "@/lib/server/runs/run-reads";
+import { listRunEvents, openDecisionsDocument } from "@/lib/server/runs/run-reads";
+import { streamedDocument } from "@/lib/server/export/streamed-download";
 import { apiRoute } from "./api-route";
-import { json, jsonText } from "./errors-to-response";
+import { json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
 import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
@@ -52,13 +53,22 @@ export const runFacetsRoute = loaderRoute(runFacetsLoader);
 /** GET /api/v1/runs/:runId */
 export const runSummaryRoute = loaderRoute(runSummaryLoader);
 
-/** GET /api/v1/runs/:runId/decisions */
+/**
+ * GET /api/v1/runs/:runId/decisions — the stored decisions' JSON text, streamed a stored chunk at a
+ * time (openDecisionsDocument); `x-cuescope-stale-events` says how many events it does not include yet.
+ */
 export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => {
-  const { json, staleEvents } = await getDecisionsJson(db, auth.projectId, runIdOf(params, request));
-  const response = jsonText(200, json);
-  // Still behind after the wait: the events the decisions do not include yet.
-  response.headers.set("x-cuescope-stale-events", String(staleEvents));
-  return response;
+  const document = await openDecisionsDocument(db, auth.projectId, runIdOf(params, request));
+  const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
+  if (request.method === "HEAD") {
+    // Next answers HEAD with GET's handler and never reads the body: nothing to hold the read open for.
+    document.close();
+    return new Response(null, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    });
+  }
+  return streamedDocument(document, { label: "decisions download", headers });
 });
 
 /** GET /api/v1/runs/:runId/events */

@@ -1,11 +1,12 @@
-import type { TRunDecisions } from "@/lib/contracts";
+import type { TRunDecisions, TTurnDecision } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { decisionsJsonOf } from "./decision-chunks";
 import type { RunRow } from "./find-run";
-import { readWholeDecisions, type StoredHead } from "./stored-decisions";
+import { DecisionsChangedError, openWholeDecisions, readWholeDecisions, type StoredHead } from "./stored-decisions";
+import { wholeReads, type WholeReads } from "./whole-reads";
 
 /** The decisions' counts and the policy and copy the run started with (stored as run_decisions.summary). */
 export type CachedSummary = TRunSummaryColumn;
@@ -30,8 +31,9 @@ export const NOT_YET_REBUILT = "the run has not been rebuilt yet: its rebuild is
  * The run's last stored rebuild (lib/server/jobs/rebuild-run.ts), as it is: reads never rebuild. A
  * stale or missing one asks for a rebuild in the background and is served marked with how many
  * events it does not include yet. The JSON text is put together from the stored chunks' texts and
- * the findings' text, unparsed (decisionsJsonOf): one statement reads them all, so this costs in
- * proportion to the run; reads of one turn or a window read only their chunks (stored-decisions.ts).
+ * the findings' text, unparsed (decisionsJsonOf), read a page of chunks at a time as rows
+ * (readWholeDecisions), so this costs in proportion to the run (for scripts and tests: the download
+ * streams them, run-reads.ts); reads of one turn or a window read only their chunks (stored-decisions.ts).
  */
 export async function getRunDecisions(db: Database, run: RunRow): Promise<RunDecisionsResult> {
   const result = await storedDecisions(db, run);
@@ -131,11 +133,14 @@ const parsed = runCache<ParsedDecisions>({ sizeOf: (entry) => entry.bytes });
  * The run's whole stored decisions as objects, kept per stored rebuild (its run, event count and
  * max seq), bounded by their estimated size in bytes, for the readers that walk a whole run (the
  * replay's turn view). Costs in proportion to the run on a miss: the turn inspector and the zoomed
- * timeline read only the chunks they need instead. Read-only: callers must not change them.
+ * timeline read only the chunks they need instead. A miss reads under one of the project's
+ * whole-run read permits (whole-reads.ts: beyond them, 503), a page of chunks at a time, and parses
+ * one chunk per tick, so no tick parses more than a chunk. Read-only: callers must not change them.
  */
 export async function getParsedRunDecisions(
   db: Database,
   run: RunRow,
+  reads: WholeReads = wholeReads(),
 ): Promise<({ ok: true } & ParsedDecisions & Freshness) | ({ ok: false; error: string } & Freshness)> {
   const version = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
@@ -143,11 +148,38 @@ export async function getParsedRunDecisions(
   });
   const hit = version ? parsed.get(`${run.id}:${version.eventCount}:${version.maxSeq}`) : undefined;
   if (hit) return { ok: true, ...hit, ...freshnessOf(run, version) };
-  const result = await storedDecisions(db, run);
+  return reads.run(run.projectId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await parseWholeDecisions(db, run);
+      } catch (error) {
+        if (!(error instanceof DecisionsChangedError) || attempt >= 5) throw error;
+      }
+    }
+  });
+}
+
+async function parseWholeDecisions(
+  db: Database,
+  run: RunRow,
+): Promise<({ ok: true } & ParsedDecisions & Freshness) | ({ ok: false; error: string } & Freshness)> {
+  const cursor = await openWholeDecisions(db, run);
+  const first = checkedHead(run, cursor?.first ?? null);
+  if (!first.ok) return first;
+  const turns: TTurnDecision[] = [];
+  let chars = 0;
+  for (let texts; (texts = await cursor!.next());) {
+    for (const text of texts) {
+      await new Promise((resolve) => setImmediate(resolve)); // one chunk (a few hundred kB) per tick
+      for (const turn of JSON.parse(text) as TTurnDecision[]) turns.push(turn);
+      chars += text.length;
+    }
+  }
+  const result = checkedHead(run, cursor!.last());
   if (!result.ok) return result;
   const entry = {
-    decisions: JSON.parse(result.json) as TRunDecisions,
-    bytes: jsonTextBytes(result.json.length),
+    decisions: { runId: run.runId, turns, findings: JSON.parse(result.findings) as TRunDecisions["findings"] },
+    bytes: jsonTextBytes(chars + result.findings.length),
     version: result.version,
     maxSeq: result.version.split(":").at(-1)!,
   };

@@ -7,8 +7,11 @@ import { env } from "@/lib/server/env";
 import { DomainError } from "@/lib/server/errors";
 import { findRun, type RunRow } from "./find-run";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
-import { checkedHead, getRunDecisions, getRunSummaries } from "./run-decisions";
-import { readTurnChunk } from "./stored-decisions";
+import { wantRebuild } from "@/lib/server/jobs/wanted";
+import type { DocumentPieces } from "@/lib/server/export/streamed-download";
+import { checkedHead, getRunSummaries } from "./run-decisions";
+import { DecisionsChangedError, openWholeDecisions, readTurnChunk, type WholeDecisionsCursor } from "./stored-decisions";
+import { wholeReads, type WholeReads } from "./whole-reads";
 import { toRunSummary } from "./run-dto";
 
 /** `GET /api/v1/runs/:runId`: the run's header and counts. */
@@ -19,24 +22,91 @@ export async function getRunSummary(db: Database, projectId: string, runId: stri
 }
 
 /**
- * The core's RunDecisions as stored JSON text (served as is). This is the one read that asks for
- * the decisions of every event stored when it was made: while the run's background rebuild is
- * behind, it waits for it (without rebuilding anything itself) up to CUESCOPE_DECISIONS_WAIT_MS,
- * then answers with the last rebuild and says how many events it does not include yet.
+ * `GET /api/v1/runs/:runId/decisions`: the core's RunDecisions as the stored JSON text, in pieces
+ * (one per stored chunk), read a page of chunks at a time as the client takes them
+ * (openWholeDecisions): the same bytes as `JSON.stringify` of the whole decisions, never parsed,
+ * never in memory whole. This is the one read that asks for the decisions of every event stored
+ * when it was made: while the run's background rebuild is behind, it waits for it (without
+ * rebuilding anything itself) up to CUESCOPE_DECISIONS_WAIT_MS, then answers with the last rebuild
+ * and says how many events it does not include yet. It holds one of the project's whole-run read
+ * permits (whole-reads.ts) from its first page until the document is closed: beyond them, 503.
+ * A bad run or one without decisions is an error before anything is sent; a rebuild that replaces
+ * chunks already sent makes `next` fail with a `conflict` (the download ends with an error mark).
  */
-export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<{ json: string; staleEvents: number }> {
+export async function openDecisionsDocument(
+  db: Database,
+  projectId: string,
+  runId: string,
+  { reads = wholeReads(), pageChunks }: { reads?: WholeReads; pageChunks?: number } = {},
+): Promise<DocumentPieces & { staleEvents: number }> {
   const run = await findRun(db, projectId, runId);
-  let result = await getRunDecisions(db, run);
-  if (result.pending || result.staleEvents > 0) {
+  if ((await builtEventCount(db, run)) < run.eventCount) {
+    wantRebuild(run.projectId, [run.id]);
     // Waits by reading the stored rebuild's event count only, then reads the decisions once.
     const deadline = Date.now() + env("CUESCOPE_DECISIONS_WAIT_MS");
     while (Date.now() < deadline && (await builtEventCount(db, run)) < run.eventCount) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    result = await getRunDecisions(db, run);
   }
-  if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
-  return { json: result.json, staleEvents: result.staleEvents };
+  const release = await reads.acquire(projectId);
+  try {
+    const cursor = await openWholeDecisions(db, run, pageChunks);
+    const checked = checkedHead(run, cursor?.first ?? null);
+    if (!checked.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${checked.error}`);
+    const pieces = decisionsPieces(run.runId, cursor!);
+    return {
+      staleEvents: checked.staleEvents,
+      next: async () => {
+        try {
+          const piece = await pieces.next();
+          return piece.done ? null : piece.value;
+        } catch (error) {
+          if (error instanceof DecisionsChangedError) throw new DomainError("conflict", error.message);
+          throw error;
+        }
+      },
+      close: release,
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * The RunDecisions JSON text in pieces (decisionsJsonOf, written as it is read): the head and the
+ * first chunk's turns, then one piece per chunk, then the findings of the rebuild the chunks are of.
+ */
+async function* decisionsPieces(runId: string, cursor: WholeDecisionsCursor): AsyncGenerator<string> {
+  let piece = `{"runId":${JSON.stringify(runId)},"turns":[`;
+  let first = true;
+  for (let texts; (texts = await cursor.next());) {
+    for (const text of texts) {
+      const inner = text.slice(1, -1);
+      if (inner.length === 0) continue;
+      piece += first ? inner : `,${inner}`;
+      first = false;
+      yield piece;
+      piece = "";
+    }
+  }
+  yield `${piece}],"findings":${cursor.last().findings}}`;
+}
+
+/** The whole decisions' JSON text (openDecisionsDocument, collected: for scripts and tests), read again if a rebuild changed them meanwhile. */
+export async function getDecisionsJson(db: Database, projectId: string, runId: string): Promise<{ json: string; staleEvents: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const document = await openDecisionsDocument(db, projectId, runId);
+    try {
+      let json = "";
+      for (let piece; (piece = await document.next()) !== null;) json += piece;
+      return { json, staleEvents: document.staleEvents };
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === "conflict") || attempt >= 5) throw error;
+    } finally {
+      document.close();
+    }
+  }
 }
 
 async function builtEventCount(db: Database, run: RunRow): Promise<number> {

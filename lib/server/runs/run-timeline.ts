@@ -33,7 +33,11 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   const built = recent.get(key);
   if (built) return built;
   const decisions: TRunDecisions = { runId: run.runId, turns: [], findings: JSON.parse(result.findings) as TRunDecisions["findings"] };
-  for (const text of stored!.chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) decisions.turns.push(turn);
+  // One chunk (a few hundred kB) parsed per tick: a query without a window parses every chunk.
+  for (const text of stored!.chunkTexts) {
+    if (decisions.turns.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const turn of JSON.parse(text) as TTurnDecision[]) decisions.turns.push(turn);
+  }
   const events = await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
   const timeline = buildTimeline(decisions, events, {
     maxPoints: query.maxPoints,

@@ -4,7 +4,10 @@ import type { Database } from "@/lib/server/db";
  * Reads of a run's stored rebuild: its run_decisions row and the run_decision_chunks that a read
  * needs (lib/server/runs/decision-chunks.ts), each in ONE statement, so the row and its chunks are
  * of the same rebuild even while a rebuild of the run commits (a rebuild writes them in one
- * transaction; a statement sees one snapshot). Chunks come back as their JSON texts, unparsed.
+ * transaction; a statement sees one snapshot); a read of the whole run, in pages of chunks, checks
+ * that the pages are of one rebuild (openWholeDecisions). Chunks come back as their JSON texts,
+ * unparsed, one row each: never as an aggregated array (node-postgres parses a text array in
+ * JavaScript, about 2 MB/s, on the event loop; rows of text arrive as they are).
  */
 
 /** The run_decisions row without the turns: what every read of the decisions needs. */
@@ -29,20 +32,133 @@ function headOf(row: HeadRow): StoredHead {
   return { ...row, summary: row.summary === null ? null : (JSON.parse(row.summary) as unknown) };
 }
 
-/** The row and every chunk text in chunk order (the whole decisions: GET …/decisions, jobs). Null when there is no row. */
+/**
+ * How many chunks one statement of a whole-run read takes: about 5 MB of text (1.3 kB a turn), so
+ * no statement, and no tick that takes its rows, grows with the run.
+ */
+export const WHOLE_READ_PAGE_CHUNKS = 16;
+
+/**
+ * A whole-run read found that a rebuild replaced chunks it had already handed out: what it read
+ * would mix two rebuilds. A job reads again; a download already under way ends with an error mark.
+ */
+export class DecisionsChangedError extends Error {
+  override readonly name = "DecisionsChangedError";
+  constructor() {
+    super("the run was rebuilt while its decisions were read; read them again");
+  }
+}
+
+/**
+ * A run's stored decisions read page by page: chunk texts in chunk order, `pageChunks` chunks a
+ * statement, each page read as plain rows (one row per chunk, never one aggregated array, which
+ * node-postgres would parse character by character on the event loop).
+ *
+ * The pages are of one stored rebuild without holding a transaction open: every page's statement
+ * also reads the row versions (`xmin`) of the chunks handed out before it, and they must be the
+ * ones read then (a rebuild deletes and inserts the chunks it writes, so a rewritten chunk has
+ * another xmin). The chunks handed out, the page and the row it is read with are then all of the
+ * stored rebuild that page's statement saw: a resume that rewrote only chunks not yet handed out
+ * does not disturb a read, anything else throws DecisionsChangedError.
+ */
+export interface WholeDecisionsCursor {
+  /** The row as the first page's statement read it. */
+  readonly first: StoredHead;
+  /** The next chunk texts (at least one), in chunk order; null after the last. */
+  next(): Promise<string[] | null>;
+  /**
+   * The row as the last statement read it, which every chunk handed out belongs with: its findings
+   * end the document. Equal to `first` unless a rebuild that kept the chunks read so far landed.
+   */
+  last(): StoredHead;
+}
+
+type PageRow = HeadRow & { prefix: string | null; chunk: number | null; xmin: string | null; turns: string | null };
+
+/** Opens a whole-run read and reads its first page; null when the run has no stored rebuild. */
+export async function openWholeDecisions(
+  db: Database,
+  run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
+): Promise<WholeDecisionsCursor | null> {
+  /** The xmins of the chunks handed out, joined as the statement joins them. */
+  let handedOut = "";
+  let from = 0;
+  let done = false;
+
+  const page = async (): Promise<{ head: StoredHead; texts: string[] } | null> => {
+    const rows = await db.prisma.$queryRawUnsafe<PageRow[]>(
+      `SELECT ${HEAD}, (SELECT string_agg(c."xmin"::text, ',' ORDER BY c."chunk") ${OF_RUN} AND c."chunk" < $3) AS "prefix",
+              NULL::int AS "chunk", NULL::text AS "xmin", NULL::text AS "turns"
+         FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2
+       UNION ALL
+       SELECT * FROM (
+         SELECT NULL::text, NULL::int, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, c."chunk", c."xmin"::text, c."turns"
+           FROM "run_decision_chunks" c WHERE c."project_id" = $1 AND c."run_pk" = $2 AND c."chunk" >= $3
+          ORDER BY c."chunk" LIMIT $4) AS "page"`,
+      run.projectId,
+      run.id,
+      from,
+      pageChunks,
+    );
+    const headRow = rows.find((row) => row.chunk === null);
+    if (!headRow) return null;
+    if ((headRow.prefix ?? "") !== handedOut) throw new DecisionsChangedError();
+    const chunks = rows.filter((row) => row.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
+    for (const [i, chunk] of chunks.entries()) if (chunk.chunk !== from + i) throw new DecisionsChangedError(); // a gap: never written so
+    if (chunks.length < pageChunks) done = true;
+    from += chunks.length;
+    for (const chunk of chunks) handedOut += `${handedOut ? "," : ""}${chunk.xmin}`;
+    const { prefix: _prefix, chunk: _chunk, xmin: _xmin, turns: _turns, ...head } = headRow;
+    return { head: headOf(head), texts: chunks.map((chunk) => chunk.turns!) };
+  };
+
+  const opened = await page();
+  if (!opened) return null;
+  let pending: string[] | null = opened.texts;
+  let last = opened.head;
+  return {
+    first: opened.head,
+    last: () => last,
+    async next() {
+      while (true) {
+        if (pending && pending.length > 0) {
+          const texts = pending;
+          pending = null;
+          return texts;
+        }
+        if (done) return null;
+        const read = await page();
+        // The row is gone (the run was deleted) or now holds a failed rebuild: not the decisions begun.
+        if (!read || read.head.findings === null) throw new DecisionsChangedError();
+        last = read.head;
+        pending = read.texts;
+      }
+    },
+  };
+}
+
+/**
+ * The row and every chunk text in chunk order (the jobs' reads of a whole run), page by page
+ * (openWholeDecisions), read again when a rebuild replaced chunks meanwhile. The row is the one
+ * the chunks belong with. Null when there is no row.
+ */
 export async function readWholeDecisions(
   db: Database,
   run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
 ): Promise<{ head: StoredHead; chunkTexts: string[] } | null> {
-  const [row] = await db.prisma.$queryRawUnsafe<(HeadRow & { chunkTexts: string[] | null })[]>(
-    `SELECT ${HEAD}, (SELECT array_agg(c."turns" ORDER BY c."chunk") ${OF_RUN}) AS "chunkTexts"
-       FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2`,
-    run.projectId,
-    run.id,
-  );
-  if (!row) return null;
-  const { chunkTexts, ...head } = row;
-  return { head: headOf(head), chunkTexts: chunkTexts ?? [] };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const cursor = await openWholeDecisions(db, run, pageChunks);
+      if (!cursor) return null;
+      const chunkTexts: string[] = [];
+      for (let texts; (texts = await cursor.next());) for (const text of texts) chunkTexts.push(text);
+      return { head: cursor.last(), chunkTexts };
+    } catch (error) {
+      if (!(error instanceof DecisionsChangedError) || attempt >= 5) throw error;
+    }
+  }
 }
 
 /**
@@ -80,22 +196,32 @@ export async function readWindowChunks(
   from: number,
   to: number,
 ): Promise<{ head: StoredHead; chunkTexts: string[]; runTurnRange: [number, number] | null } | null> {
-  const [row] = await db.prisma.$queryRawUnsafe<(HeadRow & { chunkTexts: string[] | null; first: number | null; last: number | null })[]>(
+  // The row with the run's turn range, and the overlapping chunks as rows of their own (never one
+  // aggregated array), in one statement: one snapshot, so they are of one rebuild.
+  const rows = await db.prisma.$queryRawUnsafe<
+    (HeadRow & { first: number | null; last: number | null; chunk: number | null; turns: string | null })[]
+  >(
     `SELECT ${HEAD},
-            (SELECT array_agg(c."turns" ORDER BY c."chunk") ${OF_RUN} AND c."last_turn" >= $3 AND c."first_turn" <= $4) AS "chunkTexts",
             (SELECT c."first_turn" ${OF_RUN} ORDER BY c."chunk" LIMIT 1) AS "first",
-            (SELECT c."last_turn" ${OF_RUN} ORDER BY c."chunk" DESC LIMIT 1) AS "last"
-       FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2`,
+            (SELECT c."last_turn" ${OF_RUN} ORDER BY c."chunk" DESC LIMIT 1) AS "last",
+            NULL::int AS "chunk", NULL::text AS "turns"
+       FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2
+     UNION ALL
+     SELECT NULL::text, NULL::int, NULL::text, NULL::text, NULL::text, NULL::text, NULL::int, NULL::int, c."chunk", c."turns"
+       FROM "run_decision_chunks" c
+      WHERE c."project_id" = $1 AND c."run_pk" = $2 AND c."last_turn" >= $3 AND c."first_turn" <= $4`,
     run.projectId,
     run.id,
     Math.max(from, -(2 ** 31)),
     Math.min(to, 2 ** 31 - 1),
   );
+  const row = rows.find((r) => r.chunk === null);
   if (!row) return null;
-  const { chunkTexts, first, last, ...head } = row;
+  const { first, last, chunk: _chunk, turns: _turns, ...head } = row;
+  const chunks = rows.filter((r) => r.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
   return {
     head: headOf(head),
-    chunkTexts: chunkTexts ?? [],
+    chunkTexts: chunks.map((c) => c.turns!),
     runTurnRange: first === null || last === null ? null : [Number(first), Number(last)],
   };
 }

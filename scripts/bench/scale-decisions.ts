@@ -1,0 +1,225 @@
+/**
+ * The scale bench's whole-run reads (issue 22 item 2), on a scratch database of their own served by
+ * the production server: for long runs, side by side, (a) reading the run's stored chunk texts from
+ * the database as plain rows, the floor any download stands on, and (b) GET …/decisions over HTTP,
+ * with the server's RSS growth while it streams; the zoomed timeline (a 500-turn window, a new
+ * window each request so no cache answers); and six concurrent downloads of the longest run while
+ * `/api/v1/health` is polled, with every status they got.
+ */
+import { readFileSync } from "node:fs";
+import { Client } from "pg";
+import { apiRunPath } from "@/lib/queries/paths";
+import { authenticate, createKey } from "@/lib/server/auth/keys";
+import type { Database } from "@/lib/server/db";
+import { progressBar } from "@/scripts/lib/progress";
+import { median, percentile, type BenchContext } from "./common";
+import { createScratchDatabase, ingestRuns, settle, type ScratchDatabase } from "./scale-db";
+import { etfRun } from "./scale-runs";
+import { withServer } from "./scale-server";
+
+export interface DecisionsRun {
+  turns: number;
+  /** The rebuilt turns (a skipped turn has none). */
+  turnCount: number;
+  events: number;
+  chunks: number;
+  /** The stored chunk texts' bytes (UTF-8), and the download's. */
+  chunkBytes: number;
+  downloadBytes: number;
+  /** Medians: (a) the chunk rows read from the database, (b) the download over HTTP, whole body. */
+  rowsMs: number;
+  downloadMs: number;
+  /** The server's largest RSS while the run was downloaded, minus its RSS just before. */
+  rssGrowthBytes: number;
+  /** GET …/timeline?from&to of 500 turns, each request another window. */
+  zoom: { p50: number; p95: number; count: number };
+}
+
+export interface DecisionsMeasurement {
+  runs: DecisionsRun[];
+  /** Six downloads of the longest run at once, with /api/v1/health polled meanwhile. */
+  concurrent: {
+    downloads: number;
+    statuses: Map<number, number>;
+    wallMs: number;
+    health: { p50: number; p95: number; max: number; count: number };
+  };
+}
+
+const ZOOM_TURNS = 500;
+const CONCURRENT = 6;
+
+export async function measureDecisions(
+  ctx: BenchContext,
+  turnsList: readonly number[],
+  options: { repeats: number; requests: number },
+): Promise<DecisionsMeasurement> {
+  const database = await createScratchDatabase();
+  try {
+    const runs = turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns));
+    const warmUp = etfRun("warm-up", 1, 50);
+    let key: string;
+    const rows: { rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }[] = [];
+    const db = await database.open();
+    try {
+      key = (await createKey(db, "decisions", "bench scale decisions")).secret;
+      const { projectId } = await authenticate(db, `Bearer ${key}`);
+      const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events.length, 0);
+      const bar = progressBar("loading the long runs");
+      let sent = 0;
+      await ingestRuns(db, projectId, [warmUp, ...runs], (n) => bar.update((sent += n), total));
+      bar.done();
+      await settle(db);
+      for (const run of runs) {
+        ctx.progress(`reading the chunk rows of ${run.runId} from the database ...`);
+        const { id } = await db.prisma.run.findUniqueOrThrow({
+          where: { projectId_runId: { projectId, runId: run.runId } },
+          select: { id: true },
+        });
+        rows.push(await readChunkRows(database, db, projectId, id, options.repeats));
+      }
+    } finally {
+      await db.close();
+    }
+
+    ctx.progress("starting the production server ...");
+    return await withServer(database, async (base, server) => {
+      const headers = { authorization: `Bearer ${key}` };
+      // A download that fails on the way (the connection closed) is status 0, its error logged.
+      const download = async (runId: string) => {
+        const started = process.hrtime.bigint();
+        try {
+          const response = await fetch(`${base}${apiRunPath(runId, "/decisions")}`, { headers });
+          const body = await response.arrayBuffer();
+          return { status: response.status, bytes: body.byteLength, ms: Number(process.hrtime.bigint() - started) / 1e6, body };
+        } catch (error) {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          ctx.print(
+            `download of ${runId} failed after ${ms.toFixed(0)} ms: ${(error as Error).message} (${String((error as Error).cause)})`,
+          );
+          return { status: 0, bytes: 0, ms, body: new ArrayBuffer(0) };
+        }
+      };
+      const timed = async (path: string) => {
+        const started = process.hrtime.bigint();
+        const response = await fetch(`${base}${path}`, { headers });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+        return Number(process.hrtime.bigint() - started) / 1e6;
+      };
+      // The routes' code, loaded once.
+      await download(warmUp.runId);
+      await timed(apiRunPath(warmUp.runId, "/timeline?from=0&to=20"));
+
+      const measured: DecisionsRun[] = [];
+      for (const [i, run] of runs.entries()) {
+        const turns = turnsList[i];
+        ctx.progress(`downloading ${run.runId} (${options.repeats} times) ...`);
+        const first = await download(run.runId);
+        if (first.status !== 200) throw new Error(`GET decisions of ${run.runId} answered ${first.status}`);
+        const parsed = JSON.parse(Buffer.from(first.body).toString()) as { runId: string; turns: unknown[] };
+        if (parsed.runId !== run.runId || parsed.turns.length !== rows[i].turnCount)
+          throw new Error(`the download of ${run.runId} has ${parsed.turns.length} turns, its chunks ${rows[i].turnCount}`);
+        const before = rssBytes(server.pid);
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 5);
+        const times: number[] = [];
+        try {
+          for (let r = 0; r < options.repeats; r++) {
+            const timedDownload = await download(run.runId);
+            if (timedDownload.status === 200) times.push(timedDownload.ms);
+          }
+        } finally {
+          clearInterval(sampler);
+        }
+        ctx.progress(`zoomed timeline of ${run.runId}: ${options.requests} windows of ${ZOOM_TURNS} turns ...`);
+        const span = Math.max(1, turns - ZOOM_TURNS);
+        const zoomPath = (k: number) => {
+          const from = (k * 7919) % span; // another window each time: no cached timeline answers
+          return apiRunPath(run.runId, `/timeline?from=${from}&to=${from + ZOOM_TURNS - 1}`);
+        };
+        await timed(zoomPath(0));
+        const zooms: number[] = [];
+        for (let k = 1; k <= options.requests; k++) zooms.push(await timed(zoomPath(k)));
+        measured.push({
+          turns,
+          events: run.events.length,
+          ...rows[i],
+          downloadBytes: first.bytes,
+          downloadMs: times.length ? median(times) : NaN,
+          rssGrowthBytes: peak - before,
+          zoom: { p50: percentile(zooms, 50), p95: percentile(zooms, 95), count: zooms.length },
+        });
+      }
+
+      ctx.progress(`${CONCURRENT} concurrent downloads of the longest run, /api/v1/health polled meanwhile ...`);
+      const longest = runs.at(-1)!.runId;
+      const health: number[] = [];
+      let running = true;
+      const poller = (async () => {
+        while (running) health.push(await timed("/api/v1/health"));
+      })();
+      const started = process.hrtime.bigint();
+      const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => download(longest)));
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      running = false;
+      await poller;
+      const statuses = new Map<number, number>();
+      for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+      return {
+        runs: measured,
+        concurrent: {
+          downloads: CONCURRENT,
+          statuses,
+          wallMs,
+          health: { p50: percentile(health, 50), p95: percentile(health, 95), max: Math.max(...health), count: health.length },
+        },
+      };
+    });
+  } finally {
+    await database.remove();
+  }
+}
+
+/**
+ * (a): the run's chunk texts as plain rows, in chunk order, straight from the database — with a
+ * plain node-postgres client on PostgreSQL, through the embedded database in this process on PGlite
+ * (the server is not running yet: one process at a time). Median of `repeats`.
+ */
+async function readChunkRows(
+  database: ScratchDatabase,
+  db: Database,
+  projectId: string,
+  runPk: string,
+  repeats: number,
+): Promise<{ rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }> {
+  const sql = `SELECT "turns", "turn_count" AS "turnCount" FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "chunk"`;
+  const client = database.url ? new Client({ connectionString: database.url }) : null;
+  await client?.connect();
+  try {
+    type Row = { turns: string; turnCount: number };
+    const read = async (): Promise<Row[]> =>
+      client ? (await client.query<Row>(sql, [projectId, runPk])).rows : db.prisma.$queryRawUnsafe<Row[]>(sql, projectId, runPk);
+    const first = await read();
+    const times: number[] = [];
+    for (let r = 0; r < repeats; r++) {
+      const started = process.hrtime.bigint();
+      await read();
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return {
+      rowsMs: median(times),
+      chunkBytes: first.reduce((sum, row) => sum + Buffer.byteLength(row.turns), 0),
+      chunks: first.length,
+      turnCount: first.reduce((sum, row) => sum + Number(row.turnCount), 0),
+    };
+  } finally {
+    await client?.end();
+  }
+}
+
+/** A process's resident set size (VmRSS) in bytes, from /proc (Linux). */
+function rssBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) * 1024 : 0;
+}
