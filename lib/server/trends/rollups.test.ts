@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
-import { rollupDrift } from "@/lib/server/testing/trend-rollups";
+import { perRunCounts, perRunVersions, rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { BUCKET_MS, type TrendBucket } from "@/lib/trends/buckets";
 import { clearTrendBuckets, storeTrendBuckets, type TrendRun } from "./store-buckets";
-import { windowCounts, windowVersions, type Count, type TrendFilters, type TrendWindow } from "./trends";
+import { windowCounts, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -36,42 +36,6 @@ const KEYS = [
 ];
 
 type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[] };
-
-/**
- * The counts as the trends read computed them before the rollups: every run's buckets in the window,
- * each count key of each bucket summed (the query of lib/server/trends/trends.ts before migration
- * 20261224000000_trend_rollups), an independent computation to compare the rollup read with.
- */
-async function perRunCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
-  return db.prisma.$queryRawUnsafe<Count[]>(
-    `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
-            c."key", sum(c."value"::bigint)::float8 AS "n"
-       FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
-      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
-        AND ($5::text IS NULL OR b."agent" = $5) AND ($6::text IS NULL OR b."model" = $6)
-        AND ($7::text IS NULL OR b."copy_version" = $7) AND ($8::text IS NULL OR b."policy_version" = $8)
-      GROUP BY 1, 2, 3`,
-    projectId,
-    w.tz,
-    w.from,
-    w.to,
-    f.agent ?? null,
-    f.model ?? null,
-    f.copyVersion ?? null,
-    f.policyVersion ?? null,
-  );
-}
-
-async function perRunVersions(db: Database, projectId: string, w: TrendWindow) {
-  return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
-    `SELECT DISTINCT b."copy_version" AS "copyVersion", b."policy_version" AS "policyVersion" FROM "trend_buckets" b
-      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`,
-    projectId,
-    w.tz,
-    w.from,
-    w.to,
-  );
-}
 
 const sorted = <T>(rows: T[]): T[] =>
   rows
@@ -210,6 +174,7 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     // A project deleted takes its buckets and its rollups.
     await db.prisma.project.delete({ where: { id: projects[1] } });
     expect(await db.prisma.trendRollup.count({ where: { projectId: projects[1] } })).toBe(0);
+    expect(await db.prisma.trendAgentRollup.count({ where: { projectId: projects[1] } })).toBe(0);
     expect(await rollupDrift(db)).toEqual([]);
   }, 300_000);
 
@@ -230,7 +195,7 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     expect(await rollupDrift(db)).toEqual([]);
     const total = runs.reduce((sum, run) => sum + run.buckets.reduce((s, b) => s + b.counts.turns, 0), 0);
     const [{ n }] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT coalesce(sum("n"), 0)::float8 AS "n" FROM "trend_rollups" WHERE "project_id" = $1 AND "level" = 0 AND "key" = 'turns'`,
+      `SELECT coalesce(sum("n"), 0)::float8 AS "n" FROM "trend_rollups" WHERE "project_id" = $1 AND "key" = 'turns'`,
       projectId,
     );
     expect(n).toBe(total);

@@ -24,36 +24,35 @@ const IN_WINDOW = `r."project_id" = $1 AND r."bucket" >= ($3::date::timestamp AT
 
 /**
  * Each count key's sum per day of the window and copy version, from the project's trend rollups
- * (migration 20261224000000_trend_rollups): level 0 (per copy and policy version) unless an agent or
- * model is asked for, then level 1 (also per agent and model). Rows read: the window's buckets ×
- * the versions (and agents and models) in them × count keys, however many runs they sum. The day of
- * a bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because buckets are 15 minutes.
+ * (migration 20261224000000_trend_rollups): `trend_rollups` (per copy and policy version) unless an
+ * agent or model is asked for, then `trend_agent_rollups` (also per agent and model). Rows read: the
+ * window's buckets × the versions (and agents and models) in them × count keys, however many runs
+ * they sum. The day of a bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because
+ * buckets are 15 minutes.
  */
 export async function windowCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
-  const level = f.agent !== undefined || f.model !== undefined ? 1 : 0;
+  const byAgent = f.agent !== undefined || f.model !== undefined;
+  const versions = `($5::text IS NULL OR r."copy_version" = $5) AND ($6::text IS NULL OR r."policy_version" = $6)`;
   return db.prisma.$queryRawUnsafe<Count[]>(
     `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
             r."key", sum(r."n")::float8 AS "n"
-       FROM "trend_rollups" r
-      WHERE ${IN_WINDOW} AND r."level" = $5
-        AND ($6::text IS NULL OR r."agent" = $6) AND ($7::text IS NULL OR r."model" = $7)
-        AND ($8::text IS NULL OR r."copy_version" = $8) AND ($9::text IS NULL OR r."policy_version" = $9)
+       FROM ${byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`} r
+      WHERE ${IN_WINDOW} AND ${versions}
+            ${byAgent ? `AND ($7::text IS NULL OR r."agent" = $7) AND ($8::text IS NULL OR r."model" = $8)` : ""}
       GROUP BY 1, 2, 3`,
     projectId,
     w.tz,
     w.from,
     w.to,
-    level,
-    f.agent ?? null,
-    f.model ?? null,
     f.copyVersion ?? null,
     f.policyVersion ?? null,
+    ...(byAgent ? [f.agent ?? null, f.model ?? null] : []),
   );
 }
 
 /**
  * The copy and policy versions of the runs with buckets in the window, whatever the filters: the
- * level-0 rollups of count key `turns` (every bucket holds a turn: lib/trends/buckets.ts puts a
+ * rollups (per copy and policy version) of count key `turns` (every bucket holds a turn: lib/trends/buckets.ts puts a
  * finding without a turn in the last turn's bucket).
  */
 export async function windowVersions(
@@ -63,7 +62,7 @@ export async function windowVersions(
 ): Promise<{ copyVersion: string; policyVersion: string }[]> {
   return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
     `SELECT DISTINCT r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"
-       FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."level" = 0 AND r."key" = 'turns'`,
+       FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
     projectId,
     w.tz,
     w.from,
