@@ -52,8 +52,8 @@ export async function windowCounts(db: Database, projectId: string, w: TrendWind
 
 /**
  * The copy and policy versions of the runs with buckets in the window, whatever the filters: the
- * rollups (per copy and policy version) of count key `turns` (every bucket holds a turn: lib/trends/buckets.ts puts a
- * finding without a turn in the last turn's bucket).
+ * rollups (per copy and policy version) of count key `turns`. Every bucket holds a turn
+ * (lib/trends/buckets.ts puts a finding without a turn in the last turn's bucket).
  */
 export async function windowVersions(
   db: Database,
