@@ -53,6 +53,10 @@ export async function applyMigrations(sql: SqlRunner, migrationsDir = defaultMig
     }
     done.push(migration.name);
   }
+  // A migration may make or fill tables and indexes, and the planner picks indexes by the tables'
+  // statistics: without them (a new table, or autovacuum off) a sort may skip its index (the runs
+  // list's violations sort: 52 ms instead of 4 at 1M events). ANALYZE samples each table.
+  if (done.length > 0) await sql.exec("ANALYZE");
   return done;
 }
 
