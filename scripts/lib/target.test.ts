@@ -9,7 +9,7 @@ describe.each(testDatabases())("rebuildLoadedRuns on $name", (kind) => {
   let db: Database;
   beforeAll(async () => {
     db = await kind.open();
-  }, 60_000);
+  }, 180_000); // PGlite starts slowly on a busy machine
   afterAll(async () => db?.close());
 
   it("leaves the planner's statistics of what a direct load wrote (npm run import, npm run demo)", async () => {

@@ -10,7 +10,7 @@ describe.each(bareDatabases())("applying migrations on a populated $name databas
   let db: Database;
   beforeAll(async () => {
     db = await kind.open();
-  }, 60_000);
+  }, 180_000); // PGlite starts slowly on a busy machine
   afterAll(async () => db?.close());
 
   it("gathers the planner's statistics once any migration ran", async () => {

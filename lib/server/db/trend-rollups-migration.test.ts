@@ -11,7 +11,7 @@ describe.each(bareDatabases())(`${TREND_ROLLUPS} on a populated $name database`,
   let db: Database;
   beforeAll(async () => {
     db = await kind.open();
-  }, 60_000);
+  }, 180_000); // PGlite starts slowly on a busy machine
   afterAll(async () => db?.close());
 
   it("fills the rollups with the sums of the buckets stored before it, which later writes keep exact", async () => {

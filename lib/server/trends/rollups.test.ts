@@ -64,7 +64,7 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
   beforeAll(async () => {
     db = await kind.open();
     for (const name of ["rollups-a", "rollups-b"]) projects.push((await db.prisma.project.create({ data: { name } })).id);
-  }, 60_000);
+  }, 180_000); // PGlite starts slowly on a busy machine
   afterAll(async () => db?.close());
 
   async function newRun(rng: () => number, projectId: string): Promise<StoredRun> {
