@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createKey } from "@/lib/server/auth/keys";
-import { openDatabase } from "@/lib/server/db";
+import { openDatabase, refreshStatistics } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { loadDemo } from "./lib/load-demo";
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       if (errors > 0) throw new Error(`${errors} demo events were rejected; the demo generator and the contracts disagree`);
       // Rebuilt now, so the demo's decisions and Reviewer audit are stored before the first page asks.
       console.error(`rebuilt ${await settleRebuilds(db, { projectId: project.id })} demo runs`);
+      await refreshStatistics(db); // the planner's statistics of the tables the demo filled
     }
     const key = readDemoKey();
     if (key) console.error(`demo API key (project "demo"): ${key}`);

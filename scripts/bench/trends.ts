@@ -1,26 +1,39 @@
 /**
- * The trends read (GET /api/v1/trends, lib/server/trends/trends.ts) for a fixed 14-day window: with
- * N runs' buckets in the window, then with 10×N more runs whose buckets are all outside it (and 10
- * more projects of N runs each in the window). Its cost should follow the window, not all that is
- * stored: the report is the ratio of the two medians, measured in one run (no test asserts a time).
+ * The trends read (GET /api/v1/trends, lib/server/trends/trends.ts) of a fixed 14-day window at two
+ * sizes: N runs in the window, then 10×N (with as many runs again outside it, and 10 more projects
+ * of N runs each in it). Each run has 13 consecutive 15-minute buckets (about 3 hours, like the
+ * scale bench's runs) of 3 agents × 4 models × 2 copy versions. The read sums the project's
+ * rollups (trend_rollups), so what it reads follows the window and the versions in it, not the
+ * runs: the report is the ratio of the two medians, measured in one run (no test asserts a time),
+ * beside the read the rollups replaced (summing every run's buckets, lib/server/testing/trend-rollups.ts)
+ * and the cost of a rebuild's write of one run's buckets (which keeps the rollups) at each size.
+ *
+ * The buckets go in by one INSERT per batch of runs, so the rollups are filled by the same triggers
+ * as a rebuild's. PostgreSQL with DATABASE_URL (a scratch database), else PGlite.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
-import { openDatabase, type Database } from "@/lib/server/db";
-import { getTrends } from "@/lib/server/trends/trends";
-import { collectGarbage, fmt, median, table, type BenchContext, type BenchSection } from "./common";
+import type { Database } from "@/lib/server/db";
+import { perRunCounts } from "@/lib/server/testing/trend-rollups";
+import { storeTrendBuckets } from "@/lib/server/trends/store-buckets";
+import { getTrends, type TrendFilters } from "@/lib/server/trends/trends";
+import { BUCKET_MS } from "@/lib/trends/buckets";
+import { collectGarbage, fmt, markdownTable, median, verdict, type BenchContext, type BenchSection } from "./common";
+import { createScratchDatabase } from "./scale-db";
 
-/** Runs in the window; each has a bucket every 4 hours of the window's 14 days (84 buckets). */
+/** Runs in the window at the small size (the large one has 10×). */
 const N = 200;
 const FROM = "2026-11-16";
 const TO = "2026-11-29";
+const TZ = "Europe/Paris";
+/** Buckets of one run. */
+const RUN_BUCKETS = 13;
+const RATIO_TARGET = 1.5;
+const FILTER: TrendFilters = { agent: "agent-1" };
 
 export function trendsSection(): BenchSection {
   return {
     name: "trends",
-    description: `the trends read of a 14-day window: ${N} runs, then 10× more runs outside it and 10 more projects`,
+    description: `the trends read of a 14-day window with ${N} runs in it, then ${10 * N} (and as many outside, and 10 more projects)`,
     run,
   };
 }
@@ -37,71 +50,162 @@ const COUNTS = JSON.stringify({
   "followUp.requests.followed": 1,
 });
 
-/** `runs` runs of a project (named `prefix-i`), each with a bucket every 4 hours from `start` for `days` days. */
-async function addRuns(db: Database, projectId: string, prefix: string, runs: number, start: string, days: number): Promise<void> {
+/**
+ * Runs `first`..`first + runs - 1` of a project (named `prefix-i`), spread evenly over `days` days
+ * from `start`, each with RUN_BUCKETS buckets from its start.
+ */
+export async function addRuns(db: Database, projectId: string, prefix: string, first: number, runs: number, start: string, days: number) {
+  const last = first + runs - 1;
   await db.prisma.$executeRawUnsafe(
     `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count")
-     SELECT $2 || i, $1, $2 || i, 'bench', 'agent-' || (i % 3), 'model', 1 FROM generate_series(1, $3) AS i`,
+     SELECT $2 || i, $1, $2 || i, 'bench', 'agent-' || (i % 3), 'model-' || (i % 4), 1 FROM generate_series($3::int, $4::int) AS i`,
     projectId,
     prefix,
-    runs,
+    first,
+    last,
   );
-  await db.prisma.$executeRawUnsafe(
-    `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
-     SELECT $1, $2 || i, $4::timestamptz + (h * interval '4 hours') + (i % 16) * interval '15 minutes', 'agent-' || (i % 3), 'model',
-            lpad(to_hex(i % 4), 28, '0'), lpad('a', 28, '0'), $6::jsonb
-       FROM generate_series(1, $3) AS i, generate_series(0, $5 * 6 - 1) AS h`,
-    projectId,
-    prefix,
-    runs,
-    start,
-    days,
-    COUNTS,
-  );
+  // One statement per 500 runs: the rollups' trigger sums each statement's rows.
+  for (let from = first; from <= last; from += 500) {
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+       SELECT $1, $2 || i, to_timestamp(floor((extract(epoch FROM $5::timestamptz) * 1000 + (i * 7919 % $6::int)::float8 / $6 * $7 * 86400000) / $8) * $8 / 1000.0)
+                + h * interval '15 minutes',
+              'agent-' || (i % 3), 'model-' || (i % 4), lpad(to_hex(i % 2), 28, '0'), lpad('a', 28, '0'), $9::jsonb
+         FROM generate_series($3::int, $4::int) AS i, generate_series(0, $10::int - 1) AS h`,
+      projectId,
+      prefix,
+      from,
+      Math.min(from + 499, last),
+      start,
+      runs,
+      days,
+      BUCKET_MS,
+      COUNTS,
+      RUN_BUCKETS,
+    );
+  }
+}
+
+interface Measurement {
+  runs: number;
+  bucketRows: number;
+  rollupRows: number;
+  rollupMs: number;
+  filteredMs: number;
+  perRunMs: number;
+  writeMs: number;
 }
 
 async function run(ctx: BenchContext): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "cuescope-bench-trends-"));
-  const db = await openDatabase({ dataDir: join(dir, "data"), url: "" });
+  const scratch = await createScratchDatabase();
+  const db = await scratch.open();
   try {
     const { projectId } = await authenticate(db, `Bearer ${(await createKey(db, "bench-trends")).secret}`);
-    ctx.progress(`trends: ${N} runs in the window ...`);
-    await addRuns(db, projectId, "in-", N, `${FROM}T00:00:00Z`, 14);
-    const query = { tz: "Europe/Paris", from: FROM, to: TO };
-    const measure = async (what: string) => {
-      await db.prisma.$executeRawUnsafe(`ANALYZE "trend_buckets"`);
-      await getTrends(db, projectId, query); // warm-up
+    const query = { tz: TZ, from: FROM, to: TO };
+    const timed = async (what: string, read: () => Promise<unknown>) => {
+      await read(); // warm-up
       collectGarbage();
       const times: number[] = [];
       for (let r = 0; r < ctx.repeats; r++) {
         ctx.progress(`trends: ${what}, repetition ${r + 1}/${ctx.repeats}`);
         const started = process.hrtime.bigint();
-        await getTrends(db, projectId, query);
+        await read();
         times.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
-      const [{ n }] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "trend_buckets"`);
-      return { what, buckets: n, ms: median(times) };
+      return median(times);
     };
-    const small = await measure(`${N} runs`);
-    ctx.progress(`trends: ${10 * N} more runs outside the window, 10 more projects ...`);
-    // 10×N runs of the same project, all of their buckets in 14 days of October, before the window.
-    await addRuns(db, projectId, "old-", 10 * N, "2026-10-01T00:00:00Z", 14);
+    let writes = 0;
+    const measure = async (runs: number): Promise<Measurement> => {
+      await db.prisma.$executeRawUnsafe(`VACUUM ANALYZE`); // what autovacuum does (docs/operations.md)
+      const inWindow = `"project_id" = $1 AND "bucket" >= ($2::date::timestamp AT TIME ZONE $4) AND "bucket" < (($3::date + 1)::timestamp AT TIME ZONE $4)`;
+      const count = async (sql: string) => (await db.prisma.$queryRawUnsafe<{ n: number }[]>(sql, projectId, FROM, TO, TZ))[0].n;
+      return {
+        runs,
+        bucketRows: await count(`SELECT count(*)::int AS n FROM "trend_buckets" WHERE ${inWindow}`),
+        rollupRows: await count(`SELECT count(*)::int AS n FROM "trend_rollups" WHERE ${inWindow} `),
+        rollupMs: await timed(`${runs} runs, rollups`, () => getTrends(db, projectId, query)),
+        filteredMs: await timed(`${runs} runs, rollups, one agent`, () => getTrends(db, projectId, { ...query, ...FILTER })),
+        perRunMs: await timed(`${runs} runs, every run's buckets`, () => perRunCounts(db, projectId, query, {})),
+        // A rebuild's write of one run's buckets (13 of them, in the window), which updates the rollups.
+        writeMs: await timed(`${runs} runs, a rebuild's write of one run's buckets`, () => {
+          const shift = writes++ % 4; // each write moves the run's buckets
+          return db.prisma.$transaction((tx) =>
+            storeTrendBuckets(
+              tx,
+              { id: "in-1", projectId, agent: "agent-1", model: "model-1" },
+              {
+                copyVersion: "0".repeat(27) + "1",
+                policyVersion: "a".padStart(28, "0"),
+                buckets: Array.from({ length: RUN_BUCKETS }, (_, h) => ({
+                  bucketMs: Date.parse(`${FROM}T06:00:00Z`) + (shift + h) * BUCKET_MS,
+                  counts: JSON.parse(COUNTS) as Record<string, number>,
+                })),
+              },
+            ),
+          );
+        }),
+      };
+    };
+
+    ctx.progress(`trends: ${N} runs in the window ...`);
+    await addRuns(db, projectId, "in-", 1, N, `${FROM}T00:00:00Z`, 14);
+    const small = await measure(N);
+    ctx.progress(`trends: ${9 * N} more runs in the window, ${10 * N} outside, 10 more projects ...`);
+    await addRuns(db, projectId, "in-", N + 1, 9 * N, `${FROM}T00:00:00Z`, 14);
+    await addRuns(db, projectId, "old-", 1, 10 * N, "2026-10-01T00:00:00Z", 14);
     for (let p = 0; p < 10; p++) {
       const other = (await authenticate(db, `Bearer ${(await createKey(db, `bench-trends-${p}`)).secret}`)).projectId;
-      await addRuns(db, other, `p${p}-`, N, `${FROM}T00:00:00Z`, 14);
+      await addRuns(db, other, `p${p}-`, 1, N, `${FROM}T00:00:00Z`, 14);
     }
-    const large = await measure(`+${10 * N} runs outside, +10 projects`);
+    const large = await measure(10 * N);
+
+    const ratio = (pick: (m: Measurement) => number) => pick(large) / pick(small);
     ctx.print(
-      table(
-        ["stored", "buckets stored", "median ms (14 days, Europe/Paris)"],
-        [small, large].map((m) => [m.what, fmt.int(m.buckets), fmt.ms(m.ms)]),
-      ),
+      `database: ${scratch.kind === "postgres" ? "PostgreSQL" : "PGlite"} (scratch); window ${FROM}–${TO} in ${TZ}; median of ${ctx.repeats}`,
     );
+    ctx.print();
     ctx.print(
-      `ratio: ${(large.ms / small.ms).toFixed(2)}× for ${(large.buckets / small.buckets).toFixed(0)}× the buckets stored (flat is ~1×)`,
+      markdownTable(
+        ["", `${N} runs`, `${10 * N} runs`, "ratio", `target ≤ ${RATIO_TARGET}`],
+        [
+          ["run buckets in the window", fmt.int(small.bucketRows), fmt.int(large.bucketRows), fmt.ratio(ratio((m) => m.bucketRows)), "—"],
+          [
+            "rollup rows in the window (trend_rollups)",
+            fmt.int(small.rollupRows),
+            fmt.int(large.rollupRows),
+            fmt.ratio(ratio((m) => m.rollupRows)),
+            "—",
+          ],
+          [
+            "GET /api/v1/trends read, ms",
+            fmt.ms(small.rollupMs),
+            fmt.ms(large.rollupMs),
+            fmt.ratio(ratio((m) => m.rollupMs)),
+            verdict(
+              ratio((m) => m.rollupMs),
+              RATIO_TARGET,
+            ),
+          ],
+          ["… with agent filter, ms", fmt.ms(small.filteredMs), fmt.ms(large.filteredMs), fmt.ratio(ratio((m) => m.filteredMs)), "—"],
+          [
+            "summing every run's buckets instead (before rollups), ms",
+            fmt.ms(small.perRunMs),
+            fmt.ms(large.perRunMs),
+            fmt.ratio(ratio((m) => m.perRunMs)),
+            "—",
+          ],
+          [
+            "a rebuild's write of one run's buckets, ms",
+            fmt.ms(small.writeMs),
+            fmt.ms(large.writeMs),
+            fmt.ratio(ratio((m) => m.writeMs)),
+            "—",
+          ],
+        ],
+      ),
     );
   } finally {
     await db.close();
-    rmSync(dir, { recursive: true, force: true });
+    await scratch.remove();
   }
 }

@@ -1,6 +1,6 @@
 import { readDemoKey } from "@/lib/server/auth/demo-key";
 import { httpSink, type IngestSink } from "@/lib/client/ingest-sink";
-import { defaultDataDir, openDatabase, readLiveHolder, type Database } from "@/lib/server/db";
+import { defaultDataDir, openDatabase, readLiveHolder, refreshStatistics, type Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { env } from "@/lib/server/env";
@@ -47,7 +47,8 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
 
 /**
  * After loading runs straight into the database: rebuilds the project's new and changed runs, which
- * stores their decisions and their Reviewer audit (the Reviewer page reads only what is stored).
+ * stores their decisions and their Reviewer audit (the Reviewer page reads only what is stored),
+ * then gathers the planner's statistics of the tables the load filled (refreshStatistics).
  * Runs sent to a running server over HTTP are rebuilt there when it next reads them (the runs list,
  * a run's page); until then the Reviewer page does not show them.
  */
@@ -55,4 +56,5 @@ export async function rebuildLoadedRuns(target: Target): Promise<void> {
   if (target.kind !== "direct") return;
   const rebuilt = await settleRebuilds(target.db, { projectId: target.projectId });
   console.error(`rebuilt ${rebuilt} run${rebuilt === 1 ? "" : "s"}`);
+  await refreshStatistics(target.db);
 }

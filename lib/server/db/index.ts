@@ -6,6 +6,7 @@ export { openDatabase, defaultDataDir, redactUrl, type Database, type OpenOption
 export { DataDirLockedError, readLiveHolder, type LockHolder } from "./lock";
 export { DatabaseTimeoutError, errorCodes, isTransactionConflict, isTransientDatabaseError, isUniqueViolation } from "./errors";
 export { applyMigrations } from "./migrate";
+export { refreshStatistics } from "./statistics";
 export { databaseTimeouts, withDeadline, TIMEOUT_ENV, type DatabaseTimeouts } from "./timeouts";
 
 const globalForDb = globalThis as unknown as { cuescopeDb?: Promise<Database> };

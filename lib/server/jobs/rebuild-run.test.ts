@@ -4,6 +4,7 @@ import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit } from "@/lib/reviewer/audit";
+import { rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { copyVersionOf, policyVersionOf, trendBuckets } from "@/lib/trends/buckets";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
@@ -72,6 +73,8 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     expect(json).toBe(JSON.stringify(decisions));
     const { rows, nextCursor } = await listReviewerCandidates(db, projectId, { runId, limit: 500 });
     expect(nextCursor).toBeNull();
+    // The project's trend rollups are the sums of its runs' stored buckets, after a resume as after a full rebuild.
+    expect(await rollupDrift(db)).toEqual([]);
     return {
       stored: {
         decisions: JSON.parse(json),

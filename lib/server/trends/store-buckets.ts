@@ -12,7 +12,9 @@ export interface TrendRun {
 /**
  * Replaces the run's stored trend buckets (lib/trends/buckets.ts) with `trends`, inside the caller's
  * transaction: the rebuild writes them with the run's decisions, so the trends never count a run by
- * one rebuild and list it by another. The buckets go in with one statement.
+ * one rebuild and list it by another. The buckets go in with one statement. The project's rollups
+ * (trend_rollups, which the trends read) follow in the same statements: triggers on trend_buckets
+ * subtract the DELETE's rows and add the INSERT's (migration 20261224000000_trend_rollups).
  */
 export async function storeTrendBuckets(
   tx: Prisma.TransactionClient,
@@ -37,5 +39,21 @@ export async function storeTrendBuckets(
 
 /** Removes the run's stored trend buckets (a run whose rebuild failed has none). */
 export async function clearTrendBuckets(tx: Prisma.TransactionClient, run: { id: string; projectId: string }): Promise<void> {
+  await lockProjectRollups(tx, run.projectId);
   await tx.$executeRaw`DELETE FROM "trend_buckets" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
+}
+
+/** The advisory lock class of a project's trend rollups (the second key is the project's hash). */
+const ROLLUP_LOCK = 727074;
+
+/**
+ * Until the transaction ends, one writer of the project's trend buckets at a time. The rollup rows
+ * are additive (ON CONFLICT DO UPDATE SET n = n + …), so concurrent writers would lose nothing
+ * without it; but each writer changes them in two statements (the DELETE's subtraction, then the
+ * INSERT's addition), and two runs' rebuilds doing so at once could each hold a row the other
+ * needs next (a deadlock, which PostgreSQL would break by failing one rebuild). Taken late in the
+ * rebuild's transaction, so it is held only for these statements and the commit.
+ */
+async function lockProjectRollups(tx: Prisma.TransactionClient, projectId: string): Promise<void> {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK}::int, hashtext(${projectId}))::text`;
 }

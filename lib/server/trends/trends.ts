@@ -13,20 +13,78 @@ import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { copyVersionOf, policyVersionOf } from "@/lib/trends/buckets";
 
-type Count = { day: string; copyVersion: string; key: string; n: number };
+/** One count key's sum over a day of the window, for one copy version. */
+export type Count = { day: string; copyVersion: string; key: string; n: number };
+/** The days `from`–`to` (both included) of the time zone `tz`. */
+export type TrendWindow = { tz: string; from: string; to: string };
+export type TrendFilters = { agent?: string; model?: string; copyVersion?: string; policyVersion?: string };
+
+/** The instants of a window's days in its zone, on the rollups' buckets ($1 project, $2 tz, $3 from, $4 to). */
+const IN_WINDOW = `r."project_id" = $1 AND r."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND r."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
 
 /**
- * GET /api/v1/trends: per day of `tz`, the project's stored trend buckets (lib/trends/buckets.ts)
- * in the window, summed by count key. Reads only the window's buckets through the index on
- * (project_id, bucket), so its cost follows the window, not all that is stored; the day of a
- * bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because buckets are 15 minutes and
- * every zone's offset a multiple of that. Rates are computed here from counts of one unit each.
+ * Each count key's sum per day of the window and copy version, from the project's trend rollups
+ * (migration 20261224000000_trend_rollups): `trend_rollups` (per copy and policy version) unless an
+ * agent or model is asked for, then `trend_agent_rollups` (also per agent and model). Rows read: the
+ * window's buckets × the versions (and agents and models) in them × count keys, however many runs
+ * they sum. The day of a bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because
+ * buckets are 15 minutes.
+ */
+export async function windowCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
+  const byAgent = f.agent !== undefined || f.model !== undefined;
+  const versions = `($5::text IS NULL OR r."copy_version" = $5) AND ($6::text IS NULL OR r."policy_version" = $6)`;
+  return db.prisma.$queryRawUnsafe<Count[]>(
+    `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
+            r."key", sum(r."n")::float8 AS "n"
+       FROM ${byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`} r
+      WHERE ${IN_WINDOW} AND ${versions}
+            ${byAgent ? `AND ($7::text IS NULL OR r."agent" = $7) AND ($8::text IS NULL OR r."model" = $8)` : ""}
+      GROUP BY 1, 2, 3`,
+    projectId,
+    w.tz,
+    w.from,
+    w.to,
+    f.copyVersion ?? null,
+    f.policyVersion ?? null,
+    ...(byAgent ? [f.agent ?? null, f.model ?? null] : []),
+  );
+}
+
+/**
+ * The copy and policy versions of the runs with buckets in the window, whatever the filters: the
+ * rollups (per copy and policy version) of count key `turns`. Every bucket holds a turn
+ * (lib/trends/buckets.ts puts a finding without a turn in the last turn's bucket).
+ */
+export async function windowVersions(
+  db: Database,
+  projectId: string,
+  w: TrendWindow,
+): Promise<{ copyVersion: string; policyVersion: string }[]> {
+  return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
+    `SELECT DISTINCT r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"
+       FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
+    projectId,
+    w.tz,
+    w.from,
+    w.to,
+  );
+}
+
+/**
+ * GET /api/v1/trends: per day of `tz`, the project's trend counts in the window (the sums of its
+ * runs' stored buckets, lib/trends/buckets.ts, kept as rollups: windowCounts), by count key. Rates
+ * are computed here from counts of one unit each.
  */
 export async function getTrends(db: Database, projectId: string, query: TTrendsQuery): Promise<TTrendsResponse> {
   const { tz } = query;
   const { from, to } = await windowOf(db, query);
-  const filters = [query.agent ?? null, query.model ?? null, query.copyVersion ?? null, query.policyVersion ?? null];
-  const inWindow = `b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
+  const window: TrendWindow = { tz, from, to };
+  const filters: TrendFilters = {
+    agent: query.agent,
+    model: query.model,
+    copyVersion: query.copyVersion,
+    policyVersion: query.policyVersion,
+  };
   const [days, counts, versions, savedCopies, savedPolicies] = await Promise.all([
     zoned(() =>
       db.prisma.$queryRawUnsafe<{ day: string; start: Date; end: Date }[]>(
@@ -37,31 +95,8 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
         to,
       ),
     ),
-    zoned(() =>
-      db.prisma.$queryRawUnsafe<Count[]>(
-        `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
-                c."key", sum(c."value"::bigint)::float8 AS "n"
-           FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
-          WHERE ${inWindow}
-            AND ($5::text IS NULL OR b."agent" = $5) AND ($6::text IS NULL OR b."model" = $6)
-            AND ($7::text IS NULL OR b."copy_version" = $7) AND ($8::text IS NULL OR b."policy_version" = $8)
-          GROUP BY 1, 2, 3`,
-        projectId,
-        tz,
-        from,
-        to,
-        ...filters,
-      ),
-    ),
-    zoned(() =>
-      db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
-        `SELECT DISTINCT b."copy_version" AS "copyVersion", b."policy_version" AS "policyVersion" FROM "trend_buckets" b WHERE ${inWindow}`,
-        projectId,
-        tz,
-        from,
-        to,
-      ),
-    ),
+    zoned(() => windowCounts(db, projectId, window, filters)),
+    zoned(() => windowVersions(db, projectId, window)),
     db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } }),
     db.prisma.policyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, policy: true } }),
   ]);

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keysWithoutProject } from "@/lib/server/testing/key-audit";
+import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
+import { rollupDrift } from "@/lib/server/testing/trend-rollups";
+import type { Database } from ".";
+import { applyMigrations } from "./migrate";
+
+const TREND_ROLLUPS = "20261224000000_trend_rollups";
+
+describe.each(bareDatabases())(`${TREND_ROLLUPS} on a populated $name database`, (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+  }, 180_000); // PGlite starts slowly on a busy machine
+  afterAll(async () => db?.close());
+
+  it("fills the rollups with the sums of the buckets stored before it, which later writes keep exact", async () => {
+    await db.withSql((sql) => applyMigrations(sql, migrationsBefore(TREND_ROLLUPS)));
+    const projectId = (await db.prisma.project.create({ data: { name: "trend-rollups-migration" } })).id;
+    // Three runs as the previous version stored them: two share an agent, a bucket and a version.
+    const runs = [
+      {
+        id: "r1",
+        agent: "a",
+        model: "m",
+        buckets: { "2026-11-20T08:00Z": { turns: 3, reviewerViolations: 1 }, "2026-11-20T08:15Z": { turns: 1 } },
+      },
+      { id: "r2", agent: "a", model: null, buckets: { "2026-11-20T08:00Z": { turns: 2, "findings.MISSING_REMINDER": 4 } } },
+      { id: "r3", agent: null, model: "m", buckets: { "2026-11-21T23:45Z": { turns: 5 } } },
+    ];
+    for (const run of runs) {
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count") VALUES ($1, $2, $1, 't', $3, $4, 1)`,
+        run.id,
+        projectId,
+        run.agent,
+        run.model,
+      );
+      for (const [bucket, counts] of Object.entries(run.buckets)) {
+        await db.prisma.$executeRawUnsafe(
+          `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+           VALUES ($1, $2, $3::timestamptz, $4, $5, 'c', 'p', $6::jsonb)`,
+          projectId,
+          run.id,
+          bucket,
+          run.agent,
+          run.model,
+          JSON.stringify(counts),
+        );
+      }
+    }
+
+    expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(TREND_ROLLUPS, true)))).toEqual([TREND_ROLLUPS]);
+    const sums = await db.prisma.$queryRawUnsafe<{ bucket: string; key: string; n: number }[]>(
+      `SELECT to_char("bucket" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket", "key", "n"::int AS "n"
+         FROM "trend_rollups" WHERE "project_id" = $1 ORDER BY 1, 2`,
+      projectId,
+    );
+    // Summed by hand from the rows above.
+    expect(sums).toEqual([
+      { bucket: "2026-11-20T08:00", key: "findings.MISSING_REMINDER", n: 4 },
+      { bucket: "2026-11-20T08:00", key: "reviewerViolations", n: 1 },
+      { bucket: "2026-11-20T08:00", key: "turns", n: 5 },
+      { bucket: "2026-11-20T08:15", key: "turns", n: 1 },
+      { bucket: "2026-11-21T23:45", key: "turns", n: 5 },
+    ]);
+    const byAgent = await db.prisma.$queryRawUnsafe<{ agent: string; model: string; n: number }[]>(
+      `SELECT "agent", "model", sum("n")::int AS "n" FROM "trend_agent_rollups" WHERE "project_id" = $1 AND "key" = 'turns'
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      projectId,
+    );
+    expect(byAgent).toEqual([
+      { agent: "", model: "m", n: 5 },
+      { agent: "a", model: "", n: 2 },
+      { agent: "a", model: "m", n: 4 },
+    ]);
+    expect(await rollupDrift(db)).toEqual([]);
+
+    // From here on the triggers keep them: a run deleted goes from the sums.
+    await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'r1'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    expect(await db.prisma.trendRollup.count({ where: { projectId, bucket: new Date("2026-11-20T08:15Z") } })).toBe(0);
+
+    await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR));
+    expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,82 @@
+import type { Database } from "@/lib/server/db";
+import type { Count, TrendFilters, TrendWindow } from "@/lib/server/trends/trends";
+
+/** A rollup row that is not the sum of the run buckets it groups: what is stored, and the sum. */
+export interface RollupDrift {
+  table: string;
+  projectId: string;
+  bucket: string;
+  key: string;
+  stored: number | null;
+  summed: number | null;
+}
+
+/**
+ * Every row of trend_rollups and trend_agent_rollups that differs from the sum, computed again from
+ * trend_buckets, of the buckets it groups (migration 20261224000000_trend_rollups), and every such
+ * sum with no row; a row summing to 0 should not exist. Empty when the rollups are exact.
+ */
+export async function rollupDrift(db: Database): Promise<RollupDrift[]> {
+  const drift = async (table: string, dims: string[], dimsOfBucket: string[]) => {
+    const keys = ["project_id", "bucket", ...dims, "key"].map((c) => `"${c}"`);
+    return db.prisma.$queryRawUnsafe<RollupDrift[]>(
+      `WITH summed AS (
+         SELECT b."project_id" AS "project_id", b."bucket" AS "bucket", ${dims.map((d, i) => `${dimsOfBucket[i]} AS "${d}"`).join(", ")},
+                c."key" AS "key", sum(c."value"::bigint) AS "n"
+           FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+          GROUP BY ${keys.map((_, i) => i + 1).join(", ")})
+       SELECT $1 AS "table", coalesce(r."project_id", s."project_id") AS "projectId",
+              to_char(coalesce(r."bucket", s."bucket") AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
+              coalesce(r."key", s."key") AS "key", r."n"::float8 AS "stored", s."n"::float8 AS "summed"
+         FROM "${table}" r FULL JOIN summed s ON (${keys.map((k) => `r.${k}`).join(", ")}) = (${keys.map((k) => `s.${k}`).join(", ")})
+        WHERE r."n" IS DISTINCT FROM s."n" OR s."n" = 0
+        ORDER BY 2, 3, 4`,
+      table,
+    );
+  };
+  return [
+    ...(await drift("trend_rollups", ["copy_version", "policy_version"], [`b."copy_version"`, `b."policy_version"`])),
+    ...(await drift(
+      "trend_agent_rollups",
+      ["agent", "model", "copy_version", "policy_version"],
+      [`coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`, `b."policy_version"`],
+    )),
+  ];
+}
+
+/**
+ * The counts as the trends read computed them before the rollups: every run's buckets in the window,
+ * each count key of each bucket summed (the query of lib/server/trends/trends.ts before migration
+ * 20261224000000_trend_rollups), an independent computation to compare the rollup read with.
+ */
+export async function perRunCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
+  return db.prisma.$queryRawUnsafe<Count[]>(
+    `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
+            c."key", sum(c."value"::bigint)::float8 AS "n"
+       FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
+        AND ($5::text IS NULL OR b."agent" = $5) AND ($6::text IS NULL OR b."model" = $6)
+        AND ($7::text IS NULL OR b."copy_version" = $7) AND ($8::text IS NULL OR b."policy_version" = $8)
+      GROUP BY 1, 2, 3`,
+    projectId,
+    w.tz,
+    w.from,
+    w.to,
+    f.agent ?? null,
+    f.model ?? null,
+    f.copyVersion ?? null,
+    f.policyVersion ?? null,
+  );
+}
+
+/** The versions as the trends read found them before the rollups: every run bucket in the window. */
+export async function perRunVersions(db: Database, projectId: string, w: TrendWindow) {
+  return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
+    `SELECT DISTINCT b."copy_version" AS "copyVersion", b."policy_version" AS "policyVersion" FROM "trend_buckets" b
+      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`,
+    projectId,
+    w.tz,
+    w.from,
+    w.to,
+  );
+}

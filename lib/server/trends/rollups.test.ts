@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/server/db";
+import { testDatabases } from "@/lib/server/testing/databases";
+import { perRunCounts, perRunVersions, rollupDrift } from "@/lib/server/testing/trend-rollups";
+import { BUCKET_MS, type TrendBucket } from "@/lib/trends/buckets";
+import { clearTrendBuckets, storeTrendBuckets, type TrendRun } from "./store-buckets";
+import { windowCounts, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const START = Date.parse("2026-03-27T00:00:00Z");
+const SPAN_BUCKETS = 4 * 96; // four days of buckets, over the Paris change to summer time (2026-03-29)
+const AGENTS = ["agent-a", "agent-b", null] as const;
+const MODELS = ["model-x", "model-y", null] as const;
+const COPIES = ["c".repeat(28), "d".repeat(28)];
+const POLICIES = ["a".repeat(28), "b".repeat(28)];
+const KEYS = [
+  "turns",
+  "reminders.requests.candidates",
+  "reminders.requests.dropped",
+  "reminders.context.delivered",
+  "findings.MISSING_REMINDER",
+  "reviewerViolations",
+  "followUp.requests.delivered",
+  "followUp.requests.followed",
+];
+
+type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[] };
+
+const sorted = <T>(rows: T[]): T[] =>
+  rows
+    .map((r) => JSON.stringify(r))
+    .sort()
+    .map((r) => JSON.parse(r) as T);
+
+/** Buckets of a run from its `first` bucket on: 1–6 of them, each with some count keys (zeros left out, as stored). */
+function randomBuckets(rng: () => number, first: number): TrendBucket[] {
+  const buckets: TrendBucket[] = [];
+  let at = first;
+  for (let i = 1 + Math.floor(rng() * 6); i > 0 && at < SPAN_BUCKETS; i--) {
+    const counts: Record<string, number> = { turns: 1 + Math.floor(rng() * 20) };
+    for (const key of KEYS.slice(1)) if (rng() < 0.5) counts[key] = 1 + Math.floor(rng() * 5);
+    buckets.push({ bucketMs: START + at * BUCKET_MS, counts });
+    at += 1 + Math.floor(rng() * 8);
+  }
+  return buckets;
+}
+
+describe.each(testDatabases())("trend rollups on $name", (kind) => {
+  let db: Database;
+  const projects: string[] = [];
+  let runCount = 0;
+
+  beforeAll(async () => {
+    db = await kind.open();
+    for (const name of ["rollups-a", "rollups-b"]) projects.push((await db.prisma.project.create({ data: { name } })).id);
+  }, 180_000); // PGlite starts slowly on a busy machine
+  afterAll(async () => db?.close());
+
+  async function newRun(rng: () => number, projectId: string): Promise<StoredRun> {
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)];
+    const id = `run-${++runCount}`;
+    const run = {
+      id,
+      projectId,
+      agent: pick(AGENTS),
+      model: pick(MODELS),
+      copyVersion: pick(COPIES),
+      policyVersion: pick(POLICIES),
+      buckets: [],
+    };
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count") VALUES ($1, $2, $1, 'rollups', $3, $4, 1)`,
+      id,
+      projectId,
+      run.agent,
+      run.model,
+    );
+    return run;
+  }
+
+  /** What a rebuild's transaction does: replace the run's buckets (or clear them, for a failed rebuild). */
+  async function store(run: StoredRun, buckets: TrendBucket[] | null): Promise<void> {
+    await db.prisma.$transaction(async (tx) => {
+      if (buckets) await storeTrendBuckets(tx, run, { copyVersion: run.copyVersion, policyVersion: run.policyVersion, buckets });
+      else await clearTrendBuckets(tx, run);
+    });
+    run.buckets = buckets ?? [];
+  }
+
+  async function expectSameReads(): Promise<void> {
+    expect(await rollupDrift(db)).toEqual([]);
+    const windows: TrendWindow[] = [
+      { tz: "UTC", from: "2026-03-26", to: "2026-04-01" },
+      { tz: "Europe/Paris", from: "2026-03-27", to: "2026-03-30" },
+      { tz: "Asia/Kathmandu", from: "2026-03-28", to: "2026-03-29" }, // +05:45
+      { tz: "America/St_Johns", from: "2026-03-26", to: "2026-03-31" }, // -02:30 in summer
+      { tz: "Asia/Kolkata", from: "2026-03-29", to: "2026-03-29" },
+    ];
+    const filters: TrendFilters[] = [
+      {},
+      { agent: "agent-a" },
+      { model: "model-y" },
+      { agent: "agent-b", model: "model-x" },
+      { copyVersion: COPIES[0] },
+      { policyVersion: POLICIES[1] },
+      { agent: "agent-a", policyVersion: POLICIES[0], copyVersion: COPIES[1] },
+      { agent: "nobody" },
+    ];
+    for (const projectId of projects) {
+      for (const w of windows) {
+        expect(sorted(await windowVersions(db, projectId, w))).toEqual(sorted(await perRunVersions(db, projectId, w)));
+        for (const f of filters) {
+          const want = sorted(await perRunCounts(db, projectId, w, f));
+          expect(sorted(await windowCounts(db, projectId, w, f)), JSON.stringify({ w, f })).toEqual(want);
+        }
+      }
+    }
+  }
+
+  it("reads what summing every run's buckets reads, through full and resumed rebuilds, failed ones and deletes", async () => {
+    const rng = random(22);
+    const runs: StoredRun[] = [];
+    for (let i = 0; i < 24; i++) {
+      const run = await newRun(rng, projects[i % 2]);
+      await store(run, randomBuckets(rng, Math.floor(rng() * SPAN_BUCKETS)));
+      runs.push(run);
+    }
+    expect(runs.filter((r) => r.buckets.length > 0).length).toBeGreaterThan(20);
+    await expectSameReads();
+
+    for (let step = 1; step <= 90; step++) {
+      const run = runs[Math.floor(rng() * runs.length)];
+      const roll = rng();
+      if (roll < 0.35) {
+        // A full rebuild: the buckets may all move (a late event changes the turns' times).
+        await store(run, randomBuckets(rng, Math.floor(rng() * SPAN_BUCKETS)));
+      } else if (roll < 0.7) {
+        // A resumed rebuild: the buckets before the resumed turns stay, the last ones change and more follow.
+        const kept = run.buckets.slice(0, Math.floor(rng() * (run.buckets.length + 1)));
+        const from = kept.length ? (kept[kept.length - 1].bucketMs - START) / BUCKET_MS : Math.floor(rng() * SPAN_BUCKETS);
+        const more = randomBuckets(rng, from).filter((b) => !kept.some((k) => k.bucketMs === b.bucketMs));
+        await store(run, [...kept, ...more]);
+      } else if (roll < 0.8) {
+        await store(run, null); // a failed rebuild stores no buckets
+      } else if (roll < 0.9) {
+        await db.prisma.run.delete({ where: { projectId_id: { projectId: run.projectId, id: run.id } } });
+        runs.splice(runs.indexOf(run), 1, await newRun(rng, run.projectId));
+      } else {
+        const added = await newRun(rng, projects[Math.floor(rng() * 2)]);
+        await store(added, randomBuckets(rng, Math.floor(rng() * SPAN_BUCKETS)));
+        runs.push(added);
+      }
+      if (step % 30 === 0) await expectSameReads();
+    }
+
+    // Retention's statement: every run of a project that ended before a day goes, with its buckets.
+    await db.prisma.$executeRawUnsafe(
+      `DELETE FROM "runs" r WHERE r."project_id" = $1 AND NOT EXISTS (
+         SELECT 1 FROM "trend_buckets" b WHERE b."project_id" = r."project_id" AND b."run_pk" = r."id" AND b."bucket" >= '2026-03-29')`,
+      projects[0],
+    );
+    await expectSameReads();
+    // A project deleted takes its buckets and its rollups.
+    await db.prisma.project.delete({ where: { id: projects[1] } });
+    expect(await db.prisma.trendRollup.count({ where: { projectId: projects[1] } })).toBe(0);
+    expect(await db.prisma.trendAgentRollup.count({ where: { projectId: projects[1] } })).toBe(0);
+    expect(await rollupDrift(db)).toEqual([]);
+  }, 300_000);
+
+  it("adds up the rebuilds of runs of one project stored at once, with the same buckets", async () => {
+    const rng = random(8);
+    const projectId = (await db.prisma.project.create({ data: { name: "rollups-concurrent" } })).id;
+    const runs: StoredRun[] = [];
+    for (let i = 0; i < 6; i++) runs.push({ ...(await newRun(rng, projectId)), agent: "agent-a", model: null });
+    const shared = (round: number): TrendBucket[] =>
+      [0, 1, 2, 3].map((b) => ({
+        bucketMs: START + (round % 3) * BUCKET_MS + b * BUCKET_MS,
+        counts: { turns: 1 + b, reviewerViolations: round },
+      }));
+    for (let round = 1; round <= 8; round++) {
+      // Each round, every run's rebuild replaces its buckets at once: old buckets subtracted, new ones added.
+      await Promise.all(runs.map((run, i) => store(run, i % 3 === round % 3 ? null : shared(round + i))));
+    }
+    expect(await rollupDrift(db)).toEqual([]);
+    const total = runs.reduce((sum, run) => sum + run.buckets.reduce((s, b) => s + b.counts.turns, 0), 0);
+    const [{ n }] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT coalesce(sum("n"), 0)::float8 AS "n" FROM "trend_rollups" WHERE "project_id" = $1 AND "key" = 'turns'`,
+      projectId,
+    );
+    expect(n).toBe(total);
+    expect(total).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("refuses to update a stored bucket in place (the rollups sum buckets replaced whole)", async () => {
+    await expect(db.prisma.$executeRawUnsafe(`UPDATE "trend_buckets" SET "counts" = '{"turns": 1}'::jsonb`)).rejects.toThrow(
+      /replaced .*never updated/,
+    );
+  });
+});
