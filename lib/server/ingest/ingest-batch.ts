@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import * as crypto from "node:crypto";
 import { checkEvent, parseInstant, type TEvent, type TIngestResponse, type TIngestResult } from "@/lib/contracts";
 import { canonicalJson, compareCodePoints } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
@@ -211,7 +211,7 @@ async function insertRuns(tx: Tx, projectId: string, runs: RunsSeen): Promise<vo
      ORDER BY n
      ON CONFLICT ("project_id", "run_id") DO NOTHING`,
     projectId,
-    runs.runIds.map(() => randomUUID()),
+    runs.runIds.map(() => crypto.randomUUID()),
     runs.runIds,
     runs.firstAt,
   );
@@ -513,8 +513,11 @@ function idOf(raw: unknown): string | null {
   return typeof id === "string" ? id : null;
 }
 
+/** crypto.hash (Node 20.12+): one call, without the Hash object createHash makes (several times faster for short texts). */
+const oneShotHash = typeof crypto.hash === "function" ? crypto.hash : undefined;
+
 function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return oneShotHash ? oneShotHash("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 
 function conflict(id: string) {
