@@ -42,10 +42,10 @@ function derivedKey(log: LogRecord, time: bigint): string {
 
 function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, resource: Attributes): void {
   const time = log.timeUnixNano !== 0n ? log.timeUnixNano : log.observedTimeUnixNano;
-  const key = derivedKey(log, time);
   if (isCuescopeEvent(log.attributes)) {
     const origin = `log record ${item} (${valueLabel(log.attributes[CUESCOPE_TYPE], 40)})`;
-    const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: `otel-log-${key}` });
+    const derivedId = () => `otel-log-${derivedKey(log, time)}`;
+    const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId });
     if (mapped.ok) out.events.push({ item, origin, event: mapped.event });
     else out.rejections.push({ item, origin, message: mapped.message });
     return;
@@ -81,7 +81,7 @@ function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, 
     origin,
     kind: "log",
     runId,
-    key: `log:${key}`,
+    key: `log:${derivedKey(log, time)}`,
     ts: nanosToIso(time),
     turn: turnOf(log.attributes),
     data: boundData(
