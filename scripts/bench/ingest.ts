@@ -91,11 +91,20 @@ async function withScratch(adminUrl: string, work: (db: Database, url: string, k
   }
 }
 
-/** One path's totals over a round: wall-clock seconds, events, and the server's CPU seconds (HTTP paths). */
+/**
+ * One path's totals over a round: wall-clock seconds, events, and the CPU seconds each process
+ * spent meanwhile — the server, this process (the senders, or the baseline's driver), and
+ * PostgreSQL's backends of the bench database (NaN where /proc does not show them).
+ */
 interface Totals {
   seconds: number;
   events: number;
-  serverCpu: number;
+  cpu: CpuSeconds;
+}
+interface CpuSeconds {
+  server: number;
+  client: number;
+  postgres: number;
 }
 type Path = "json" | "raw" | "otlp";
 type Round = Record<Path, Totals>;
@@ -138,14 +147,14 @@ async function timeIngest(ctx: BenchContext, db: Database, url: string, key: str
         await raw.insert(warm.json.rawRows, () => {});
         await sendOtlp(key, warm.otlp, () => {});
         for (let r = 0; r < ROUNDS; r++) {
-          const zero = (): Totals => ({ seconds: 0, events: 0, serverCpu: 0 });
+          const zero = (): Totals => ({ seconds: 0, events: 0, cpu: { server: 0, client: 0, postgres: 0 } });
           const round: Round = { json: zero(), raw: zero(), otlp: zero() };
           for (let p = 0; p < PARTS; p++) {
             const { json, otlp } = prepared[r * PARTS + p];
             for (const path of ORDERS[(r * PARTS + p) % ORDERS.length]) {
               const show = (done: number) =>
                 ctx.progress(`round ${r + 1}/${ROUNDS}, part ${p + 1}/${PARTS}: ${path} ${fmt.int(done)}/${fmt.int(part)}`);
-              const cpuBefore = server.cpuSeconds();
+              const cpuBefore = await cpuNow(server, raw);
               const seconds =
                 path === "json"
                   ? await sendJson(key, json, show)
@@ -154,7 +163,8 @@ async function timeIngest(ctx: BenchContext, db: Database, url: string, key: str
                     : await raw.insert(json.rawRows, show);
               round[path].seconds += seconds;
               round[path].events += part;
-              round[path].serverCpu += server.cpuSeconds() - cpuBefore;
+              const spent = cpuBetween(cpuBefore, await cpuNow(server, raw));
+              for (const k of ["server", "client", "postgres"] as const) round[path].cpu[k] += spent[k];
             }
           }
           rounds.push(round);
@@ -170,33 +180,39 @@ async function timeIngest(ctx: BenchContext, db: Database, url: string, key: str
   }
 
   const rate = (t: Totals) => fmt.int(t.events / t.seconds);
-  const us = (seconds: number, t: Totals) => ((seconds / t.events) * 1e6).toFixed(0);
   ctx.print(
     table(
-      [
-        "round",
-        "JSON ev/s",
-        "raw INSERT ev/s",
-        "JSON/raw",
-        "OTLP ev/s",
-        "JSON µs/ev",
-        "OTLP µs/ev",
-        "OTLP/JSON",
-        "server CPU µs/ev JSON",
-        "OTLP",
-      ],
+      ["round", "JSON events/s", "raw INSERT events/s", "JSON/raw", "OTLP events/s", "OTLP/JSON time per event"],
       rounds.map((m, i) => [
         String(i + 1),
         rate(m.json),
         rate(m.raw),
         fmt.ratio(m.raw.seconds / m.json.seconds),
         rate(m.otlp),
-        us(m.json.seconds, m.json),
-        us(m.otlp.seconds, m.otlp),
         fmt.ratio(m.otlp.seconds / m.json.seconds),
-        us(m.json.serverCpu, m.json),
-        us(m.otlp.serverCpu, m.otlp),
       ]),
+    ),
+  );
+  ctx.print();
+  ctx.print("CPU per event, all rounds (µs; where the time goes on a machine whose cores every process shares):");
+  const perEvent = (path: Path, k: keyof CpuSeconds) => {
+    const events = rounds.reduce((sum, m) => sum + m[path].events, 0);
+    return (rounds.reduce((sum, m) => sum + m[path].cpu[k], 0) / events) * 1e6;
+  };
+  const cell = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "—");
+  ctx.print(
+    table(
+      ["path", "server", "sender (this process)", "PostgreSQL", "total"],
+      (
+        [
+          ["JSON ingest", "json"],
+          ["raw INSERT", "raw"],
+          ["OTLP ingest", "otlp"],
+        ] as const
+      ).map(([label, path]) => {
+        const parts = (["server", "client", "postgres"] as const).map((k) => perEvent(path, k));
+        return [label, ...parts.map(cell), cell(parts.reduce((a, b) => a + b, 0))];
+      }),
     ),
   );
   const jsonRatios = rounds.map((m) => m.raw.seconds / m.json.seconds);
@@ -361,6 +377,11 @@ async function rawInserter(db: Database, url: string) {
       );
       return Number(process.hrtime.bigint() - started) / 1e9;
     },
+    /** The PostgreSQL backends serving the bench database (the server's pool, the baseline's connections). */
+    async backendPids(): Promise<number[]> {
+      const { rows } = await clients[0].query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+      return rows.map((row) => row.pid);
+    },
     async close() {
       await Promise.all(clients.map((client) => client.end()));
     },
@@ -461,6 +482,30 @@ async function withServer<T>(
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
   }
+}
+
+/** CPU seconds so far of the server, this process, and each PostgreSQL backend of the bench database. */
+interface CpuSnapshot {
+  server: number;
+  client: number;
+  backends: Map<number, number>;
+}
+
+async function cpuNow(server: { cpuSeconds(): number }, raw: { backendPids(): Promise<number[]> }): Promise<CpuSnapshot> {
+  const usage = process.cpuUsage();
+  const pids = await raw.backendPids();
+  return {
+    server: server.cpuSeconds(),
+    client: (usage.user + usage.system) / 1e6,
+    backends: new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)])),
+  };
+}
+
+/** What each process spent between two snapshots (a backend that started meanwhile counts whole). */
+function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuSeconds {
+  let postgres = 0;
+  for (const [pid, seconds] of after.backends) postgres += seconds - (before.backends.get(pid) ?? 0);
+  return { server: after.server - before.server, client: after.client - before.client, postgres };
 }
 
 /** A process's CPU time so far (user + system, all its threads) from /proc; NaN where there is no /proc. */
