@@ -48,6 +48,7 @@ export const ZPositiveInt = z.int({ error: intReason("integer >= 1", MAX_INTEGER
  * UTF-16 surrogate is not Unicode (it would be stored as U+FFFD or refused).
  */
 export function unstorableStringReason(text: string): string | null {
+  if (!MAYBE_UNSTORABLE.test(text)) return null;
   const m = UNSTORABLE_CHAR.exec(text);
   if (!m) return null;
   const at = `at character ${m.index}`;
@@ -56,6 +57,13 @@ export function unstorableStringReason(text: string): string | null {
 }
 
 const UNSTORABLE_CHAR = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Any U+0000 or surrogate: a string without one is storable, with no need for the exact (slower) pattern above. */
+const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
+
+/** Whether a string can be stored as it is (unstorableStringReason would say null). */
+export function isStorableString(text: string): boolean {
+  return !MAYBE_UNSTORABLE.test(text) || !UNSTORABLE_CHAR.test(text);
+}
 
 /** A string as stored: valid Unicode without U+0000 (see unstorableStringReason). */
 export function zStorableString(error: (iss: { input?: unknown }) => string) {

@@ -1,4 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { dottedPath, type TProblem } from "./issues";
+import { unstorableStringReason } from "./primitives";
 import { checkEvent, MAX_EVENT_DEPTH, unstorableProblem } from "./storable";
 
 const base = { id: "e-1", runId: "r-1", type: "meter.requests", ts: "2026-11-29T10:00:05.120Z", turn: 3, body: { used: 5 } };
@@ -61,4 +64,85 @@ describe("checkEvent: every value the API accepts is storable", () => {
     });
     expect(checkEvent({ ...base, ts: "2016-12-31T23:59:60.5Z" })).toMatchObject({ ok: true, event: { ts: "2016-12-31T23:59:60.5Z" } });
   });
+});
+
+/** The one iterative walk: unstorableProblem before its allocation-free fast path for storable values. */
+function referenceProblem(raw: unknown): TProblem | null {
+  interface Frame {
+    value: unknown;
+    depth: number;
+    parent: Frame | null;
+    key: PropertyKey | null;
+  }
+  const pathOf = (frame: Frame, last?: PropertyKey): string => {
+    const parts: PropertyKey[] = last === undefined ? [] : [last];
+    for (let f: Frame | null = frame; f && f.key !== null; f = f.parent) parts.push(f.key);
+    return dottedPath(parts.reverse());
+  };
+  const stack: Frame[] = [{ value: raw, depth: 1, parent: null, key: null }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const { value, depth } = frame;
+    if (typeof value === "string") {
+      const problem = unstorableStringReason(value);
+      if (problem) return { path: pathOf(frame), message: `string ${problem}` };
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_EVENT_DEPTH) {
+      return {
+        path: pathOf(frame),
+        message: `nested too deeply: objects and arrays may nest at most ${MAX_EVENT_DEPTH} levels in an event`,
+      };
+    }
+    const children: Frame[] = [];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) children.push({ value: value[i], depth: depth + 1, parent: frame, key: i });
+    } else {
+      for (const key of Object.keys(value)) {
+        const problem = unstorableStringReason(key);
+        if (problem) return { path: pathOf(frame, key), message: `property name ${problem}` };
+        children.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key });
+      }
+    }
+    // Depth-first in document order: the first problem reported is the first in the text.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return null;
+}
+
+describe("unstorableProblem's fast path", () => {
+  const text = fc.oneof(
+    fc.string({ maxLength: 5 }),
+    fc.constantFrom("ok", "a\u0000b", "\ud800", "x\udc00", "😀", "\ud83d\ude00\ud83d", "\udc00\ud800", "é"),
+  );
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      text,
+      fc.constantFrom(null, true, 0, 2 ** 53, undefined),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(text, tie("value"), { maxKeys: 3 }),
+    ),
+  }));
+
+  it("finds the same first problem, at the same path, as the plain walk", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(unstorableProblem(v)).toEqual(referenceProblem(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([MAX_EVENT_DEPTH - 2, MAX_EVENT_DEPTH - 1, MAX_EVENT_DEPTH, MAX_EVENT_DEPTH + 1, 5_000])(
+    "agrees with the plain walk at nesting %d",
+    (levels) => {
+      for (const v of [
+        { ...base, extra: nested(levels) },
+        { ...base, extra: nested(levels), after: "\u0000" },
+      ])
+        expect(unstorableProblem(v)).toEqual(referenceProblem(v));
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { ZEvent, type TEvent } from "./events";
 import { dottedPath, problemsFrom, type TProblem } from "./issues";
-import { unstorableStringReason } from "./primitives";
+import { isStorableString, unstorableStringReason } from "./primitives";
 
 /**
  * How deeply objects and arrays may nest in one event, the event itself counting as level 1
@@ -15,6 +15,31 @@ export const MAX_EVENT_DEPTH = 32;
  * holding U+0000 or a lone surrogate. Iterative, so any depth of input is safe to check.
  */
 export function unstorableProblem(raw: unknown): TProblem | null {
+  return isStorable(raw, 1) ? null : firstUnstorable(raw);
+}
+
+/**
+ * The common case, fast: whether every string (values and property names) is storable and
+ * objects and arrays nest at most MAX_EVENT_DEPTH levels (`depth` is the level of `value`). It
+ * allocates nothing; it recurses no deeper than MAX_EVENT_DEPTH + 1 levels, whatever the input.
+ */
+function isStorable(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return isStorableString(value);
+  if (value === null || typeof value !== "object") return true;
+  if (depth > MAX_EVENT_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isStorable(value[i], depth + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (!isStorableString(keys[i]) || !isStorable((value as Record<string, unknown>)[keys[i]], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** The first problem in a value isStorable refused, with its path, iteratively (any depth is safe). */
+function firstUnstorable(raw: unknown): TProblem | null {
   interface Frame {
     value: unknown;
     depth: number;

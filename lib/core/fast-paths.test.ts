@@ -1,9 +1,12 @@
 /**
- * The rebuild's fast paths give exactly what the plain versions give: percentOf without BigInt,
- * compiled templates, fitting straight into decisions, and run order without sorting. Each plain
+ * The fast paths give exactly what the plain versions give: percentOf without BigInt, compiled
+ * templates, fitting straight into decisions, run order without sorting, and canonical JSON written
+ * natively where keys are in order already. Each plain
  * version lives here, in the test, so that the code under test is the only implementation.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "./canonical";
 import { PLACEHOLDER_PATTERN, type TDeliveryStatus, type TEvent } from "@/lib/contracts";
 import { fitDecisions, type Rendered } from "./fit";
 import { CompiledTemplate, fillTemplate } from "./render";
@@ -153,5 +156,84 @@ describe("run order fast path", () => {
     // Same turn and instant: the id decides ("8" before "9"; "5" before "6", 10:00+01:00 being 09:00Z).
     expect(runOrder(renamed)).toEqual([renamed[1], renamed[0], renamed[2], renamed[4], renamed[3]]);
     expect(runOrder([...sorted, sorted[1], { ...sorted[3] }])).toEqual(sorted);
+  });
+});
+
+/** Canonical JSON key by key everywhere: canonicalJson before its fast path (a dense array's items as map gives them). */
+function referenceCanonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : referenceCanonical(item))).join(",")}]`;
+  const entries = Object.keys(value)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${referenceCanonical((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(",")}}`;
+}
+
+describe("canonical JSON fast path", () => {
+  const keys = fc.oneof(
+    fc.constantFrom(
+      "a",
+      "b",
+      "B",
+      "id",
+      "runId",
+      "type",
+      "ts",
+      "body",
+      "é",
+      "\u{1F600}",
+      "\ud83d",
+      "",
+      "0",
+      "1",
+      "2",
+      "10",
+      "01",
+      "-1",
+      "__proto__",
+      "toJSON",
+    ),
+    fc.string({ maxLength: 4 }),
+  );
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom(null, true, false, 0, -0, 1.5, -7, 1e21, 2 ** 53 - 1, NaN, Infinity, undefined, "", "x", '"\\\n', "\ud800", "😀"),
+      fc.string({ maxLength: 6 }),
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(keys, tie("value"), { maxKeys: 5 }),
+      // Keys already in order (the native path) and the same keys in reverse.
+      fc.uniqueArray(keys, { maxLength: 5 }).chain((names) =>
+        fc.tuple(...names.sort().map(() => tie("value"))).map((values) => {
+          const ordered = Object.fromEntries(names.map((name, i) => [name, values[i]]));
+          return values.length % 2 ? ordered : Object.fromEntries(Object.entries(ordered).reverse());
+        }),
+      ),
+    ),
+  }));
+
+  it("writes every JSON-like value as the key-by-key version does", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(referenceCanonical(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ["keys in order, nested", { a: 1, b: { c: [1, { d: 2, e: null }] } }],
+    ["integer-like keys (which objects list first)", { "10": 1, "2": 2, a: 3 }],
+    ["a __proto__ key from JSON text", JSON.parse('{"__proto__": {"b": 1, "a": 2}, "z": 0}')],
+    ["undefined values", { a: undefined, b: [undefined, 1] }],
+    ["functions and symbols (written as null)", { a: () => 1, b: Symbol("s"), c: [() => 1] }],
+    ["a function among keys in order", { a: () => 1, b: 1 }],
+    ["a toJSON data property", { toJSON: "x", a: 1 }],
+    ["a Date (an object without keys)", { at: new Date(0) }],
+    ["a null-prototype object", Object.assign(Object.create(null) as object, { b: 1, a: 2 })],
+    ["boxed values", { s: Object("ab") as unknown, n: Object(1) as unknown }],
+  ])("%s", (_, v) => {
+    expect(canonicalJson(v)).toBe(referenceCanonical(v));
   });
 });

@@ -42,8 +42,8 @@ export interface EventContext {
   runIdFrom: Attributes[];
   /** The record's time in nanoseconds (0: not set; the event then has no `ts` and is refused for it). */
   timeUnixNano: bigint;
-  /** The id when the record has no cuescope.id. */
-  derivedId: string;
+  /** The id when the record has no cuescope.id (asked for only then: a log record's fingerprints its whole content). */
+  derivedId: () => string;
 }
 
 export type EventOrProblem = { ok: true; event: Record<string, unknown> } | { ok: false; message: string };
@@ -75,7 +75,7 @@ export function telemetryEvent(attributes: Attributes, context: EventContext): E
     }
   }
   const event: Record<string, unknown> = {
-    id: lookup(CUESCOPE_ID, attributes) ?? context.derivedId,
+    id: lookup(CUESCOPE_ID, attributes) ?? context.derivedId(),
     runId: lookup(CUESCOPE_RUN_ID, attributes, ...context.runIdFrom),
     type: attributes[CUESCOPE_TYPE],
     ts: context.timeUnixNano === 0n ? undefined : nanosToIso(context.timeUnixNano),

@@ -57,9 +57,10 @@ function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, 
   }
   const traceId = usableId(log.traceId, "trace");
   const spanId = usableId(log.spanId, "span");
-  const key = derivedKey(log, time, { traceId, spanId });
+  // The fingerprint is worked out only where it is used: not for an event that names its cuescope.id.
+  const key = () => derivedKey(log, time, { traceId, spanId });
   if (cuescopeEvent) {
-    const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: `otel-log-${key}` });
+    const mapped = telemetryEvent(log.attributes, { runIdFrom: [resource], timeUnixNano: time, derivedId: () => `otel-log-${key()}` });
     if (mapped.ok) out.events.push({ item, origin, event: mapped.event });
     else out.rejections.push({ item, origin, message: mapped.message });
     return;
@@ -94,7 +95,7 @@ function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, 
     origin,
     kind: "log",
     runId,
-    key: `log:${key}`,
+    key: `log:${derivedKey(log, time)}`,
     ts: nanosToIso(time),
     turn: turnOf(log.attributes),
     data: boundData(

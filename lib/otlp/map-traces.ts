@@ -55,7 +55,7 @@ function mapSpan(out: Mapped, item: number, span: Span, shared: SharedParts, res
     const mapped = telemetryEvent(event.attributes, {
       runIdFrom: [span.attributes, resource],
       timeUnixNano: event.timeUnixNano,
-      derivedId: `otel-${nanosKey(event.timeUnixNano)}-${span.traceId}-${span.spanId}-${String(index).padStart(4, "0")}`,
+      derivedId: () => `otel-${nanosKey(event.timeUnixNano)}-${span.traceId}-${span.spanId}-${String(index).padStart(4, "0")}`,
     });
     if (!mapped.ok) out.rejections.push({ item, origin: eventOrigin, message: mapped.message });
     else {

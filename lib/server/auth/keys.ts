@@ -72,12 +72,18 @@ export async function authenticate(db: Database, authorization: string | null): 
 /** The project a key belongs to; unauthorized for a missing, unknown or revoked key. */
 export async function authenticateKey(db: Database, secret: string | null): Promise<Caller> {
   if (!secret) throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>`");
-  const key = await db.prisma.apiKey.findUnique({
-    where: { secretHash: hashSecret(secret) },
-    include: { project: { select: { id: true, name: true } } },
-  });
-  if (!key || key.revokedAt) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");
-  return { projectId: key.project.id, project: key.project.name, key: { id: key.id, prefix: key.prefix, label: key.label } };
+  // One statement (every API request runs it): the key and its project together, where the ORM
+  // would read them in two round trips.
+  const { rows } = await db.executeSql(
+    `SELECT k."id", k."prefix", k."label", k."revoked_at" IS NOT NULL AS "revoked", p."id" AS "projectId", p."name" AS "project"
+       FROM "api_keys" k JOIN "projects" p ON p."id" = k."project_id"
+      WHERE k."secret_hash" = $1`,
+    [hashSecret(secret)],
+  );
+  const key = rows[0] as
+    { id: string; prefix: string; label: string | null; revoked: boolean; projectId: string; project: string } | undefined;
+  if (!key || key.revoked) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");
+  return { projectId: key.projectId, project: key.project, key: { id: key.id, prefix: key.prefix, label: key.label } };
 }
 
 function toInfo(

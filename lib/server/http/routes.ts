@@ -21,6 +21,13 @@ import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
 type RunParams = { runId: string };
 
+/**
+ * Ingest answers go out uncompressed (`no-transform` tells the server's compression to leave them):
+ * gzip costs the server more per batch than the few kilobytes it saves (the request, ten times
+ * larger, arrives uncompressed anyway).
+ */
+const INGEST_ANSWER_HEADERS = { "cache-control": "no-store, no-transform" };
+
 /** POST /api/v1/ingest — 207 with one result per event, in order. */
 export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
   const raw = await readJsonBody(request, MAX_BATCH_BYTES);
@@ -30,7 +37,7 @@ export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
   }
   const body = parseWith(ZIngestRequest, raw, "body");
   const response = await ingestBatch(db, auth.projectId, body.batch, { onStored: scheduleRebuildsOf(auth.projectId) });
-  return json(207, response);
+  return json(207, response, INGEST_ANSWER_HEADERS);
 });
 
 /** GET /api/v1/runs */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
 import { ZEvent } from "@/lib/contracts";
@@ -45,6 +46,17 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     expect(await storedCount(runId)).toBe(events.length);
     const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
     expect(run).toMatchObject({ eventCount: events.length, maxTurn: 2, status: "completed", agent: "etf-agent" });
+  });
+
+  it("stores as content hash the sha256 of the event's JSON as sent, keys sorted at every level, unknown properties included", async () => {
+    const runId = nextRunId();
+    const sent = JSON.parse(
+      `{"type":"meter.requests","turn":0,"ts":"2026-11-29T10:00:05.120Z","runId":"${runId}","id":"${runId}-h","body":{"used":5},"zz":{"b":[1,{"y":"é","x":null}],"a":"😀"}}`,
+    );
+    expect((await ingestBatch(db, projectId, [sent])).summary).toEqual({ created: 1, duplicate: 0, error: 0 });
+    const canonical = `{"body":{"used":5},"id":"${runId}-h","runId":"${runId}","ts":"2026-11-29T10:00:05.120Z","turn":0,"type":"meter.requests","zz":{"a":"😀","b":[1,{"x":null,"y":"é"}]}}`;
+    const stored = await db.prisma.event.findFirstOrThrow({ where: { projectId, eventId: `${runId}-h` }, select: { contentHash: true } });
+    expect(stored.contentHash).toBe(createHash("sha256").update(canonical, "utf8").digest("hex"));
   });
 
   it("stores each event once when identical batches arrive concurrently", async () => {

@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
-import { checkEvent, parseInstant, type TEvent, type TIngestResponse, type TIngestResult } from "@/lib/contracts";
+import * as crypto from "node:crypto";
+import { checkEvent, parseCommonInstantMs, parseInstant, type TEvent, type TIngestResponse, type TIngestResult } from "@/lib/contracts";
 import { canonicalJson, compareCodePoints } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
 import { errorCodes, isTransactionConflict } from "@/lib/server/db/errors";
@@ -16,6 +16,9 @@ interface Candidate {
    * conflict.
    */
   hash: string;
+  /** The event's instant: milliseconds since the epoch, and as ISO text (what the `at` column stores). */
+  ms: number;
+  at: string;
 }
 
 /** Tuning of the ingestion writes; the defaults fit a 1,000-event batch under real load. */
@@ -79,7 +82,7 @@ export async function ingestBatch(
       return;
     }
     // canonicalJson recurses: safe, checkEvent has bounded the depth of `raw`.
-    const candidate = { index, event: checked.event, hash: sha256(canonicalJson(raw)) };
+    const candidate = { index, event: checked.event, hash: sha256(canonicalJson(raw)), ...instantOf(checked.event.ts) };
     const earlier = firstInBatch.get(checked.event.id);
     if (earlier) {
       results[index] =
@@ -181,6 +184,17 @@ function isoOf(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/**
+ * A valid ts (checkEvent has checked it) as its instant in milliseconds and as ISO text. The form
+ * agents nearly always send, `YYYY-MM-DDTHH:MM:SS.sssZ`, already is that text: no Date is made for it.
+ */
+function instantOf(ts: string): { ms: number; at: string } {
+  const common = parseCommonInstantMs(ts);
+  if (common === common) return { ms: common, at: ts }; // not NaN
+  const { ms } = parseInstant(ts)!;
+  return { ms, at: isoOf(ms) };
+}
+
 /** The batch's runs, by run id, sorted, with the earliest instant of their events in the batch. */
 interface RunsSeen {
   runIds: string[];
@@ -189,8 +203,7 @@ interface RunsSeen {
 
 function firstSeen(candidates: readonly Candidate[]): RunsSeen {
   const firstAt = new Map<string, number>();
-  for (const { event } of candidates) {
-    const at = parseInstant(event.ts)!.ms;
+  for (const { event, ms: at } of candidates) {
     const seen = firstAt.get(event.runId);
     if (seen === undefined || at < seen) firstAt.set(event.runId, at);
   }
@@ -211,7 +224,7 @@ async function insertRuns(tx: Tx, projectId: string, runs: RunsSeen): Promise<vo
      ORDER BY n
      ON CONFLICT ("project_id", "run_id") DO NOTHING`,
     projectId,
-    runs.runIds.map(() => randomUUID()),
+    runs.runIds.map(() => crypto.randomUUID()),
     runs.runIds,
     runs.firstAt,
   );
@@ -225,12 +238,12 @@ async function insertRuns(tx: Tx, projectId: string, runs: RunsSeen): Promise<vo
 function eventRows(candidates: readonly Candidate[]): string {
   const sorted = [...candidates].sort((a, b) => compareCodePoints(a.event.id, b.event.id));
   return JSON.stringify(
-    sorted.map(({ event, hash, index }) => ({
+    sorted.map(({ event, hash, index, at }) => ({
       r: event.runId,
       e: event.id,
       ty: event.type,
       ts: event.ts,
-      at: isoOf(parseInstant(event.ts)!.ms),
+      at,
       tu: event.turn ?? null,
       b: event.body,
       h: hash,
@@ -513,8 +526,11 @@ function idOf(raw: unknown): string | null {
   return typeof id === "string" ? id : null;
 }
 
+/** crypto.hash (Node 20.12+): one call, without the Hash object createHash makes (several times faster for short texts). */
+const oneShotHash = typeof crypto.hash === "function" ? crypto.hash : undefined;
+
 function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return oneShotHash ? oneShotHash("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 
 function conflict(id: string) {

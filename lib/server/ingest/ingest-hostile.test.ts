@@ -65,25 +65,30 @@ describe.each(testDatabases())("ingestion of hostile input and concurrent writer
     );
   }, 120_000);
 
-  it("stores events with years 0001–0099 and leap seconds at the right instants", async () => {
+  it("stores events with years 0001–0099, leap seconds, offsets and the usual form at the right instants", async () => {
     const runId = nextRunId("time");
     const events = [
       { ...startedEvent(runId), ts: "0050-06-15T12:00:00Z" },
       { id: `${runId}-leap`, runId, type: "meter.requests", ts: "2016-12-31T23:59:60.5Z", turn: 0, body: { used: 1 } },
       { id: `${runId}-end`, runId, type: "run.ended", ts: "0099-12-31T23:59:59.999+00:00", body: { status: "completed" } },
+      { id: `${runId}-offset`, runId, type: "meter.requests", ts: "2026-11-29T11:00:05.1239+01:00", turn: 0, body: { used: 2 } },
+      { id: `${runId}-usual`, runId, type: "meter.requests", ts: "2026-11-29T10:00:05.120Z", turn: 0, body: { used: 3 } },
     ];
     const answer = await ingestBatch(db, projectId, events);
-    expect(answer.summary).toEqual({ created: 3, duplicate: 0, error: 0 });
+    expect(answer.summary).toEqual({ created: 5, duplicate: 0, error: 0 });
     const rows = await db.withSql((sql) =>
       sql.query<{ event_id: string; at: string }>(
-        `SELECT event_id, to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS at FROM events WHERE event_id LIKE $1 ORDER BY event_id`,
+        `SELECT event_id, to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at FROM events WHERE event_id LIKE $1 ORDER BY event_id`,
         [`${runId}-%`],
       ),
     );
+    // Whole milliseconds (the contract's instant), never the sent fraction rounded by PostgreSQL.
     expect(Object.fromEntries(rows.map((r) => [r.event_id, r.at]))).toEqual({
-      [`${runId}-end`]: "0099-12-31T23:59:59.999",
-      [`${runId}-leap`]: "2016-12-31T23:59:59.999",
-      [`${runId}-start`]: "0050-06-15T12:00:00.000",
+      [`${runId}-end`]: "0099-12-31T23:59:59.999000",
+      [`${runId}-leap`]: "2016-12-31T23:59:59.999000",
+      [`${runId}-offset`]: "2026-11-29T10:00:05.123000",
+      [`${runId}-start`]: "0050-06-15T12:00:00.000000",
+      [`${runId}-usual`]: "2026-11-29T10:00:05.120000",
     });
     const run = await db.withSql((sql) =>
       sql.query<{ started: string; ended: string }>(
