@@ -95,7 +95,7 @@ function mapLog(out: Mapped, item: number, log: LogRecord, shared: SharedParts, 
     origin,
     kind: "log",
     runId,
-    key: `log:${derivedKey(log, time)}`,
+    key: `log:${key()}`,
     ts: nanosToIso(time),
     turn: turnOf(log.attributes),
     data: boundData(
