@@ -104,6 +104,21 @@ describe.each(testDatabases())("GET /api/v1/trends on $name", (kind) => {
     expect(answer.to).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date()));
   });
 
+  it("answers for the calendar's first and last days, their bounds kept to the instants an event can have", async () => {
+    // Contract (telemetry, Instants): events lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+    // UTC's 9999-12-31 ends at 10000-01-01 and Tokyo's 0001-01-01 (local mean time, +09:18:59) starts in year 0.
+    const last = await ok(keyA, "tz=UTC&from=9999-12-29&to=9999-12-31");
+    expect(last.days.map((d) => [d.day, d.start, d.end])).toEqual([
+      ["9999-12-29", "9999-12-29T00:00:00.000Z", "9999-12-30T00:00:00.000Z"],
+      ["9999-12-30", "9999-12-30T00:00:00.000Z", "9999-12-31T00:00:00.000Z"],
+      ["9999-12-31", "9999-12-31T00:00:00.000Z", "9999-12-31T23:59:59.999Z"],
+    ]);
+    const first = await ok(keyA, "tz=Asia/Tokyo&from=0001-01-01&to=0001-01-02");
+    expect(first.days.map((d) => d.day)).toEqual(["0001-01-01", "0001-01-02"]);
+    expect(first.days[0].start).toBe("0001-01-01T00:00:00.000Z");
+    expect(first.days[1].start > first.days[0].start).toBe(true);
+  });
+
   it.each([
     ["tz=Mars/Olympus", "tz"],
     ["tz=", "tz"],

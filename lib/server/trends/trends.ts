@@ -1,7 +1,9 @@
 import {
   DEFAULT_TREND_DAYS,
   FINDING_CODES,
+  MAX_INSTANT_MS,
   MAX_TREND_DAYS,
+  MIN_INSTANT_MS,
   REMINDER_KEYS,
   type TTrendDay,
   type TTrendsQuery,
@@ -87,8 +89,12 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
   };
   const [days, counts, versions, savedCopies, savedPolicies] = await Promise.all([
     zoned(() =>
-      db.prisma.$queryRawUnsafe<{ day: string; start: Date; end: Date }[]>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS "day", (d AT TIME ZONE $1) AS "start", ((d + interval '1 day') AT TIME ZONE $1) AS "end"
+      // Epoch milliseconds, not timestamps: a day at either end of the calendar (0001-01-01 east of
+      // UTC, 9999-12-31) starts or ends in year 0 or 10000, which the driver cannot read as a Date.
+      db.prisma.$queryRawUnsafe<{ day: string; start: number; end: number }[]>(
+        `SELECT to_char(d, 'YYYY-MM-DD') AS "day",
+                (extract(epoch FROM (d AT TIME ZONE $1)) * 1000)::float8 AS "start",
+                (extract(epoch FROM ((d + interval '1 day') AT TIME ZONE $1)) * 1000)::float8 AS "end"
            FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d ORDER BY d`,
         tz,
         from,
@@ -125,7 +131,15 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
 }
 
 /** One day's answer from its summed counts (each count key of one unit; rates computed, never summed). */
-function trendDay(day: string, start: Date, end: Date, counts: readonly Count[]): TTrendDay {
+/**
+ * A day's bounds as ISO instants, clamped to the instants an event can have (contract: telemetry,
+ * 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z): only the calendar's first and last days move.
+ */
+function dayInstant(ms: number): string {
+  return new Date(Math.min(Math.max(ms, MIN_INSTANT_MS), MAX_INSTANT_MS)).toISOString();
+}
+
+function trendDay(day: string, start: number, end: number, counts: readonly Count[]): TTrendDay {
   const total = new Map<string, number>();
   const follow = new Map<string, { delivered: number; followed: number }>();
   for (const { key, n, copyVersion } of counts) {
@@ -141,8 +155,8 @@ function trendDay(day: string, start: Date, end: Date, counts: readonly Count[])
   const turns = n("turns");
   return {
     day,
-    start: start.toISOString(),
-    end: end.toISOString(),
+    start: dayInstant(start),
+    end: dayInstant(end),
     turns,
     keys: REMINDER_KEYS.map((key) => {
       const candidates = n(`reminders.${key}.candidates`);
