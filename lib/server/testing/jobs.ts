@@ -11,7 +11,12 @@ import { runReplayJob, type EnqueueReplay } from "@/lib/server/replay/replay-job
 export function inlineReplays(db: Database): EnqueueReplay {
   return async (projectId, replayId) => {
     const claim = await claimReplay(db, randomUUID(), 3_600, { projectId, replayId });
-    if (!claim) throw new Error(`replay ${replayId} could not be claimed (another replay of its project is at work)`);
+    if (!claim) {
+      // Cancelled before a worker took it (cancelReplayJob ends a queued replay at once): nothing to run.
+      const row = await db.prisma.replayJob.findFirst({ where: { projectId, id: replayId }, select: { status: true } });
+      if (row && row.status !== "running") return;
+      throw new Error(`replay ${replayId} could not be claimed (another replay of its project is at work)`);
+    }
     try {
       await runReplayJob(db, new TaskThreads(0), claim);
     } catch (error) {
