@@ -164,43 +164,24 @@ async function run(ctx: BenchContext): Promise<void> {
       `database: ${scratch.kind === "postgres" ? "PostgreSQL" : "PGlite"} (scratch); window ${FROM}–${TO} in ${TZ}; median of ${ctx.repeats}`,
     );
     ctx.print();
+    /** One figure at both sizes, its ratio, and the target's verdict where it has one. */
+    const row = (label: string, pick: (m: Measurement) => number, show: (n: number) => string, target?: number) => [
+      label,
+      show(pick(small)),
+      show(pick(large)),
+      fmt.ratio(ratio(pick)),
+      target === undefined ? "—" : verdict(ratio(pick), target),
+    ];
     ctx.print(
       markdownTable(
         ["", `${N} runs`, `${10 * N} runs`, "ratio", `target ≤ ${RATIO_TARGET}`],
         [
-          ["run buckets in the window", fmt.int(small.bucketRows), fmt.int(large.bucketRows), fmt.ratio(ratio((m) => m.bucketRows)), "—"],
-          [
-            "rollup rows in the window (trend_rollups)",
-            fmt.int(small.rollupRows),
-            fmt.int(large.rollupRows),
-            fmt.ratio(ratio((m) => m.rollupRows)),
-            "—",
-          ],
-          [
-            "GET /api/v1/trends read, ms",
-            fmt.ms(small.rollupMs),
-            fmt.ms(large.rollupMs),
-            fmt.ratio(ratio((m) => m.rollupMs)),
-            verdict(
-              ratio((m) => m.rollupMs),
-              RATIO_TARGET,
-            ),
-          ],
-          ["… with agent filter, ms", fmt.ms(small.filteredMs), fmt.ms(large.filteredMs), fmt.ratio(ratio((m) => m.filteredMs)), "—"],
-          [
-            "summing every run's buckets instead (before rollups), ms",
-            fmt.ms(small.perRunMs),
-            fmt.ms(large.perRunMs),
-            fmt.ratio(ratio((m) => m.perRunMs)),
-            "—",
-          ],
-          [
-            "a rebuild's write of one run's buckets, ms",
-            fmt.ms(small.writeMs),
-            fmt.ms(large.writeMs),
-            fmt.ratio(ratio((m) => m.writeMs)),
-            "—",
-          ],
+          row("run buckets in the window", (m) => m.bucketRows, fmt.int),
+          row("rollup rows in the window (trend_rollups)", (m) => m.rollupRows, fmt.int),
+          row("GET /api/v1/trends read, ms", (m) => m.rollupMs, fmt.ms, RATIO_TARGET),
+          row("… with agent filter, ms", (m) => m.filteredMs, fmt.ms),
+          row("summing every run's buckets instead (before rollups), ms", (m) => m.perRunMs, fmt.ms),
+          row("a rebuild's write of one run's buckets, ms", (m) => m.writeMs, fmt.ms),
         ],
       ),
     );
