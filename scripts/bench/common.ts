@@ -87,3 +87,16 @@ export const fmt = {
   mb: (bytes: number) => (bytes / 1e6).toFixed(2),
   ratio: (n: number) => n.toFixed(2),
 };
+
+/**
+ * A bench server's port: `base` (inside the bench's range, 3300–3399) plus `CUESCOPE_BENCH_PORT_OFFSET`
+ * (default 0), so two benches can run side by side on one machine (give each its own offset).
+ */
+export function benchPort(base: number): number {
+  const offset = Number(process.env.CUESCOPE_BENCH_PORT_OFFSET ?? 0);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 1000)
+    throw new Error(
+      `CUESCOPE_BENCH_PORT_OFFSET must be an integer from 0 to 1000, not ${JSON.stringify(process.env.CUESCOPE_BENCH_PORT_OFFSET)}`,
+    );
+  return base + offset;
+}

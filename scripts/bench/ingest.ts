@@ -29,7 +29,7 @@ import { openDatabase, type Database } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { createScratchPostgres } from "@/lib/server/testing/databases";
 import { rawEventRow, rawInsert } from "./raw-insert";
-import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
+import { benchPort, fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
 
 /** Events per path per round; rounds alternate the order of the paths. */
 const ROUND_EVENTS = 40_000;
@@ -43,7 +43,7 @@ const RAW_TABLE = "events_raw_copy";
 const JSON_TARGET = 0.6;
 const OTLP_TARGET = 1.5;
 /** Inside the bench's port range (3300–3399), away from the other sections' ports. */
-const PORT = 3311;
+const PORT = benchPort(3311);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 export function ingestSection(): BenchSection {

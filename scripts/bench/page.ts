@@ -9,9 +9,9 @@ import { dirname, join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@/e2e/support/chromium";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
+import { benchPort, fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
 
-const PORT = 3312;
+const PORT = benchPort(3312);
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUN_ID = "bench-page-5000";
 const CHROMIUM = CHROMIUM_PATH;

@@ -4,11 +4,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { percentile } from "./common";
+import { benchPort, percentile } from "./common";
 import type { ScratchDatabase } from "./scale-db";
 
 /** Inside the bench's port range (3300–3399), away from the other sections' 3311 and 3312. */
-const PORT = 3340;
+const PORT = benchPort(3340);
 
 export interface ScaleServer {
   base: string;
