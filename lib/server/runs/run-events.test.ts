@@ -59,6 +59,22 @@ describe.each(testDatabases())("stored events read back through the event contra
       expect(await readEventRowsInPages(db, run, pageRows), `pages of ${pageRows}`).toEqual(whole);
   });
 
+  it("gives the event loop a turn between pages (an embedded query never does), so other work is not held for the whole read", async () => {
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: "paged-a" } } });
+    let turns = 0;
+    let reading = true;
+    const count = () => {
+      if (!reading) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const rows = await readEventRowsInPages(db, run, 2);
+    reading = false;
+    const pages = Math.ceil((rows.length + 1) / 2); // the last page is the first one shorter than 2
+    expect(turns).toBeGreaterThanOrEqual(pages - 1);
+  });
+
   it("a stored body that no longer parses is a StoredDataError naming the row, the column and the path, never a cast", async () => {
     const { run } = await ingestRun("hand-edited");
     const [row] = await db.withSql((sql) =>
