@@ -16,7 +16,7 @@ export interface ReplayProgress {
   doneTurns: number;
 }
 
-/** A run as the replay reads it: its keys and length; its events and own decisions are read one run at a time. */
+/** A run as the replay reads it: its keys and length; its events and own decisions are read a run at a time, as it goes. */
 export interface ReplayRun {
   id: string;
   runId: string;
