@@ -27,7 +27,7 @@ interface Args {
 
 const USAGE =
   "usage: npm run bench -- [--only rebuild,replay,replay-fairness,ingest,page,scale,trends,markdown] [--repeats 7] [--sizes 100k,1M] [--requests 20]\n" +
-  "       (--only scale-reads,scale-ingest,scale-replay,scale-live,scale-longrun,scale-decisions runs parts of scale)\n";
+  "       (--only scale-reads,scale-ingest,scale-replay,scale-live,scale-longrun,scale-decisions,scale-pages runs parts of scale)\n";
 
 function fail(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownTable, percentile } from "./common";
+import { markdownTable, percentile, targetLine } from "./common";
 
 describe("percentile (nearest rank)", () => {
   const twenty = Array.from({ length: 20 }, (_, i) => 20 - i); // 20, 19, ..., 1: order does not matter
@@ -37,5 +37,16 @@ describe("markdownTable", () => {
         ],
       ),
     ).toBe(["| read | p95 ms | max ms |", "|---|---:|---:|", "| GET /a\\|b | 12.5 | — |", "| GET /c | 1,200.0 | 3 |"].join("\n"));
+  });
+});
+
+describe("targetLine", () => {
+  it.each([
+    [{ atMost: 200 }, 200, "target: x = 200 ms (≤ 200 ms) PASS"],
+    [{ atMost: 200 }, 200.04, "target: x = 200 ms (≤ 200 ms) MISS"],
+    [{ atLeast: 10_000 }, 9_999.5, "target: x = 9,999.5 ms (≥ 10,000 ms) MISS"],
+    [{ atLeast: 10_000 }, 12_345, "target: x = 12,345 ms (≥ 10,000 ms) PASS"],
+  ])("%j with %d", (target, value, line) => {
+    expect(targetLine("x", value, "ms", target)).toBe(line);
   });
 });

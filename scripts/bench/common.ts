@@ -62,6 +62,17 @@ export function verdict(value: number, target: number): string {
   return value <= target ? "PASS" : "MISS";
 }
 
+/**
+ * One target on one line, e.g. "target: /api/v1/health p95 during the replay = 12.3 ms (≤ 200 ms) PASS":
+ * `atMost` for a ceiling (a latency), `atLeast` for a floor (a throughput).
+ */
+export function targetLine(what: string, value: number, unit: string, target: { atMost: number } | { atLeast: number }): string {
+  const [sign, bound, pass] =
+    "atMost" in target ? ["≤", target.atMost, value <= target.atMost] : ["≥", target.atLeast, value >= target.atLeast];
+  const number = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
+  return `target: ${what} = ${number(value)} ${unit} (${sign} ${number(bound)} ${unit}) ${pass ? "PASS" : "MISS"}`;
+}
+
 /** A GitHub-flavoured markdown table (numbers right-aligned; "—" is no value), ready to paste into the README. */
 export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const numeric = headers.map(

@@ -8,12 +8,22 @@ import { ZReplayJob, type TCopy, type TReplayJob } from "@/lib/contracts";
 import { apiRunPath } from "@/lib/queries/paths";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { createCopyVersion } from "@/lib/server/versions/versions";
-import { percentile, type BenchContext } from "./common";
+import type { BenchContext } from "./common";
 import { countLabel } from "./scale-options";
 import { datasetRun, FILTER_AGENT, loadDataset, type LoadResult } from "./scale-data";
 import { createScratchDatabase, ingestRuns, settle, type DatabaseKind } from "./scale-db";
 import { rawInserter } from "./scale-raw";
-import { apiClient, sampleLatency, withServer, type ApiClient, type Latency } from "./scale-server";
+import {
+  apiClient,
+  latencyOf,
+  sampleLatency,
+  sampleUntilStopped,
+  withServer,
+  type ApiClient,
+  type Latency,
+  type Sample,
+  type Spread,
+} from "./scale-server";
 
 /** The run whose summary and timeline are timed: run 0, the same run at every size. */
 const SAMPLE_RUN = "scale-0000";
@@ -43,6 +53,8 @@ export interface ReplayIsolation {
   /** The other project's GET /api/v1/runs without a replay, and while one runs (every request: no untimed first one). */
   quiet: Latency;
   during: Latency & { max: number };
+  /** GET /api/v1/health, polled alongside, during the replay. */
+  health: Spread;
   replayTurns: number;
   replayRuns: number;
   replaySeconds: number;
@@ -157,20 +169,20 @@ async function replayIsolation(
       ctx.progress(`replay isolation: replay at ${job.progress.doneTurns}/${job.progress.totalTurns} turns`);
     }
   })();
-  const reads: { at: number; ms: number }[] = [];
-  let polling = true;
-  const stop = () => (polling = false);
-  void poller.then(stop, stop); // a failed poll is reported by `await poller` below
-  while (polling) reads.push({ at: Date.now(), ms: await other.timeGet("/api/v1/runs") });
-  await poller;
+  const reads = sampleUntilStopped(other, "/api/v1/runs");
+  const health = sampleUntilStopped(other, "/api/v1/health");
+  await poller.finally(() => Promise.all([reads.stop(), health.stop()]));
   const begin = Date.parse(job!.createdAt);
   const end = job!.finishedAt ? Date.parse(job!.finishedAt) : Date.now();
-  const times = reads.filter((r) => r.at < end && r.at + r.ms > begin).map((r) => r.ms);
-  if (times.length === 0) throw new Error("no read overlapped the replay; give it more runs");
+  const during = (samples: Sample[]) => samples.filter((r) => r.at < end && r.at + r.ms > begin).map((r) => r.ms);
+  const times = during(await reads.stop());
+  const healthTimes = during(await health.stop());
+  if (times.length === 0 || healthTimes.length === 0) throw new Error("no read overlapped the replay; give it more runs");
   const replaySeconds = (end - begin) / 1000;
   return {
     quiet,
-    during: { firstMs: times[0], p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), count: times.length },
+    during: { firstMs: times[0], ...latencyOf(times) },
+    health: latencyOf(healthTimes),
     replayTurns: job!.progress.totalTurns,
     replayRuns: job!.progress.totalRuns,
     replaySeconds,

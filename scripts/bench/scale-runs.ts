@@ -9,7 +9,7 @@ import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { progressBar } from "@/scripts/lib/progress";
 import { median, type BenchContext } from "./common";
 import { createScratchDatabase, ingestRuns, settle, type RunEvents } from "./scale-db";
-import { apiClient, withServer } from "./scale-server";
+import { apiClient, latencyOf, sampleUntilStopped, withServer, type Spread } from "./scale-server";
 
 /** A generated run of the ETF agent with anomalies, its event ids made unique per run. */
 export function etfRun(runId: string, seed: number, turns: number): RunEvents {
@@ -61,6 +61,8 @@ export interface LiveRunMeasurement {
   events: number;
   batches: number;
   polls: LivePoll[];
+  /** GET /api/v1/health, polled from the first batch to the last. */
+  health: Spread;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function measureLiveRun(ctx: BenchContext, turns: number, turnsPerB
       const result: LivePoll[] = [];
       const bar = progressBar(`live run: ${batches.length} batches of ${turnsPerBatch} turns, polling every ${every}`);
       let lastTurn = 0;
+      const health = sampleUntilStopped(client, "/api/v1/health");
       for (let b = 0; b < batches.length; b++) {
         const answer = await client.json<{ summary: { created: number } }>("POST", "/api/v1/ingest", { batch: batches[b] });
         if (answer.status !== 207 || answer.body.summary.created !== batches[b].length) throw new Error(`ingest answered ${answer.status}`);
@@ -100,7 +103,8 @@ export async function measureLiveRun(ctx: BenchContext, turns: number, turnsPerB
         }
       }
       bar.done();
-      return { turns, events: run.events.length, batches: batches.length, polls: result };
+      const healthTimes = (await health.stop()).map((h) => h.ms);
+      return { turns, events: run.events.length, batches: batches.length, polls: result, health: latencyOf(healthTimes) };
     });
   } finally {
     await database.remove();

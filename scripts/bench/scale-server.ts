@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { SESSION_COOKIE } from "@/lib/server/auth/sessions";
 import { benchPort, percentile } from "./common";
 import type { ScratchDatabase } from "./scale-db";
 
@@ -78,13 +79,22 @@ export async function startScaleServer(database: ScratchDatabase): Promise<Scale
 
 /** A client of one project: timed GETs and JSON requests with its key. */
 export function apiClient(base: string, key: string) {
-  const headers = { authorization: `Bearer ${key}` };
+  return httpClient(base, { authorization: `Bearer ${key}` });
+}
+
+/** A browser signed in to a project: its session cookie (the pages read it, not a key). */
+export function pageClient(base: string, sessionToken: string) {
+  return httpClient(base, { cookie: `${SESSION_COOKIE}=${sessionToken}` });
+}
+
+/** Timed GETs and JSON requests that all send `headers`. */
+function httpClient(base: string, headers: Record<string, string>) {
   return {
-    /** Milliseconds from sending the GET until its whole body has arrived; fails on anything but 200. */
-    /** Times one GET; an answer other than 200 (or one of `also`) is an error. */
+    /** Milliseconds from sending the GET until its whole body has arrived; an answer other than 200 (or one of `also`) is an error. */
     async timeGet(path: string, also: readonly number[] = []): Promise<number> {
       const started = process.hrtime.bigint();
-      const response = await fetch(`${base}${path}`, { headers });
+      // A redirect (a page's to /login) is an answer, not followed.
+      const response = await fetch(`${base}${path}`, { headers, redirect: "manual" });
       const body = await response.arrayBuffer();
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (response.status !== 200 && !also.includes(response.status))
@@ -126,4 +136,60 @@ export async function sampleLatency(
     times.push(await client.timeGet(path));
   }
   return { firstMs, p50: percentile(times, 50), p95: percentile(times, 95), count };
+}
+
+/** p50, p95 and the worst of some timings (ms), and how many there were. */
+export interface Spread {
+  p50: number;
+  p95: number;
+  max: number;
+  count: number;
+}
+
+export function latencyOf(times: readonly number[]): Spread {
+  return { p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), count: times.length };
+}
+
+/** One timed request: when it was sent (Date.now()) and how long it took. */
+export interface Sample {
+  at: number;
+  ms: number;
+}
+
+/**
+ * GETs of `path`, one after another, from now until `stop()` (which returns them all): a reader
+ * polling the server while something else runs, e.g. /api/v1/health during a replay.
+ */
+export function sampleUntilStopped(client: ApiClient, path: string): { stop(): Promise<Sample[]> } {
+  const samples: Sample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const at = Date.now();
+      samples.push({ at, ms: await client.timeGet(path) });
+    }
+  })();
+  loop.catch(() => {}); // a failed request ends the loop; stop() throws it
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+/**
+ * `readers` concurrent readers, each GETting `path` `rounds` times one after another (after one
+ * untimed request of the path, so the route's code is loaded): every request's time.
+ */
+export async function concurrentReads(client: ApiClient, path: string, readers: number, rounds: number): Promise<number[]> {
+  await client.timeGet(path);
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: readers }, async () => {
+      for (let r = 0; r < rounds; r++) times.push(await client.timeGet(path));
+    }),
+  );
+  return times;
 }

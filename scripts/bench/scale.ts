@@ -9,19 +9,25 @@
  * - longrun: the first chart request (whole-run timeline) of a 50,000-turn vs a 5,000-turn run, cold
  * - decisions: GET …/decisions of 5,000- and 20,000-turn runs vs reading their chunk rows from the
  *            database, the server's RSS growth, the zoomed 500-turn timeline, 6 concurrent downloads
+ * - pages:   the run page of 1,000-, 5,000- and 50,000-turn runs, and the runs list page, each served to
+ *            20 concurrent signed-in readers
+ *
+ * /api/v1/health is polled throughout the replay and the live run. Each of issue 22's targets is
+ * printed on a line of its own ending in PASS or MISS (`targetLine`).
  *
  * Everything runs on scratch databases (PostgreSQL with DATABASE_URL, else PGlite) through the
  * production server (`next build` output). Tables are markdown, to paste into the README.
  */
 import { countLabel, defaultSizes } from "./scale-options";
-import { fmt, markdownTable, median, verdict, type BenchContext, type BenchSection } from "./common";
+import { fmt, markdownTable, median, targetLine, verdict, type BenchContext, type BenchSection } from "./common";
 import { scaleDatabaseKind, type DatabaseKind } from "./scale-db";
 import { measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
 import { measureLiveRun, measureLongRun } from "./scale-runs";
 import { measureDecisions } from "./scale-decisions";
+import { measurePages } from "./scale-pages";
 import { hasProductionBuild } from "./scale-server";
 
-export const SCALE_PARTS = ["reads", "ingest", "replay", "live", "longrun", "decisions"] as const;
+export const SCALE_PARTS = ["reads", "ingest", "replay", "live", "longrun", "decisions", "pages"] as const;
 export type ScalePart = (typeof SCALE_PARTS)[number];
 
 export interface ScaleOptions {
@@ -33,7 +39,9 @@ export interface ScaleOptions {
 
 const READ_P95_TARGET = 100;
 const READ_RATIO_TARGET = 1.5;
-const REPLAY_P95_TARGET = 200;
+/** Another project's runs list during a replay (item 2: p95 ≤ 100 ms), and the replay's own pace. */
+const REPLAY_P95_TARGET = 100;
+const REPLAY_TURNS_PER_S_TARGET = 10_000;
 const LIVE_END_TARGET = 300;
 const LONG_RATIO_TARGET = 2;
 const INGEST_RATIO_TARGET = 0.5;
@@ -41,6 +49,10 @@ const DECISIONS_RATIO_TARGET = 2;
 const DECISIONS_RSS_TARGET_MB = 100;
 const ZOOM_P95_TARGET = 100;
 const HEALTH_P95_TARGET = 200;
+const PAGE_P95_TARGET = 1_000;
+/** The runs of the pages part, in turns, and its readers. */
+const PAGE_TURNS = [1_000, 5_000, 50_000];
+const PAGE_READERS = 20;
 /** The runs of the decisions part, in turns. */
 const DECISIONS_TURNS = [5_000, 20_000];
 
@@ -79,6 +91,7 @@ async function run(
   if (parts.has("live")) await live(ctx, db);
   if (parts.has("longrun")) await longRun(ctx, db);
   if (parts.has("decisions")) await decisions(ctx, db, requests);
+  if (parts.has("pages")) await pages(ctx, db);
 }
 
 function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[], requests: number): void {
@@ -176,6 +189,19 @@ function reportReplay(ctx: BenchContext, db: string, m: DatasetMeasurement): voi
       ],
     ),
   );
+  ctx.print();
+  ctx.print(targetLine("replay pace", r.replayTurns / r.replaySeconds, "turns/s", { atLeast: REPLAY_TURNS_PER_S_TARGET }));
+  ctx.print(targetLine("other project's GET /api/v1/runs p95 during the replay", r.during.p95, "ms", { atMost: REPLAY_P95_TARGET }));
+  ctx.print(
+    targetLine(
+      `GET /api/v1/health p95 during the replay (${r.health.count} requests, max ${fmt.ms(r.health.max)} ms)`,
+      r.health.p95,
+      "ms",
+      {
+        atMost: HEALTH_P95_TARGET,
+      },
+    ),
+  );
 }
 
 async function live(ctx: BenchContext, db: string): Promise<void> {
@@ -197,6 +223,12 @@ async function live(ctx: BenchContext, db: string): Promise<void> {
   ctx.print();
   ctx.print(
     `poll at the start (median of the first 3): ${fmt.ms(start)} ms; at the end (median of the last 3): ${fmt.ms(end)} ms (target ≤ ${LIVE_END_TARGET} ms) ${verdict(end, LIVE_END_TARGET)}`,
+  );
+  const h = m.health;
+  ctx.print(
+    targetLine(`GET /api/v1/health p95 while the run was appended (${h.count} requests, max ${fmt.ms(h.max)} ms)`, h.p95, "ms", {
+      atMost: HEALTH_P95_TARGET,
+    }),
   );
 }
 
@@ -271,4 +303,23 @@ async function decisions(ctx: BenchContext, db: string, requests: number): Promi
       `(${no5xx ? "PASS" : "MISS"}: only 200, or 503 past the project's bound); /api/v1/health meanwhile: ${c.health.count} requests, ` +
       `p50 ${fmt.ms(c.health.p50)} ms, p95 ${fmt.ms(c.health.p95)} ms (target ≤ ${HEALTH_P95_TARGET}) ${verdict(c.health.p95, HEALTH_P95_TARGET)}, max ${fmt.ms(c.health.max)} ms`,
   );
+}
+
+async function pages(ctx: BenchContext, db: string): Promise<void> {
+  const rounds = 5;
+  const measured = await measurePages(ctx, PAGE_TURNS, { readers: PAGE_READERS, rounds });
+  ctx.print();
+  ctx.print(
+    `Pages (${db}, their own database): each page's HTML served to ${PAGE_READERS} concurrent signed-in readers, ${rounds} requests each (after one untimed):`,
+  );
+  ctx.print();
+  ctx.print(
+    markdownTable(
+      ["page", "requests", "p50 ms", "p95 ms", "max ms"],
+      measured.map((m) => [m.label, String(m.latency.count), fmt.ms(m.latency.p50), fmt.ms(m.latency.p95), fmt.ms(m.latency.max)]),
+    ),
+  );
+  ctx.print();
+  for (const m of measured)
+    ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers`, m.latency.p95, "ms", { atMost: PAGE_P95_TARGET }));
 }

@@ -40,6 +40,7 @@ export async function startBackground(
 ): Promise<Background> {
   const workers = options.workers ?? env("CUESCOPE_WORKERS");
   const threads = options.threads ?? new TaskThreads();
+  if (workers > 0) threads.warm();
   const queue = await JobQueue.open(db, {
     workers,
     retryDelay: options.retryDelay,

@@ -37,6 +37,23 @@ describe("job threads", () => {
     }
   }, 60_000);
 
+  it("start every thread when warmed, before any task, and serve tasks on those same threads", async () => {
+    const threads = new TaskThreads(2);
+    try {
+      expect(threads.startedThreads).toBe(0);
+      threads.warm();
+      expect(threads.startedThreads).toBe(2);
+      threads.warm(); // already warm: no more threads
+      expect(threads.startedThreads).toBe(2);
+      const input = storedRows(20);
+      const answers = await Promise.all([threads.run("rebuild", input), threads.run("rebuild", input), threads.run("rebuild", input)]);
+      expect(answers.every((answer) => answer.ok === true)).toBe(true);
+      expect(threads.startedThreads).toBe(2);
+    } finally {
+      await threads.close();
+    }
+  }, 60_000);
+
   it("fail a task that outgrows the thread's heap with an error that says so, and replace the thread", async () => {
     const threads = new TaskThreads(1, 24);
     try {

@@ -57,6 +57,22 @@ export class TaskThreads {
     });
   }
 
+  /**
+   * Starts every thread now, not at its first task: a thread takes a moment to load the task code,
+   * which the first rebuild or replay after the server's start would otherwise wait for.
+   */
+  warm(): void {
+    while (!this.closed && this.started < this.size) {
+      this.started++;
+      this.give(this.spawn());
+    }
+  }
+
+  /** How many threads are started (idle or at work). */
+  get startedThreads(): number {
+    return this.started;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const idle = this.idle.splice(0);

@@ -6,7 +6,8 @@ import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
 import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
 import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
-import { queryEventRows } from "@/lib/server/runs/run-events";
+import type { StoredEventRow } from "@/lib/server/db/json-columns";
+import { nextTick, readEventRowsInPages } from "@/lib/server/runs/run-events";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import type { TaskThreads } from "@/lib/server/jobs/threads";
 
@@ -15,7 +16,7 @@ export interface ReplayProgress {
   doneTurns: number;
 }
 
-/** A run as the replay reads it: its keys and length; its events and own decisions are read one run at a time. */
+/** A run as the replay reads it: its keys and length; its events and own decisions are read a run at a time, as it goes. */
 export interface ReplayRun {
   id: string;
   runId: string;
@@ -26,8 +27,8 @@ export interface ReplayRun {
 /**
  * Rebuilds each run with the what-if copy/policy and compares it with its own decisions: per-key
  * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs
- * per copy they were rendered with (named after the project's saved copy versions). Runs are read
- * and replayed one at a time, on a job thread, so memory holds one run, never all of them.
+ * per copy they were rendered with (named after the project's saved copy versions). Runs are
+ * replayed one at a time on a job thread, the next one read meanwhile.
  * `onRun` reports progress after every run and may answer false to stop (cancellation).
  */
 export async function replayRuns(
@@ -44,28 +45,27 @@ export async function replayRuns(
   const changedRuns: TReplayResult["changedRuns"] = [];
   const progress: ReplayProgress = { doneRuns: 0, doneTurns: 0 };
 
-  for (const run of runs) {
-    // The run's own decisions, rebuilt first if its stored rebuild is behind (this is a job, off the
-    // request path); a run that cannot be rebuilt is left out.
-    const own = await db.prisma.runDecisionsCache.findUnique({
-      where: { projectId_runPk: { projectId, runPk: run.id } },
-      select: { eventCount: true },
-    });
-    if (own?.eventCount !== run.eventCount) await rebuildRun(db, threads, projectId, run.id);
-    // The whole stored decisions, their chunks' texts joined (a job reads the whole run).
-    const stored = await readWholeDecisions(db, { projectId, id: run.id });
-    if (stored?.head.findings) {
-      const ownJson = decisionsJsonOf(run.runId, stored.chunkTexts, stored.head.findings);
-      const rows = await queryEventRows(db, { projectId, id: run.id });
-      const one = await threads.run("replayRun", { runId: run.runId, rows, ownJson, overrides });
-      mergeKeyStats(baseline, one.baseline);
-      mergeKeyStats(whatIf, one.whatIf);
-      if (one.changed) changedRuns.push(one.changed);
-      follow.push(one.follow);
+  // The next run is read (on this event loop, between requests) while the job thread replays this
+  // one: memory holds two runs, never all of them.
+  let next = runs.length > 0 ? readRunInput(db, threads, projectId, runs[0]) : null;
+  try {
+    for (const [i, run] of runs.entries()) {
+      const input = await next!;
+      next = i + 1 < runs.length ? readRunInput(db, threads, projectId, runs[i + 1]) : null;
+      next?.catch(() => {}); // its failure is thrown when it is awaited, next round
+      if (input) {
+        const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides });
+        mergeKeyStats(baseline, one.baseline);
+        mergeKeyStats(whatIf, one.whatIf);
+        if (one.changed) changedRuns.push(one.changed);
+        follow.push(one.follow);
+      }
+      progress.doneRuns++;
+      progress.doneTurns += run.maxTurn === null ? 0 : run.maxTurn + 1;
+      if (!(await onRun(progress))) return null;
     }
-    progress.doneRuns++;
-    progress.doneTurns += run.maxTurn === null ? 0 : run.maxTurn + 1;
-    if (!(await onRun(progress))) return null;
+  } finally {
+    await next?.catch(() => {}); // stopped or failed: nothing is left reading once the job is over
   }
 
   return {
@@ -74,6 +74,32 @@ export async function replayRuns(
     keys: REMINDER_KEYS.map((key, i) => ({ key, baseline: baseline[i], whatIf: whatIf[i] })),
     changedRuns,
     followUp: followUpGroups(follow, await savedCopies(db, projectId), copyFingerprint),
+  };
+}
+
+/**
+ * What the replay needs of one run: its own decisions as JSON (rebuilt first if its stored rebuild
+ * is behind — this is a job, off the request path) and its event rows, read a page at a time; null
+ * when the run has no decisions (it cannot be rebuilt) and is left out.
+ */
+async function readRunInput(
+  db: Database,
+  threads: TaskThreads,
+  projectId: string,
+  run: ReplayRun,
+): Promise<{ ownJson: string; rows: StoredEventRow[] } | null> {
+  const own = await db.prisma.runDecisionsCache.findUnique({
+    where: { projectId_runPk: { projectId, runPk: run.id } },
+    select: { eventCount: true },
+  });
+  if (own?.eventCount !== run.eventCount) await rebuildRun(db, threads, projectId, run.id);
+  // The whole stored decisions, their chunks' texts joined (a job reads the whole run).
+  const stored = await readWholeDecisions(db, { projectId, id: run.id });
+  if (!stored?.head.findings) return null;
+  await nextTick(); // the requests' turn between this run's reads (the embedded database never gives one)
+  return {
+    ownJson: decisionsJsonOf(run.runId, stored.chunkTexts, stored.head.findings),
+    rows: await readEventRowsInPages(db, { projectId, id: run.id }),
   };
 }
 

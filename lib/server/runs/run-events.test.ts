@@ -6,7 +6,7 @@ import { StoredDataError } from "@/lib/server/db/json-columns";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { smallRun } from "@/lib/server/testing/events";
-import { loadRunEvents, loadRunEventsOfTypes } from "./run-events";
+import { loadRunEvents, loadRunEventsOfTypes, queryEventRows, readEventRowsInPages } from "./run-events";
 import { listRunEvents } from "./run-reads";
 
 describe.each(testDatabases())("stored events read back through the event contract on $name", (kind) => {
@@ -39,6 +39,40 @@ describe.each(testDatabases())("stored events read back through the event contra
     expect(byId(page.events.map((e) => e.event as { id: string }))).toEqual(
       byId(accepted.filter((e) => e.type !== "run.started" && e.type !== "run.ended" && e.turn === 1)),
     );
+  });
+
+  it("reads a run's rows a page at a time: the whole read's rows, in seq order, none lost or repeated at a page's edge", async () => {
+    // Two runs sent turn by turn in turns, so the run's seqs have gaps (the other run's rows).
+    const [a, b] = [smallRun("paged-a", 4), smallRun("paged-b", 4)];
+    for (let i = 0; i < Math.max(a.length, b.length); i += 3) {
+      for (const batch of [a.slice(i, i + 3), b.slice(i, i + 3)])
+        if (batch.length) expect((await ingestBatch(db, projectId, batch)).summary.error).toBe(0);
+    }
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: "paged-a" } } });
+    const whole = await queryEventRows(db, run);
+    expect(whole).toHaveLength(a.length);
+    const seqs = whole.map((row) => BigInt(row.seq));
+    expect(seqs.slice(1).every((seq, i) => seq > seqs[i])).toBe(true);
+    expect(seqs.at(-1)! - seqs[0]).toBeGreaterThan(a.length); // gaps: the other run's rows in between
+    // Pages of sizes that do and do not divide the count, of exactly the count, of more, of 1.
+    for (const pageRows of [2, 3, a.length - 1, a.length, a.length + 5, 1])
+      expect(await readEventRowsInPages(db, run, pageRows), `pages of ${pageRows}`).toEqual(whole);
+  });
+
+  it("gives the event loop a turn between pages (an embedded query never does), so other work is not held for the whole read", async () => {
+    const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: "paged-a" } } });
+    let turns = 0;
+    let reading = true;
+    const count = () => {
+      if (!reading) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const rows = await readEventRowsInPages(db, run, 2);
+    reading = false;
+    const pages = Math.ceil((rows.length + 1) / 2); // the last page is the first one shorter than 2
+    expect(turns).toBeGreaterThanOrEqual(pages - 1);
   });
 
   it("a stored body that no longer parses is a StoredDataError naming the row, the column and the path, never a cast", async () => {

@@ -23,12 +23,49 @@ export async function loadRunEventsOfTypes(db: Database, run: RunKey & { runId: 
  * bodies left as JSON text: the rebuild and replay jobs hand the rows to a job thread, which parses
  * them (`storedEvent`). Ordered by the column, not by the text it is read as ("999" > "2900").
  */
-export function queryEventRows(db: Database, run: RunKey, condition = "", params: unknown[] = []): Promise<StoredEventRow[]> {
+export function queryEventRows(
+  db: Database,
+  run: RunKey,
+  condition = "",
+  params: unknown[] = [],
+  limit?: number,
+): Promise<StoredEventRow[]> {
   return db.prisma.$queryRawUnsafe<StoredEventRow[]>(
     `SELECT "seq"::text AS "seq", "event_id" AS "eventId", "type", "ts", "turn", "body"::text AS "body" FROM "events"
-      WHERE "project_id" = $1 AND "run_pk" = $2${condition} ORDER BY "events"."seq"`,
+      WHERE "project_id" = $1 AND "run_pk" = $2${condition} ORDER BY "events"."seq"${limit === undefined ? "" : ` LIMIT ${Math.trunc(limit)}`}`,
     run.projectId,
     run.id,
     ...params,
   );
+}
+
+/** How many event rows one query of `readEventRowsInPages` reads. */
+export const EVENT_ROWS_PAGE = 1000;
+
+/**
+ * A run's event rows in arrival order, as `queryEventRows(db, run)`, but read `pageRows` at a time
+ * (after the last page's seq, through the events' (project, run, seq) index): for a job reading a
+ * whole long run next to requests, no query holds the database for the whole run, and the event
+ * loop gets a turn between pages (see `nextTick`): a request waits at most about one page behind it.
+ */
+export async function readEventRowsInPages(db: Database, run: RunKey, pageRows = EVENT_ROWS_PAGE): Promise<StoredEventRow[]> {
+  const rows: StoredEventRow[] = [];
+  for (;;) {
+    const after = rows.length ? rows[rows.length - 1].seq : null;
+    const page = await (after === null
+      ? queryEventRows(db, run, "", [], pageRows)
+      : queryEventRows(db, run, ` AND "seq" > $3::bigint`, [after], pageRows));
+    for (const row of page) rows.push(row);
+    if (page.length < pageRows) return rows;
+    await nextTick();
+  }
+}
+
+/**
+ * Waits for the event loop's next turn. The embedded database answers a query without ever giving
+ * the event loop a turn (its promises settle as microtasks), so a loop of queries would hold it —
+ * timers, sockets, every other request — until the loop ends.
+ */
+export function nextTick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
