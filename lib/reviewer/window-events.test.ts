@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent, type TRunDecisions } from "@/lib/contracts";
 import { buildTimeline } from "@/lib/charts";
-import { reviewerEventsForWindow } from "./window-events";
+import { keysToFollow, longChainsOverlapping, longReviewerChains, reviewerEventsForWindow, SHORT_CHAIN_TURNS } from "./window-events";
 
 /** Turn-tagged reviewer events in run order, named: [name, turn, type, body]; the name is the id. */
 function events(list: [string, number, string, Record<string, unknown>][]): TEvent[] {
@@ -107,5 +107,74 @@ describe("reviewerEventsForWindow", () => {
       body: { channel: "c", message: "m" },
     });
     expect(reviewerEventsForWindow([other, ...events(A)], 0, 10, 50).map((e) => e.id)).not.toContain("z-note");
+  });
+});
+
+describe("longReviewerChains", () => {
+  const L = SHORT_CHAIN_TURNS;
+  it.each([
+    ["a short chain: none", events(A), 500, []],
+    [
+      "a chain exactly SHORT_CHAIN_TURNS long is short; one turn more is long",
+      events([
+        ["p", 10, "reviewer.candidate", { candidateId: "P" }],
+        ["p-cancel", 10 + L, "reviewer.cancelled", { candidateId: "P", reason: "x" }],
+        ["q", 10, "reviewer.candidate", { candidateId: "Q" }],
+        ["q-cancel", 11 + L, "reviewer.cancelled", { candidateId: "Q", reason: "x" }],
+      ]),
+      500,
+      [["Q", 10, 11 + L]],
+    ],
+    [
+      "an open dispatch reaches the run's end",
+      events([["o", 7, "reviewer.dispatched", { candidateId: "O", dispatchId: "dO" }]]),
+      500,
+      [["O", 7, 500]],
+    ],
+    [
+      "an open dispatch near the run's end is short",
+      events([["o", 480, "reviewer.dispatched", { candidateId: "O", dispatchId: "dO" }]]),
+      500,
+      [],
+    ],
+    [
+      "a completion far after its dispatch",
+      events([
+        ["d", 5, "reviewer.dispatched", { candidateId: "D", dispatchId: "dD" }],
+        ["d-done", 300, "reviewer.completed", { dispatchId: "dD" }],
+      ]),
+      500,
+      [["D", 5, 300]],
+    ],
+  ] as [string, TEvent[], number, [string, number, number][]][])("%s", (_, all, end, expected) => {
+    expect(longReviewerChains(all, end)).toEqual(expected);
+  });
+});
+
+describe("longChainsOverlapping", () => {
+  it.each([
+    ["before", [["A", 1, 9]], [10, 20], []],
+    ["ends on the window's first turn", [["A", 1, 10]], [10, 20], ["A"]],
+    ["starts on its last turn", [["A", 20, 90]], [10, 20], ["A"]],
+    ["spans it", [["A", 1, 90]], [10, 20], ["A"]],
+    ["after", [["A", 21, 90]], [10, 20], []],
+  ] as [string, [string, number, number][], [number, number], string[]][])("%s", (_, spans, [from, to], expected) => {
+    expect(longChainsOverlapping(spans, from, to)).toEqual(expected);
+  });
+});
+
+describe("keysToFollow", () => {
+  it("lists the candidateIds and dispatchIds not known yet, once each", () => {
+    const all = events([
+      ["a", 1, "reviewer.candidate", { candidateId: "A" }],
+      ["b", 2, "reviewer.dispatched", { candidateId: "B", dispatchId: "dB" }],
+      ["c", 3, "reviewer.completed", { dispatchId: "dC" }],
+      ["c2", 4, "reviewer.completed", { dispatchId: "dC" }],
+      ["k", 5, "reviewer.cancelled", { candidateId: "K", reason: "x" }],
+    ]);
+    expect(keysToFollow(all, { candidateIds: new Set(["A"]), dispatchIds: new Set(["dB"]) })).toEqual({
+      candidateIds: ["B", "K"],
+      dispatchIds: ["dC"],
+    });
   });
 });

@@ -78,3 +78,54 @@ export function reviewerEventsForWindow(events: readonly TEvent[], from: number,
   }
   return ordered.filter((_, i) => needed(i));
 }
+
+/**
+ * A chain whose items (an open dispatch: up to the run's end) span more turns than this is a "long"
+ * chain: the rebuild stores it (longReviewerChains), so a window finds it without reading the run's
+ * Reviewer events outside the window; any other chain that touches a window has an event within
+ * this many turns of it.
+ */
+export const SHORT_CHAIN_TURNS = 50;
+
+/** A long chain as the rebuild stores it: its candidateId and the first and last turn it touches. */
+export type TReviewerSpan = [candidateId: string, first: number, last: number];
+
+/**
+ * The run's chains whose extent (chainExtent, an open dispatch reaching `end`, the run's last
+ * rebuilt turn) spans more than SHORT_CHAIN_TURNS turns, in the lane's order (pure).
+ */
+export function longReviewerChains(events: readonly TEvent[], end: number): TReviewerSpan[] {
+  const ordered = inRunOrder(events.filter((event) => (REVIEWER_LANE_EVENT_TYPES as readonly string[]).includes(event.type)));
+  const spans: TReviewerSpan[] = [];
+  for (const chain of reviewerLane({}, [], ordered).chains) {
+    const [first, last] = chainExtent(chain, end);
+    if (last - first > SHORT_CHAIN_TURNS) spans.push([chain.candidateId, first, last]);
+  }
+  return spans;
+}
+
+/**
+ * Where a window's search for its chains starts (pure): the candidateIds of the stored long chains
+ * that overlap [from, to]. With the Reviewer events within SHORT_CHAIN_TURNS turns of the window
+ * and those that arrived after the rebuild (their keys followed by `keysToFollow`), they reach every
+ * chain that touches or spans the window: a chain no new event changed is as the rebuild saw it,
+ * long (stored) or short (an event near the window).
+ */
+export function longChainsOverlapping(spans: readonly TReviewerSpan[], from: number, to: number): string[] {
+  return spans.filter(([, first, last]) => first <= to && last >= from).map(([candidateId]) => candidateId);
+}
+
+/** The candidateIds and dispatchIds the events carry that are not in `known` yet (pure). */
+export function keysToFollow(
+  events: readonly TEvent[],
+  known: { candidateIds: ReadonlySet<string>; dispatchIds: ReadonlySet<string> },
+): { candidateIds: string[]; dispatchIds: string[] } {
+  const candidateIds = new Set<string>();
+  const dispatchIds = new Set<string>();
+  for (const event of events) {
+    const { candidateId, dispatchId } = reviewerKeys(event);
+    if (candidateId !== null && !known.candidateIds.has(candidateId)) candidateIds.add(candidateId);
+    if (dispatchId !== null && !known.dispatchIds.has(dispatchId)) dispatchIds.add(dispatchId);
+  }
+  return { candidateIds: [...candidateIds], dispatchIds: [...dispatchIds] };
+}

@@ -42,8 +42,15 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   // A window reads only the events it needs (the window's, the run.started, the Reviewer chains that
   // touch or span it), however long the run; a query without a window reads the run's timeline events.
   const events = isWindow(query)
-    ? (await loadWindowTimelineEvents(db, run, query.from ?? 0, query.to ?? Number.POSITIVE_INFINITY, stored!.runTurnRange?.[1] ?? 0))
-        .events
+    ? (
+        await loadWindowTimelineEvents(db, run, {
+          from: query.from ?? 0,
+          to: query.to ?? Number.POSITIVE_INFINITY,
+          end: stored!.runTurnRange?.[1] ?? 0,
+          maxSeq: stored!.head.maxSeq,
+          reviewerSpans: stored!.reviewerSpans,
+        })
+      ).events
     : await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
   const timeline = buildTimeline(decisions, events, {
     maxPoints: query.maxPoints,

@@ -10,6 +10,7 @@ import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
 import { TaskThreads } from "@/lib/server/jobs/threads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getRunTimeline } from "./run-timeline";
+import { readWindowChunks } from "./stored-decisions";
 import { loadWindowTimelineEvents } from "./timeline-events";
 
 /** A generated run's events (ids made unique per run), as ingested and as the core reads them. */
@@ -67,6 +68,8 @@ function edgeEvents(runId: string, lastTurn: number): TEvent[] {
         ["user.notified", { channel: "edge", message: `turn ${turn}` }],
       ]),
     ),
+    // A short chain far after the window (a late event makes it span the window, below).
+    ...at(runId, 250, [["reviewer.candidate", { candidateId: "x-far" }]]),
     // At the run's start and end.
     ...at(runId, 0, [["reviewer.dispatched", { candidateId: "x-first", dispatchId: "dx-first" }]]),
     ...at(runId, 1, [["reviewer.completed", { dispatchId: "dx-first" }]]),
@@ -101,6 +104,18 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
       expect((await ingestBatch(db, projectId, events.slice(i, i + 2_000))).summary.error).toBe(0);
   }
 
+  /** The window's events as the timeline reads them, with the stored rebuild's row (or its spans left out: a row stored before them). */
+  async function windowRead(run: { id: string; projectId: string; runId: string }, from: number, to: number, withSpans = true) {
+    const stored = (await readWindowChunks(db, run, from, to))!;
+    return loadWindowTimelineEvents(db, run, {
+      from,
+      to,
+      end: stored.runTurnRange?.[1] ?? 0,
+      maxSeq: stored.head.maxSeq,
+      reviewerSpans: withSpans ? stored.reviewerSpans : null,
+    });
+  }
+
   it("draws every window as buildTimeline does with all of the run's events, to the byte", async () => {
     const runId = "edges";
     const generated = etfRun(runId, 11, 300);
@@ -111,8 +126,6 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
     expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
 
     const decisions = rebuild(events);
-    const types = new Set<string>(TIMELINE_EVENT_TYPES);
-    const timelineEvents = events.filter((e) => types.has(e.type));
     const windows: { from?: number; to?: number; maxPoints?: number }[] = [
       { from: 100, to: 150 },
       { from: 100, to: 150, maxPoints: 4 },
@@ -130,11 +143,21 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
       { from: lastTurn + 1, to: lastTurn + 50 },
       { from: 5_000, to: 6_000 },
     ];
-    for (const { from, to, maxPoints } of windows) {
-      const timeline = await getRunTimeline(db, projectId, runId, { from, to, maxPoints });
-      const whole = buildTimeline(decisions, timelineEvents, { fromTurn: from, toTurn: to, maxPoints });
-      expect(JSON.stringify(timeline), JSON.stringify({ from, to, maxPoints })).toBe(JSON.stringify(whole));
-    }
+    const drawn = async (all: readonly TEvent[], label: string) => {
+      const types = new Set<string>(TIMELINE_EVENT_TYPES);
+      const timelineEvents = all.filter((e) => types.has(e.type));
+      for (const { from, to, maxPoints } of windows) {
+        const options = { fromTurn: from, toTurn: to, maxPoints };
+        const whole = JSON.stringify(buildTimeline(decisions, timelineEvents, options));
+        const timeline = await getRunTimeline(db, projectId, runId, { from, to, maxPoints });
+        expect(JSON.stringify(timeline), `${label} ${JSON.stringify({ from, to, maxPoints })}`).toBe(whole);
+        // A row stored before the long chains were: all of the run's Reviewer events are read instead.
+        const old = await windowRead(run, from ?? 0, to ?? Number.POSITIVE_INFINITY, false);
+        const runTurnRange: [number, number] = [decisions.turns[0].turn, decisions.turns.at(-1)!.turn];
+        expect(JSON.stringify(buildTimeline(decisions, old.events, { ...options, runTurnRange })), `${label} without spans`).toBe(whole);
+      }
+    };
+    await drawn(events, "rebuilt");
     // The edges were reached: the window [100, 150] holds the chains across it and the strays on it.
     const edges = await getRunTimeline(db, projectId, runId, { from: 100, to: 150 });
     const ids = edges.reviewer.chains.map((c) => c.candidateId);
@@ -145,6 +168,23 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
       { turn: 150, dispatchId: "dx-stray" },
     ]);
     expect(edges.notifications.filter((n) => n.channel === "edge").map((n) => n.turn)).toEqual([100, 150]);
+
+    // Events that arrived after the rebuild (it is stale; the page still draws it): they change
+    // chains the rebuild saw as short or long, and the stored long chains no longer say so.
+    const late = [
+      ...at(runId, 200, [["reviewer.completed", { dispatchId: "dx-open" }]]),
+      ...at(runId, 210, [["reviewer.cancelled", { candidateId: "x-before", reason: "late" }]]),
+      ...at(runId, 125, [["reviewer.completed", { dispatchId: "dx-last" }]]),
+      ...at(runId, 60, [["reviewer.dispatched", { candidateId: "x-late", dispatchId: "dx-late" }]]),
+      ...at(runId, 100, [["user.notified", { channel: "edge", message: "late" }]]),
+      ...at(runId, 10, [["reviewer.admission", { candidateId: "x-far", granted: false, reasons: ["late"] }]]),
+    ];
+    await ingest(late);
+    await drawn([...events, ...late], "stale");
+    const stale = await getRunTimeline(db, projectId, runId, { from: 100, to: 150 });
+    expect(stale.reviewer.chains.map((c) => c.candidateId)).toEqual(expect.arrayContaining(["x-before", "x-late", "x-open", "x-far"]));
+    // dx-last completes before it was dispatched (turn 125 < the last turn): a stray in the window.
+    expect(stale.reviewer.strayCompletions).toContainEqual({ turn: 125, dispatchId: "dx-last" });
   }, 180_000);
 
   it("reads event bodies for the window and its chains only: a run ten times as long reads as many", async () => {
@@ -168,14 +208,17 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
     await ingest([...head("long"), ...tail("long")]);
     const short = await runOf("short");
     const long = await runOf("long");
+    for (const run of [short, long]) expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
     for (const [from, to] of [
       [100, 150],
       [0, 30],
       [180, 199],
     ]) {
-      const a = await loadWindowTimelineEvents(db, short, from, to, 199);
-      const b = await loadWindowTimelineEvents(db, long, from, to, 2_299);
+      const a = await windowRead(short, from, to);
+      const b = await windowRead(long, from, to);
       expect(b.bodyRows).toBe(a.bodyRows);
+
+      expect(b.statements).toBe(a.statements);
       // Independently: the window's compactions and notifications, the run.started, and the Reviewer
       // events of the chains the whole-run lane shows in the window (here: none shares a dispatchId
       // with a chain outside it), plus the window's stray completions.
@@ -195,7 +238,6 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
         if (e.type.startsWith("reviewer.")) return shown.has((e.body as { candidateId: string }).candidateId);
         return false;
       });
-      expect(a.bodyRows).toBe(expected.length);
       expect(a.events.map((e) => e.id).sort()).toEqual(expected.map((e) => e.id).sort());
     }
   }, 180_000);
