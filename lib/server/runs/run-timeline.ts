@@ -48,6 +48,7 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
           to: query.to ?? Number.POSITIVE_INFINITY,
           end: stored!.runTurnRange?.[1] ?? 0,
           maxSeq: stored!.head.maxSeq,
+          stale: run.eventCount !== stored!.head.eventCount,
           reviewerSpans: stored!.reviewerSpans,
         })
       ).events

@@ -107,11 +107,13 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
   /** The window's events as the timeline reads them, with the stored rebuild's row (or its spans left out: a row stored before them). */
   async function windowRead(run: { id: string; projectId: string; runId: string }, from: number, to: number, withSpans = true) {
     const stored = (await readWindowChunks(db, run, from, to))!;
+    const { eventCount } = await db.prisma.run.findUniqueOrThrow({ where: { projectId_id: { projectId, id: run.id } } });
     return loadWindowTimelineEvents(db, run, {
       from,
       to,
       end: stored.runTurnRange?.[1] ?? 0,
       maxSeq: stored.head.maxSeq,
+      stale: eventCount !== stored.head.eventCount,
       reviewerSpans: withSpans ? stored.reviewerSpans : null,
     });
   }

@@ -20,6 +20,8 @@ export interface TimelineWindow {
   end: number;
   /** The highest events.seq the stored rebuild included: later events are new to it. */
   maxSeq: string;
+  /** Whether the run has events the stored rebuild did not include (its event count is behind the run's). */
+  stale: boolean;
   /** run_decisions.reviewer_spans: the run's long chains as JSON text; null on rows stored before. */
   reviewerSpans: string | null;
 }
@@ -59,8 +61,8 @@ type BodyRow = [seq: string, eventId: string, type: string, ts: string, turn: nu
  * chain far from the window is read:
  *
  * 1. one statement: the window's compactions and notifications (by turn), the run.started, the
- *    Reviewer events within SHORT_CHAIN_TURNS turns of the window, and those that arrived after the
- *    stored rebuild (seq > its max_seq: as many as it is stale by);
+ *    Reviewer events within SHORT_CHAIN_TURNS turns of the window, and (when the rebuild is stale)
+ *    those that arrived after it (seq > its max_seq: as many as it is stale by);
  * 2. the stored long chains that overlap the window, and the chains of the Reviewer events read,
  *    followed by candidateId and dispatchId (partial expression indexes) until no new key turns up
  *    (usually one statement): every event of every chain reached, and of every dispatchId;
@@ -78,7 +80,7 @@ export async function loadWindowTimelineEvents(db: Database, run: RunKey, window
               UNION ALL
               SELECT * FROM "events" WHERE ${OF_RUN} AND "type" = 'run.started') AS "w") AS "window",
             (SELECT ${BODY_ROWS} FROM "events" WHERE ${OF_RUN} AND ${REVIEWER} AND "turn" BETWEEN $6 AND $7) AS "near",
-            (SELECT ${BODY_ROWS} FROM "events" WHERE ${OF_RUN} AND "seq" > $8::bigint AND ${REVIEWER}) AS "fresh"`,
+            ${window.stale ? `(SELECT ${BODY_ROWS} FROM "events" WHERE ${OF_RUN} AND "seq" > $8::bigint AND ${REVIEWER})` : "'[]'"} AS "fresh"`,
     run.projectId,
     run.id,
     clamp(from),
@@ -87,7 +89,8 @@ export async function loadWindowTimelineEvents(db: Database, run: RunKey, window
     // Without stored long chains, every Reviewer event of the run.
     spans === null ? -(2 ** 31) : clamp(from - SHORT_CHAIN_TURNS),
     spans === null ? 2 ** 31 - 1 : clamp(to + SHORT_CHAIN_TURNS),
-    maxSeq,
+    // The Reviewer events since the rebuild, when there are any (by seq, the rebuild's max_seq on).
+    ...(window.stale ? [maxSeq] : []),
   );
   let statements = 1;
   const reviewer = new Map<string, TEvent>();
@@ -105,7 +108,9 @@ export async function loadWindowTimelineEvents(db: Database, run: RunKey, window
   add(JSON.parse(first.fresh) as BodyRow[]);
 
   if (spans !== null) {
-    // Follow the chains reached to their other events, wherever they are in the run.
+    // Follow the chains reached to their other events, wherever they are in the run: one index
+    // lookup per key (a lateral subquery kept apart by OFFSET 0, so that the plan holds without
+    // statistics too: PGlite has no autovacuum, and a flattened join scanned the run's Reviewer events).
     const known = { candidateIds: new Set<string>(), dispatchIds: new Set<string>() };
     let follow = keysToFollow([...reviewer.values()], known);
     follow.candidateIds.push(...longChainsOverlapping(spans, from, to).filter((id) => !follow.candidateIds.includes(id)));
@@ -114,9 +119,11 @@ export async function loadWindowTimelineEvents(db: Database, run: RunKey, window
       for (const id of follow.dispatchIds) known.dispatchIds.add(id);
       const [more] = await db.prisma.$queryRawUnsafe<{ chained: string }[]>(
         `SELECT (SELECT ${BODY_ROWS} FROM (
-                  SELECT * FROM "events" WHERE ${OF_RUN} AND ${WITH_CANDIDATE} AND "body" ->> 'candidateId' = ANY($3::text[])
+                  SELECT e.* FROM unnest($3::text[]) AS k("id") CROSS JOIN LATERAL (
+                    SELECT * FROM "events" WHERE ${OF_RUN} AND ${WITH_CANDIDATE} AND "body" ->> 'candidateId' = k."id" OFFSET 0) AS e
                   UNION ALL
-                  SELECT * FROM "events" WHERE ${OF_RUN} AND ${WITH_DISPATCH} AND "body" ->> 'dispatchId' = ANY($4::text[])) AS "c") AS "chained"`,
+                  SELECT e.* FROM unnest($4::text[]) AS k("id") CROSS JOIN LATERAL (
+                    SELECT * FROM "events" WHERE ${OF_RUN} AND ${WITH_DISPATCH} AND "body" ->> 'dispatchId' = k."id" OFFSET 0) AS e) AS "c") AS "chained"`,
         run.projectId,
         run.id,
         follow.candidateIds,
