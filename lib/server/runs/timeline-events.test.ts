@@ -127,7 +127,7 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
     const run = await runOf(runId);
     expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true });
 
-    const decisions = rebuild(events);
+    let decisions = rebuild(events);
     const windows: { from?: number; to?: number; maxPoints?: number }[] = [
       { from: 100, to: 150 },
       { from: 100, to: 150, maxPoints: 4 },
@@ -187,6 +187,21 @@ describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => 
     expect(stale.reviewer.chains.map((c) => c.candidateId)).toEqual(expect.arrayContaining(["x-before", "x-late", "x-open", "x-far"]));
     // dx-last completes before it was dispatched (turn 125 < the last turn): a stray in the window.
     expect(stale.reviewer.strayCompletions).toContainEqual({ turn: 125, dispatchId: "dx-last" });
+
+    // Rebuilt, then resumed (the new events are past its checkpoint): the stored long chains are
+    // the resumed run's.
+    expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true, mode: "full" });
+    const after = [
+      ...at(runId, lastTurn + 1, [
+        ["reviewer.completed", { dispatchId: "dx-late" }],
+        ["reviewer.candidate", { candidateId: "x-new" }],
+      ]),
+    ];
+    await ingest(after);
+    expect(await rebuildRun(db, threads, projectId, run.id)).toMatchObject({ ok: true, mode: "resumed" });
+    const now = [...events, ...late, ...after];
+    decisions = rebuild(now);
+    await drawn(now, "resumed");
   }, 180_000);
 
   it("reads event bodies for the window and its chains only: a run ten times as long reads as many", async () => {
