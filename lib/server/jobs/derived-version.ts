@@ -5,5 +5,6 @@
  * resumed, so every stored run gets the new data without a migration computing it.
  *
  * 1: triage marks and counts (run_triage_marks, run_decisions.triage_counts).
+ * 2: the run's long Reviewer chains (run_decisions.reviewer_spans), a zoomed timeline's index.
  */
-export const DERIVED_VERSION = 1;
+export const DERIVED_VERSION = 2;

@@ -213,6 +213,7 @@ async function storeRebuild(
     output.ok ? JSON.stringify(output.triage.counts) : null,
     DERIVED_VERSION,
     TREND_VERSION,
+    output.ok ? output.reviewerSpansJson : null,
   ];
   return db.prisma.$transaction(
     async (tx) => {
@@ -220,8 +221,8 @@ async function storeRebuild(
         ? await tx.$executeRawUnsafe(
             `UPDATE "run_decisions" SET "event_count" = $3, "max_seq" = $4::bigint, "findings" = $5, "summary" = $6::jsonb,
                     "error" = $7, "checkpoint" = $8::jsonb, "timeline" = $9, "triage_counts" = $10::jsonb,
-                    "derived_version" = $11, "trend_version" = $12, "built_at" = now()
-              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($13::bigint, $14)`,
+                    "derived_version" = $11, "trend_version" = $12, "reviewer_spans" = $13, "built_at" = now()
+              WHERE "project_id" = $1 AND "run_pk" = $2 AND ("max_seq", "event_count") = ($14::bigint, $15)`,
             ...values,
             base.maxSeq,
             base.eventCount,
@@ -229,13 +230,14 @@ async function storeRebuild(
         : await tx.$executeRawUnsafe(
             `INSERT INTO "run_decisions"
                ("project_id", "run_pk", "event_count", "max_seq", "findings", "summary", "error", "checkpoint", "timeline",
-                "triage_counts", "derived_version", "trend_version", "built_at")
-             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, $10::jsonb, $11, $12, now())
+                "triage_counts", "derived_version", "trend_version", "reviewer_spans", "built_at")
+             VALUES ($1, $2, $3, $4::bigint, $5, $6::jsonb, $7, $8::jsonb, $9, $10::jsonb, $11, $12, $13, now())
              ON CONFLICT ("project_id", "run_pk") DO UPDATE SET
                "event_count" = EXCLUDED."event_count", "max_seq" = EXCLUDED."max_seq", "findings" = EXCLUDED."findings",
                "summary" = EXCLUDED."summary", "error" = EXCLUDED."error", "checkpoint" = EXCLUDED."checkpoint",
                "timeline" = EXCLUDED."timeline", "triage_counts" = EXCLUDED."triage_counts",
-               "derived_version" = EXCLUDED."derived_version", "trend_version" = EXCLUDED."trend_version", "built_at" = now()
+               "derived_version" = EXCLUDED."derived_version", "trend_version" = EXCLUDED."trend_version",
+               "reviewer_spans" = EXCLUDED."reviewer_spans", "built_at" = now()
              WHERE ("run_decisions"."max_seq", "run_decisions"."event_count") <= (EXCLUDED."max_seq", EXCLUDED."event_count")`,
             ...values,
           );

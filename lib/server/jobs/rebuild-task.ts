@@ -9,6 +9,7 @@ import {
 } from "@/lib/core";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { longReviewerChains } from "@/lib/reviewer/window-events";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
@@ -66,6 +67,8 @@ export type RebuildTaskOutput =
       triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
+      /** The run's long Reviewer chains (lib/reviewer/window-events.ts) as JSON text: a zoomed timeline's index. */
+      reviewerSpansJson: string;
       /** The run's counts per 15-minute bucket (lib/trends/buckets.ts) and its copy and policy versions. */
       trends: { buckets: TrendBucket[] } & TrendVersions;
       checkpoint: RebuildCheckpoint | null;
@@ -149,6 +152,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
           auditEvents.filter((e) => TIMELINE_TYPES.has(e.type)),
         ),
       ),
+      reviewerSpansJson: JSON.stringify(longReviewerChains(auditEvents, decisions.turns.at(-1)?.turn ?? 0)),
       checkpoint,
       mode: input.resume ? "resumed" : "full",
       eventCount: input.eventCount,

@@ -9,6 +9,7 @@ import { findRun, type RunRow } from "./find-run";
 import { checkedHead } from "./run-decisions";
 import { readWindowChunks } from "./stored-decisions";
 import { loadRunEventsOfTypes } from "./run-events";
+import { loadWindowTimelineEvents } from "./timeline-events";
 
 /**
  * `GET /api/v1/runs/:runId/timeline`: what the run page draws — meter series in their units,
@@ -38,7 +39,20 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
     if (decisions.turns.length > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const turn of JSON.parse(text) as TTurnDecision[]) decisions.turns.push(turn);
   }
-  const events = await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
+  // A window reads only the events it needs (the window's, the run.started, the Reviewer chains that
+  // touch or span it), however long the run; a query without a window reads the run's timeline events.
+  const events = isWindow(query)
+    ? (
+        await loadWindowTimelineEvents(db, run, {
+          from: query.from ?? 0,
+          to: query.to ?? Number.POSITIVE_INFINITY,
+          end: stored!.runTurnRange?.[1] ?? 0,
+          maxSeq: stored!.head.maxSeq,
+          stale: run.eventCount !== stored!.head.eventCount,
+          reviewerSpans: stored!.reviewerSpans,
+        })
+      ).events
+    : await loadRunEventsOfTypes(db, run, TIMELINE_EVENT_TYPES);
   const timeline = buildTimeline(decisions, events, {
     maxPoints: query.maxPoints,
     fromTurn: query.from,
@@ -47,6 +61,11 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   });
   recent.set(key, timeline);
   return timeline;
+}
+
+/** A zoom: a window of turns (either end may be open), whose events are read by their turns. */
+function isWindow(query: TTimelineQuery): boolean {
+  return query.from !== undefined || query.to !== undefined;
 }
 
 /** The run page's first chart: the whole run at the default number of points. */

@@ -188,26 +188,27 @@ export async function readTurnChunk(
 
 /**
  * What a window of turns [from, to] needs: the row, the texts of the chunks whose turn ranges
- * overlap it in chunk order, and the whole run's first and last rebuilt turn (null without turns).
+ * overlap it in chunk order, the whole run's first and last rebuilt turn (null without turns), and
+ * the rebuild's long Reviewer chains (run_decisions.reviewer_spans, lib/server/runs/timeline-events.ts).
  */
 export async function readWindowChunks(
   db: Database,
   run: { projectId: string; id: string },
   from: number,
   to: number,
-): Promise<{ head: StoredHead; chunkTexts: string[]; runTurnRange: [number, number] | null } | null> {
+): Promise<{ head: StoredHead; chunkTexts: string[]; runTurnRange: [number, number] | null; reviewerSpans: string | null } | null> {
   // The row with the run's turn range, and the overlapping chunks as rows of their own (never one
   // aggregated array), in one statement: one snapshot, so they are of one rebuild.
   const rows = await db.prisma.$queryRawUnsafe<
-    (HeadRow & { first: number | null; last: number | null; chunk: number | null; turns: string | null })[]
+    (HeadRow & { first: number | null; last: number | null; reviewerSpans: string | null; chunk: number | null; turns: string | null })[]
   >(
     `SELECT ${HEAD},
             (SELECT c."first_turn" ${OF_RUN} ORDER BY c."chunk" LIMIT 1) AS "first",
             (SELECT c."last_turn" ${OF_RUN} ORDER BY c."chunk" DESC LIMIT 1) AS "last",
-            NULL::int AS "chunk", NULL::text AS "turns"
+            d."reviewer_spans" AS "reviewerSpans", NULL::int AS "chunk", NULL::text AS "turns"
        FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2
      UNION ALL
-     SELECT NULL::text, NULL::int, NULL::text, NULL::text, NULL::text, NULL::text, NULL::int, NULL::int, c."chunk", c."turns"
+     SELECT NULL::text, NULL::int, NULL::text, NULL::text, NULL::text, NULL::text, NULL::int, NULL::int, NULL::text, c."chunk", c."turns"
        FROM "run_decision_chunks" c
       WHERE c."project_id" = $1 AND c."run_pk" = $2 AND c."last_turn" >= $3 AND c."first_turn" <= $4`,
     run.projectId,
@@ -217,11 +218,12 @@ export async function readWindowChunks(
   );
   const row = rows.find((r) => r.chunk === null);
   if (!row) return null;
-  const { first, last, chunk: _chunk, turns: _turns, ...head } = row;
+  const { first, last, reviewerSpans, chunk: _chunk, turns: _turns, ...head } = row;
   const chunks = rows.filter((r) => r.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
   return {
     head: headOf(head),
     chunkTexts: chunks.map((c) => c.turns!),
     runTurnRange: first === null || last === null ? null : [Number(first), Number(last)],
+    reviewerSpans,
   };
 }

@@ -110,6 +110,15 @@ DROP TABLE "events_unpartitioned";
 ALTER TABLE "events" ADD CONSTRAINT "events_pkey" PRIMARY KEY ("project_id", "seq", "received_at");
 CREATE INDEX "events_project_id_event_id_idx" ON "events" ("project_id", "event_id");
 CREATE INDEX "events_project_id_run_pk_turn_idx" ON "events" ("project_id", "run_pk", "turn");
+-- A zoomed timeline's reads (lib/server/runs/timeline-events.ts): the Reviewer events as keys, and
+-- the run.started (the unique index on it lives on "event_ids" here).
+CREATE INDEX "events_reviewer_idx" ON "events" ("project_id", "run_pk", "turn")
+  WHERE "type" IN ('reviewer.candidate', 'reviewer.admission', 'reviewer.dispatched', 'reviewer.completed', 'reviewer.cancelled');
+CREATE INDEX "events_run_started_idx" ON "events" ("project_id", "run_pk") WHERE "type" = 'run.started';
+CREATE INDEX "events_reviewer_candidate_idx" ON "events" ("project_id", "run_pk", ("body" ->> 'candidateId'))
+  WHERE "type" IN ('reviewer.candidate', 'reviewer.admission', 'reviewer.dispatched', 'reviewer.cancelled');
+CREATE INDEX "events_reviewer_dispatch_idx" ON "events" ("project_id", "run_pk", ("body" ->> 'dispatchId'))
+  WHERE "type" IN ('reviewer.dispatched', 'reviewer.completed');
 ALTER TABLE "events" ADD CONSTRAINT "events_project_id_run_pk_fkey" FOREIGN KEY ("project_id", "run_pk")
   REFERENCES "runs" ("project_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
 
