@@ -130,6 +130,7 @@ function pageRows<Chunk>(rows: readonly TextRow[], turnsOf: (row: TextRow, i: nu
 async function openWholeRead<Chunk>(
   readPage: (from: number, pageChunks: number) => Promise<PageRows<Chunk>>,
   pageChunks: number,
+  firstPageChunks = pageChunks,
 ): Promise<WholeDecisionsCursor<Chunk> | null> {
   /** The xmins of the chunks handed out, joined as the statement joins them. */
   let handedOut = "";
@@ -137,11 +138,12 @@ async function openWholeRead<Chunk>(
   let done = false;
 
   const page = async (): Promise<{ head: StoredHead; texts: Chunk[] } | null> => {
-    const { head: headRow, chunks } = await readPage(from, pageChunks);
+    const limit = from === 0 ? firstPageChunks : pageChunks;
+    const { head: headRow, chunks } = await readPage(from, limit);
     if (!headRow) return null;
     if ((headRow.prefix ?? "") !== handedOut) throw new DecisionsChangedError();
     for (const [i, chunk] of chunks.entries()) if (chunk.chunk !== from + i) throw new DecisionsChangedError(); // a gap: never written so
-    if (chunks.length < pageChunks) done = true;
+    if (chunks.length < limit) done = true;
     from += chunks.length;
     for (const chunk of chunks) handedOut += `${handedOut ? "," : ""}${chunk.xmin}`;
     const { prefix: _prefix, ...head } = headRow;
@@ -202,21 +204,27 @@ export function openWholeDecisionBytes(
   pageChunks = WHOLE_READ_PAGE_CHUNKS,
 ): Promise<WholeDecisionsCursor<Uint8Array> | null> {
   const decoder = new TextDecoder();
-  return openWholeRead(async (from, limit) => {
-    const copied = await db.copyRows(pageStatement(sqlLiteral(run.projectId), sqlLiteral(run.id), String(from), String(limit)));
-    const rows = copied.map((fields) => {
-      if (fields.length !== COLUMNS.length) throw new Error(`a page row has ${fields.length} columns, not ${COLUMNS.length}`);
-      const row = {} as TextRow;
-      // Every column but the turns is short: decoded; the turns stay bytes.
-      COLUMNS.forEach((name, i) => (row[name] = name === "turns" || fields[i] === null ? null : decoder.decode(fields[i])));
-      return row;
-    });
-    return pageRows(rows, (_, i) => {
-      const turns = copied[i][COLUMNS.length - 1];
-      if (turns === null) throw new Error("a stored chunk without turns");
-      return turns;
-    });
-  }, pageChunks);
+  return openWholeRead(
+    async (from, limit) => {
+      const copied = await db.copyRows(pageStatement(sqlLiteral(run.projectId), sqlLiteral(run.id), String(from), String(limit)));
+      const rows = copied.map((fields) => {
+        if (fields.length !== COLUMNS.length) throw new Error(`a page row has ${fields.length} columns, not ${COLUMNS.length}`);
+        const row = {} as TextRow;
+        // Every column but the turns is short: decoded; the turns stay bytes.
+        COLUMNS.forEach((name, i) => (row[name] = name === "turns" || fields[i] === null ? null : decoder.decode(fields[i])));
+        return row;
+      });
+      return pageRows(rows, (_, i) => {
+        const turns = copied[i][COLUMNS.length - 1];
+        if (turns === null) throw new Error("a stored chunk without turns");
+        return turns;
+      });
+    },
+    pageChunks,
+    // A short first page: the download's first bytes go out sooner, and its next page is read
+    // while they are sent.
+    Math.min(pageChunks, 2),
+  );
 }
 
 /**
