@@ -215,7 +215,7 @@ export async function measureDecisions(
 
 /**
  * (a): the run's chunk texts as plain rows, in chunk order, straight from the database — with a
- * plain node-postgres client on PostgreSQL, with the embedded database's own query() in this process on PGlite
+ * plain node-postgres client on PostgreSQL, through the embedded database in this process on PGlite
  * (the server is not running yet: one process at a time). Median of `repeats`.
  */
 async function readChunkRows(
@@ -231,9 +231,7 @@ async function readChunkRows(
   try {
     type Row = { turns: string; turnCount: number };
     const read = async (): Promise<Row[]> =>
-      // On PGlite straight from the embedded database (its query(), not through Prisma, which
-      // would add its own conversions and make the floor higher than it is).
-      client ? (await client.query<Row>(sql, [projectId, runPk])).rows : ((await db.executeSql(sql, [projectId, runPk])).rows as Row[]);
+      client ? (await client.query<Row>(sql, [projectId, runPk])).rows : db.prisma.$queryRawUnsafe<Row[]>(sql, projectId, runPk);
     const first = await read();
     const times: number[] = [];
     for (let r = 0; r < repeats; r++) {
