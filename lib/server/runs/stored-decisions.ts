@@ -181,12 +181,8 @@ export function openWholeDecisions(
   run: { projectId: string; id: string },
   pageChunks = WHOLE_READ_PAGE_CHUNKS,
 ): Promise<WholeDecisionsCursor | null> {
-  // Straight on the database's connection (pg's pool, or PGlite's one connection), not through
-  // Prisma, which converts every value of its answer once more.
   return openWholeRead(async (from, limit) => {
-    const { rows } = (await db.executeSql(pageStatement("$1", "$2", "$3", "$4"), [run.projectId, run.id, from, limit])) as {
-      rows: TextRow[];
-    };
+    const rows = await db.prisma.$queryRawUnsafe<TextRow[]>(pageStatement("$1", "$2", "$3", "$4"), run.projectId, run.id, from, limit);
     return pageRows(rows, (row) => row.turns!);
   }, pageChunks);
 }
