@@ -15,7 +15,7 @@ import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { progressBar } from "@/scripts/lib/progress";
 import { median, percentile, type BenchContext } from "./common";
-import { createScratchDatabase, ingestRuns, settle, type ScratchDatabase } from "./scale-db";
+import { createScratchDatabase, ingestRuns, settle, type RunEvents, type ScratchDatabase } from "./scale-db";
 import { etfRun } from "./scale-runs";
 import { withServer } from "./scale-server";
 
@@ -70,18 +70,25 @@ export async function measureDecisions(
 ): Promise<DecisionsMeasurement> {
   const database = await createScratchDatabase();
   try {
-    const runs = turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns));
-    const warmUp = etfRun("warm-up", 1, 50);
+    // The runs' events are generated, sent and let go: this process is the downloads' client, and
+    // half a million events kept alive would make its every garbage collection (a download's body
+    // is 6-64 MB) that much longer, timed as the download's.
+    let generated: RunEvents[] | null = [
+      etfRun("warm-up", 1, 50),
+      ...turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns)),
+    ];
+    const [warmUp, ...runs] = generated.map((r) => ({ runId: r.runId, events: r.events.length }));
     let key: string;
     const rows: { rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }[] = [];
     const db = await database.open();
     try {
       key = (await createKey(db, "decisions", "bench scale decisions")).secret;
       const { projectId } = await authenticate(db, `Bearer ${key}`);
-      const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events.length, 0);
+      const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events, 0);
       const bar = progressBar("loading the long runs");
       let sent = 0;
-      await ingestRuns(db, projectId, [warmUp, ...runs], (n) => bar.update((sent += n), total));
+      await ingestRuns(db, projectId, generated, (n) => bar.update((sent += n), total));
+      generated = null;
       bar.done();
       await settle(db);
       for (const run of runs) {
@@ -176,7 +183,7 @@ export async function measureDecisions(
         for (let k = 1; k <= options.requests; k++) zooms.push(await timed(zoomPath(k)));
         measured.push({
           turns,
-          events: run.events.length,
+          events: run.events,
           ...rows[i],
           downloadBytes: first.bytes,
           downloadMs: times.length ? median(times) : NaN,
