@@ -6,14 +6,16 @@
  * window each request so no cache answers); and six concurrent downloads of the longest run while
  * `/api/v1/health` is polled, with every status they got.
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { get } from "node:http";
 import { Client } from "pg";
 import { apiRunPath } from "@/lib/queries/paths";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { progressBar } from "@/scripts/lib/progress";
 import { median, percentile, type BenchContext } from "./common";
-import { createScratchDatabase, ingestRuns, settle, type ScratchDatabase } from "./scale-db";
+import { createScratchDatabase, ingestRuns, settle, type RunEvents, type ScratchDatabase } from "./scale-db";
 import { etfRun } from "./scale-runs";
 import { withServer } from "./scale-server";
 
@@ -26,9 +28,16 @@ export interface DecisionsRun {
   /** The stored chunk texts' bytes (UTF-8), and the download's. */
   chunkBytes: number;
   downloadBytes: number;
-  /** Medians: (a) the chunk rows read from the database, (b) the download over HTTP, whole body. */
+  /**
+   * Medians: (a) the chunk rows read from the database; (b) the download over HTTP, whole body, as
+   * its bytes (`accept-encoding: identity`), taken with node:http; (c) the same taken with fetch;
+   * (d) the same gzip-compressed (what a client that asks for it, as fetch does by default, gets;
+   * decompressed by the client, so the same bytes), taken with fetch.
+   */
   rowsMs: number;
   downloadMs: number;
+  fetchMs: number;
+  gzipMs: number;
   /** The server's largest RSS while the run was downloaded, minus its RSS just before. */
   rssGrowthBytes: number;
   /** GET …/timeline?from&to of 500 turns, each request another window. */
@@ -37,12 +46,17 @@ export interface DecisionsRun {
 
 export interface DecisionsMeasurement {
   runs: DecisionsRun[];
-  /** Six downloads of the longest run at once, with /api/v1/health polled meanwhile. */
+  /**
+   * Six downloads of the longest run at once (gzip, as fetch asks by default), with /api/v1/health
+   * polled meanwhile by another process (healthPoller), and the server's own worst event-loop lag
+   * that /health reported meanwhile.
+   */
   concurrent: {
     downloads: number;
     statuses: Map<number, number>;
     wallMs: number;
     health: { p50: number; p95: number; max: number; count: number };
+    worstLagMs: number;
   };
 }
 
@@ -56,18 +70,25 @@ export async function measureDecisions(
 ): Promise<DecisionsMeasurement> {
   const database = await createScratchDatabase();
   try {
-    const runs = turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns));
-    const warmUp = etfRun("warm-up", 1, 50);
+    // The runs' events are generated, sent and let go: this process is the downloads' client, and
+    // half a million events kept alive would make its every garbage collection (a download's body
+    // is 6-64 MB) that much longer, timed as the download's.
+    let generated: RunEvents[] | null = [
+      etfRun("warm-up", 1, 50),
+      ...turnsList.map((turns, i) => etfRun(`decisions-${turns}`, 100 + i, turns)),
+    ];
+    const [warmUp, ...runs] = generated.map((r) => ({ runId: r.runId, events: r.events.length }));
     let key: string;
     const rows: { rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }[] = [];
     const db = await database.open();
     try {
       key = (await createKey(db, "decisions", "bench scale decisions")).secret;
       const { projectId } = await authenticate(db, `Bearer ${key}`);
-      const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events.length, 0);
+      const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events, 0);
       const bar = progressBar("loading the long runs");
       let sent = 0;
-      await ingestRuns(db, projectId, [warmUp, ...runs], (n) => bar.update((sent += n), total));
+      await ingestRuns(db, projectId, generated, (n) => bar.update((sent += n), total));
+      generated = null;
       bar.done();
       await settle(db);
       for (const run of runs) {
@@ -86,18 +107,26 @@ export async function measureDecisions(
     return await withServer(database, async (base, server) => {
       const headers = { authorization: `Bearer ${key}` };
       // A download that fails on the way (the connection closed) is status 0, its error logged.
-      const download = async (runId: string) => {
+      // `http`: node:http, the body's pieces collected and joined (what curl or a browser does
+      // natively); `fetch`: its arrayBuffer(), which costs this process ~1.6× node:http's CPU.
+      const download = async (runId: string, encoding: "identity" | "gzip", client: "http" | "fetch" = "fetch") => {
         const started = process.hrtime.bigint();
+        const url = `${base}${apiRunPath(runId, "/decisions")}`;
         try {
-          const response = await fetch(`${base}${apiRunPath(runId, "/decisions")}`, { headers });
-          const body = await response.arrayBuffer();
-          return { status: response.status, bytes: body.byteLength, ms: Number(process.hrtime.bigint() - started) / 1e6, body };
+          const { status, body } =
+            client === "http"
+              ? await httpGet(url, { ...headers, "accept-encoding": encoding })
+              : await fetch(url, { headers: { ...headers, "accept-encoding": encoding } }).then(async (response) => ({
+                  status: response.status,
+                  body: Buffer.from(await response.arrayBuffer()),
+                }));
+          return { status, bytes: body.byteLength, ms: Number(process.hrtime.bigint() - started) / 1e6, body };
         } catch (error) {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
           ctx.print(
             `download of ${runId} failed after ${ms.toFixed(0)} ms: ${(error as Error).message} (${String((error as Error).cause)})`,
           );
-          return { status: 0, bytes: 0, ms, body: new ArrayBuffer(0) };
+          return { status: 0, bytes: 0, ms, body: Buffer.alloc(0) };
         }
       };
       const timed = async (path: string) => {
@@ -108,26 +137,37 @@ export async function measureDecisions(
         return Number(process.hrtime.bigint() - started) / 1e6;
       };
       // The routes' code, loaded once.
-      await download(warmUp.runId);
+      await download(warmUp.runId, "identity", "http");
+      await download(warmUp.runId, "identity");
+      await download(warmUp.runId, "gzip");
       await timed(apiRunPath(warmUp.runId, "/timeline?from=0&to=20"));
 
       const measured: DecisionsRun[] = [];
       for (const [i, run] of runs.entries()) {
         const turns = turnsList[i];
         ctx.progress(`downloading ${run.runId} (${options.repeats} times) ...`);
-        const first = await download(run.runId);
+        const first = await download(run.runId, "identity");
         if (first.status !== 200) throw new Error(`GET decisions of ${run.runId} answered ${first.status}`);
-        const parsed = JSON.parse(Buffer.from(first.body).toString()) as { runId: string; turns: unknown[] };
+        const parsed = JSON.parse(first.body.toString()) as { runId: string; turns: unknown[] };
         if (parsed.runId !== run.runId || parsed.turns.length !== rows[i].turnCount)
           throw new Error(`the download of ${run.runId} has ${parsed.turns.length} turns, its chunks ${rows[i].turnCount}`);
         const before = rssBytes(server.pid);
         let peak = before;
         const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 5);
+        // The three ways in turn, so that they share whatever else the machine is doing.
         const times: number[] = [];
+        const fetchTimes: number[] = [];
+        const gzipTimes: number[] = [];
         try {
           for (let r = 0; r < options.repeats; r++) {
-            const timedDownload = await download(run.runId);
-            if (timedDownload.status === 200) times.push(timedDownload.ms);
+            for (const [encoding, client, into] of [
+              ["identity", "http", times],
+              ["identity", "fetch", fetchTimes],
+              ["gzip", "fetch", gzipTimes],
+            ] as const) {
+              const timedDownload = await download(run.runId, encoding, client);
+              if (timedDownload.status === 200 && timedDownload.bytes === first.bytes) into.push(timedDownload.ms);
+            }
           }
         } finally {
           clearInterval(sampler);
@@ -143,10 +183,12 @@ export async function measureDecisions(
         for (let k = 1; k <= options.requests; k++) zooms.push(await timed(zoomPath(k)));
         measured.push({
           turns,
-          events: run.events.length,
+          events: run.events,
           ...rows[i],
           downloadBytes: first.bytes,
           downloadMs: times.length ? median(times) : NaN,
+          fetchMs: fetchTimes.length ? median(fetchTimes) : NaN,
+          gzipMs: gzipTimes.length ? median(gzipTimes) : NaN,
           rssGrowthBytes: peak - before,
           zoom: { p50: percentile(zooms, 50), p95: percentile(zooms, 95), count: zooms.length },
         });
@@ -154,16 +196,12 @@ export async function measureDecisions(
 
       ctx.progress(`${CONCURRENT} concurrent downloads of the longest run, /api/v1/health polled meanwhile ...`);
       const longest = runs.at(-1)!.runId;
-      const health: number[] = [];
-      let running = true;
-      const poller = (async () => {
-        while (running) health.push(await timed("/api/v1/health"));
-      })();
+      const poller = await healthPoller(base);
       const started = process.hrtime.bigint();
-      const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => download(longest)));
+      const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => download(longest, "gzip")));
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      running = false;
-      await poller;
+      const { health, worstLagMs } = await poller.stop();
+      if (health.length === 0) throw new Error("the /health poller measured nothing");
       const statuses = new Map<number, number>();
       for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       return {
@@ -173,6 +211,7 @@ export async function measureDecisions(
           statuses,
           wallMs,
           health: { p50: percentile(health, 50), p95: percentile(health, 95), max: Math.max(...health), count: health.length },
+          worstLagMs,
         },
       };
     });
@@ -216,6 +255,62 @@ async function readChunkRows(
   } finally {
     await client?.end();
   }
+}
+
+/**
+ * GET /api/v1/health in a loop from a process of its own, one request at a time, until `stop`:
+ * each request's milliseconds, and the worst event-loop lag the server reported meanwhile. Its own
+ * process so that what is measured is the server's answer, not this process's event loop, which is
+ * busy taking the downloads' bodies (polled from here, /health waited behind them: several times longer).
+ */
+async function healthPoller(base: string): Promise<{ stop(): Promise<{ health: number[]; worstLagMs: number }> }> {
+  const script = `
+    let running = true;
+    process.stdin.on("data", () => (running = false));
+    const health = [];
+    let worstLagMs = 0;
+    process.stdout.write("started\\n");
+    while (running) {
+      const started = performance.now();
+      const response = await fetch(process.argv[1] + "/api/v1/health");
+      const body = await response.json();
+      health.push(performance.now() - started);
+      worstLagMs = Math.max(worstLagMs, body.eventLoop?.worstLagMs ?? 0);
+    }
+    process.stdout.write(JSON.stringify({ health, worstLagMs }) + "\\n");
+    process.exit(0);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, base], { stdio: ["pipe", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  while (!output.startsWith("started\n")) {
+    if (child.exitCode !== null) throw new Error(`the /health poller exited (${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return {
+    async stop() {
+      child.stdin.end("stop\n");
+      const code = await exited;
+      if (code !== 0) throw new Error(`the /health poller exited (${code})`);
+      return JSON.parse(output.slice("started\n".length)) as { health: number[]; worstLagMs: number };
+    },
+  };
+}
+
+/** GET with node:http: the status and the whole body (its pieces joined once, at the end). */
+function httpGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const pieces: Buffer[] = [];
+      let length = 0;
+      response.on("data", (piece: Buffer) => {
+        pieces.push(piece);
+        length += piece.length;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(pieces, length) }));
+      response.on("error", reject);
+    }).on("error", reject);
+  });
 }
 
 /** A process's resident set size (VmRSS) in bytes, from /proc (Linux). */

@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg, { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
+import { CopyBinaryReader, copyBinaryRows, type CopyRow } from "./copy-binary";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
 import type { SqlRunner } from "./sql";
@@ -27,6 +28,12 @@ export interface Database {
    * or, on PGlite, its one in-process connection.
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * The rows of `select` read as binary COPY (copy-binary.ts): each field's bytes as the database
+   * sends them, never decoded into a string, for text that is sent on as it is (a download). `select`
+   * cannot take parameters (COPY cannot): its values are literals (sqlLiteral).
+   */
+  copyRows(select: string): Promise<CopyRow[]>;
   close(): Promise<void>;
 }
 
@@ -97,6 +104,64 @@ class GuardedClient extends pg.Client {
   }
 }
 
+/**
+ * A node-postgres query (a "submittable") that runs a `COPY … TO STDOUT WITH (FORMAT binary)` and
+ * reads its CopyData messages as they arrive into rows of bytes (node-postgres' own queries would
+ * decode every text value into a string; it has no COPY of its own). `callback` is called once: with
+ * the rows after the statement's end, or with its error.
+ */
+class CopyOut {
+  callback?: (error: Error | null, rows?: CopyRow[]) => void;
+  private readonly reader = new CopyBinaryReader();
+  private failure: Error | null = null;
+  private settled = false;
+
+  constructor(private readonly text: string) {}
+
+  submit(connection: { query(text: string): void }): void {
+    connection.query(this.text);
+  }
+
+  handleCopyData(message: { chunk: Buffer }): void {
+    if (this.failure) return;
+    try {
+      this.reader.push(message.chunk);
+    } catch (error) {
+      this.failure = error as Error;
+    }
+  }
+
+  handleError(error: Error): void {
+    this.settle(error);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.failure) return this.settle(this.failure);
+    let rows: CopyRow[];
+    try {
+      rows = this.reader.finish();
+    } catch (error) {
+      return this.settle(error as Error);
+    }
+    this.settle(null, rows);
+  }
+
+  // A COPY answers none of these; node-postgres calls them on whatever query is active.
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handleRowDescription(): void {
+    this.failure ??= new Error("COPY answered rows");
+  }
+  handleDataRow(): void {}
+  handlePortalSuspended(): void {}
+
+  private settle(error: Error | null, rows?: CopyRow[]): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.callback?.(error, rows);
+  }
+}
+
 function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
   const pool = new Pool({
     connectionString: url,
@@ -155,6 +220,22 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
     async executeSql(text, values) {
       return pool.query(text, values);
     },
+    async copyRows(select) {
+      const client = await pool.connect();
+      let failure: unknown;
+      try {
+        return await new Promise<CopyRow[]>((resolve, reject) => {
+          const copy = new CopyOut(`COPY (${select}) TO STDOUT WITH (FORMAT binary)`);
+          copy.callback = (error, rows) => (error ? reject(error) : resolve(rows!));
+          client.query(copy);
+        });
+      } catch (error) {
+        failure = error;
+        throw error;
+      } finally {
+        client.release(failure instanceof Error ? failure : undefined); // a failed connection is not reused
+      }
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -194,6 +275,12 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
       if (values && values.length > 0) return pglite.query(text, values);
       const results = await pglite.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
+    },
+    async copyRows(select) {
+      // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob.
+      const { blob } = await pglite.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
+      if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
+      return copyBinaryRows([new Uint8Array(await blob.arrayBuffer())]);
     },
     async close() {
       await prisma.$disconnect();

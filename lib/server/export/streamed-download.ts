@@ -105,16 +105,19 @@ function errorTrailer(error: unknown, format: "csv" | "json", written: number, l
 /** How long a streamed document waits to be read on before it is closed (its reader is gone). */
 export const DOCUMENT_IDLE_MS = 60_000;
 
-/** A JSON document in pieces: the next piece of its text, null after the last; `close` ends it either way. */
+/**
+ * A JSON document in pieces: the next piece of its text as UTF-8 (each piece whole characters),
+ * null after the last; `close` ends it either way. A piece is the reader's: it is sent as it is.
+ */
 export interface DocumentPieces {
-  next(): Promise<string | null>;
+  next(): Promise<Uint8Array | null>;
   close(): void;
 }
 
 /**
  * A JSON document that is already text (a run's stored decisions) as a streamed 200 answer: one
- * piece is read and encoded per pull, when the client has taken the previous ones, so neither the
- * text nor its bytes sit in memory whole and no tick encodes more than a piece. `close` is called
+ * piece is read and sent per pull, when the client has taken the previous ones, so the document
+ * never sits in memory whole and no tick handles more than a piece. `close` is called
  * once, after the last piece, on a failure, or when the client goes away. A failure after the first
  * bytes is logged and ends the answer with a marker no parser takes for a complete document: a
  * last `,{"error":{"code","message"}}` and no closing brackets (as a JSON export does).
@@ -146,7 +149,7 @@ export function streamedDocument(
     async pull(controller) {
       if (closed) return;
       watch(controller);
-      let piece: string | null;
+      let piece: Uint8Array | null;
       try {
         piece = await document.next();
       } catch (error) {
@@ -161,7 +164,7 @@ export function streamedDocument(
         close();
         controller.close();
       } else {
-        controller.enqueue(encoder.encode(piece));
+        controller.enqueue(piece);
         watch(controller);
       }
     },

@@ -10,7 +10,7 @@ import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { DocumentPieces } from "@/lib/server/export/streamed-download";
 import { checkedHead, getRunSummaries } from "./run-decisions";
-import { DecisionsChangedError, openWholeDecisions, readTurnChunk, type WholeDecisionsCursor } from "./stored-decisions";
+import { DecisionsChangedError, openWholeDecisionBytes, readTurnChunk, type WholeDecisionsCursor } from "./stored-decisions";
 import { wholeReads, type WholeReads } from "./whole-reads";
 import { toRunSummary } from "./run-dto";
 
@@ -50,7 +50,7 @@ export async function openDecisionsDocument(
   }
   const release = await reads.acquire(projectId);
   try {
-    const cursor = await openWholeDecisions(db, run, pageChunks);
+    const cursor = await openWholeDecisionBytes(db, run, pageChunks);
     const checked = checkedHead(run, cursor?.first ?? null);
     if (!checked.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${checked.error}`);
     const pieces = decisionsPieces(run.runId, cursor!);
@@ -73,24 +73,37 @@ export async function openDecisionsDocument(
   }
 }
 
+const COMMA = 0x2c;
+
 /**
- * The RunDecisions JSON text in pieces (decisionsJsonOf, written as it is read): the head and the
- * first chunk's turns, then one piece per chunk, then the findings of the rebuild the chunks are of.
+ * The RunDecisions JSON text in pieces of UTF-8 (decisionsJsonOf, written as it is read): the head,
+ * then one piece per chunk (its turns as the database holds them: its bytes, never decoded), then
+ * the findings of the rebuild the chunks are of. The next page of chunks is read while this page's
+ * pieces are sent (one page ahead, never more), so the database's time and the client's overlap
+ * instead of adding up.
  */
-async function* decisionsPieces(runId: string, cursor: WholeDecisionsCursor): AsyncGenerator<string> {
-  let piece = `{"runId":${JSON.stringify(runId)},"turns":[`;
+async function* decisionsPieces(runId: string, cursor: WholeDecisionsCursor<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  yield encoder.encode(`{"runId":${JSON.stringify(runId)},"turns":[`);
   let first = true;
-  for (let texts; (texts = await cursor.next());) {
+  let reading = cursor.next();
+  for (let texts; (texts = await reading);) {
+    reading = cursor.next();
+    // Awaited when this page has been sent; a document closed before then never awaits it.
+    reading.catch(() => {});
     for (const text of texts) {
-      const inner = text.slice(1, -1);
-      if (inner.length === 0) continue;
-      piece += first ? inner : `,${inner}`;
+      // A chunk's text is the JSON array of its turns, `[…]`: the document's array takes what is
+      // inside. Its `[` becomes the comma before it (the bytes are this read's own copy).
+      if (text.length <= 2) continue;
+      if (first) yield text.subarray(1, -1);
+      else {
+        text[0] = COMMA;
+        yield text.subarray(0, -1);
+      }
       first = false;
-      yield piece;
-      piece = "";
     }
   }
-  yield `${piece}],"findings":${cursor.last().findings}}`;
+  yield encoder.encode(`],"findings":${cursor.last().findings}}`);
 }
 
 /** The whole decisions' JSON text (openDecisionsDocument, collected: for scripts and tests), read again if a rebuild changed them meanwhile. */
@@ -98,9 +111,10 @@ export async function getDecisionsJson(db: Database, projectId: string, runId: s
   for (let attempt = 1; ; attempt++) {
     const document = await openDecisionsDocument(db, projectId, runId);
     try {
+      const decoder = new TextDecoder();
       let json = "";
-      for (let piece; (piece = await document.next()) !== null;) json += piece;
-      return { json, staleEvents: document.staleEvents };
+      for (let piece; (piece = await document.next()) !== null;) json += decoder.decode(piece, { stream: true });
+      return { json: json + decoder.decode(), staleEvents: document.staleEvents };
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === "conflict") || attempt >= 5) throw error;
     } finally {

@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/server/db";
+import { sqlLiteral } from "@/lib/server/db/copy-binary";
 
 /**
  * Reads of a run's stored rebuild: its run_decisions row and the run_decision_chunks that a read
@@ -60,12 +61,15 @@ export class DecisionsChangedError extends Error {
  * another xmin). The chunks handed out, the page and the row it is read with are then all of the
  * stored rebuild that page's statement saw: a resume that rewrote only chunks not yet handed out
  * does not disturb a read, anything else throws DecisionsChangedError.
+ *
+ * `Chunk` is how a chunk's text is handed out: a string (openWholeDecisions), or its UTF-8 bytes
+ * as the database holds them (openWholeDecisionBytes, for a download: never decoded, never encoded).
  */
-export interface WholeDecisionsCursor {
+export interface WholeDecisionsCursor<Chunk = string> {
   /** The row as the first page's statement read it. */
   readonly first: StoredHead;
   /** The next chunk texts (at least one), in chunk order; null after the last. */
-  next(): Promise<string[] | null>;
+  next(): Promise<Chunk[] | null>;
   /**
    * The row as the last statement read it, which every chunk handed out belongs with: its findings
    * end the document. Equal to `first` unless a rebuild that kept the chunks read so far landed.
@@ -73,49 +77,82 @@ export interface WholeDecisionsCursor {
   last(): StoredHead;
 }
 
-type PageRow = HeadRow & { prefix: string | null; chunk: number | null; xmin: string | null; turns: string | null };
+/** One page's statement: the row (with the xmins of the chunks before `from`) and the page's chunks. */
+interface PageRows<Chunk> {
+  head: (HeadRow & { prefix: string | null }) | null;
+  chunks: { chunk: number; xmin: string; turns: Chunk }[];
+}
 
-/** Opens a whole-run read and reads its first page; null when the run has no stored rebuild. */
-export async function openWholeDecisions(
-  db: Database,
-  run: { projectId: string; id: string },
-  pageChunks = WHOLE_READ_PAGE_CHUNKS,
-): Promise<WholeDecisionsCursor | null> {
+/**
+ * The statement of a page, every column as text: the row of the run (chunk NULL) with the xmins of
+ * the chunks before `from`, then up to `limit` chunks from `from` on. The four arguments are SQL:
+ * parameters ($1…) or literals (COPY takes no parameters).
+ */
+function pageStatement(projectId: string, runPk: string, from: string, limit: string): string {
+  return `SELECT d."run_pk"::text AS "runPk", d."event_count"::text AS "eventCount", d."max_seq"::text AS "maxSeq", d."findings"::text AS "findings",
+              d."summary"::text AS "summary", d."error"::text AS "error",
+              (SELECT string_agg(c."xmin"::text, ',' ORDER BY c."chunk") ${OF_RUN} AND c."chunk" < ${from}) AS "prefix",
+              NULL::text AS "chunk", NULL::text AS "xmin", NULL::text AS "turns"
+         FROM "run_decisions" d WHERE d."project_id" = ${projectId} AND d."run_pk" = ${runPk}
+       UNION ALL
+       SELECT * FROM (
+         SELECT NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, c."chunk"::text, c."xmin"::text, c."turns"
+           FROM "run_decision_chunks" c WHERE c."project_id" = ${projectId} AND c."run_pk" = ${runPk} AND c."chunk" >= ${from}
+          ORDER BY c."chunk" LIMIT ${limit}) AS "page"`;
+}
+
+type TextRow = {
+  [K in "runPk" | "eventCount" | "maxSeq" | "findings" | "summary" | "error" | "prefix" | "chunk" | "xmin" | "turns"]: string | null;
+};
+
+/** A page's rows as read (`turnsOf(row, i)`: the turns of the i-th row, a chunk's). */
+function pageRows<Chunk>(rows: readonly TextRow[], turnsOf: (row: TextRow, i: number) => Chunk): PageRows<Chunk> {
+  let head: PageRows<Chunk>["head"] = null;
+  const chunks: PageRows<Chunk>["chunks"] = [];
+  for (const [i, row] of rows.entries()) {
+    if (row.chunk === null) {
+      head = {
+        runPk: row.runPk!,
+        eventCount: Number(row.eventCount),
+        maxSeq: row.maxSeq!,
+        findings: row.findings,
+        summary: row.summary,
+        error: row.error,
+        prefix: row.prefix,
+      };
+    } else chunks.push({ chunk: Number(row.chunk), xmin: row.xmin!, turns: turnsOf(row, i) });
+  }
+  chunks.sort((a, b) => a.chunk - b.chunk);
+  return { head, chunks };
+}
+
+/** Reads of the whole run opened the same way, whatever a chunk is handed out as. */
+async function openWholeRead<Chunk>(
+  readPage: (from: number, pageChunks: number) => Promise<PageRows<Chunk>>,
+  pageChunks: number,
+  firstPageChunks = pageChunks,
+): Promise<WholeDecisionsCursor<Chunk> | null> {
   /** The xmins of the chunks handed out, joined as the statement joins them. */
   let handedOut = "";
   let from = 0;
   let done = false;
 
-  const page = async (): Promise<{ head: StoredHead; texts: string[] } | null> => {
-    const rows = await db.prisma.$queryRawUnsafe<PageRow[]>(
-      `SELECT ${HEAD}, (SELECT string_agg(c."xmin"::text, ',' ORDER BY c."chunk") ${OF_RUN} AND c."chunk" < $3) AS "prefix",
-              NULL::int AS "chunk", NULL::text AS "xmin", NULL::text AS "turns"
-         FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = $2
-       UNION ALL
-       SELECT * FROM (
-         SELECT NULL::text, NULL::int, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, c."chunk", c."xmin"::text, c."turns"
-           FROM "run_decision_chunks" c WHERE c."project_id" = $1 AND c."run_pk" = $2 AND c."chunk" >= $3
-          ORDER BY c."chunk" LIMIT $4) AS "page"`,
-      run.projectId,
-      run.id,
-      from,
-      pageChunks,
-    );
-    const headRow = rows.find((row) => row.chunk === null);
+  const page = async (): Promise<{ head: StoredHead; texts: Chunk[] } | null> => {
+    const limit = from === 0 ? firstPageChunks : pageChunks;
+    const { head: headRow, chunks } = await readPage(from, limit);
     if (!headRow) return null;
     if ((headRow.prefix ?? "") !== handedOut) throw new DecisionsChangedError();
-    const chunks = rows.filter((row) => row.chunk !== null).sort((a, b) => a.chunk! - b.chunk!);
     for (const [i, chunk] of chunks.entries()) if (chunk.chunk !== from + i) throw new DecisionsChangedError(); // a gap: never written so
-    if (chunks.length < pageChunks) done = true;
+    if (chunks.length < limit) done = true;
     from += chunks.length;
     for (const chunk of chunks) handedOut += `${handedOut ? "," : ""}${chunk.xmin}`;
-    const { prefix: _prefix, chunk: _chunk, xmin: _xmin, turns: _turns, ...head } = headRow;
-    return { head: headOf(head), texts: chunks.map((chunk) => chunk.turns!) };
+    const { prefix: _prefix, ...head } = headRow;
+    return { head: headOf(head), texts: chunks.map((chunk) => chunk.turns) };
   };
 
   const opened = await page();
   if (!opened) return null;
-  let pending: string[] | null = opened.texts;
+  let pending: Chunk[] | null = opened.texts;
   let last = opened.head;
   return {
     first: opened.head,
@@ -136,6 +173,54 @@ export async function openWholeDecisions(
       }
     },
   };
+}
+
+/** Opens a whole-run read and reads its first page; null when the run has no stored rebuild. */
+export function openWholeDecisions(
+  db: Database,
+  run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
+): Promise<WholeDecisionsCursor | null> {
+  return openWholeRead(async (from, limit) => {
+    const rows = await db.prisma.$queryRawUnsafe<TextRow[]>(pageStatement("$1", "$2", "$3", "$4"), run.projectId, run.id, from, limit);
+    return pageRows(rows, (row) => row.turns!);
+  }, pageChunks);
+}
+
+const COLUMNS = ["runPk", "eventCount", "maxSeq", "findings", "summary", "error", "prefix", "chunk", "xmin", "turns"] as const;
+
+/**
+ * openWholeDecisions with each chunk's text handed out as its UTF-8 bytes (a copy of its own, so
+ * the reader may change them), read with binary COPY (Database.copyRows): never decoded into a
+ * string, so a download sends them on without encoding them again.
+ */
+export function openWholeDecisionBytes(
+  db: Database,
+  run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
+): Promise<WholeDecisionsCursor<Uint8Array> | null> {
+  const decoder = new TextDecoder();
+  return openWholeRead(
+    async (from, limit) => {
+      const copied = await db.copyRows(pageStatement(sqlLiteral(run.projectId), sqlLiteral(run.id), String(from), String(limit)));
+      const rows = copied.map((fields) => {
+        if (fields.length !== COLUMNS.length) throw new Error(`a page row has ${fields.length} columns, not ${COLUMNS.length}`);
+        const row = {} as TextRow;
+        // Every column but the turns is short: decoded; the turns stay bytes.
+        COLUMNS.forEach((name, i) => (row[name] = name === "turns" || fields[i] === null ? null : decoder.decode(fields[i])));
+        return row;
+      });
+      return pageRows(rows, (_, i) => {
+        const turns = copied[i][COLUMNS.length - 1];
+        if (turns === null) throw new Error("a stored chunk without turns");
+        return turns;
+      });
+    },
+    pageChunks,
+    // A short first page: the download's first bytes go out sooner, and its next page is read
+    // while they are sent.
+    Math.min(pageChunks, 2),
+  );
 }
 
 /**

@@ -30,7 +30,7 @@ function upTo(events: readonly TEvent[], turn: number): TEvent[] {
   return events.filter((e) => e.type === "run.started" || (e.type !== "run.ended" && e.turn <= turn));
 }
 
-/** A Database whose raw statements are recorded (the SQL text of each). */
+/** A Database whose raw statements are recorded (the SQL text of each, through Prisma or not). */
 function recording(db: Database): { db: Database; statements: string[] } {
   const statements: string[] = [];
   const prisma = new Proxy(db.prisma, {
@@ -45,7 +45,15 @@ function recording(db: Database): { db: Database; statements: string[] } {
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db: { ...db, prisma }, statements };
+  return {
+    db: {
+      ...db,
+      prisma,
+      executeSql: (text, values) => (statements.push(text), db.executeSql(text, values)),
+      copyRows: (select) => (statements.push(select), db.copyRows(select)),
+    },
+    statements,
+  };
 }
 
 const BASE = "http://cuescope.test/api/v1";
@@ -115,7 +123,7 @@ describe.each(testDatabases())("whole-run reads of the stored decisions on $name
     for (const pageChunks of [1, undefined]) {
       const document = await openDecisionsDocument(seen, projectA, "whole", { pageChunks });
       let json = "";
-      for (let piece; (piece = await document.next()) !== null;) json += piece;
+      for (let piece; (piece = await document.next()) !== null;) json += new TextDecoder().decode(piece);
       document.close();
       expect(json).toBe(expected);
     }
@@ -163,6 +171,36 @@ describe.each(testDatabases())("whole-run reads of the stored decisions on $name
       ),
     );
   }, 60_000);
+
+  it("reads a download's pages one ahead of what its client took, never more, and sends each chunk as one piece of its stored bytes", async () => {
+    const run = await runOf(projectA, "whole");
+    const texts = (await readWholeDecisions(db, run))!.chunkTexts;
+    const largest = Math.max(...texts.map((text) => Buffer.byteLength(text)));
+    const { db: seen, statements } = recording(db);
+    const pages = () => statements.filter((sql) => sql.includes("string_agg")).length;
+    const document = await openDecisionsDocument(seen, projectA, "whole", { pageChunks: 1, reads: new WholeReads() });
+    try {
+      expect(pages()).toBe(1); // the first page, read before anything is sent
+      const pieces: Uint8Array[] = [];
+      for (let piece; (piece = await document.next()) !== null;) {
+        pieces.push(piece);
+        // Pieces taken: the head, then one per chunk (pages of one chunk), then the end.
+        const chunksTaken = Math.min(Math.max(pieces.length - 1, 0), texts.length);
+        // The page after the last one taken is being read while it is sent; pages of one chunk
+        // end with an empty page (the one that says there is no more), then nothing is read.
+        expect(pages()).toBe(Math.min(chunksTaken + 1, texts.length + 1));
+      }
+      expect(pieces).toHaveLength(texts.length + 2);
+      for (const [i, text] of texts.entries()) {
+        const piece = Buffer.from(pieces[i + 1]);
+        expect(piece.length).toBeLessThanOrEqual(largest);
+        // The chunk's stored text without its brackets, after a comma from the second on.
+        expect(piece.toString()).toBe(`${i === 0 ? "" : ","}${text.slice(1, -1)}`);
+      }
+    } finally {
+      document.close();
+    }
+  });
 
   it("keeps reading when a rebuild rewrote only chunks not read yet, and refuses to mix rebuilds otherwise", async () => {
     const run = await runOf(projectA, "whole");
