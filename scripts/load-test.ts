@@ -16,7 +16,8 @@
  *
  * `--profile mixed` (issue 22; `--senders 10 --readers 20 --other-readers 5 --commenters 2
  * --replayers 1 --pause 1000`): first seeds two projects through the API (6 runs of 40 turns
- * each, policy versions for the replays), then at once: the senders as above; readers cycling
+ * each, policy versions for the replays) and makes every read once (a server loads a route's code
+ * on its first request: a start-up stall, not the load's), then at once: the senders as above; readers cycling
  * through the runs list (every sort, filters), facets, trends, a run's summary, events, timeline
  * whole and zoomed, decisions download, comments, the Reviewer's candidates, funnel and exports,
  * and the runs, run, reviewer and trends pages (HTML, with a browser session made in the fresh
@@ -29,6 +30,9 @@
  * answer), acknowledged ≠ stored, a health answer slower than 1 s, or lag over 500 ms. With --url
  * the second project is `--other-key`, and the pages are read only with `--session`
  * (`--other-session`): the value of a `cuescope_session` cookie.
+ *
+ * `--server-node-options="--cpu-prof --cpu-prof-dir=/tmp/prof"` passes flags to the node process of
+ * its own server (to find what blocks its event loop).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -37,7 +41,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { formatHealthWatch, healthPassed, MAX_EVENT_LOOP_LAG_MS, waitForQuietLoop, watchHealth } from "@/lib/client/health-watch";
 import { assertLoopback, formatLoadReport, loadPassed, runLoad } from "@/lib/client/load";
-import { runMixedLoad, seedProject, type MixedProject } from "@/lib/client/load-mixed";
+import { runMixedLoad, seedProject, warmUp, type MixedProject } from "@/lib/client/load-mixed";
 import { formatMixedReport, mixedFailures, type Sample } from "@/lib/client/load-mixed-report";
 import { authenticateKey, createKey } from "@/lib/server/auth/keys";
 import { createSession } from "@/lib/server/auth/sessions";
@@ -46,7 +50,7 @@ import { env } from "@/lib/server/env";
 import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testing/databases";
 
 const USAGE =
-  "usage: npm run test:load -- [--profile ingest|mixed] [--duration SECONDS] [--senders N] [--rate BATCHES_PER_S] [--readers N] [--other-readers N] [--commenters N] [--replayers N] [--pause MS] [--database-url URL] [--url URL --key KEY [--other-key KEY] [--session TOKEN] [--other-session TOKEN]] [--port PORT]";
+  "usage: npm run test:load -- [--profile ingest|mixed] [--duration SECONDS] [--senders N] [--rate BATCHES_PER_S] [--readers N] [--other-readers N] [--commenters N] [--replayers N] [--pause MS] [--database-url URL] [--url URL --key KEY [--other-key KEY] [--session TOKEN] [--other-session TOKEN]] [--port PORT] [--server-node-options FLAGS]";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -68,6 +72,7 @@ async function main(): Promise<number> {
       commenters: { type: "string", default: "2" },
       replayers: { type: "string", default: "1" },
       pause: { type: "string", default: "1000" },
+      "server-node-options": { type: "string", default: "" },
     },
   });
   const mixed = values.profile === "mixed";
@@ -118,13 +123,17 @@ async function main(): Promise<number> {
       }
       url = `http://127.0.0.1:${values.port}`;
       console.error(`starting a production server on ${url} ...`);
-      server = await startServer(url, Number(values.port), serverEnv);
+      server = await startServer(url, Number(values.port), serverEnv, values["server-node-options"].split(" ").filter(Boolean));
     }
 
     if (mixed) {
       console.error("seeding two projects through the API (runs, policy versions) ...");
       const seededMain = await seedProject(url, loaded, "main", { versions: 4 });
       const seededOther = other ? await seedProject(url, other, "other", { versions: 0 }) : undefined;
+      for (const project of [seededMain, seededOther]) {
+        const failed = project ? await warmUp(url, project) : [];
+        if (failed.length > 0) console.error(`warming up, these reads did not answer 2xx: ${failed.join(", ")}`);
+      }
       const { readers, commenters, replayers, pause } = Object.fromEntries(counts.map((name) => [name, Number(values[name])])) as Record<
         (typeof counts)[number],
         number
@@ -229,11 +238,20 @@ function statusLine(statuses: Record<string, number>): string {
     .join(" ");
 }
 
-async function startServer(url: string, port: number, databaseEnv: Record<string, string | undefined>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: { ...process.env, ...databaseEnv, NEXT_TELEMETRY_DISABLED: "1", CUESCOPE_SERVER_URL: url },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+async function startServer(
+  url: string,
+  port: number,
+  databaseEnv: Record<string, string | undefined>,
+  nodeOptions: string[],
+): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [...nodeOptions, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      env: { ...process.env, ...databaseEnv, NEXT_TELEMETRY_DISABLED: "1", CUESCOPE_SERVER_URL: url },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
     try {

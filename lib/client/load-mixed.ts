@@ -172,6 +172,24 @@ export function readsAt(step: number, runIds: readonly string[], withPages: bool
   return withPages ? reads : reads.filter((read) => !read.page);
 }
 
+/**
+ * Makes every read of `project` once, one after the other, before the load: a server loads the code
+ * of a route on its first request (hundreds of ms on a slow machine, once per process), which is
+ * the start-up's stall, not the load's. Returns the reads that did not answer 2xx (by endpoint).
+ */
+export async function warmUp(url: string, project: SeededProject): Promise<string[]> {
+  const base = url.replace(/\/$/, "");
+  const failed: string[] = [];
+  for (const read of readsAt(0, project.runIds, project.session !== undefined)) {
+    const headers: Record<string, string> =
+      read.page && project.session ? { cookie: `cuescope_session=${project.session}` } : { authorization: `Bearer ${project.key}` };
+    const response = await fetch(`${base}${read.path}`, { headers, redirect: "manual" }).catch(() => null);
+    await response?.arrayBuffer().catch(() => undefined);
+    if (!response || !response.ok) failed.push(`${read.endpoint} ${response?.status ?? "network"}`);
+  }
+  return failed;
+}
+
 export async function runMixedLoad(options: MixedOptions & { main: SeededProject; other?: SeededProject }): Promise<MixedResult> {
   assertLoopback(options.url);
   const base = options.url.replace(/\/$/, "");
