@@ -29,10 +29,14 @@ describe("the load test's health watch", () => {
   it("keeps the worst lag the server reported during the load and fails it over 500 ms", async () => {
     const served = await serveLags([12, 640, 30]);
     server = served.server;
-    const watch = watchHealth(served.url, 10);
+    const answers: [string, number][] = [];
+    const watch = watchHealth(served.url, 10, (status, ms) => answers.push([status, ms]));
     await new Promise((resolve) => setTimeout(resolve, 60));
     const seen = await watch.stop();
     expect(seen.worstLagMs).toBe(640);
+    // Every ask is heard, with its status and a latency no longer than the slowest the watch kept.
+    expect(answers.length).toBe(seen.statuses["200"]);
+    expect(answers.every(([status, ms]) => status === "200" && ms >= 0 && ms <= seen.maxLatencyMs)).toBe(true);
     expect(seen.statuses["200"]).toBeGreaterThanOrEqual(3);
     expect(healthPassed(seen)).toBe(false);
   });

@@ -42,21 +42,32 @@ export async function waitForQuietLoop(
   }
 }
 
-/** Starts watching; `stop()` asks once more (the window covers the end of the load) and returns what was seen. */
-export function watchHealth(url: string, intervalMs = 1_000): { stop(): Promise<HealthWatch> } {
+/**
+ * Starts watching; `stop()` asks once more (the window covers the end of the load) and returns what was seen.
+ * `onAnswer` hears each ask: its status ("network" for no answer) and how long the answer took (ms).
+ */
+export function watchHealth(
+  url: string,
+  intervalMs = 1_000,
+  onAnswer?: (status: string, ms: number) => void,
+): { stop(): Promise<HealthWatch> } {
   const seen: HealthWatch = { statuses: {}, worstLagMs: null, maxLatencyMs: 0 };
   const ask = async () => {
     const started = performance.now();
+    let status = "network";
     try {
       const response = await fetch(`${url.replace(/\/$/, "")}/api/v1/health`, { signal: AbortSignal.timeout(30_000) });
       const body = (await response.json().catch(() => null)) as { eventLoop?: { worstLagMs?: unknown } } | null;
-      seen.statuses[response.status] = (seen.statuses[response.status] ?? 0) + 1;
+      status = String(response.status);
       const lag = body?.eventLoop?.worstLagMs;
       if (typeof lag === "number") seen.worstLagMs = Math.max(seen.worstLagMs ?? 0, lag);
     } catch {
-      seen.statuses.network = (seen.statuses.network ?? 0) + 1;
+      status = "network";
     }
-    seen.maxLatencyMs = Math.max(seen.maxLatencyMs, performance.now() - started);
+    const ms = performance.now() - started;
+    seen.statuses[status] = (seen.statuses[status] ?? 0) + 1;
+    seen.maxLatencyMs = Math.max(seen.maxLatencyMs, ms);
+    onAnswer?.(status, ms);
   };
   let asking = ask();
   const timer = setInterval(() => {

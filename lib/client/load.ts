@@ -22,6 +22,8 @@ export interface LoadOptions {
   /** Per request (ms); a request that takes longer counts as a network error. */
   requestTimeoutMs?: number;
   onProgress?: (progress: LoadProgress) => void;
+  /** Each answered (or failed) ingest request: its status as counted in `statuses`, and its latency (ms). */
+  onRequest?: (status: string, ms: number) => void;
 }
 
 export interface LoadProgress {
@@ -36,7 +38,7 @@ export interface LoadReport {
   senders: number;
   ratePerSender: number;
   requests: number;
-  /** By status code; "network" for a request that got no answer. */
+  /** By status code; "network" for a request that got no answer; NO_RETRY_AFTER_503 for a 503 without Retry-After. */
   statuses: Record<string, number>;
   serverErrors: number;
   /** 5xx other than 503 (the one 5xx a client is told to retry later). */
@@ -55,6 +57,14 @@ export interface LoadReport {
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+/** How a 503 without `Retry-After` is counted: a client is not told when to retry, so it counts as a failure. */
+export const NO_RETRY_AFTER_503 = "503 without Retry-After";
+
+/** The status a request is counted under: its code, but a 503 without `Retry-After` apart. */
+export function statusOf(response: Pick<Response, "status" | "headers">): string {
+  return response.status === 503 && !response.headers.get("retry-after") ? NO_RETRY_AFTER_503 : String(response.status);
+}
 
 export function assertLoopback(url: string): void {
   const host = new URL(url).hostname;
@@ -133,7 +143,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           body: JSON.stringify({ batch }),
           signal: AbortSignal.timeout(timeout),
         });
-        status = String(response.status);
+        status = statusOf(response);
         const text = await response.text();
         if (response.status === 207) {
           const answer = JSON.parse(text) as { results: { id: string | null; status: string }[] };
@@ -145,7 +155,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       } catch {
         status = "network";
       }
-      latencies.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      options.onRequest?.(status, ms);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
   };
@@ -164,7 +176,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   const serverErrors = Object.entries(statuses)
-    .filter(([s]) => /^5\d\d$/.test(s))
+    .filter(([s]) => /^5\d\d/.test(s))
     .reduce((n, [, c]) => n + c, 0);
   return {
     durationMs,

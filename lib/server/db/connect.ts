@@ -8,6 +8,7 @@ import { PrismaClient } from "./generated/client";
 import { CopyBinaryReader, copyBinaryRows, type CopyRow } from "./copy-binary";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
+import { gatedPglite } from "./pglite-gate";
 import type { SqlRunner } from "./sql";
 import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
 import { env } from "@/lib/server/env";
@@ -260,7 +261,9 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
     release();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  // Every statement through the gate: the event loop turns between two of them (pglite-gate.ts).
+  const gated = gatedPglite(pglite);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(gated) });
   return {
     prisma,
     kind: "pglite",
@@ -268,12 +271,12 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
     label: `embedded PGlite at ${dataDir}`,
     withSql: (work) =>
       work({
-        exec: async (sql) => void (await pglite.exec(sql)),
-        query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+        exec: async (sql) => void (await gated.exec(sql)),
+        query: async <T>(sql: string, params?: unknown[]) => (await gated.query<T>(sql, params)).rows,
       }),
     async executeSql(text, values) {
-      if (values && values.length > 0) return pglite.query(text, values);
-      const results = await pglite.exec(text);
+      if (values && values.length > 0) return gated.query(text, values);
+      const results = await gated.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
     async copyRows(select) {

@@ -1,0 +1,51 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatedPglite } from "./pglite-gate";
+
+/**
+ * PGlite answers statements queued behind one another in one microtask chain, so the event loop
+ * gets no turn until the queue is drained; through the gate it turns between two statements.
+ * Asserted by order (no timing): what a setImmediate scheduled next to the queue sees.
+ */
+describe("the PGlite gate", () => {
+  let pglite: PGlite;
+  beforeAll(async () => {
+    pglite = await PGlite.create("memory://");
+    await pglite.exec("CREATE TABLE t (n int)");
+  });
+  afterAll(() => pglite.close());
+
+  it("lets the event loop turn between queued statements, in the order they were issued", async () => {
+    const db = gatedPglite(pglite);
+    const order: string[] = [];
+    const statements = Array.from({ length: 6 }, (_, i) =>
+      db.query("SELECT count(*) FROM generate_series(1, 20000)").then(() => order.push(`q${i}`)),
+    );
+    setImmediate(() => order.push("loop"));
+    await Promise.all(statements);
+    // The loop's turn comes before the last statement ran.
+    expect(order.indexOf("loop")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("loop")).toBeLessThan(order.indexOf("q5"));
+    expect(order.filter((s) => s !== "loop")).toEqual(["q0", "q1", "q2", "q3", "q4", "q5"]);
+  });
+
+  it("keeps a transaction to itself: a statement issued during it runs after its commit", async () => {
+    const db = gatedPglite(pglite);
+    const seen: number[] = [];
+    let inside: Promise<unknown> = Promise.resolve();
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO t VALUES (1)");
+      inside = db.query<{ c: number }>("SELECT count(*)::int AS c FROM t").then((r) => seen.push(r.rows[0].c));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await tx.query("INSERT INTO t VALUES (2)");
+    });
+    await inside;
+    expect(seen).toEqual([2]);
+  });
+
+  it("passes errors through and goes on with the next statement", async () => {
+    const db = gatedPglite(pglite);
+    await expect(db.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
+    expect((await db.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+});
