@@ -281,7 +281,7 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
     },
     async copyRows(select) {
       // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob.
-      const { blob } = await pglite.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
+      const { blob } = await gated.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
       if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
       return copyBinaryRows([new Uint8Array(await blob.arrayBuffer())]);
     },
