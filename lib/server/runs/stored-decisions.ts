@@ -101,9 +101,10 @@ function pageStatement(projectId: string, runPk: string, from: string, limit: st
           ORDER BY c."chunk" LIMIT ${limit}) AS "page"`;
 }
 
-type TextRow = {
-  [K in "runPk" | "eventCount" | "maxSeq" | "findings" | "summary" | "error" | "prefix" | "chunk" | "xmin" | "turns"]: string | null;
-};
+/** A page statement's columns, in its order (a binary COPY's fields come in this order). */
+const COLUMNS = ["runPk", "eventCount", "maxSeq", "findings", "summary", "error", "prefix", "chunk", "xmin", "turns"] as const;
+
+type TextRow = { [K in (typeof COLUMNS)[number]]: string | null };
 
 /** A page's rows as read (`turnsOf(row, i)`: the turns of the i-th row, a chunk's). */
 function pageRows<Chunk>(rows: readonly TextRow[], turnsOf: (row: TextRow, i: number) => Chunk): PageRows<Chunk> {
@@ -186,8 +187,6 @@ export function openWholeDecisions(
     return pageRows(rows, (row) => row.turns!);
   }, pageChunks);
 }
-
-const COLUMNS = ["runPk", "eventCount", "maxSeq", "findings", "summary", "error", "prefix", "chunk", "xmin", "turns"] as const;
 
 /**
  * openWholeDecisions with each chunk's text handed out as its UTF-8 bytes (a copy of its own, so
