@@ -1,4 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
+import { eventLoopTurn } from "@/lib/server/event-loop-turn";
 
 /**
  * PGlite runs each statement synchronously in WebAssembly on this thread, and its own lock hands
@@ -15,7 +16,7 @@ import type { PGlite } from "@electric-sql/pglite";
 export function gatedPglite(pglite: PGlite): PGlite {
   let tail: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
+    const turn = tail.then(eventLoopTurn).then(work);
     tail = turn.catch(() => undefined);
     return turn;
   };

@@ -7,7 +7,7 @@ import { copyColumn } from "@/lib/server/db/json-columns";
 import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
 import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import type { StoredEventRow } from "@/lib/server/db/json-columns";
-import { nextTick, readEventRowsInPages } from "@/lib/server/runs/run-events";
+import { readEventRowsInPages } from "@/lib/server/runs/run-events";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import type { TaskThreads } from "@/lib/server/jobs/threads";
 
@@ -96,7 +96,6 @@ async function readRunInput(
   // The whole stored decisions, their chunks' texts joined (a job reads the whole run).
   const stored = await readWholeDecisions(db, { projectId, id: run.id });
   if (!stored?.head.findings) return null;
-  await nextTick(); // the requests' turn between this run's reads (the embedded database never gives one)
   return {
     ownJson: decisionsJsonOf(run.runId, stored.chunkTexts, stored.head.findings),
     rows: await readEventRowsInPages(db, { projectId, id: run.id }),

@@ -1,6 +1,7 @@
 import type { TRunDecisions, TTurnDecision } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { runSummaryColumn, StoredDataError, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
+import { eventLoopTurn } from "@/lib/server/event-loop-turn";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { decisionsJsonOf } from "./decision-chunks";
@@ -170,7 +171,7 @@ async function parseWholeDecisions(
   let chars = 0;
   for (let texts; (texts = await cursor!.next());) {
     for (const text of texts) {
-      await new Promise((resolve) => setImmediate(resolve)); // one chunk (a few hundred kB) per tick
+      await eventLoopTurn(); // one chunk (a few hundred kB) per tick
       for (const turn of JSON.parse(text) as TTurnDecision[]) turns.push(turn);
       chars += text.length;
     }

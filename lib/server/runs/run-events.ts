@@ -46,7 +46,9 @@ export const EVENT_ROWS_PAGE = 1000;
  * A run's event rows in arrival order, as `queryEventRows(db, run)`, but read `pageRows` at a time
  * (after the last page's seq, through the events' (project, run, seq) index): for a job reading a
  * whole long run next to requests, no query holds the database for the whole run, and the event
- * loop gets a turn between pages (see `nextTick`): a request waits at most about one page behind it.
+ * loop gets a turn between pages (on PostgreSQL each page is I/O; on the embedded database every
+ * statement starts from a turn of its own, lib/server/db/pglite-gate.ts): a request waits at most
+ * about one page behind it.
  */
 export async function readEventRowsInPages(db: Database, run: RunKey, pageRows = EVENT_ROWS_PAGE): Promise<StoredEventRow[]> {
   const rows: StoredEventRow[] = [];
@@ -57,15 +59,5 @@ export async function readEventRowsInPages(db: Database, run: RunKey, pageRows =
       : queryEventRows(db, run, ` AND "seq" > $3::bigint`, [after], pageRows));
     for (const row of page) rows.push(row);
     if (page.length < pageRows) return rows;
-    await nextTick();
   }
-}
-
-/**
- * Waits for the event loop's next turn. The embedded database answers a query without ever giving
- * the event loop a turn (its promises settle as microtasks), so a loop of queries would hold it —
- * timers, sockets, every other request — until the loop ends.
- */
-export function nextTick(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

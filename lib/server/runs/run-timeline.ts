@@ -4,6 +4,7 @@ import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/c
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
+import { eventLoopTurn } from "@/lib/server/event-loop-turn";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { findRun, type RunRow } from "./find-run";
 import { checkedHead } from "./run-decisions";
@@ -36,7 +37,7 @@ export async function getRunTimeline(db: Database, projectId: string, runId: str
   const decisions: TRunDecisions = { runId: run.runId, turns: [], findings: JSON.parse(result.findings) as TRunDecisions["findings"] };
   // One chunk (a few hundred kB) parsed per tick: a query without a window parses every chunk.
   for (const text of stored!.chunkTexts) {
-    if (decisions.turns.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (decisions.turns.length > 0) await eventLoopTurn();
     for (const turn of JSON.parse(text) as TTurnDecision[]) decisions.turns.push(turn);
   }
   // A window reads only the events it needs (the window's, the run.started, the Reviewer chains that
