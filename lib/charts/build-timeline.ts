@@ -30,6 +30,7 @@ import {
 import { meterSeries, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
 import { chainExtent, reviewerLane } from "@/lib/reviewer/lane";
+import { REVIEWER_LANE_EVENT_TYPES } from "@/lib/reviewer/window-events";
 import { thresholdsFor } from "./thresholds";
 
 export interface BuildTimelineOptions {
@@ -53,16 +54,7 @@ export const DEFAULT_MAX_POINTS = 600;
 type Fit = <T>(items: T[], fold: (items: T[]) => T[]) => T[];
 
 /** The event types the timeline's lanes and markers read (compactions, Reviewer flow, notifications). */
-export const TIMELINE_EVENT_TYPES = [
-  "run.started",
-  "context.compaction",
-  "reviewer.candidate",
-  "reviewer.admission",
-  "reviewer.dispatched",
-  "reviewer.completed",
-  "reviewer.cancelled",
-  "user.notified",
-] as const;
+export const TIMELINE_EVENT_TYPES = ["run.started", "context.compaction", ...REVIEWER_LANE_EVENT_TYPES, "user.notified"] as const;
 
 /**
  * The run page's timeline from a run's rebuilt decisions and its events (pure, deterministic).

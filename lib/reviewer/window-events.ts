@@ -10,6 +10,12 @@ export const REVIEWER_LANE_EVENT_TYPES = [
   "reviewer.completed",
   "reviewer.cancelled",
 ] as const;
+const LANE_TYPES: ReadonlySet<string> = new Set(REVIEWER_LANE_EVENT_TYPES);
+
+/** The Reviewer lane's events of `events`, in run order. */
+function laneEventsInRunOrder(events: readonly TEvent[]): TEvent[] {
+  return inRunOrder(events.filter((event) => LANE_TYPES.has(event.type)));
+}
 
 /** The candidateId and dispatchId an event of the Reviewer lane carries (null when it has none, or is of another type). */
 export function reviewerKeys(event: TEvent): { candidateId: string | null; dispatchId: string | null } {
@@ -47,7 +53,7 @@ export function reviewerKeys(event: TEvent): { candidateId: string | null; dispa
  * caller may pass events whose bodies carry only those (and the defaults the lane reads).
  */
 export function reviewerEventsForWindow(events: readonly TEvent[], from: number, to: number, end: number): TEvent[] {
-  const ordered = inRunOrder(events.filter((event) => (REVIEWER_LANE_EVENT_TYPES as readonly string[]).includes(event.type)));
+  const ordered = laneEventsInRunOrder(events);
   const lane = reviewerLane({}, [], ordered);
   const candidates = new Set<string>();
   const dispatches = new Set<string>();
@@ -95,7 +101,7 @@ export type TReviewerSpan = [candidateId: string, first: number, last: number];
  * rebuilt turn) spans more than SHORT_CHAIN_TURNS turns, in the lane's order (pure).
  */
 export function longReviewerChains(events: readonly TEvent[], end: number): TReviewerSpan[] {
-  const ordered = inRunOrder(events.filter((event) => (REVIEWER_LANE_EVENT_TYPES as readonly string[]).includes(event.type)));
+  const ordered = laneEventsInRunOrder(events);
   const spans: TReviewerSpan[] = [];
   for (const chain of reviewerLane({}, [], ordered).chains) {
     const [first, last] = chainExtent(chain, end);
