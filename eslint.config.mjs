@@ -36,6 +36,8 @@ const CLIENT = [
   "lib/run-view",
   "lib/api-docs",
   "lib/markdown",
+  "lib/keys",
+  "lib/run-list",
 ];
 
 const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";

@@ -2,7 +2,7 @@
 
 import { TRIAGE_KINDS, type TRunTriage, type TTriageKind } from "@/lib/contracts";
 import { formatNumber, formatTurn } from "@/lib/format";
-import { TRIAGE_KEYS } from "@/lib/run-view/triage-keys";
+import { TRIAGE_KEYS } from "@/lib/keys/triage-keys";
 import { TRIAGE_NOUNS } from "./use-triage";
 import styles from "./triage.module.css";
 

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { TTriageKind } from "@/lib/contracts";
 import { formatTurn } from "@/lib/format";
 import { runTriageQuery } from "@/lib/queries/runs";
-import { triageForKey, type TriageDirection } from "@/lib/run-view/triage-keys";
+import { triageForKey, type TriageDirection } from "@/lib/keys/triage-keys";
 import { keyPressOf } from "@/lib/keys/key-press";
 
 /** What each triage kind is called in a sentence ("the next dropped reminder"). */
@@ -17,7 +17,7 @@ export const TRIAGE_NOUNS: Record<TTriageKind, string> = {
 
 /**
  * The triage bar's state and its steps: the steps from the selected turn (fetched with it, kept
- * while the next loads), `step(kind, direction)` for the buttons and the keys (lib/run-view/triage-keys.ts),
+ * while the next loads), `step(kind, direction)` for the buttons and the keys (lib/keys/triage-keys.ts),
  * and a sentence for a live region saying where a step went. Steps run one after another, each from
  * where the last one went, so pressing `]` three times quickly moves three drops on.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { turnForKey } from "@/lib/inspector/turn-keys";
-import { triageForKey } from "@/lib/run-view/triage-keys";
+import { triageForKey } from "@/lib/keys/triage-keys";
 import { jumpForKey } from "./list-jump";
 import { SHORTCUT_GROUPS, shortcutGroupsFor } from "./shortcuts";
 

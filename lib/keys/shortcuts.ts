@@ -1,4 +1,4 @@
-import { TRIAGE_KEYS } from "@/lib/run-view/triage-keys";
+import { TRIAGE_KEYS } from "./triage-keys";
 import { JUMP_KEYS } from "./list-jump";
 
 /** One line of the keyboard help: the keys (each shown as its own key cap) and what they do. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { defaultEtfPolicy, generateEtfRun, type EtfRunOptions } from "@/lib/demo/etf-run";
-import { funnelCounts, funnelFromCounts, hasViolations, reviewerAudit, type FunnelCounts } from "./audit";
+import { TIMELINE_EVENT_TYPES } from "@/lib/charts";
+import { funnelCounts, funnelFromCounts, hasViolations, REVIEWER_EVENT_TYPES, reviewerAudit, type FunnelCounts } from "./audit";
 import { reviewerFunnel } from "./funnel";
 import { reviewerRows } from "./rows";
 
@@ -73,5 +74,14 @@ describe("the stored Reviewer audit of a run", () => {
 
   it("keeps a reason with dots whole", () => {
     expect(funnelFromCounts([["cancelled.byReason.a.b", 2]]).cancelled.byReason).toEqual({ "a.b": 2 });
+  });
+});
+
+describe("REVIEWER_EVENT_TYPES", () => {
+  // The rebuild's resume reads these types once for both the Reviewer rows and the whole-run timeline.
+  it("holds every type the run page's timeline reads, and the requests readings R13's budget condition needs", () => {
+    for (const type of TIMELINE_EVENT_TYPES) expect(REVIEWER_EVENT_TYPES.has(type), type).toBe(true);
+    expect(REVIEWER_EVENT_TYPES.has("meter.requests")).toBe(true);
+    expect(REVIEWER_EVENT_TYPES.has("model.action")).toBe(false);
   });
 });

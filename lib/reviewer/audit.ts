@@ -1,16 +1,23 @@
 import { ZReviewerFunnel, type TEvent, type TReviewerFunnel, type TRunDecisions } from "@/lib/contracts";
-import { TIMELINE_EVENT_TYPES } from "@/lib/charts";
 import { reviewerFunnel } from "./funnel";
 import { reviewerRows, type ReviewerRow } from "./rows";
+import { REVIEWER_LANE_EVENT_TYPES } from "./window-events";
 
 /**
- * The events the Reviewer rows read: the run page's timeline types (the run's start, compactions,
- * the Reviewer flow, notifications) plus the requests readings, which are "the facts of the turn"
- * R13's budget condition is evaluated on (without them every rule verdict would see no reading and
- * take the budget as holding). Other events change nothing in the rows; leaving them out makes the
- * walk cheaper.
+ * The events the Reviewer rows read: the run's start, compactions, the Reviewer flow and
+ * notifications (the run page's timeline types, TIMELINE_EVENT_TYPES in lib/charts, which builds
+ * on this folder and so is not imported here; a test keeps this set a superset of it) plus the
+ * requests readings, which are "the facts of the turn" R13's budget condition is evaluated on
+ * (without them every rule verdict would see no reading and take the budget as holding). Other
+ * events change nothing in the rows; leaving them out makes the walk cheaper.
  */
-export const REVIEWER_EVENT_TYPES: ReadonlySet<string> = new Set([...TIMELINE_EVENT_TYPES, "meter.requests"]);
+export const REVIEWER_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "run.started",
+  "context.compaction",
+  ...REVIEWER_LANE_EVENT_TYPES,
+  "user.notified",
+  "meter.requests",
+]);
 
 /**
  * A run's funnel as flat counts: `group.field` for a plain count (`candidates.total`),

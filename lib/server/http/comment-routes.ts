@@ -5,7 +5,8 @@ import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comme
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
-import { parseWith, readJsonBody, runIdOf } from "./request";
+import { readJsonBody, runIdOf } from "./request";
+import { parseWith } from "@/lib/server/errors";
 
 /**
  * The comments of a run (docs/comments.md): list, write, edit and delete. Reads and writes are of

@@ -2,13 +2,13 @@ import "server-only";
 import { ZIdPathParams, ZReplayRequest } from "@/lib/contracts";
 import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "@/lib/server/loaders/replay";
 import { isTransientDatabaseError } from "@/lib/server/db";
-import { DomainError } from "@/lib/server/errors";
+import { DomainError, parseWith } from "@/lib/server/errors";
 import { getBackground } from "@/lib/server/jobs/background";
 import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
-import { parseWith, readJsonBody } from "./request";
+import { readJsonBody } from "./request";
 
 type IdParams = { id: string };
 

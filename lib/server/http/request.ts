@@ -1,7 +1,6 @@
-import type { z } from "zod";
-import { problemsFrom, ZRunPathParams } from "@/lib/contracts";
+import { ZRunPathParams } from "@/lib/contracts";
 import { runIdFromRoute } from "@/lib/queries/paths";
-import { DomainError } from "@/lib/server/errors";
+import { DomainError, parseWith } from "@/lib/server/errors";
 
 /**
  * Reads a JSON body of at most `maxBytes` without holding more than that in memory: 415 for another
@@ -50,15 +49,6 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
 
 export function formatMb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
-}
-
-/** Validates a value with a contract; a failure names the first field path and the reason. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const [first, ...rest] = problemsFrom(result.error);
-  const more = rest.length ? ` (and ${rest.length} more: ${rest.map((p) => `${p.path || what}: ${p.message}`).join("; ")})` : "";
-  throw new DomainError("invalid", `${what}${first.path ? `.${first.path}` : ""}: ${first.message}${more}`, first.path || undefined);
 }
 
 /** The URL's query string as an object of strings (the last value wins for a repeated name). */

@@ -4,7 +4,8 @@ import { reviewerCandidatesLoader, reviewerFunnelLoader } from "@/lib/server/loa
 import { exportReviewerCandidates } from "@/lib/server/reviewer/export-candidates";
 import { apiRoute } from "./api-route";
 import { loaderRoute } from "./loader-route";
-import { parseWith, queryOf } from "./request";
+import { queryOf } from "./request";
+import { parseWith } from "@/lib/server/errors";
 
 /** GET /api/v1/reviewer/candidates */
 export const reviewerCandidatesRoute = loaderRoute(reviewerCandidatesLoader);

@@ -1,6 +1,6 @@
 import "server-only";
 import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZExportFormat, ZIngestRequest } from "@/lib/contracts";
-import { DomainError } from "@/lib/server/errors";
+import { DomainError, parseWith } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import {
   runFacetsLoader,
@@ -16,7 +16,7 @@ import { streamedDocument } from "@/lib/server/export/streamed-download";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
-import { parseWith, queryOf, readJsonBody, runIdOf } from "./request";
+import { queryOf, readJsonBody, runIdOf } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
 type RunParams = { runId: string };

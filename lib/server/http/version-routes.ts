@@ -7,7 +7,8 @@ import type { Loader } from "@/lib/server/loaders/define-loader";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
 import { loaderRoute } from "./loader-route";
-import { parseWith, readJsonBody } from "./request";
+import { readJsonBody } from "./request";
+import { parseWith } from "@/lib/server/errors";
 
 const MAX_VERSION_BYTES = 256 * 1024;
 type IdParams = { id: string };

@@ -3,7 +3,8 @@ import { ZIdPathParams, ZSavedViewCreate, ZSavedViewsQuery, ZSavedViewUpdate } f
 import { createSavedView, deleteSavedView, listSavedViews, updateSavedView } from "@/lib/server/views/saved-views";
 import { apiRoute } from "./api-route";
 import { json } from "./errors-to-response";
-import { parseWith, queryOf, readJsonBody } from "./request";
+import { queryOf, readJsonBody } from "./request";
+import { parseWith } from "@/lib/server/errors";
 
 const MAX_VIEW_BYTES = 8 * 1024;
 type IdParams = { id: string };

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { ApiInput } from "@/lib/queries/api-input";
 import type { Database } from "@/lib/server/db";
-import { parseWith } from "@/lib/server/http/request";
+import { parseWith } from "@/lib/server/errors";
 
 /** Who asks: the open database and the caller's project (from the API key or the session). */
 export interface LoaderContext {

@@ -1,5 +1,5 @@
 import type { TTriageKind } from "@/lib/contracts";
-import { isTypingOrShortcut, type KeyPress } from "@/lib/keys/key-press";
+import { isTypingOrShortcut, type KeyPress } from "./key-press";
 
 export type TriageDirection = "previous" | "next";
 
