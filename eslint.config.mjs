@@ -38,6 +38,7 @@ const CLIENT = [
   "lib/markdown",
   "lib/keys",
   "lib/run-list",
+  "lib/endpoints",
 ];
 
 const PURE_CORE = "lib/core and lib/contracts import only zod, each other and themselves (architecture habit 1)";
@@ -57,6 +58,8 @@ const config = [
       "playwright-report/**",
       "next-env.d.ts",
       "packages/sdk/dist/**",
+      // CommonJS, read by dependency-cruiser only (the lint script runs it).
+      ".dependency-cruiser.cjs",
     ],
   },
   ...nextCoreWebVitals,
@@ -155,6 +158,38 @@ const config = [
             {
               regex: "^(?!zod$|@/lib/(core|contracts|otlp)(/|$))[^.]",
               message: "lib/otlp imports only zod, lib/core, lib/contracts and itself",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The endpoint declarations are data: routing, docs, queries and prefetch are derived from them, on the server and in
+    // the browser alike (architecture habit 2). They name contracts and nothing else.
+    files: ["lib/endpoints/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib/endpoints",
+              from: ".",
+              except: ["./lib/endpoints", "./lib/contracts", "./node_modules/zod"],
+              message: "lib/endpoints imports only zod, lib/contracts and itself",
+            },
+          ],
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!zod$|@/lib/(contracts|endpoints)(/|$))[^.]",
+              message: "lib/endpoints imports only zod, lib/contracts and itself",
             },
           ],
         },

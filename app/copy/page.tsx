@@ -9,8 +9,6 @@ import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } fro
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
-import { copyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "Copy" };
 
@@ -31,8 +29,8 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
   const context = { db: await getDb(), projectId };
   const queryClient = makeQueryClient();
   const [versions, runs] = await Promise.all([
-    fetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
-    fetchQuery(queryClient, runsListQuery({}), runListLoader, context),
+    fetchQuery(queryClient, copyVersionsQuery(), context),
+    fetchQuery(queryClient, runsListQuery({}), context),
   ]);
 
   const from = one(search.from);
@@ -44,11 +42,11 @@ export default async function CopyPage({ searchParams }: { searchParams: SearchP
   if (runId !== null) {
     // A run that is gone (a stale link) just leaves the preview empty; the picker offers the others.
     // Read directly, not dehydrated: a long run's timeline is large, and the browser fetches it for the picker.
-    const timeline = await loadQuery(runTimelineQuery(runId), runTimelineLoader, context).catch(() => null);
+    const timeline = await loadQuery(runTimelineQuery(runId), context).catch(() => null);
     turn ??= timeline ? previewTurns(timeline).suggested : null;
     await Promise.all([
-      prefetchQuery(queryClient, runSummaryQuery(runId), runSummaryLoader, context),
-      turn === null ? null : prefetchQuery(queryClient, turnDetailQuery(runId, turn), turnDetailLoader, context),
+      prefetchQuery(queryClient, runSummaryQuery(runId), context),
+      turn === null ? null : prefetchQuery(queryClient, turnDetailQuery(runId, turn), context),
     ]);
   }
 

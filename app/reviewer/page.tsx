@@ -9,8 +9,6 @@ import { runFacetsQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { reviewerCandidatesLoader, reviewerFunnelLoader } from "@/lib/server/loaders/reviewer";
-import { runFacetsLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Reviewer" };
 
@@ -27,9 +25,9 @@ export default async function ReviewerPage({ searchParams }: { searchParams: Sea
   // The client's queries, answered by the routes' loaders with the input the browser would send.
   // A failed prefetch (a stale cursor) is not dehydrated: the client asks again and shows the error.
   await Promise.all([
-    prefetchQuery(queryClient, reviewerCandidatesQuery(filters, pageSize), reviewerCandidatesLoader, context),
-    prefetchQuery(queryClient, reviewerFunnelQuery(filters), reviewerFunnelLoader, context),
-    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
+    prefetchQuery(queryClient, reviewerCandidatesQuery(filters, pageSize), context),
+    prefetchQuery(queryClient, reviewerFunnelQuery(filters), context),
+    prefetchQuery(queryClient, runFacetsQuery(), context),
   ]);
 
   return (

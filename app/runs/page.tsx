@@ -9,7 +9,6 @@ import { runFacetsQuery, runsListQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { runFacetsLoader, runListLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Runs" };
 
@@ -26,8 +25,8 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
   const queryClient = makeQueryClient();
   // The client's queries, answered by the routes' loaders with the input the browser would send.
   await Promise.all([
-    prefetchQuery(queryClient, runsListQuery(parsed.filters), runListLoader, context),
-    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
+    prefetchQuery(queryClient, runsListQuery(parsed.filters), context),
+    prefetchQuery(queryClient, runFacetsQuery(), context),
   ]);
 
   return (

@@ -9,8 +9,6 @@ import { parseTrendsUrl, trendsHref, trendsQuery } from "@/lib/queries/trends";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { runFacetsLoader } from "@/lib/server/loaders/runs";
-import { trendsLoader } from "@/lib/server/loaders/trends";
 
 export const metadata: Metadata = { title: "Trends" };
 
@@ -29,8 +27,8 @@ export default async function Trends({ searchParams }: { searchParams: SearchPar
   const queryClient = makeQueryClient();
   // A bad value in the URL is not dehydrated: the client asks, and shows the API's 400 naming it.
   await Promise.all([
-    prefetchQuery(queryClient, trendsQuery({ ...view, tz: zone }), trendsLoader, context),
-    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
+    prefetchQuery(queryClient, trendsQuery({ ...view, tz: zone }), context),
+    prefetchQuery(queryClient, runFacetsQuery(), context),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

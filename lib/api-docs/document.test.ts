@@ -1,18 +1,14 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ZEvent, ZRunDecisions } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
+import { ENDPOINTS } from "@/lib/endpoints";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { buildOpenApiDocument, errorStatuses, type OpenApiOperation } from "./document";
 import { checkJsonSchema, resolveRef } from "./json-schema-check";
-import { OPERATIONS } from "./operations";
 import type { JsonSchema } from "./schemas";
 
 const doc = buildOpenApiDocument();
 const root = doc as unknown as JsonSchema;
-const API_DIR = join(process.cwd(), "app/api/v1");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /** Every `$ref` anywhere in a value. */
 function refsIn(value: unknown, found: string[] = []): string[] {
@@ -32,23 +28,6 @@ function allOperations(): [string, string, OpenApiOperation][] {
   );
 }
 
-/** Each route file under app/api/v1 as `METHOD /api/v1/path/{param}`, from the methods it exports. */
-function routeFileOperations(): string[] {
-  const files = (readdirSync(API_DIR, { recursive: true }) as string[]).filter((file) => file.split(sep).at(-1) === "route.ts");
-  return files.flatMap((file) => {
-    const path =
-      "/api/v1/" +
-      relative(".", file)
-        .split(sep)
-        .slice(0, -1)
-        .join("/")
-        .replace(/\[([^\]]+)\]/g, "{$1}");
-    const source = readFileSync(join(API_DIR, file), "utf8");
-    const exported = [...source.matchAll(/export\s+(?:const|async\s+function|function)\s+([A-Z]+)\b/g)].map((m) => m[1]);
-    return exported.filter((name) => METHODS.includes(name)).map((method) => `${method} ${path.replace(/\/$/, "")}`);
-  });
-}
-
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 with info, servers, tags and security schemes", () => {
     expect(doc.openapi).toBe("3.1.0");
@@ -59,10 +38,10 @@ describe("the OpenAPI document", () => {
     for (const [, , op] of allOperations()) expect(tags.has(op.tags[0])).toBe(true);
   });
 
-  it("has a route file for every operation and an operation for every route file", () => {
-    const documented = allOperations().map(([path, method]) => `${method.toUpperCase()} ${path}`);
-    expect(documented.sort()).toEqual(routeFileOperations().sort());
-    expect(new Set(documented).size).toBe(documented.length);
+  it("documents every declared endpoint once, under its own method and path (the server serves the same list: lib/server/http/api.test.ts)", () => {
+    const documented = allOperations().map(([path, method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`);
+    expect(documented.sort()).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.path} ${e.id}`).sort());
+    expect(new Set(ENDPOINTS.map((e) => e.id)).size).toBe(ENDPOINTS.length);
   });
 
   it("resolves every $ref and names the shared schemas", () => {
@@ -96,7 +75,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("lists the errors an operation's shape implies", () => {
-    const byId = Object.fromEntries(OPERATIONS.map((op) => [op.operationId, op]));
+    const byId = Object.fromEntries(ENDPOINTS.map((op) => [op.id, op]));
     expect(errorStatuses(byId.ingestEvents)).toEqual([400, 401, 403, 413, 415, 429, 503]);
     expect(errorStatuses(byId.getRunSummary)).toEqual([400, 401, 404, 409, 429, 503]);
     expect(errorStatuses(byId.getRunFacets)).toEqual([401, 429, 503]);

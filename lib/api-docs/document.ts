@@ -1,10 +1,20 @@
 import packageJson from "@/package.json";
-import { ERROR_STATUSES, OPERATIONS, paramDescription, TAGS, type ErrorStatus, type Operation, type SuccessResponse } from "./operations";
-import { COMPONENT_PREFIX, componentSchemas, parameterSchemas, type JsonSchema, type ResponseSchemaName } from "./schemas";
+import { z } from "zod";
+import {
+  ENDPOINTS,
+  ERROR_STATUSES,
+  paramDescription,
+  TAGS,
+  type AnyEndpoint,
+  type ErrorStatus,
+  type OtherContent,
+  type SuccessResponse,
+} from "@/lib/endpoints";
+import { COMPONENT_PREFIX, componentSchemas, parameterSchemas, schemaName, type JsonSchema } from "./schemas";
 
 /**
- * The OpenAPI 3.1 document of `/api/v1`, built from the table of operations (./operations.ts) and
- * the zod contracts (./schemas.ts). Pure: the route `GET /api/v1/openapi.json` serves it and the
+ * The OpenAPI 3.1 document of `/api/v1`, built from the endpoints' declarations (lib/endpoints) and
+ * the zod contracts they name (./schemas.ts). Pure: the route `GET /api/v1/openapi.json` serves it and the
  * page `/docs/api` renders it.
  */
 
@@ -43,7 +53,7 @@ export const SESSION_COOKIE_NAME = "cuescope_session";
 const KEY_SECURITY: Record<string, string[]>[] = [{ bearerKey: [] }, { sessionCookie: [] }];
 /** The forms an OpenTelemetry exporter sends the key in (docs/contract/otlp.md#authentication). */
 const EXPORTER_SECURITY: Record<string, string[]>[] = [{ bearerKey: [] }, { apiKeyHeader: [] }, { basicKey: [] }];
-const SECURITY: Record<Operation["auth"], Record<string, string[]>[]> = { key: KEY_SECURITY, exporter: EXPORTER_SECURITY, public: [] };
+const SECURITY: Record<AnyEndpoint["auth"], Record<string, string[]>[]> = { key: KEY_SECURITY, exporter: EXPORTER_SECURITY, public: [] };
 
 const ref = (name: string): JsonSchema => ({ $ref: COMPONENT_PREFIX + name });
 const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } };
@@ -61,13 +71,16 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
   503: "The database or the job queue is busy or unreachable; nothing was stored. Retry after Retry-After.",
 };
 
+/** Whether a parameters schema has any field. */
+const hasFields = (schema: z.ZodObject) => Object.keys(schema.shape).length > 0;
+
 /** The error statuses an operation can answer with: those its shape implies, and its own. */
-export function errorStatuses(operation: Operation): ErrorStatus[] {
+export function errorStatuses(operation: AnyEndpoint): ErrorStatus[] {
   const applies: Record<ErrorStatus, boolean> = {
-    400: Boolean(operation.pathParams || operation.query || operation.body),
+    400: hasFields(operation.pathParams) || hasFields(operation.query) || Boolean(operation.body),
     401: operation.auth !== "public",
-    403: operation.auth === "key" && operation.method !== "get",
-    404: Boolean(operation.pathParams),
+    403: operation.auth === "key" && operation.method !== "GET",
+    404: hasFields(operation.pathParams),
     409: false,
     413: Boolean(operation.body),
     415: Boolean(operation.body),
@@ -77,10 +90,10 @@ export function errorStatuses(operation: Operation): ErrorStatus[] {
   return ERROR_STATUSES.filter((status) => applies[status] || operation.errors?.[status] !== undefined);
 }
 
-function errorResponse(operation: Operation, status: ErrorStatus): OpenApiResponse {
+function errorResponse(operation: AnyEndpoint, status: ErrorStatus): OpenApiResponse {
   const own = operation.errors?.[status];
   const description = typeof own === "string" ? own : (own?.description ?? ERROR_MEANING[status]);
-  const schema = typeof own === "object" ? own.schema : "ApiError";
+  const schema = typeof own === "object" ? schemaName(own.schema) : "ApiError";
   return {
     description,
     ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
@@ -88,18 +101,18 @@ function errorResponse(operation: Operation, status: ErrorStatus): OpenApiRespon
   };
 }
 
-function bodySchema(schema: NonNullable<SuccessResponse["content"]>[number]["schema"]): JsonSchema {
+/** A body's schema: a named contract by reference, an array of one as an array of references. */
+function bodySchema(schema: OtherContent["schema"]): JsonSchema {
   if (schema === "text") return { type: "string" };
   if (schema === "object") return { type: "object" };
   if (schema === "binary") return { type: "string", contentMediaType: "application/octet-stream" };
-  if (schema === "array-of-row") return { type: "array", items: ref("ReviewerCandidateRow") };
-  if (schema === "array-of-run") return { type: "array", items: ref("RunListItem") };
-  return ref(schema satisfies ResponseSchemaName);
+  if (schema instanceof z.ZodArray) return { type: "array", items: ref(schemaName(schema.element as z.ZodType)) };
+  return ref(schemaName(schema));
 }
 
 function successResponse(response: SuccessResponse): OpenApiResponse {
   const content = response.schema
-    ? { "application/json": { schema: ref(response.schema) } }
+    ? { "application/json": { schema: ref(schemaName(response.schema)) } }
     : Object.fromEntries((response.content ?? []).map((c) => [c.mediaType, { schema: bodySchema(c.schema) }]));
   const headers = response.headers
     ? Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]))
@@ -107,14 +120,12 @@ function successResponse(response: SuccessResponse): OpenApiResponse {
   return { description: response.description, ...(headers ? { headers } : {}), content };
 }
 
-function parameters(operation: Operation): OpenApiParameter[] {
-  const of = (schema: Operation["query"], where: "path" | "query"): OpenApiParameter[] =>
-    schema
-      ? parameterSchemas(schema).map(({ name, required, schema: json }) => {
-          const description = paramDescription(operation, name);
-          return { name, in: where, required: where === "path" || required, ...(description ? { description } : {}), schema: json };
-        })
-      : [];
+function parameters(operation: AnyEndpoint): OpenApiParameter[] {
+  const of = (schema: z.ZodObject, where: "path" | "query"): OpenApiParameter[] =>
+    parameterSchemas(schema).map(({ name, required, schema: json }) => {
+      const description = paramDescription(operation, name);
+      return { name, in: where, required: where === "path" || required, ...(description ? { description } : {}), schema: json };
+    });
   return [...of(operation.pathParams, "path"), ...of(operation.query, "query")];
 }
 
@@ -122,13 +133,13 @@ function sizeInWords(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} kB`;
 }
 
-function toOpenApi(operation: Operation): OpenApiOperation {
+function toOpenApi(operation: AnyEndpoint): OpenApiOperation {
   const params = parameters(operation);
   const responses: Record<string, OpenApiResponse> = {};
   for (const response of operation.responses) responses[String(response.status)] = successResponse(response);
   for (const status of errorStatuses(operation)) responses[String(status)] = errorResponse(operation, status);
   return {
-    operationId: operation.operationId,
+    operationId: operation.id,
     tags: [operation.tag],
     summary: operation.summary,
     description: operation.description,
@@ -140,7 +151,7 @@ function toOpenApi(operation: Operation): OpenApiOperation {
             required: true,
             description: `${operation.body.description} At most ${sizeInWords(operation.body.maxBytes)}.`,
             content: operation.body.schema
-              ? { "application/json": { schema: ref(operation.body.schema) } }
+              ? { "application/json": { schema: ref(schemaName(operation.body.documentedAs ?? operation.body.schema)) } }
               : Object.fromEntries((operation.body.content ?? []).map((c) => [c.mediaType, { schema: bodySchema(c.schema) }])),
           },
         }
@@ -151,7 +162,7 @@ function toOpenApi(operation: Operation): OpenApiOperation {
 
 export function buildOpenApiDocument(): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
-  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = toOpenApi(operation);
+  for (const endpoint of ENDPOINTS) (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = toOpenApi(endpoint);
   return {
     openapi: "3.1.0",
     info: {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  MAX_BATCH_EVENTS,
   ZApiError,
   ZComment,
   ZCommentCreate,
@@ -14,7 +13,6 @@ import {
   ZEvent,
   ZEventsResponse,
   ZHealth,
-  ZIngestRequest,
   ZIngestResponse,
   ZOtlpRecordsResponse,
   ZPolicyVersion,
@@ -42,6 +40,7 @@ import {
   ZSavedViewUpdate,
   ZTurnDetail,
 } from "@/lib/contracts";
+import { ZIngestRequestDoc } from "@/lib/endpoints/ingest";
 
 /**
  * The contracts the API reference names under `components.schemas`, by name: each is converted once
@@ -49,12 +48,6 @@ import {
  * Requests are described as clients write them (`io: "input"`: defaults may be left out), answers as
  * the server sends them (`io: "output"`).
  */
-
-/**
- * The ingest body as documented: ZIngestRequest takes `batch` as unknown items because the server
- * validates each event on its own (a bad one loses no good one), but each item is meant to be an Event.
- */
-const ZIngestRequestDoc = ZIngestRequest.extend({ batch: z.array(ZEvent).max(MAX_BATCH_EVENTS) });
 
 export const REQUEST_SCHEMAS = {
   Event: ZEvent,
@@ -103,6 +96,21 @@ export const RESPONSE_SCHEMAS = {
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;
+
+const NAMES = new Map<z.ZodType, string>(
+  [...Object.entries(REQUEST_SCHEMAS), ...Object.entries(RESPONSE_SCHEMAS)].map(([name, schema]) => [schema as z.ZodType, name]),
+);
+
+/**
+ * The name a contract has under `components.schemas`; an endpoint that answers or takes a contract
+ * without one is an error of this table (the document test builds every endpoint's).
+ */
+export function schemaName(schema: z.ZodType): SchemaName {
+  const name = NAMES.get(schema);
+  if (name === undefined)
+    throw new Error("a contract of an endpoint has no name in lib/api-docs/schemas.ts (REQUEST_SCHEMAS / RESPONSE_SCHEMAS)");
+  return name as SchemaName;
+}
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
 export type SchemaName = RequestSchemaName | ResponseSchemaName;
 

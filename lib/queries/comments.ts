@@ -1,8 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZComment, ZCommentDeleted, ZCommentList, ZCommentedTurns, type TCommentCreate } from "@/lib/contracts";
-import { apiGet, apiSend } from "./api-fetch";
-import { queryInput, withApiInput } from "./api-input";
-import { apiRunPath, idSegment } from "./paths";
+import type { TCommentCreate } from "@/lib/contracts";
+import { commentsApi } from "@/lib/endpoints/comments";
+import { queryInput } from "./api-input";
+import { callEndpoint, endpointFetch, withEndpoint } from "./endpoint-query";
 import { runKeys } from "./runs";
 
 /** Which comments a list shows: the run-level ones, or one turn's. */
@@ -17,34 +17,31 @@ export const commentKeys = {
 /** A page of a run's comments in the scope, oldest first (the first page without a cursor; the run page prefetches it). */
 export function commentsQuery(runId: string, scope: CommentScope, cursor: string | null = null) {
   const input = { path: { runId }, query: queryInput({ turn: scope, cursor }) };
-  return withApiInput(
+  return withEndpoint(
+    commentsApi.list,
     input,
-    queryOptions({
-      queryKey: commentKeys.list(runId, scope, cursor),
-      queryFn: ({ signal }) => apiGet(apiRunPath(runId, "/comments", input.query), ZCommentList, signal),
-    }),
+    queryOptions({ queryKey: commentKeys.list(runId, scope, cursor), queryFn: endpointFetch(commentsApi.list, input) }),
   );
 }
 
 /** The run's turns with comments (the notes lane). */
 export function commentedTurnsQuery(runId: string) {
-  return withApiInput(
-    { path: { runId }, query: {} },
-    queryOptions({
-      queryKey: commentKeys.turns(runId),
-      queryFn: ({ signal }) => apiGet(apiRunPath(runId, "/comments/turns"), ZCommentedTurns, signal),
-    }),
+  const input = { path: { runId }, query: {} };
+  return withEndpoint(
+    commentsApi.turns,
+    input,
+    queryOptions({ queryKey: commentKeys.turns(runId), queryFn: endpointFetch(commentsApi.turns, input) }),
   );
 }
 
 export function createComment(runId: string, input: TCommentCreate) {
-  return apiSend("POST", apiRunPath(runId, "/comments"), input, ZComment);
+  return callEndpoint(commentsApi.create, { path: { runId } }, input);
 }
 
 export function editComment(runId: string, commentId: string, body: string) {
-  return apiSend("PATCH", apiRunPath(runId, `/comments/${idSegment(commentId)}`), { body }, ZComment);
+  return callEndpoint(commentsApi.edit, { path: { runId, commentId } }, { body });
 }
 
 export function deleteComment(runId: string, commentId: string) {
-  return apiSend("DELETE", apiRunPath(runId, `/comments/${idSegment(commentId)}`), null, ZCommentDeleted);
+  return callEndpoint(commentsApi.delete, { path: { runId, commentId } });
 }

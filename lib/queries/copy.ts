@@ -1,24 +1,19 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
-import {
-  VERSION_CONTRACTS,
-  type TCopyVersionCreate,
-  type TPolicyVersionCreate,
-  type TVersionCreateOf,
-  type TVersionKind,
-  type TVersionOf,
-} from "@/lib/contracts";
+import type { TCopyVersionCreate, TPolicyVersionCreate, TVersionCreateOf, TVersionKind, TVersionOf } from "@/lib/contracts";
+import { copyVersionsApi, policyVersionsApi } from "@/lib/endpoints/versions";
 import { apiGet, apiPost } from "./api-fetch";
-import { withApiInput } from "./api-input";
-import { idSegment } from "./paths";
+import { withEndpoint } from "./endpoint-query";
+import { endpointUrl } from "./paths";
 
-/** What the API answers for each kind of version, typed per kind: the fetchers below are built once for both kinds. */
-const ANSWERS: { [K in TVersionKind]: { version: z.ZodType<TVersionOf<K>>; list: z.ZodType<{ versions: TVersionOf<K>[] }> } } =
-  VERSION_CONTRACTS;
+/** The endpoints of each kind of version. */
+const API = { copy: copyVersionsApi, policy: policyVersionsApi };
 
-function versionsPath(kind: TVersionKind): string {
-  return `/api/v1/${kind}-versions`;
-}
+/** What those endpoints answer, typed per kind: the fetchers below are built once for both kinds. */
+const ANSWERS: { [K in TVersionKind]: { version: z.ZodType<TVersionOf<K>>; list: z.ZodType<{ versions: TVersionOf<K>[] }> } } = {
+  copy: { version: copyVersionsApi.get.response, list: copyVersionsApi.list.response },
+  policy: { version: policyVersionsApi.get.response, list: policyVersionsApi.list.response },
+};
 
 function versionsKey<K extends TVersionKind>(kind: K) {
   return ["versions", kind] as const;
@@ -32,11 +27,13 @@ export const versionKeys = {
 
 /** A project's saved versions of one kind, newest first. */
 export function versionsQuery<K extends TVersionKind>(kind: K) {
-  return withApiInput(
-    { path: {}, query: {} },
+  const input = { path: {}, query: {} };
+  return withEndpoint(
+    API[kind].list,
+    input,
     queryOptions({
       queryKey: versionsKey(kind),
-      queryFn: ({ signal }) => apiGet(versionsPath(kind), ANSWERS[kind].list, signal),
+      queryFn: ({ signal }) => apiGet(endpointUrl(API[kind].list, input), ANSWERS[kind].list, signal),
     }),
   );
 }
@@ -51,7 +48,7 @@ export function policyVersionsQuery() {
 
 /** Saves a draft as a new version of its kind. */
 export function saveVersion<K extends TVersionKind>(kind: K, input: TVersionCreateOf<K>) {
-  return apiPost(versionsPath(kind), input, ANSWERS[kind].version);
+  return apiPost(endpointUrl(API[kind].create, {}), input, ANSWERS[kind].version);
 }
 
 export function saveCopyVersion(input: TCopyVersionCreate) {
@@ -64,5 +61,5 @@ export function savePolicyVersion(input: TPolicyVersionCreate) {
 
 /** Marks a saved version the project default (the one new replays and the editor start from). */
 export function makeDefaultVersion<K extends TVersionKind>(kind: K, id: string) {
-  return apiPost(`${versionsPath(kind)}/${idSegment(id)}/default`, {}, ANSWERS[kind].version);
+  return apiPost(endpointUrl(API[kind].makeDefault, { path: { id } }), {}, ANSWERS[kind].version);
 }

@@ -8,6 +8,8 @@
  * API read the run id back with `runIdFromRoute`; a run whose id really is `~` keeps `/runs/~`.
  */
 
+import type { AnyEndpoint } from "@/lib/endpoints/endpoint";
+
 type Query = Record<string, string | number | undefined | null>;
 
 /** The placeholder segment of an id that cannot be a path segment (`.` and `..`). */
@@ -67,6 +69,21 @@ export function runFirstPath(runId: string, kind: "drop" | "finding" | "delivery
 export function apiRunPath(runId: string, rest = "", query: Query = {}): string {
   const params = new URLSearchParams();
   return withQuery(`/api/v1/runs/${runSegment(runId, params)}${rest}`, params, sortedQuery(query));
+}
+
+/**
+ * An endpoint's URL (lib/endpoints) for its path parameters and query: each parameter one
+ * percent-encoded segment (a run id as runSegment writes it), the query's keys sorted.
+ */
+export function endpointUrl(endpoint: AnyEndpoint, input: { path?: Record<string, string>; query?: Query }): string {
+  const params = new URLSearchParams();
+  const segments = endpoint.segments.map((segment) => {
+    if (typeof segment === "string") return segment;
+    const value = input.path?.[segment.param];
+    if (value === undefined) throw new Error(`${endpoint.id}: no value for the path parameter ${segment.param}`);
+    return segment.param === "runId" ? runSegment(value, params) : idSegment(value);
+  });
+  return withQuery(`/${segments.join("/")}`, params, sortedQuery(input.query ?? {}));
 }
 
 /** One changed turn of a replayed run, baseline beside what-if. */

@@ -1,16 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  ZReplayJob,
-  ZReplayList,
-  ZReplayMatching,
-  ZReplayTurn,
-  type TReplayFilters,
-  type TReplayJob,
-  type TReplayRequest,
-} from "@/lib/contracts";
-import { apiGet, apiPost } from "./api-fetch";
-import { queryInput, withApiInput } from "./api-input";
-import { apiReplayTurnPath, idSegment } from "./paths";
+import type { TReplayFilters, TReplayJob, TReplayRequest } from "@/lib/contracts";
+import { replayApi } from "@/lib/endpoints/replay";
+import { queryInput } from "./api-input";
+import { callEndpoint, endpointFetch, withEndpoint } from "./endpoint-query";
 
 /** How often a running replay is asked for its progress. */
 const POLL_MS = 400;
@@ -25,23 +17,20 @@ export const replayKeys = {
 
 /** The project's most recent replays (refreshed when a replay starts or finishes). */
 export function replayListQuery() {
-  return withApiInput(
-    { path: {}, query: {} },
-    queryOptions({
-      queryKey: replayKeys.list(),
-      queryFn: ({ signal }) => apiGet("/api/v1/replay", ZReplayList, signal),
-    }),
-  );
+  const input = { path: {}, query: {} };
+  return withEndpoint(replayApi.list, input, queryOptions({ queryKey: replayKeys.list(), queryFn: endpointFetch(replayApi.list, input) }));
 }
 
 /** How many runs and turns a replay with these filters would rebuild (from stored counts). */
 export function replayMatchingQuery(filters: TReplayFilters, maxRuns: number) {
-  const query = queryInput({ ...filters, maxRuns });
-  return withApiInput(
-    { path: {}, query },
+  const input = { path: {}, query: queryInput({ ...filters, maxRuns }) };
+  const queryFn = endpointFetch(replayApi.matching, input);
+  return withEndpoint(
+    replayApi.matching,
+    input,
     queryOptions({
       queryKey: replayKeys.matching(filters, maxRuns),
-      queryFn: ({ signal }) => apiGet(`/api/v1/replay/matching?${new URLSearchParams(query)}`, ZReplayMatching, signal),
+      queryFn,
       staleTime: 10_000,
       placeholderData: (previous) => previous,
     }),
@@ -50,11 +39,14 @@ export function replayMatchingQuery(filters: TReplayFilters, maxRuns: number) {
 
 /** A replay job: polled while it runs, then kept (a finished result never changes). */
 export function replayJobQuery(id: string) {
-  return withApiInput(
-    { path: { id }, query: {} },
+  const input = { path: { id }, query: {} };
+  const queryFn = endpointFetch(replayApi.job, input);
+  return withEndpoint(
+    replayApi.job,
+    input,
     queryOptions({
       queryKey: replayKeys.job(id),
-      queryFn: ({ signal }) => apiGet(`/api/v1/replay/${idSegment(id)}`, ZReplayJob, signal),
+      queryFn,
       refetchInterval: (query) => (query.state.data?.status === "running" ? POLL_MS : false),
       staleTime: (query) => (query.state.data && query.state.data.status !== "running" ? Infinity : 0),
     }),
@@ -63,20 +55,22 @@ export function replayJobQuery(id: string) {
 
 /** One turn of a run, baseline next to the replay's what-if. */
 export function replayTurnQuery(id: string, runId: string, turn: number) {
-  return withApiInput(
-    { path: { id, runId, turn: String(turn) }, query: {} },
+  const input = { path: { id, runId, turn: String(turn) }, query: {} };
+  return withEndpoint(
+    replayApi.turn,
+    input,
     queryOptions({
       queryKey: replayKeys.turn(id, runId, turn),
-      queryFn: ({ signal }) => apiGet(apiReplayTurnPath(id, runId, turn), ZReplayTurn, signal),
+      queryFn: endpointFetch(replayApi.turn, input),
       staleTime: Infinity,
     }),
   );
 }
 
 export function startReplay(request: Partial<TReplayRequest>): Promise<TReplayJob> {
-  return apiPost("/api/v1/replay", request, ZReplayJob);
+  return callEndpoint(replayApi.start, {}, request);
 }
 
 export function cancelReplay(id: string): Promise<TReplayJob> {
-  return apiPost(`/api/v1/replay/${idSegment(id)}/cancel`, {}, ZReplayJob);
+  return callEndpoint(replayApi.cancel, { path: { id } }, {});
 }

@@ -1,7 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZReviewerCandidatesResponse, ZReviewerFunnel } from "@/lib/contracts";
-import { apiGet, queryString } from "./api-fetch";
-import { withApiInput } from "./api-input";
+import { reviewerApi } from "@/lib/endpoints/reviewer";
+import { endpointFetch, withEndpoint } from "./endpoint-query";
 import { REVIEWER_PAGE_SIZE, reviewerApiInput, type ReviewerFilters } from "./reviewer-url";
 
 /** Query keys: one factory, so invalidation and prefetch agree with the hooks. */
@@ -14,12 +13,10 @@ export const reviewerKeys = {
 /** One page of Reviewer candidates (REVIEWER_PAGE_SIZE rows unless told) with these filters. */
 export function reviewerCandidatesQuery(filters: ReviewerFilters, pageSize: number = REVIEWER_PAGE_SIZE) {
   const input = { path: {}, query: reviewerApiInput(filters, { limit: pageSize }) };
-  return withApiInput(
+  return withEndpoint(
+    reviewerApi.candidates,
     input,
-    queryOptions({
-      queryKey: reviewerKeys.candidates(filters, pageSize),
-      queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/candidates${queryString(input.query)}`, ZReviewerCandidatesResponse, signal),
-    }),
+    queryOptions({ queryKey: reviewerKeys.candidates(filters, pageSize), queryFn: endpointFetch(reviewerApi.candidates, input) }),
   );
 }
 
@@ -27,11 +24,9 @@ export function reviewerCandidatesQuery(filters: ReviewerFilters, pageSize: numb
 export function reviewerFunnelQuery(filters: ReviewerFilters) {
   const { cursor: _cursor, sort: _sort, ...rest } = filters;
   const input = { path: {}, query: reviewerApiInput(rest) };
-  return withApiInput(
+  return withEndpoint(
+    reviewerApi.funnel,
     input,
-    queryOptions({
-      queryKey: reviewerKeys.funnel(rest),
-      queryFn: ({ signal }) => apiGet(`/api/v1/reviewer/funnel${queryString(input.query)}`, ZReviewerFunnel, signal),
-    }),
+    queryOptions({ queryKey: reviewerKeys.funnel(rest), queryFn: endpointFetch(reviewerApi.funnel, input) }),
   );
 }

@@ -1,17 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import {
-  ZRunFacets,
-  ZRunListResponse,
-  ZRunSummary,
-  ZRunTimeline,
-  ZRunTriage,
-  ZTurnDetail,
-  type TRunListQuery,
-  type TTimelineQuery,
-} from "@/lib/contracts";
-import { apiGet, queryString } from "./api-fetch";
-import { queryInput, withApiInput } from "./api-input";
-import { apiRunPath } from "./paths";
+import type { TRunListQuery, TTimelineQuery } from "@/lib/contracts";
+import { runsApi } from "@/lib/endpoints/runs";
+import { queryInput } from "./api-input";
+import { endpointFetch, withEndpoint } from "./endpoint-query";
+import { endpointUrl } from "./paths";
 
 /** The runs list's filters as they live in the URL (all optional; sort defaults to newest first). */
 export type RunFilters = Partial<
@@ -31,73 +23,45 @@ export const runKeys = {
   turn: (runId: string, turn: number) => ["runs", "run", runId, "turn", turn] as const,
 };
 
+/** A read of a runs endpoint under a key: its queryFn and the input the page's prefetch hands the loader. */
+function runsQuery<E extends (typeof runsApi)[keyof typeof runsApi], K extends readonly unknown[]>(
+  endpoint: E,
+  input: { path: Record<string, string>; query: Record<string, string> },
+  queryKey: K,
+) {
+  return withEndpoint(endpoint, input, queryOptions({ queryKey, queryFn: endpointFetch(endpoint, input) }));
+}
+
 /** One page of the runs list with these filters (the API's default size unless `limit`); sort defaults to newest first. */
 export function runsListQuery(filters: RunFilters) {
-  const input = { path: {}, query: queryInput(filters) };
-  return withApiInput(
-    input,
-    queryOptions({
-      queryKey: runKeys.list(filters),
-      queryFn: ({ signal }) => apiGet(`/api/v1/runs${queryString(input.query)}`, ZRunListResponse, signal),
-    }),
-  );
+  return runsQuery(runsApi.list, { path: {}, query: queryInput(filters) }, runKeys.list(filters));
 }
 
 /** The agents, models and statuses the runs list can be filtered by. */
 export function runFacetsQuery() {
-  return withApiInput(
-    { path: {}, query: {} },
-    queryOptions({
-      queryKey: runKeys.facets(),
-      queryFn: ({ signal }) => apiGet("/api/v1/facets", ZRunFacets, signal),
-    }),
-  );
+  return runsQuery(runsApi.facets, { path: {}, query: {} }, runKeys.facets());
 }
 
 export function runSummaryQuery(runId: string) {
-  return withApiInput(
-    { path: { runId }, query: {} },
-    queryOptions({
-      queryKey: runKeys.summary(runId),
-      queryFn: ({ signal }) => apiGet(apiRunPath(runId), ZRunSummary, signal),
-    }),
-  );
+  return runsQuery(runsApi.summary, { path: { runId }, query: {} }, runKeys.summary(runId));
 }
 
 export function turnDetailQuery(runId: string, turn: number) {
-  return withApiInput(
-    { path: { runId, turn: String(turn) }, query: {} },
-    queryOptions({
-      queryKey: runKeys.turn(runId, turn),
-      queryFn: ({ signal }) => apiGet(apiRunPath(runId, `/turns/${turn}`), ZTurnDetail, signal),
-    }),
-  );
+  return runsQuery(runsApi.turn, { path: { runId, turn: String(turn) }, query: {} }, runKeys.turn(runId, turn));
 }
 
 /** The run page's timeline: meter series, thresholds, reminder statuses, lanes and markers. */
 export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
-  return withApiInput(
-    { path: { runId }, query: queryInput(window) },
-    queryOptions({
-      queryKey: [...runKeys.run(runId), "timeline", window] as const,
-      queryFn: ({ signal }) => apiGet(timelineUrl(runId, window), ZRunTimeline, signal),
-    }),
-  );
+  return runsQuery(runsApi.timeline, { path: { runId }, query: queryInput(window) }, [...runKeys.run(runId), "timeline", window] as const);
 }
 
 /** The triage bar's steps from a turn (null: from before the run): previous/next drop, finding, failed delivery. */
 export function runTriageQuery(runId: string, turn: number | null) {
   const query: Record<string, string> = turn === null ? {} : { turn: String(turn) };
-  return withApiInput(
-    { path: { runId }, query },
-    queryOptions({
-      queryKey: [...runKeys.run(runId), "triage", turn] as const,
-      queryFn: ({ signal }) => apiGet(apiRunPath(runId, "/triage", query), ZRunTriage, signal),
-    }),
-  );
+  return runsQuery(runsApi.triage, { path: { runId }, query }, [...runKeys.run(runId), "triage", turn] as const);
 }
 
 /** The timeline's URL for a window (the page preloads exactly this URL for long runs). */
 export function timelineUrl(runId: string, window: TTimelineQuery = {}): string {
-  return apiRunPath(runId, "/timeline", queryInput(window));
+  return endpointUrl(runsApi.timeline, { path: { runId }, query: queryInput(window) });
 }

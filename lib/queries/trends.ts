@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZTrendsResponse } from "@/lib/contracts";
-import { apiGet, queryString } from "./api-fetch";
-import { queryInput, withApiInput } from "./api-input";
+import { trendsApi } from "@/lib/endpoints/trends";
+import { queryInput } from "./api-input";
+import { endpointFetch, withEndpoint } from "./endpoint-query";
 import { readParams, stripUndefined, type SearchInput } from "./url-params";
 
 /** What the trends page's URL says (the time zone is the user's, not the URL's). */
@@ -38,11 +38,9 @@ export const trendsKeys = { all: ["trends"] as const, view: (filters: TrendsFilt
 /** GET /api/v1/trends for a view in a time zone. */
 export function trendsQuery(filters: TrendsFilters) {
   const input = { path: {}, query: queryInput({ ...filters }) };
-  return withApiInput(
+  return withEndpoint(
+    trendsApi.trends,
     input,
-    queryOptions({
-      queryKey: trendsKeys.view(filters),
-      queryFn: ({ signal }) => apiGet(`/api/v1/trends${queryString(input.query)}`, ZTrendsResponse, signal),
-    }),
+    queryOptions({ queryKey: trendsKeys.view(filters), queryFn: endpointFetch(trendsApi.trends, input) }),
   );
 }

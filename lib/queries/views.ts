@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
-import { ZSavedView, ZSavedViewList, type TSavedViewCreate, type TSavedViewPage, type TSavedViewUpdate } from "@/lib/contracts";
-import { apiDeleteNoContent, apiGet, apiPost, apiSend } from "./api-fetch";
-import { idSegment } from "./paths";
+import type { TSavedViewCreate, TSavedViewPage, TSavedViewUpdate } from "@/lib/contracts";
+import { viewsApi } from "@/lib/endpoints/views";
+import { callEndpoint, endpointFetch } from "./endpoint-query";
 
 export const viewKeys = {
   all: ["views"] as const,
@@ -12,18 +12,18 @@ export const viewKeys = {
 export function savedViewsQuery(page: TSavedViewPage) {
   return queryOptions({
     queryKey: viewKeys.page(page),
-    queryFn: ({ signal }) => apiGet(`/api/v1/views?page=${page}`, ZSavedViewList, signal),
+    queryFn: endpointFetch(viewsApi.list, { path: {}, query: { page } }),
   });
 }
 
 export function createSavedView(input: TSavedViewCreate) {
-  return apiPost("/api/v1/views", input, ZSavedView);
+  return callEndpoint(viewsApi.create, {}, input);
 }
 
 export function updateSavedView(id: string, input: TSavedViewUpdate) {
-  return apiSend("PATCH", `/api/v1/views/${idSegment(id)}`, input, ZSavedView);
+  return callEndpoint(viewsApi.update, { path: { id } }, input);
 }
 
 export function deleteSavedView(id: string) {
-  return apiDeleteNoContent(`/api/v1/views/${idSegment(id)}`);
+  return callEndpoint(viewsApi.delete, { path: { id } });
 }

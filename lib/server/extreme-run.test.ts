@@ -11,33 +11,16 @@ import { trendsQuery } from "@/lib/queries/trends";
 import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import { createComment } from "@/lib/server/comments/comments";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { commentedTurnsRoute, listCommentsRoute } from "@/lib/server/http/comment-routes";
-import { replayJobRoute, replayMatchingRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
-import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
-import {
-  exportRunsRoute,
-  ingestRoute,
-  listRunsRoute,
-  runDecisionsRoute,
-  runEventsRoute,
-  runFacetsRoute,
-  runSummaryRoute,
-  runTimelineRoute,
-  runTriageRoute,
-  turnDetailRoute,
-} from "@/lib/server/http/routes";
-import { trendsRoute } from "@/lib/server/http/trends-routes";
+
+import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
+import { exportRunsRoute, ingestRoute, runDecisionsRoute, runEventsRoute } from "@/lib/server/http/routes";
+
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { inlineReplays } from "@/lib/server/testing/jobs";
-import type { Loader } from "./loaders/define-loader";
 import { fetchQuery, type ServerQuery } from "./loaders/prefetch";
-import { replayJobLoader, replayMatchingLoader, replayTurnLoader } from "./loaders/replay";
-import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./loaders/reviewer";
-import { commentedTurnsLoader, commentsLoader } from "./loaders/comments";
-import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, runTriageLoader, turnDetailLoader } from "./loaders/runs";
-import { trendsLoader } from "./loaders/trends";
+import { serveApi } from "@/lib/server/http/api";
 
 /**
  * The telemetry contract's extreme values (docs/contract/telemetry.md#storage-limits) through every
@@ -131,24 +114,6 @@ function extremeRun(): Record<string, unknown>[] {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route takes its own params
 type RouteHandler = (request: Request, context: { params: Promise<any> }) => Promise<Response>;
 
-/** The API paths the pages' queries fetch, with the route handlers that answer them. */
-const ROUTES: [RegExp, string[], RouteHandler][] = [
-  [/^\/api\/v1\/runs$/, [], listRunsRoute],
-  [/^\/api\/v1\/facets$/, [], runFacetsRoute],
-  [/^\/api\/v1\/runs\/([^/]+)$/, ["runId"], runSummaryRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/turns\/([^/]+)$/, ["runId", "turn"], turnDetailRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/timeline$/, ["runId"], runTimelineRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/triage$/, ["runId"], runTriageRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/comments$/, ["runId"], listCommentsRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/comments\/turns$/, ["runId"], commentedTurnsRoute],
-  [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
-  [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
-  [/^\/api\/v1\/trends$/, [], trendsRoute],
-  [/^\/api\/v1\/replay\/matching$/, [], replayMatchingRoute],
-  [/^\/api\/v1\/replay\/([^/]+)$/, ["id"], replayJobRoute],
-  [/^\/api\/v1\/replay\/([^/]+)\/runs\/([^/]+)\/turns\/([^/]+)$/, ["id", "runId", "turn"], replayTurnRoute],
-];
-
 describe.each(testDatabases())("a run at the contract's extreme values, end to end, on $name", (kind) => {
   let db: Database;
   let secret: string;
@@ -156,14 +121,7 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
   let replayId: string;
 
   async function fetchThroughRoutes(path: string): Promise<Response> {
-    const url = new URL(path, BASE);
-    for (const [pattern, names, handler] of ROUTES) {
-      const match = pattern.exec(url.pathname);
-      if (!match) continue;
-      const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-      return handler(new Request(url, { headers: { authorization: `Bearer ${secret}` } }), { params: Promise.resolve(params) });
-    }
-    throw new Error(`no route for ${path}`);
+    return serveApi(new Request(new URL(path, BASE), { headers: { authorization: `Bearer ${secret}` } }));
   }
 
   const get = (handler: RouteHandler, path: string, params: Record<string, string> = {}) =>
@@ -182,9 +140,9 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
   });
 
   /** The page's data: the browser's query (through the route, its answer parsed by the contract) and the page's prefetch, which must agree. */
-  async function pageData<R, K extends QueryKey>(query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>, loader: Loader<unknown, R>) {
+  async function pageData<R, K extends QueryKey>(query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>) {
     const browser = await new QueryClient({ defaultOptions: { queries: { retry: false } } }).fetchQuery(query);
-    const page = await fetchQuery(makeQueryClient(), query, loader, { db, projectId: caller.projectId, keyId: caller.key.id });
+    const page = await fetchQuery(makeQueryClient(), query, { db, projectId: caller.projectId, keyId: caller.key.id });
     expect(page).toEqual(browser);
     return page;
   }
@@ -234,37 +192,37 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
   });
 
   it("is listed, sorted by turns and summed up with its turn count of 2,147,483,648", async () => {
-    const list = await pageData(runsListQuery({ sort: "-turns" }), runListLoader);
+    const list = await pageData(runsListQuery({ sort: "-turns" }));
     expect(list.runs.map((r) => [r.runId, r.turns])).toEqual([[RUN_ID, TURNS]]);
-    const summary = await pageData(runSummaryQuery(RUN_ID), runSummaryLoader);
+    const summary = await pageData(runSummaryQuery(RUN_ID));
     expect(summary.turns).toBe(TURNS);
-    expect((await pageData(runFacetsQuery(), runFacetsLoader)).agents).toEqual(["extreme-agent"]);
+    expect((await pageData(runFacetsQuery())).agents).toEqual(["extreme-agent"]);
   });
 
   it("reads each of its turns, the whole timeline, a window at the end, and the triage bar", async () => {
-    for (const turn of [0, MAX_TURN]) expect((await pageData(turnDetailQuery(RUN_ID, turn), turnDetailLoader)).decision?.turn).toBe(turn);
-    const whole = await pageData(runTimelineQuery(RUN_ID), runTimelineLoader);
+    for (const turn of [0, MAX_TURN]) expect((await pageData(turnDetailQuery(RUN_ID, turn))).decision?.turn).toBe(turn);
+    const whole = await pageData(runTimelineQuery(RUN_ID));
     expect(whole.turnRange).toEqual([0, MAX_TURN]);
-    const end = await pageData(runTimelineQuery(RUN_ID, { from: MAX_TURN - 10, to: MAX_TURN }), runTimelineLoader);
+    const end = await pageData(runTimelineQuery(RUN_ID, { from: MAX_TURN - 10, to: MAX_TURN }));
     expect(end.turnRange).toEqual([MAX_TURN, MAX_TURN]);
     expect(end.requests?.points.map((p) => p.turn)).toEqual([MAX_TURN]);
     // Every reminder of both turns is dropped: the requests already need all of a context of 2^53 − 1 bytes.
-    const triage = await pageData(runTriageQuery(RUN_ID, MAX_TURN), runTriageLoader);
+    const triage = await pageData(runTriageQuery(RUN_ID, MAX_TURN));
     expect(triage.steps.drop).toEqual({ count: 2, previous: 0, next: null });
-    const fromStart = await pageData(runTriageQuery(RUN_ID, 0), runTriageLoader);
+    const fromStart = await pageData(runTriageQuery(RUN_ID, 0));
     expect(fromStart.steps.drop).toEqual({ count: 2, previous: null, next: MAX_TURN });
   });
 
   it("takes comments on its last turn", async () => {
     await createComment(db, caller, RUN_ID, { body: "the very last turn", turn: MAX_TURN });
-    const comments = await pageData(commentsQuery(RUN_ID, MAX_TURN), commentsLoader);
+    const comments = await pageData(commentsQuery(RUN_ID, MAX_TURN));
     expect(comments.comments.map((c) => c.body)).toEqual(["the very last turn"]);
-    expect((await pageData(commentedTurnsQuery(RUN_ID), commentedTurnsLoader)).turns).toEqual([{ turn: MAX_TURN, count: 1 }]);
+    expect((await pageData(commentedTurnsQuery(RUN_ID))).turns).toEqual([{ turn: MAX_TURN, count: 1 }]);
   });
 
   it("is counted by the replay's matching runs and replayed: 2,147,483,648 turns", async () => {
     const filters: TReplayFilters = { agent: "extreme-agent" };
-    const matching = await pageData(replayMatchingQuery(filters, 10), replayMatchingLoader);
+    const matching = await pageData(replayMatchingQuery(filters, 10));
     expect(matching).toMatchObject({ runs: 1, turns: TURNS, more: false });
     const { job, done } = await startReplay(db, caller, { filters, maxRuns: 10, policyVersionId: undefined }, inlineReplays(db));
     await done;
@@ -272,17 +230,17 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
     const finished = await getReplayJob(db, caller.projectId, job.id);
     expect(finished.status).toBe("done");
     expect(finished.progress).toMatchObject({ totalRuns: 1, doneRuns: 1, totalTurns: TURNS, doneTurns: TURNS });
-    expect((await pageData(replayJobQuery(replayId), replayJobLoader)).progress.totalTurns).toBe(TURNS);
-    const turn = await pageData(replayTurnQuery(replayId, RUN_ID, MAX_TURN), replayTurnLoader);
+    expect((await pageData(replayJobQuery(replayId))).progress.totalTurns).toBe(TURNS);
+    const turn = await pageData(replayTurnQuery(replayId, RUN_ID, MAX_TURN));
     expect(turn.turn).toBe(MAX_TURN);
   });
 
   it("is summed in the trends of its day: two turns", async () => {
     for (const tz of ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
-      const trends = await pageData(trendsQuery({ tz, from: "2026-12-20", to: "2026-12-22" }), trendsLoader);
+      const trends = await pageData(trendsQuery({ tz, from: "2026-12-20", to: "2026-12-22" }));
       expect(trends.days.reduce((sum, d) => sum + d.turns, 0)).toBe(2);
     }
-    const utc = await pageData(trendsQuery({ tz: "UTC", from: DAY, to: DAY }), trendsLoader);
+    const utc = await pageData(trendsQuery({ tz: "UTC", from: DAY, to: DAY }));
     expect(utc.days.map((d) => [d.day, d.turns])).toEqual([[DAY, 2]]);
   });
 
@@ -304,9 +262,9 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
       ["c0", 0],
       [`c${MAX_TURN}`, MAX_TURN],
     ]);
-    const candidates = await pageData(reviewerCandidatesQuery({ runId: RUN_ID }), reviewerCandidatesLoader);
+    const candidates = await pageData(reviewerCandidatesQuery({ runId: RUN_ID }));
     expect(candidates.rows.filter((r) => r.source === "recorded").map((r) => r.turn)).toEqual([0, MAX_TURN]);
-    const funnel = await pageData(reviewerFunnelQuery({ runId: RUN_ID }), reviewerFunnelLoader);
+    const funnel = await pageData(reviewerFunnelQuery({ runId: RUN_ID }));
     expect(funnel.candidates.total).toBe(candidates.rows.length);
   });
 
@@ -332,17 +290,17 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
     const decisions = ZRunDecisions.parse(await (await get(runDecisionsRoute, `/api/v1/runs/${runId}/decisions`, { runId })).json());
     expect(decisions).toEqual(rebuild(events.map((e) => ZEvent.parse(e))));
     expect(decisions.turns.map((t) => t.turn)).toEqual([0, 1, 2]);
-    const summary = await pageData(runSummaryQuery(runId), runSummaryLoader);
+    const summary = await pageData(runSummaryQuery(runId));
     expect([summary.startedAt, summary.endedAt, summary.turns]).toEqual(["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", 3]);
     // The leap second's instant is the last millisecond of its minute (contract §4), its ts kept as sent.
-    const leapTurn = await pageData(turnDetailQuery(runId, 1), turnDetailLoader);
+    const leapTurn = await pageData(turnDetailQuery(runId, 1));
     expect(leapTurn.events.map((e) => e.ts)).toEqual([leap, leap, leap]);
-    expect((await pageData(runTimelineQuery(runId), runTimelineLoader)).turnRange).toEqual([0, 2]);
+    expect((await pageData(runTimelineQuery(runId))).turnRange).toEqual([0, 2]);
     const json = await get(exportRunsRoute, "/api/v1/runs/export?format=json&agent=instant-agent");
     expect((await json.json()).map((r: { startedAt: string; endedAt: string }) => [r.startedAt, r.endedAt])).toEqual([
       ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"],
     ]);
-    const trends = await pageData(trendsQuery({ tz: "UTC", from: "0001-01-01", to: "0001-01-01", agent: "instant-agent" }), trendsLoader);
+    const trends = await pageData(trendsQuery({ tz: "UTC", from: "0001-01-01", to: "0001-01-01", agent: "instant-agent" }));
     expect(trends.days.map((d) => [d.day, d.turns])).toEqual([["0001-01-01", 1]]);
   });
 });

@@ -1,15 +1,13 @@
-import { json } from "@/lib/server/http/errors-to-response";
+import { serveApi } from "@/lib/server/http/api";
 
-/** Any /api path no route serves: a JSON 404 like every other API answer (not the HTML 404 page). */
-function notFound(request: Request): Response {
-  const { pathname } = new URL(request.url);
-  return json(404, {
-    error: { code: "not_found", message: `no API at ${request.method} ${pathname.slice(0, 200)}; see /api/v1 in the README` },
-  });
-}
-
-export const GET = notFound;
-export const POST = notFound;
-export const PUT = notFound;
-export const PATCH = notFound;
-export const DELETE = notFound;
+/**
+ * Every `/api` request: the endpoints are declared once in lib/endpoints and served by
+ * lib/server/http/api.ts, which answers a path no endpoint has with a JSON 404 (not the HTML 404
+ * page) and a method the path does not take with a JSON 405.
+ */
+export const GET = serveApi;
+export const HEAD = serveApi;
+export const POST = serveApi;
+export const PUT = serveApi;
+export const PATCH = serveApi;
+export const DELETE = serveApi;

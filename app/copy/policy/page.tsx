@@ -9,8 +9,7 @@ import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { readLoader } from "@/lib/server/loaders/define-loader";
 import { fetchQuery, loadQuery } from "@/lib/server/loaders/prefetch";
-import { runListLoader, runSummaryLoader } from "@/lib/server/loaders/runs";
-import { policyVersionsLoader } from "@/lib/server/loaders/versions";
+import { runListLoader } from "@/lib/server/loaders/runs";
 
 export const metadata: Metadata = { title: "Policy" };
 
@@ -27,14 +26,14 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
 
   const context = { db: await getDb(), projectId };
   const queryClient = makeQueryClient();
-  const { versions } = await fetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context);
+  const { versions } = await fetchQuery(queryClient, policyVersionsQuery(), context);
 
   const fromVersion = params.from ?? (params.run ? undefined : versions.find((v) => v.isDefault)?.id);
   let base: PolicyBase = fromVersion && versions.some((v) => v.id === fromVersion) ? { versionId: fromVersion } : null;
   if (!base) {
     // The newest run: the runs list's first page of one (the list's own sort).
     const runId = params.run ?? (await readLoader(runListLoader, context, { query: { limit: "1" } })).runs[0]?.runId;
-    const summary = runId ? await loadQuery(runSummaryQuery(runId), runSummaryLoader, context).catch(() => null) : null;
+    const summary = runId ? await loadQuery(runSummaryQuery(runId), context).catch(() => null) : null;
     if (summary?.policy) base = { runId: summary.runId, policy: summary.policy };
   }
 

@@ -11,9 +11,6 @@ import { readParams, readTimeRange } from "@/lib/queries/url-params";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { replayJobLoader, replayListLoader, replayMatchingLoader } from "@/lib/server/loaders/replay";
-import { runFacetsLoader } from "@/lib/server/loaders/runs";
-import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 export const metadata: Metadata = { title: "What-if replay" };
 
@@ -32,11 +29,11 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
   const context = { db: await getDb(), projectId };
   const queryClient = makeQueryClient();
   await Promise.all([
-    prefetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
-    prefetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context),
-    prefetchQuery(queryClient, runFacetsQuery(), runFacetsLoader, context),
+    prefetchQuery(queryClient, copyVersionsQuery(), context),
+    prefetchQuery(queryClient, policyVersionsQuery(), context),
+    prefetchQuery(queryClient, runFacetsQuery(), context),
     // An unknown job is not prefetched: the client asks and shows the API's error.
-    params.job ? prefetchQuery(queryClient, replayJobQuery(params.job), replayJobLoader, context) : null,
+    params.job ? prefetchQuery(queryClient, replayJobQuery(params.job), context) : null,
   ]);
 
   const status = ZRunStatus.safeParse(params.status);
@@ -61,8 +58,8 @@ export default async function ReplayPage({ searchParams }: { searchParams: Searc
   // browser's clock, so its count is the browser's to ask).
   const { filters = {}, maxRuns = initial.maxRuns } = replayRequest(initial, Date.now());
   await Promise.all([
-    prefetchQuery(queryClient, replayListQuery(), replayListLoader, context),
-    initial.range ? null : prefetchQuery(queryClient, replayMatchingQuery(filters, maxRuns), replayMatchingLoader, context),
+    prefetchQuery(queryClient, replayListQuery(), context),
+    initial.range ? null : prefetchQuery(queryClient, replayMatchingQuery(filters, maxRuns), context),
   ]);
 
   return (

@@ -14,9 +14,6 @@ import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { commentedTurnsLoader, commentsLoader } from "@/lib/server/loaders/comments";
-import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
-import { runSummaryLoader, runTimelineLoader, runTriageLoader, turnDetailLoader } from "@/lib/server/loaders/runs";
 
 /** Runs up to this many turns get their timeline in the page itself (see below). */
 const EMBEDDED_TIMELINE_TURNS = 1000;
@@ -60,7 +57,7 @@ export default async function RunPage(props: Props) {
   const context = { db: await getDb(), projectId: caller.projectId, keyId: caller.key.id };
   const queryClient = makeQueryClient();
   try {
-    await fetchQuery(queryClient, runSummaryQuery(runId), runSummaryLoader, context);
+    await fetchQuery(queryClient, runSummaryQuery(runId), context);
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
@@ -71,7 +68,7 @@ export default async function RunPage(props: Props) {
   const first = query.get("first");
   if (first !== null) {
     const kind = TRIAGE_KINDS.find((k) => k === first);
-    const at = kind ? (await loadQuery(runTriageQuery(runId, null), runTriageLoader, context)).steps[kind].next : null;
+    const at = kind ? (await loadQuery(runTriageQuery(runId, null), context)).steps[kind].next : null;
     const rest = Object.fromEntries([...query].filter(([name]) => name !== "first" && name !== "runId" && name !== "turn"));
     redirect(runPath(runId, at === null ? rest : { ...rest, turn: at }));
   }
@@ -84,29 +81,29 @@ export default async function RunPage(props: Props) {
   const summary = queryClient.getQueryData(runSummaryQuery(runId).queryKey);
   const embedTimeline = (summary?.turns ?? 0) <= EMBEDDED_TIMELINE_TURNS;
   if (embedTimeline) {
-    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId, window), runTimelineLoader, context));
+    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId, window), context));
   } else {
     // Start the download with the page, not after hydration; the client's fetch of the same URL reuses it.
     preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
   }
   // The findings view and the brush read the whole run's timeline: the same query when not zoomed.
   if (embedTimeline && (window.from !== undefined || window.to !== undefined)) {
-    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId), runTimelineLoader, context));
+    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId), context));
   }
   const turn = one(search.turn);
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
-    prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), turnDetailLoader, context));
+    prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), context));
   }
   // The notes: the run's first page of comments, the selected turn's, and the notes lane's turns.
-  prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, "run"), commentsLoader, context));
+  prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, "run"), context));
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
-    prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, Number(turn)), commentsLoader, context));
+    prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, Number(turn)), context));
   }
-  prefetches.push(prefetchQuery(queryClient, commentedTurnsQuery(runId), commentedTurnsLoader, context));
+  prefetches.push(prefetchQuery(queryClient, commentedTurnsQuery(runId), context));
   // The triage bar's steps from the selected turn (the turn read from the URL as the page reads it).
-  prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), runTriageLoader, context));
+  prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
-  prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), runOtlpRecordsLoader, context));
+  prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), context));
   await Promise.all(prefetches);
 
   return (

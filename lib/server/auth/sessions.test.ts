@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { copyVersionsApi } from "@/lib/endpoints";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { defaultCopyVersionRoute } from "@/lib/server/http/version-routes";
 import { testDatabases } from "@/lib/server/testing/databases";
@@ -106,7 +107,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     expect(spoofed.options.get(SESSION_COOKIE)).toMatchObject({ secure: false });
 
     const get = () => new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } });
-    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const listCopyVersionsRoute = (await import("@/lib/server/http/api")).routeOf(copyVersionsApi.list);
     expect((await listCopyVersionsRoute(get())).status).toBe(200);
     expect(await signOut(db, browserHeaders(), cookies)).toEqual({ ok: true });
     expect(cookies.values.has(SESSION_COOKIE)).toBe(false);
@@ -121,7 +122,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("DNS rebinding: under a Host that is neither loopback nor allowed, no sign-in, no demo, no cookie session; keys still work", async () => {
-    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const listCopyVersionsRoute = (await import("@/lib/server/http/api")).routeOf(copyVersionsApi.list);
     const rebound = { host: "rebind.example:3000", origin: "http://rebind.example:3000", "sec-fetch-site": "same-origin" };
     for (const signIn of [
       (cookies: CookieJar) => signInWithKey(db, secret, "/runs", browserHeaders(rebound), cookies),
@@ -166,7 +167,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("no longer accepts the old cookie that held the raw API key", async () => {
-    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const listCopyVersionsRoute = (await import("@/lib/server/http/api")).routeOf(copyVersionsApi.list);
     const response = await listCopyVersionsRoute(
       new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { cookie: `cuescope_key=${secret}` } }),
     );
@@ -204,7 +205,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("rate limits wrong keys per client address: 429 with Retry-After after the burst; valid keys elsewhere and later still work", async () => {
-    const { listCopyVersionsRoute } = await import("@/lib/server/http/version-routes");
+    const listCopyVersionsRoute = (await import("@/lib/server/http/api")).routeOf(copyVersionsApi.list);
     const call = (key: string, peer: string) =>
       listCopyVersionsRoute(new Request(`${ORIGIN}/api/v1/copy-versions`, { headers: { authorization: `Bearer ${key}`, [PEER]: peer } }));
     for (let i = 0; i < AUTH_FAILURE_BURST; i++) expect((await call("cs_wrong", "10.9.9.9")).status).toBe(401);

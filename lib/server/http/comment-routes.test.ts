@@ -14,8 +14,13 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { smallRun } from "@/lib/server/testing/events";
-import { commentedTurnsRoute, createCommentRoute, deleteCommentRoute, editCommentRoute, listCommentsRoute } from "./comment-routes";
-import { listRunsRoute } from "./routes";
+import { createCommentRoute, deleteCommentRoute, editCommentRoute } from "./comment-routes";
+import { routeOf } from "@/lib/server/http/api";
+import { commentsApi, runsApi } from "@/lib/endpoints";
+
+const commentedTurnsRoute = routeOf(commentsApi.turns);
+const listCommentsRoute = routeOf(commentsApi.list);
+const listRunsRoute = routeOf(runsApi.list);
 
 const ORIGIN = "http://127.0.0.1:3000";
 

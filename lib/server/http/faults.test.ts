@@ -6,10 +6,15 @@ import { createScratchPostgres, type ScratchPostgres } from "@/lib/server/testin
 import { FaultProxy } from "@/lib/server/testing/fault-proxy";
 import { askHealth } from "@/lib/server/testing/health";
 import { smallRun, type Raw } from "@/lib/server/testing/events";
-import { createCommentRoute, listCommentsRoute } from "./comment-routes";
+import { createCommentRoute } from "./comment-routes";
 import { otlpTracesRoute } from "./otlp-routes";
 import { reviewerExportRoute } from "./reviewer-routes";
-import { ingestRoute, listRunsRoute } from "./routes";
+import { ingestRoute } from "./routes";
+import { routeOf } from "@/lib/server/http/api";
+import { commentsApi, runsApi } from "@/lib/endpoints";
+
+const listCommentsRoute = routeOf(commentsApi.list);
+const listRunsRoute = routeOf(runsApi.list);
 
 /**
  * The database made unreachable and hung mid-ingest, through a TCP proxy between the app and

@@ -5,26 +5,21 @@ import { MAX_BATCH_BYTES } from "@/lib/contracts";
 import { decodeAndMap, OtlpDecodeError, type Encoding } from "@/lib/otlp/decode";
 import { OtlpLimitError } from "@/lib/otlp/limits";
 import { exportResponseJson, exportResponseProto, statusProto, type Signal } from "@/lib/otlp/responses";
-import { authenticateExporter } from "@/lib/server/auth/request-key";
-import { getDb } from "@/lib/server/db";
+import { ingestApi } from "@/lib/endpoints/ingest";
 import { DomainError } from "@/lib/server/errors";
 import { ingestOtlp } from "@/lib/server/otlp/ingest-otlp";
-import { runOtlpRecordsLoader } from "@/lib/server/loaders/otlp";
-import { errorAnswer, errorResponse, json } from "./errors-to-response";
-import { loaderRoute } from "./loader-route";
+import { endpointRoute } from "./endpoint-route";
+import { errorAnswer, json } from "./errors-to-response";
 import { formatMb, readBodyBytes } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
 const gunzipAsync = promisify(gunzip);
 
-/** POST /api/v1/otlp/v1/traces — OTLP/HTTP (docs/contract/otlp.md). */
+/** OTLP/HTTP traces (docs/contract/otlp.md). */
 export const otlpTracesRoute = otlpExportRoute("traces");
 
-/** POST /api/v1/otlp/v1/logs — OTLP/HTTP (docs/contract/otlp.md). */
+/** OTLP/HTTP logs (docs/contract/otlp.md). */
 export const otlpLogsRoute = otlpExportRoute("logs");
-
-/** GET /api/v1/runs/:runId/otlp — a run's model requests and raw spans and log records. */
-export const runOtlpRecordsRoute = loaderRoute(runOtlpRecordsLoader);
 
 /** The body encodings OTLP/HTTP has, by Content-Type; null for any other. */
 function encodingOf(contentType: string | null): Encoding | null {
@@ -35,18 +30,17 @@ function encodingOf(contentType: string | null): Encoding | null {
 }
 
 /**
- * An OTLP/HTTP export route: the key (any of the exporter forms), the body (at most
- * MAX_BATCH_BYTES as sent and again once gunzipped), decoded, mapped and stored; answered with the
- * Export*ServiceResponse in the request's encoding, with a partial success naming what was rejected.
- * Errors are answered in the request's encoding too (google.rpc.Status for protobuf).
+ * An OTLP/HTTP export route: the key (any of the exporter forms, checked by endpointRoute), the
+ * body (at most MAX_BATCH_BYTES as sent and again once gunzipped), decoded, mapped and stored;
+ * answered with the Export*ServiceResponse in the request's encoding, with a partial success naming
+ * what was rejected. Errors are answered in the request's encoding too (google.rpc.Status for protobuf).
  */
 function otlpExportRoute(signal: Signal) {
-  return async (request: Request): Promise<Response> => {
-    const contentType = request.headers.get("content-type");
-    const encoding = encodingOf(contentType);
-    try {
-      const db = await getDb();
-      const auth = await authenticateExporter(db, request);
+  return endpointRoute(
+    signal === "traces" ? ingestApi.otlpTraces : ingestApi.otlpLogs,
+    async ({ request, db, auth }) => {
+      const contentType = request.headers.get("content-type");
+      const encoding = encodingOf(contentType);
       if (encoding === null) {
         throw new DomainError(
           "unsupported_media_type",
@@ -66,10 +60,9 @@ function otlpExportRoute(signal: Signal) {
       const partial = { rejected: result.rejected, errorMessage: result.errorMessage };
       if (encoding === "json") return json(200, exportResponseJson(signal, partial));
       return new Response(Buffer.from(exportResponseProto(partial)), { status: 200, headers: PROTOBUF_HEADERS });
-    } catch (error) {
-      return otlpErrorResponse(error, encoding);
-    }
-  };
+    },
+    { rawBody: true, errorAnswer: (error, request) => protobufErrorAnswer(error, encodingOf(request.headers.get("content-type"))) },
+  );
 }
 
 const PROTOBUF_HEADERS = { "content-type": "application/x-protobuf", "cache-control": "no-store" };
@@ -98,9 +91,9 @@ async function readExportBody(request: Request): Promise<Uint8Array> {
   }
 }
 
-/** The app's error answer (lib/server/http/errors-to-response.ts); for a protobuf request, as a google.rpc.Status. */
-function otlpErrorResponse(error: unknown, encoding: Encoding | null): Response {
-  if (encoding !== "protobuf") return errorResponse(error);
+/** The app's error answer (lib/server/http/errors-to-response.ts) as a google.rpc.Status for a protobuf request; null (the usual JSON) otherwise. */
+function protobufErrorAnswer(error: unknown, encoding: Encoding | null): Response | null {
+  if (encoding !== "protobuf") return null;
   const answer = errorAnswer(error);
   const headers = { ...PROTOBUF_HEADERS, ...answer.headers };
   return new Response(Buffer.from(statusProto(answer.status, answer.error.message)), { status: answer.status, headers });

@@ -1,6 +1,6 @@
-import { ZRunPathParams } from "@/lib/contracts";
+import type { ApiInput } from "@/lib/queries/api-input";
 import { runIdFromRoute } from "@/lib/queries/paths";
-import { DomainError, parseWith } from "@/lib/server/errors";
+import { DomainError } from "@/lib/server/errors";
 
 /**
  * Reads a JSON body of at most `maxBytes` without holding more than that in memory: 415 for another
@@ -57,10 +57,13 @@ export function queryOf(request: Request): Record<string, string> {
 }
 
 /**
- * The run id of a run route's path (Next.js has decoded it; `~?runId=..` names the ids `.` and
- * `..`, see lib/queries/paths.ts), checked like any other parameter.
+ * A request's raw input: its path's parameters as decoded (a run id as itself: the `~?runId=..`
+ * placeholder of the ids `.` and `..` is read back, see lib/queries/paths.ts) and its query string
+ * (the last value wins for a repeated name).
  */
-export function runIdOf(params: { runId: string }, request: Request): string {
-  const runId = runIdFromRoute(params.runId, new URL(request.url).searchParams, { decode: false });
-  return parseWith(ZRunPathParams, { runId }, "path").runId;
+export function routeInput(request: Request, params: Record<string, string>): ApiInput {
+  const path = { ...params };
+  if (params.runId !== undefined)
+    path.runId = runIdFromRoute(params.runId, new URL(request.url).searchParams, { decode: false }) ?? params.runId;
+  return { path, query: queryOf(request) };
 }

@@ -21,17 +21,16 @@ import { createSession } from "@/lib/server/auth/sessions";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { endedEvent, smallRun, startedEvent } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
-import {
-  ingestRoute,
-  listRunsRoute,
-  runDecisionsRoute,
-  runFacetsRoute,
-  runEventsRoute,
-  runSummaryRoute,
-  runTimelineRoute,
-  runTriageRoute,
-  turnDetailRoute,
-} from "./routes";
+import { ingestRoute, runDecisionsRoute, runEventsRoute } from "./routes";
+import { routeOf } from "@/lib/server/http/api";
+import { runsApi } from "@/lib/endpoints";
+
+const listRunsRoute = routeOf(runsApi.list);
+const runFacetsRoute = routeOf(runsApi.facets);
+const runSummaryRoute = routeOf(runsApi.summary);
+const runTimelineRoute = routeOf(runsApi.timeline);
+const runTriageRoute = routeOf(runsApi.triage);
+const turnDetailRoute = routeOf(runsApi.turn);
 
 const BASE = "http://cuescope.test/api/v1";
 

@@ -1,25 +1,20 @@
 import "server-only";
-import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZEventsQuery, ZExportFormat, ZIngestRequest } from "@/lib/contracts";
+import { MAX_BATCH_BYTES, MAX_BATCH_EVENTS, ZIngestRequest } from "@/lib/contracts";
+import { ingestApi } from "@/lib/endpoints/ingest";
+import { runsApi } from "@/lib/endpoints/runs";
 import { DomainError, parseWith } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import {
-  runFacetsLoader,
-  runListLoader,
-  runSummaryLoader,
-  runTimelineLoader,
-  runTriageLoader,
-  turnDetailLoader,
-} from "@/lib/server/loaders/runs";
 import { exportRuns } from "@/lib/server/runs/export-runs";
 import { listRunEvents, openDecisionsDocument } from "@/lib/server/runs/run-reads";
 import { streamedDocument } from "@/lib/server/export/streamed-download";
-import { apiRoute } from "./api-route";
-import { json } from "./errors-to-response";
-import { loaderRoute } from "./loader-route";
-import { queryOf, readJsonBody, runIdOf } from "./request";
+import { answer, endpointRoute } from "./endpoint-route";
+import { readJsonBody } from "./request";
 import { scheduleRebuildsOf } from "./schedule-rebuilds";
 
-type RunParams = { runId: string };
+/**
+ * The ingest and runs endpoints that are not a loader's read (lib/server/loaders/runs.ts serves
+ * those): the batch, the downloads and the raw events.
+ */
 
 /**
  * Ingest answers go out uncompressed (`no-transform` tells the server's compression to leave them):
@@ -28,47 +23,41 @@ type RunParams = { runId: string };
  */
 const INGEST_ANSWER_HEADERS = { "cache-control": "no-store, no-transform" };
 
-/** POST /api/v1/ingest — 207 with one result per event, in order. */
-export const ingestRoute = apiRoute(async ({ request, db, auth }) => {
-  const raw = await readJsonBody(request, MAX_BATCH_BYTES);
-  const count = (raw as { batch?: unknown } | null)?.batch;
-  if (Array.isArray(count) && count.length > MAX_BATCH_EVENTS) {
-    throw new DomainError("too_large", `the batch has ${count.length} events; the limit is ${MAX_BATCH_EVENTS} per request`, "batch");
-  }
-  const body = parseWith(ZIngestRequest, raw, "body");
-  const response = await ingestBatch(db, auth.projectId, body.batch, { onStored: scheduleRebuildsOf(auth.projectId) });
-  return json(207, response, INGEST_ANSWER_HEADERS);
-});
-
-/** GET /api/v1/runs */
-export const listRunsRoute = loaderRoute(runListLoader);
-
-/**
- * GET /api/v1/runs/export?format=csv|json — the list's filters and sort, every run, streamed as a
- * download. Every parameter is checked and the first page read before the answer starts (400/503 as
- * JSON); a later failure ends the download with an error marker (lib/server/export/streamed-download.ts).
- */
-export const exportRunsRoute = apiRoute(async ({ request, db, auth }) => {
-  const { format, ...filters } = queryOf(request);
-  const { format: chosen } = parseWith(ZExportFormat, { format }, "query");
-  return exportRuns(db, auth.projectId, runListLoader.parse({ query: filters }).query, chosen);
-});
-
-/** GET /api/v1/facets — the agents, models and statuses the list can be filtered by. */
-export const runFacetsRoute = loaderRoute(runFacetsLoader);
-
-/** GET /api/v1/runs/:runId */
-export const runSummaryRoute = loaderRoute(runSummaryLoader);
+/** 207 with one result per event, in order. The body is read here: a batch over the count limit is a 413, not a 400. */
+export const ingestRoute = endpointRoute(
+  ingestApi.ingest,
+  async ({ request, db, auth }) => {
+    const raw = await readJsonBody(request, MAX_BATCH_BYTES);
+    const count = (raw as { batch?: unknown } | null)?.batch;
+    if (Array.isArray(count) && count.length > MAX_BATCH_EVENTS) {
+      throw new DomainError("too_large", `the batch has ${count.length} events; the limit is ${MAX_BATCH_EVENTS} per request`, "batch");
+    }
+    const body = parseWith(ZIngestRequest, raw, "body");
+    const response = await ingestBatch(db, auth.projectId, body.batch, { onStored: scheduleRebuildsOf(auth.projectId) });
+    return answer(207, response, INGEST_ANSWER_HEADERS);
+  },
+  { rawBody: true },
+);
 
 /**
- * GET /api/v1/runs/:runId/decisions — the stored decisions' JSON text, streamed a stored chunk at a
- * time (openDecisionsDocument); `x-cuescope-stale-events` says how many events it does not include yet.
+ * The list's filters and sort, every run, streamed as a download. Every parameter is checked and
+ * the first page read before the answer starts (400/503 as JSON); a later failure ends the download
+ * with an error marker (lib/server/export/streamed-download.ts).
  */
-export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) => {
-  const document = await openDecisionsDocument(db, auth.projectId, runIdOf(params, request));
+export const exportRunsRoute = endpointRoute(runsApi.export, async ({ input, db, auth }) => {
+  const { format, ...filters } = input.query;
+  return exportRuns(db, auth.projectId, filters, format);
+});
+
+/**
+ * The stored decisions' JSON text, streamed a stored chunk at a time (openDecisionsDocument);
+ * `x-cuescope-stale-events` says how many events it does not include yet.
+ */
+export const runDecisionsRoute = endpointRoute(runsApi.decisions, async ({ request, input, db, auth }) => {
+  const document = await openDecisionsDocument(db, auth.projectId, input.path.runId);
   const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
   if (request.method === "HEAD") {
-    // Next answers HEAD with GET's handler and never reads the body: nothing to hold the read open for.
+    // A HEAD is answered by the GET's route (lib/server/http/api.ts) and its body never read: nothing to hold the read open for.
     document.close();
     return new Response(null, {
       status: 200,
@@ -78,16 +67,7 @@ export const runDecisionsRoute = apiRoute<RunParams>(async ({ request, params, d
   return streamedDocument(document, { label: "decisions download", headers });
 });
 
-/** GET /api/v1/runs/:runId/events */
-export const runEventsRoute = apiRoute<RunParams>(async ({ request, params, db, auth }) =>
-  listRunEvents(db, auth.projectId, runIdOf(params, request), parseWith(ZEventsQuery, queryOf(request), "query")),
+/** A page of the run's stored events, optionally of one turn. */
+export const runEventsRoute = endpointRoute(runsApi.events, ({ input, db, auth }) =>
+  listRunEvents(db, auth.projectId, input.path.runId, input.query),
 );
-
-/** GET /api/v1/runs/:runId/turns/:turn */
-export const turnDetailRoute = loaderRoute(turnDetailLoader);
-
-/** GET /api/v1/runs/:runId/timeline */
-export const runTimelineRoute = loaderRoute(runTimelineLoader);
-
-/** GET /api/v1/runs/:runId/triage */
-export const runTriageRoute = loaderRoute(runTriageLoader);

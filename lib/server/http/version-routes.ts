@@ -1,46 +1,32 @@
 import "server-only";
-import { ZIdPathParams, type TVersionKind } from "@/lib/contracts";
+import type { TVersionCreateOf, TVersionKind } from "@/lib/contracts";
+import { copyVersionsApi, policyVersionsApi } from "@/lib/endpoints/versions";
 import { COPY_VERSIONS, POLICY_VERSIONS, type VersionKind } from "@/lib/server/versions/kinds";
 import { createVersion, getVersion, setDefault } from "@/lib/server/versions/versions";
-import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
-import type { Loader } from "@/lib/server/loaders/define-loader";
-import { apiRoute } from "./api-route";
-import { json } from "./errors-to-response";
-import { loaderRoute } from "./loader-route";
-import { readJsonBody } from "./request";
-import { parseWith } from "@/lib/server/errors";
+import { endpointRoute } from "./endpoint-route";
 
-const MAX_VERSION_BYTES = 256 * 1024;
-type IdParams = { id: string };
-
-/** A version's id from the path, checked like any other parameter. */
-function idOf(params: IdParams): string {
-  return parseWith(ZIdPathParams, { id: params.id }, "path").id;
-}
-
-/** The four routes of one kind: `/api/v1/<kind>-versions` (the list is its loader's route), `…/[id]` and `…/[id]/default`. */
-function versionRoutes<K extends TVersionKind, I>(of: VersionKind<K>, listLoader: Loader<I, unknown>) {
+/**
+ * The writes and single reads of one kind of version (the lists are lib/server/loaders/versions.ts).
+ * `api` is the kind's endpoints, whose create body is parsed with the kind's contract (TS cannot
+ * tie the two unions together, hence the one cast).
+ */
+function versionRoutes<K extends TVersionKind>(of: VersionKind<K>, api: typeof copyVersionsApi | typeof policyVersionsApi) {
   return {
-    list: loaderRoute(listLoader),
-    create: apiRoute(async ({ request, db, auth }) =>
-      json(201, await createVersion(db, auth, of, parseWith(of.createSchema, await readJsonBody(request, MAX_VERSION_BYTES), "body"))),
-    ),
-    get: apiRoute<IdParams>(async ({ params, db, auth }) => getVersion(db, auth.projectId, of, idOf(params))),
-    makeDefault: apiRoute<IdParams>(async ({ params, db, auth }) => {
-      await setDefault(db, auth.projectId, of.kind, idOf(params));
-      return getVersion(db, auth.projectId, of, idOf(params));
+    create: endpointRoute(api.create, ({ input, db, auth }) => createVersion(db, auth, of, input.body as TVersionCreateOf<K>)),
+    get: endpointRoute(api.get, ({ input, db, auth }) => getVersion(db, auth.projectId, of, input.path.id)),
+    makeDefault: endpointRoute(api.makeDefault, async ({ input, db, auth }) => {
+      await setDefault(db, auth.projectId, of.kind, input.path.id);
+      return getVersion(db, auth.projectId, of, input.path.id);
     }),
   };
 }
 
-const copyRoutes = versionRoutes(COPY_VERSIONS, copyVersionsLoader);
-export const listCopyVersionsRoute = copyRoutes.list;
+const copyRoutes = versionRoutes(COPY_VERSIONS, copyVersionsApi);
 export const createCopyVersionRoute = copyRoutes.create;
 export const getCopyVersionRoute = copyRoutes.get;
 export const defaultCopyVersionRoute = copyRoutes.makeDefault;
 
-const policyRoutes = versionRoutes(POLICY_VERSIONS, policyVersionsLoader);
-export const listPolicyVersionsRoute = policyRoutes.list;
+const policyRoutes = versionRoutes(POLICY_VERSIONS, policyVersionsApi);
 export const createPolicyVersionRoute = policyRoutes.create;
 export const getPolicyVersionRoute = policyRoutes.get;
 export const defaultPolicyVersionRoute = policyRoutes.makeDefault;

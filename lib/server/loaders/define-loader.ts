@@ -1,5 +1,6 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
+import type { AnyEndpoint } from "@/lib/endpoints";
 import type { ApiInput } from "@/lib/queries/api-input";
 import type { Database } from "@/lib/server/db";
 import { parseWith } from "@/lib/server/errors";
@@ -12,46 +13,45 @@ export interface LoaderContext {
   keyId?: string;
 }
 
+/** The input a loader's `load` receives: the path and the query, parsed by the endpoint's contracts. */
+export type LoaderInput<E extends AnyEndpoint> = { path: z.output<E["pathParams"]>; query: z.output<E["query"]> };
+
 /**
- * One read of the API, shared by its route (lib/server/http/loader-route.ts) and by the pages'
- * server prefetch (./prefetch.ts): the schemas of its path and query parameters, which parse the
- * raw input and fill in the defaults (a list's `limit` and `sort`), and the read itself, which
- * returns exactly the DTO the route sends.
+ * One GET endpoint's read (lib/endpoints declares the endpoint), shared by its route (served for
+ * it by lib/server/http/api.ts) and by the pages' server prefetch (./prefetch.ts): `parse` checks
+ * the raw input with the endpoint's path and query contracts (filling in their defaults: a list's
+ * `limit` and `sort`), `load` returns exactly the DTO the route sends.
  */
-export interface Loader<I, R> {
-  readonly path: z.ZodType;
-  readonly query: z.ZodType;
+export interface Loader<E extends AnyEndpoint = AnyEndpoint, R = unknown> {
+  readonly kind: "loader";
+  readonly endpoint: E;
   /** The raw input checked (the path's parameters first): a DomainError naming `path.<name>` or `query.<name>` otherwise. */
-  parse(raw: Partial<ApiInput>): I;
-  load(db: Database, projectId: string, input: I, keyId?: string): Promise<R>;
+  parse(raw: Partial<ApiInput>): LoaderInput<E>;
+  load(db: Database, projectId: string, input: LoaderInput<E>, keyId?: string): Promise<R>;
 }
 
-const NO_PARAMETERS = z.object({});
-type NoParameters = typeof NO_PARAMETERS;
-
-/** The input a loader's `load` receives: both parts parsed by their schemas. */
-export type LoaderInput<P extends z.ZodType, Q extends z.ZodType> = { path: z.output<P>; query: z.output<Q> };
-
-/**
- * A loader from its schemas (a part without one takes no parameters: unknown names are ignored, as
- * z.object does) and its read.
- */
-export function defineLoader<R, P extends z.ZodType = NoParameters, Q extends z.ZodType = NoParameters>(spec: {
-  path?: P;
-  query?: Q;
-  load: (db: Database, projectId: string, input: LoaderInput<P, Q>, keyId?: string) => Promise<R>;
-}): Loader<LoaderInput<P, Q>, R> {
-  const path = (spec.path ?? NO_PARAMETERS) as P;
-  const query = (spec.query ?? NO_PARAMETERS) as Q;
+/** A GET endpoint's loader from its read. */
+export function defineLoader<E extends AnyEndpoint, R>(
+  endpoint: E,
+  load: (db: Database, projectId: string, input: LoaderInput<E>, keyId?: string) => Promise<R>,
+): Loader<E, R> {
+  if (endpoint.method !== "GET") throw new Error(`a loader serves a GET endpoint; ${endpoint.id} is ${endpoint.method}`);
   return {
-    path,
-    query,
-    parse: (raw) => ({ path: parseWith(path, raw.path ?? {}, "path"), query: parseWith(query, raw.query ?? {}, "query") }),
-    load: spec.load,
+    kind: "loader",
+    endpoint,
+    parse: (raw) => ({
+      path: parseWith(endpoint.pathParams, raw.path ?? {}, "path"),
+      query: parseWith(endpoint.query, raw.query ?? {}, "query"),
+    }),
+    load,
   };
 }
 
-/** Parses raw input with the loader's schemas and reads: what the route answers for the same input. */
-export function readLoader<I, R>(loader: Loader<I, R>, context: LoaderContext, raw: Partial<ApiInput>): Promise<R> {
+export function isLoader(value: unknown): value is Loader {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "loader";
+}
+
+/** Parses raw input with the loader's contracts and reads: what the route answers for the same input. */
+export function readLoader<E extends AnyEndpoint, R>(loader: Loader<E, R>, context: LoaderContext, raw: Partial<ApiInput>): Promise<R> {
   return loader.load(context.db, context.projectId, loader.parse(raw), context.keyId);
 }

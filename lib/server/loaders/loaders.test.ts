@@ -12,13 +12,9 @@ import { parseRunListUrl } from "@/lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { listRunsRoute, runFacetsRoute, runSummaryRoute, runTimelineRoute, turnDetailRoute } from "@/lib/server/http/routes";
+
 import { createComment } from "@/lib/server/comments/comments";
-import { commentedTurnsRoute, listCommentsRoute } from "@/lib/server/http/comment-routes";
-import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
-import { replayJobRoute, replayListRoute, replayMatchingRoute, replayTurnRoute } from "@/lib/server/http/replay-routes";
-import { reviewerCandidatesRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
-import { listCopyVersionsRoute, listPolicyVersionsRoute } from "@/lib/server/http/version-routes";
+
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { storeOtlpRecords } from "@/lib/server/otlp/store-records";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
@@ -36,8 +32,10 @@ import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
 import { trendsLoader } from "./trends";
-import { trendsRoute } from "@/lib/server/http/trends-routes";
+
 import { trendsQuery } from "@/lib/queries/trends";
+import { serveApi } from "@/lib/server/http/api";
+import { type AnyEndpoint } from "@/lib/endpoints";
 
 /**
  * Each page prefetches a query of lib/queries with the loader its route answers with. Here the
@@ -45,29 +43,6 @@ import { trendsQuery } from "@/lib/queries/trends";
  * side (the same query through the loader) must call the loader with the same parsed input and
  * end with the same data: defaults such as a list's `limit` come from the schema, never the page.
  */
-
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-
-/** The API paths the browser's queries fetch, with the handlers the app/api route files re-export. */
-const ROUTES: [RegExp, string[], RouteHandler][] = [
-  [/^\/api\/v1\/runs$/, [], listRunsRoute],
-  [/^\/api\/v1\/facets$/, [], runFacetsRoute],
-  [/^\/api\/v1\/runs\/([^/]+)$/, ["runId"], runSummaryRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/turns\/([^/]+)$/, ["runId", "turn"], turnDetailRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/timeline$/, ["runId"], runTimelineRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/otlp$/, ["runId"], runOtlpRecordsRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/comments$/, ["runId"], listCommentsRoute],
-  [/^\/api\/v1\/runs\/([^/]+)\/comments\/turns$/, ["runId"], commentedTurnsRoute],
-  [/^\/api\/v1\/reviewer\/candidates$/, [], reviewerCandidatesRoute],
-  [/^\/api\/v1\/reviewer\/funnel$/, [], reviewerFunnelRoute],
-  [/^\/api\/v1\/trends$/, [], trendsRoute],
-  [/^\/api\/v1\/copy-versions$/, [], listCopyVersionsRoute],
-  [/^\/api\/v1\/policy-versions$/, [], listPolicyVersionsRoute],
-  [/^\/api\/v1\/replay$/, [], replayListRoute],
-  [/^\/api\/v1\/replay\/matching$/, [], replayMatchingRoute],
-  [/^\/api\/v1\/replay\/([^/]+)$/, ["id"], replayJobRoute],
-  [/^\/api\/v1\/replay\/([^/]+)\/runs\/([^/]+)\/turns\/([^/]+)$/, ["id", "runId", "turn"], replayTurnRoute],
-];
 
 const ETF_RUN = "loaders-etf";
 
@@ -79,18 +54,10 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
   /** The URLs the browser's side fetched. */
   const fetched: string[] = [];
 
-  /** The browser's fetch of a same-origin API path, answered by its route handler as Next.js would call it. */
+  /** The browser's fetch of a same-origin API path, answered as app/api/[...path]/route.ts answers it. */
   async function fetchThroughRoutes(path: string): Promise<Response> {
     fetched.push(path);
-    const url = new URL(path, "http://cuescope.test");
-    for (const [pattern, names, handler] of ROUTES) {
-      const match = pattern.exec(url.pathname);
-      if (!match) continue;
-      const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-      const request = new Request(url, { headers: { authorization: `Bearer ${secret}` } });
-      return handler(request, { params: Promise.resolve(params) });
-    }
-    throw new Error(`no route for ${path}`);
+    return serveApi(new Request(new URL(path, "http://cuescope.test"), { headers: { authorization: `Bearer ${secret}` } }));
   }
 
   beforeAll(async () => {
@@ -134,12 +101,15 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
    * Runs a query on both sides: the browser's (its queryFn, through the route) and the page's (the
    * loader). Returns the parsed inputs the loader saw on each side and both sides' data.
    */
-  async function bothSides<R, K extends QueryKey>(query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>, loader: Loader<unknown, R>) {
+  async function bothSides<R, K extends QueryKey>(
+    query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>,
+    loader: Loader<AnyEndpoint, R>,
+  ) {
     const load = vi.spyOn(loader, "load");
     try {
       const browserClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
       const browser = await browserClient.fetchQuery(query);
-      const page = await fetchQuery(makeQueryClient(), query, loader, context);
+      const page = await fetchQuery(makeQueryClient(), query, context);
       expect(load).toHaveBeenCalledTimes(2);
       const [viaRoute, viaPage] = load.mock.calls.map((call) => call[2]);
       return { viaRoute, viaPage, browser, page };

@@ -1,5 +1,5 @@
 import "server-only";
-import { ZRunListQuery, ZRunPathParams, ZTimelineQuery, ZTriageQuery, ZTurnParams } from "@/lib/contracts";
+import { runsApi } from "@/lib/endpoints/runs";
 import { listRuns } from "@/lib/server/runs/list-runs";
 import { getRunFacets } from "@/lib/server/runs/run-facets";
 import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
@@ -7,39 +7,24 @@ import { getRunTimeline } from "@/lib/server/runs/run-timeline";
 import { getRunTriage } from "@/lib/server/runs/run-triage";
 import { defineLoader } from "./define-loader";
 
-/** GET /api/v1/runs: one page of the runs list (sort and limit default in ZRunListQuery). */
-export const runListLoader = defineLoader({
-  query: ZRunListQuery,
-  load: (db, projectId, { query }) => listRuns(db, projectId, query),
-});
+/** One page of the runs list (sort and limit default in ZRunListQuery). */
+export const runListLoader = defineLoader(runsApi.list, (db, projectId, { query }) => listRuns(db, projectId, query));
 
-/** GET /api/v1/facets: the agents, models and statuses the list can be filtered by. */
-export const runFacetsLoader = defineLoader({
-  load: (db, projectId) => getRunFacets(db, projectId),
-});
+/** The agents, models and statuses the list can be filtered by. */
+export const runFacetsLoader = defineLoader(runsApi.facets, (db, projectId) => getRunFacets(db, projectId));
 
-/** GET /api/v1/runs/:runId */
-export const runSummaryLoader = defineLoader({
-  path: ZRunPathParams,
-  load: (db, projectId, { path }) => getRunSummary(db, projectId, path.runId),
-});
+export const runSummaryLoader = defineLoader(runsApi.summary, (db, projectId, { path }) => getRunSummary(db, projectId, path.runId));
 
-/** GET /api/v1/runs/:runId/turns/:turn */
-export const turnDetailLoader = defineLoader({
-  path: ZRunPathParams.extend(ZTurnParams.shape),
-  load: (db, projectId, { path }) => getTurnDetail(db, projectId, path.runId, path.turn),
-});
+export const turnDetailLoader = defineLoader(runsApi.turn, (db, projectId, { path }) =>
+  getTurnDetail(db, projectId, path.runId, path.turn),
+);
 
-/** GET /api/v1/runs/:runId/timeline: the whole run, or a window of turns. */
-export const runTimelineLoader = defineLoader({
-  path: ZRunPathParams,
-  query: ZTimelineQuery,
-  load: (db, projectId, { path, query }) => getRunTimeline(db, projectId, path.runId, query),
-});
+/** The whole run, or a window of turns. */
+export const runTimelineLoader = defineLoader(runsApi.timeline, (db, projectId, { path, query }) =>
+  getRunTimeline(db, projectId, path.runId, query),
+);
 
-/** GET /api/v1/runs/:runId/triage: the previous and next dropped reminder, finding and failed delivery. */
-export const runTriageLoader = defineLoader({
-  path: ZRunPathParams,
-  query: ZTriageQuery,
-  load: (db, projectId, { path, query }) => getRunTriage(db, projectId, path.runId, query.turn),
-});
+/** The previous and next dropped reminder, finding and failed delivery. */
+export const runTriageLoader = defineLoader(runsApi.triage, (db, projectId, { path, query }) =>
+  getRunTriage(db, projectId, path.runId, query.turn),
+);

@@ -1,15 +1,15 @@
 import "server-only";
-import type { TVersionKind } from "@/lib/contracts";
+import { copyVersionsApi, policyVersionsApi } from "@/lib/endpoints/versions";
 import { VERSION_KIND } from "@/lib/server/versions/kinds";
 import { listVersions } from "@/lib/server/versions/versions";
 import { defineLoader } from "./define-loader";
 
-/** GET /api/v1/<kind>-versions: the project's saved versions of one kind, newest first. */
-function versionsLoader<K extends TVersionKind>(kind: K) {
-  return defineLoader({
-    load: async (db, projectId) => ({ versions: await listVersions(db, projectId, VERSION_KIND[kind]) }),
-  });
-}
+/** The project's saved copy versions, newest first. */
+export const copyVersionsLoader = defineLoader(copyVersionsApi.list, async (db, projectId) => ({
+  versions: await listVersions(db, projectId, VERSION_KIND.copy),
+}));
 
-export const copyVersionsLoader = versionsLoader("copy");
-export const policyVersionsLoader = versionsLoader("policy");
+/** The project's saved policy versions, newest first. */
+export const policyVersionsLoader = defineLoader(policyVersionsApi.list, async (db, projectId) => ({
+  versions: await listVersions(db, projectId, VERSION_KIND.policy),
+}));

@@ -16,11 +16,15 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { WireReader } from "@/lib/otlp/wire";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { otlpLogsRoute, otlpTracesRoute, runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
+import { otlpLogsRoute, otlpTracesRoute } from "@/lib/server/http/otlp-routes";
 import { ingestRoute } from "@/lib/server/http/routes";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { routeOf } from "@/lib/server/http/api";
+import { ingestApi } from "@/lib/endpoints";
+
+const runOtlpRecordsRoute = routeOf(ingestApi.otlpRecords);
 
 /**
  * The proof of OTLP ingestion with real clients (docs/contract/otlp.md): the official OpenTelemetry

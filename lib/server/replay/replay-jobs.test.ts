@@ -19,7 +19,7 @@ import { resolvedCopyJson } from "@/lib/replay/follow-up-groups";
 import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
-import { replayJobRoute, replayListRoute, replayMatchingRoute, replayTurnRoute, startReplayRoute } from "@/lib/server/http/replay-routes";
+import { startReplayRoute } from "@/lib/server/http/replay-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getDecisions } from "@/lib/server/runs/run-reads";
@@ -35,6 +35,13 @@ import { loadRunEvents } from "@/lib/server/runs/run-events";
 import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, startReplay } from "./replay-jobs";
 import { copyFingerprint } from "./replay-runs";
 import { getReplayTurn } from "./replay-turn";
+import { routeOf } from "@/lib/server/http/api";
+import { replayApi } from "@/lib/endpoints";
+
+const replayJobRoute = routeOf(replayApi.job);
+const replayListRoute = routeOf(replayApi.list);
+const replayMatchingRoute = routeOf(replayApi.matching);
+const replayTurnRoute = routeOf(replayApi.turn);
 
 const RUNS = ["replay-a", "replay-b", "replay-c"];
 const BASE = "http://cuescope.test/api/v1";

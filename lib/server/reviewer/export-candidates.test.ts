@@ -4,11 +4,16 @@ import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
+import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { EXPORT_ERROR_MARK, exportReviewerCandidates } from "./export-candidates";
+import { routeOf } from "@/lib/server/http/api";
+import { reviewerApi } from "@/lib/endpoints";
+
+const reviewerCandidatesRoute = routeOf(reviewerApi.candidates);
+const reviewerFunnelRoute = routeOf(reviewerApi.funnel);
 
 /**
  * The export never resets its connection: every parameter is checked before the download starts
@@ -50,14 +55,14 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
   const csvLines = (text: string) => text.split("\r\n").slice(0, -1);
 
   it("streams every row over several pages, CSV and JSON alike, ending complete", async () => {
-    const csv = await readAll(exportReviewerCandidates(db, projectId, { limit: 100 }, "csv", { pageSize: 3 }));
+    const csv = await readAll(exportReviewerCandidates(db, projectId, {}, "csv", { pageSize: 3 }));
     expect(csv.text.endsWith("\r\n")).toBe(true);
     const lines = csvLines(csv.text);
     expect(lines[0]).toBe(REVIEWER_CSV_COLUMNS.join(","));
     expect(lines).toHaveLength(all.length + 1);
     expect(lines.every((line) => !line.startsWith(EXPORT_ERROR_MARK))).toBe(true);
 
-    const json = await readAll(exportReviewerCandidates(db, projectId, { limit: 100 }, "json", { pageSize: 3 }));
+    const json = await readAll(exportReviewerCandidates(db, projectId, {}, "json", { pageSize: 3 }));
     expect(JSON.parse(json.text)).toEqual(all);
 
     // Through the route, with the default page size: the same rows.
@@ -80,7 +85,6 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
       ["from=0000-06-01T00:00:00Z", "from"],
       ["to=9999-12-31T23:59:59-14:00", "to"], // year 10000 in UTC
       ["agent=", "agent"],
-      ["limit=0", "limit"],
     ];
     for (const format of ["csv", "json"]) {
       for (const [query, path] of bad) {
@@ -123,13 +127,13 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
     try {
       const gone = Object.assign(new Error("Connection terminated unexpectedly"), { code: "ECONNRESET" });
       const failing = () => failingRuns(db, gone, "later pages");
-      const csv = await readAll(exportReviewerCandidates(failing(), projectId, { limit: 100 }, "csv", { pageSize: 3 }));
+      const csv = await readAll(exportReviewerCandidates(failing(), projectId, {}, "csv", { pageSize: 3 }));
       expect(csv.status).toBe(200);
       const lines = csvLines(csv.text);
       expect(lines).toHaveLength(1 + 3 + 1);
       expect(lines.at(-1)).toMatch(/^#error,unavailable,the export stopped after 3 rows: the database is busy or unreachable/);
 
-      const json = await readAll(exportReviewerCandidates(failing(), projectId, { limit: 100 }, "json", { pageSize: 3 }));
+      const json = await readAll(exportReviewerCandidates(failing(), projectId, {}, "json", { pageSize: 3 }));
       expect(() => JSON.parse(json.text)).toThrow(); // never mistaken for a complete list
       expect(JSON.parse(json.text.trimEnd().split("\n").at(-1)!)).toEqual({
         error: { code: "unavailable", message: expect.stringContaining("stopped after 3 rows") },
@@ -137,7 +141,7 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
       expect(JSON.parse(`${json.text}]`).slice(0, -1)).toEqual(all.slice(0, 3));
 
       const internal = await readAll(
-        exportReviewerCandidates(failingRuns(db, new TypeError("boom"), "later pages"), projectId, { limit: 100 }, "csv", { pageSize: 3 }),
+        exportReviewerCandidates(failingRuns(db, new TypeError("boom"), "later pages"), projectId, {}, "csv", { pageSize: 3 }),
       );
       expect(csvLines(internal.text).at(-1)).toMatch(/^#error,internal,/);
       expect(internal.text).not.toContain("boom");
@@ -161,7 +165,7 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
   });
 
   it("stops reading when the client goes away mid-download", async () => {
-    const response = await exportReviewerCandidates(db, projectId, { limit: 100 }, "json", { pageSize: 2 });
+    const response = await exportReviewerCandidates(db, projectId, {}, "json", { pageSize: 2 });
     const reader = response.body!.getReader();
     expect((await reader.read()).done).toBe(false);
     await reader.cancel();

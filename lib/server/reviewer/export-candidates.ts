@@ -22,7 +22,7 @@ export interface ExportOptions {
 export async function exportReviewerCandidates(
   db: Database,
   projectId: string,
-  query: TReviewerCandidatesQuery,
+  query: Omit<TReviewerCandidatesQuery, "limit">,
   format: "csv" | "json",
   options: ExportOptions = {},
 ): Promise<Response> {

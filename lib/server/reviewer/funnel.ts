@@ -11,7 +11,11 @@ import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
  * sum over rows, so the sum of the runs' counts is the funnel of all their rows (lib/reviewer/audit.ts).
  * With a `code`, the funnel is that of the runs with at least one finding of that code.
  */
-export async function getReviewerFunnel(db: Database, projectId: string, query: TReviewerFunnelQuery): Promise<TReviewerFunnel> {
+export async function getReviewerFunnel(
+  db: Database,
+  projectId: string,
+  query: Omit<TReviewerFunnelQuery, "cursor" | "limit">,
+): Promise<TReviewerFunnel> {
   const column = query.violations ? Prisma.raw(`f."violation_counts"`) : Prisma.raw(`f."counts"`);
   const sums = await db.prisma.$queryRaw<{ key: string; n: number }[]>`
     SELECT e."key", SUM(e."value"::bigint)::float8 AS "n"

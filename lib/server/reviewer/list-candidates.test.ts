@@ -3,11 +3,16 @@ import { REVIEWER_FINDING_CODES, ZReviewerCandidatesResponse, ZReviewerFunnel, t
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { reviewerCandidatesRoute, reviewerExportRoute, reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
+import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
 import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { routeOf } from "@/lib/server/http/api";
+import { reviewerApi } from "@/lib/endpoints";
+
+const reviewerCandidatesRoute = routeOf(reviewerApi.candidates);
+const reviewerFunnelRoute = routeOf(reviewerApi.funnel);
 
 const REVIEWER_CODES = new Set<string>(REVIEWER_FINDING_CODES);
 

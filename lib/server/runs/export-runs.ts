@@ -16,7 +16,7 @@ const PAGE = 200;
 export async function exportRuns(
   db: Database,
   projectId: string,
-  query: TRunListQuery,
+  query: Omit<TRunListQuery, "cursor" | "limit">,
   format: "csv" | "json",
   options: { pageSize?: number } = {},
 ): Promise<Response> {

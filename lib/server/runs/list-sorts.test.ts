@@ -3,12 +3,16 @@ import { RUN_SORTS, type TRunListItem, type TRunSort } from "@/lib/contracts";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { listRunsRoute } from "@/lib/server/http/routes";
+
 import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { turnEvents } from "@/lib/server/testing/events";
+import { routeOf } from "@/lib/server/http/api";
+import { runsApi } from "@/lib/endpoints";
+
+const listRunsRoute = routeOf(runsApi.list);
 
 /** Generated runs with every kind of anomaly (findings, drops, Reviewer violations) and some without. */
 const RUNS = [

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { listRunsRoute } from "@/lib/server/http/routes";
+
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { startedEvent } from "@/lib/server/testing/events";
 import { likeLiteral } from "./run-filters";
+import { routeOf } from "@/lib/server/http/api";
+import { runsApi } from "@/lib/endpoints";
+
+const listRunsRoute = routeOf(runsApi.list);
 
 /** Tasks that differ only in the characters LIKE treats specially. */
 const TASKS: Record<string, string> = {

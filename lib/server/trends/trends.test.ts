@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZTrendsResponse, type TTrendsResponse } from "@/lib/contracts";
 import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { trendsRoute } from "@/lib/server/http/trends-routes";
+
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { authenticate } from "@/lib/server/auth/keys";
 import { settleRebuilds } from "@/lib/server/jobs/settle";
 import { startedEvent, turnEvents, type Raw } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { routeOf } from "@/lib/server/http/api";
+import { trendsApi } from "@/lib/endpoints";
+
+const trendsRoute = routeOf(trendsApi.trends);
 
 const BASE = "http://cuescope.test/api/v1";
 

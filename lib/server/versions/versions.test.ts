@@ -10,11 +10,14 @@ import {
   defaultPolicyVersionRoute,
   getCopyVersionRoute,
   getPolicyVersionRoute,
-  listCopyVersionsRoute,
-  listPolicyVersionsRoute,
 } from "@/lib/server/http/version-routes";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getCopyVersion } from "./versions";
+import { routeOf } from "@/lib/server/http/api";
+import { copyVersionsApi, policyVersionsApi } from "@/lib/endpoints";
+
+const listCopyVersionsRoute = routeOf(copyVersionsApi.list);
+const listPolicyVersionsRoute = routeOf(policyVersionsApi.list);
 
 describe.each(testDatabases())("copy and policy versions on $name", (kind) => {
   let db: Database;

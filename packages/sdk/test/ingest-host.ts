@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { POST } from "@/app/api/v1/ingest/route";
+import { ingestRoute as POST } from "@/lib/server/http/routes";
 import { createKey } from "@/lib/server/auth/keys";
 // `useDatabase` sets the routes' database; it is not a React hook (the alias keeps the hooks lint rule quiet).
 import { useDatabase as setRoutesDatabase, type Database } from "@/lib/server/db";

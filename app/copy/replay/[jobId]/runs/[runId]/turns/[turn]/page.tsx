@@ -11,8 +11,6 @@ import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
-import { replayTurnLoader } from "@/lib/server/loaders/replay";
-import { copyVersionsLoader, policyVersionsLoader } from "@/lib/server/loaders/versions";
 
 type Props = {
   params: Promise<{ jobId: string; runId: string; turn: string }>;
@@ -45,15 +43,12 @@ export default async function ReplayTurnPage(props: Props) {
   const context = { db: await getDb(), projectId };
   const queryClient = makeQueryClient();
   try {
-    await fetchQuery(queryClient, replayTurnQuery(jobId, runId, turn), replayTurnLoader, context);
+    await fetchQuery(queryClient, replayTurnQuery(jobId, runId, turn), context);
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
   }
-  await Promise.all([
-    prefetchQuery(queryClient, copyVersionsQuery(), copyVersionsLoader, context),
-    prefetchQuery(queryClient, policyVersionsQuery(), policyVersionsLoader, context),
-  ]);
+  await Promise.all([prefetchQuery(queryClient, copyVersionsQuery(), context), prefetchQuery(queryClient, policyVersionsQuery(), context)]);
 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

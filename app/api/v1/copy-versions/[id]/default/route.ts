@@ -1,3 +1,0 @@
-import { defaultCopyVersionRoute } from "@/lib/server/http/version-routes";
-
-export const POST = defaultCopyVersionRoute;

@@ -1,3 +1,0 @@
-import { getCopyVersionRoute } from "@/lib/server/http/version-routes";
-
-export const GET = getCopyVersionRoute;

@@ -1,3 +1,0 @@
-import { runFacetsRoute } from "@/lib/server/http/routes";
-
-export const GET = runFacetsRoute;

@@ -1,3 +1,0 @@
-import { healthRoute } from "@/lib/server/http/health-route";
-
-export const GET = healthRoute;

@@ -1,3 +1,0 @@
-import { ingestRoute } from "@/lib/server/http/routes";
-
-export const POST = ingestRoute;

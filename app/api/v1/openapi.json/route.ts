@@ -1,3 +1,0 @@
-import { openApiRoute } from "@/lib/server/http/openapi-route";
-
-export const GET = openApiRoute;

@@ -1,3 +1,0 @@
-import { otlpLogsRoute } from "@/lib/server/http/otlp-routes";
-
-export const POST = otlpLogsRoute;

@@ -1,3 +1,0 @@
-import { otlpTracesRoute } from "@/lib/server/http/otlp-routes";
-
-export const POST = otlpTracesRoute;

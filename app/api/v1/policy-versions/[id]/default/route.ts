@@ -1,3 +1,0 @@
-import { defaultPolicyVersionRoute } from "@/lib/server/http/version-routes";
-
-export const POST = defaultPolicyVersionRoute;

@@ -1,3 +1,0 @@
-import { getPolicyVersionRoute } from "@/lib/server/http/version-routes";
-
-export const GET = getPolicyVersionRoute;

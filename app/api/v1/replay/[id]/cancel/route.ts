@@ -1,3 +1,0 @@
-import { cancelReplayRoute } from "@/lib/server/http/replay-routes";
-
-export const POST = cancelReplayRoute;

@@ -1,3 +1,0 @@
-import { replayJobRoute } from "@/lib/server/http/replay-routes";
-
-export const GET = replayJobRoute;

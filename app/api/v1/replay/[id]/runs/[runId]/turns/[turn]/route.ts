@@ -1,3 +1,0 @@
-import { replayTurnRoute } from "@/lib/server/http/replay-routes";
-
-export const GET = replayTurnRoute;

@@ -1,3 +1,0 @@
-import { replayMatchingRoute } from "@/lib/server/http/replay-routes";
-
-export const GET = replayMatchingRoute;

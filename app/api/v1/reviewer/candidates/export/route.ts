@@ -1,3 +1,0 @@
-import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
-
-export const GET = reviewerExportRoute;

@@ -1,3 +1,0 @@
-import { reviewerCandidatesRoute } from "@/lib/server/http/reviewer-routes";
-
-export const GET = reviewerCandidatesRoute;

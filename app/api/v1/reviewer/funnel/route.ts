@@ -1,3 +1,0 @@
-import { reviewerFunnelRoute } from "@/lib/server/http/reviewer-routes";
-
-export const GET = reviewerFunnelRoute;

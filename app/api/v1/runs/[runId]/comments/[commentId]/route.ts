@@ -1,4 +1,0 @@
-import { deleteCommentRoute, editCommentRoute } from "@/lib/server/http/comment-routes";
-
-export const PATCH = editCommentRoute;
-export const DELETE = deleteCommentRoute;

@@ -1,3 +1,0 @@
-import { commentedTurnsRoute } from "@/lib/server/http/comment-routes";
-
-export const GET = commentedTurnsRoute;

@@ -1,3 +1,0 @@
-import { runDecisionsRoute } from "@/lib/server/http/routes";
-
-export const GET = runDecisionsRoute;

@@ -1,3 +1,0 @@
-import { runEventsRoute } from "@/lib/server/http/routes";
-
-export const GET = runEventsRoute;

@@ -1,3 +1,0 @@
-import { runOtlpRecordsRoute } from "@/lib/server/http/otlp-routes";
-
-export const GET = runOtlpRecordsRoute;

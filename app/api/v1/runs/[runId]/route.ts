@@ -1,3 +1,0 @@
-import { runSummaryRoute } from "@/lib/server/http/routes";
-
-export const GET = runSummaryRoute;

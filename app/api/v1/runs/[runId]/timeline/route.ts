@@ -1,3 +1,0 @@
-import { runTimelineRoute } from "@/lib/server/http/routes";
-
-export const GET = runTimelineRoute;

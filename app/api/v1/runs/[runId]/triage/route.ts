@@ -1,3 +1,0 @@
-import { runTriageRoute } from "@/lib/server/http/routes";
-
-export const GET = runTriageRoute;

@@ -1,3 +1,0 @@
-import { turnDetailRoute } from "@/lib/server/http/routes";
-
-export const GET = turnDetailRoute;

@@ -1,3 +1,0 @@
-import { exportRunsRoute } from "@/lib/server/http/routes";
-
-export const GET = exportRunsRoute;

@@ -1,3 +1,0 @@
-import { listRunsRoute } from "@/lib/server/http/routes";
-
-export const GET = listRunsRoute;

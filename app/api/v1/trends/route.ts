@@ -1,3 +1,0 @@
-import { trendsRoute } from "@/lib/server/http/trends-routes";
-
-export const GET = trendsRoute;

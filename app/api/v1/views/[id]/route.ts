@@ -1,4 +1,0 @@
-import { deleteViewRoute, updateViewRoute } from "@/lib/server/http/view-routes";
-
-export const PATCH = updateViewRoute;
-export const DELETE = deleteViewRoute;

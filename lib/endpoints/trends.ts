@@ -1,0 +1,27 @@
+import { ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
+import { endpoint } from "./endpoint";
+
+/** Counts per day in a time zone (docs/architecture.md#trends). */
+export const trendsApi = {
+  trends: endpoint({
+    id: "getTrends",
+    method: "GET",
+    path: "/api/v1/trends",
+    tag: "Trends",
+    summary: "Trends per day",
+    description:
+      "Per day in the time zone `tz` (every day of the window, days without turns at zero): per reminder key the candidates, delivered and dropped " +
+      "reminders with the drop rate; findings by code with their rate per 1,000 turns; Reviewer violations; the follow-up rate (contract §8, " +
+      "association not effect) per copy version. Served from the 15-minute buckets each run's rebuild stores, so a run counts once its rebuild ran.",
+    auth: "key",
+    query: ZTrendsQuery,
+    paramDescriptions: {
+      tz: "An IANA time zone (e.g. `Europe/Paris`, `Asia/Kolkata`, `UTC`) whose days the counts are grouped by. Default `UTC`.",
+      from: "The first day, `YYYY-MM-DD` in `tz`. Default: 13 days before `to`.",
+      to: "The last day (included), `YYYY-MM-DD` in `tz`; at most 366 days after `from`. Default: today in `tz`.",
+      copyVersion: "Only runs whose copy has this version id (an id from `copyVersions`).",
+      policyVersion: "Only runs whose policy has this version id (an id from `policyVersions`).",
+    },
+    responses: [{ status: 200, description: "The days of the window.", schema: ZTrendsResponse }],
+  }),
+};
