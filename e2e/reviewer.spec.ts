@@ -1,6 +1,7 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { REVIEWER_FINDING_CODES } from "@/lib/contracts";
+import { demoReviewer } from "./support/demo-reviewer";
 import { hydrated } from "./support/hydrated";
 import { signInToDemo } from "./support/sign-in";
 
@@ -17,6 +18,9 @@ const stageCount = async (page: Page, label: string) => {
 };
 const csvDataLines = (text: string) => text.split("\r\n").filter((line, i) => i > 0 && line !== "");
 
+// The demo project's expected counts, computed from the demo generator and the pure core (see demoReviewer).
+const demo = () => demoReviewer();
+
 test.describe("Reviewer audit", () => {
   test.beforeEach(async ({ page }) => {
     // The demo runs (the largest has 2,000 turns) are rebuilt when npm start loads them; the limits leave room for a slow machine.
@@ -28,11 +32,12 @@ test.describe("Reviewer audit", () => {
   test("shows the funnel, the candidates and the reminder apart from the admission", async ({ page }, testInfo) => {
     // The funnel counts, with labels.
     await expect(funnel(page)).toBeVisible();
+    const { funnel: expected } = demo();
     const candidates = await stageCount(page, "Candidates");
-    expect(candidates).toBeGreaterThan(50);
-    expect(await stageCount(page, "Admission granted")).toBeGreaterThan(0);
-    expect(await stageCount(page, "Dispatched")).toBeGreaterThan(0);
-    expect(await stageCount(page, "Completed")).toBeGreaterThan(0);
+    expect(candidates).toBe(expected.candidates.total);
+    expect(await stageCount(page, "Admission granted")).toBe(expected.admissions.granted);
+    expect(await stageCount(page, "Dispatched")).toBe(expected.dispatches.total);
+    expect(await stageCount(page, "Completed")).toBe(expected.dispatches.completed);
     await expect(funnel(page)).toContainText("review in progress");
     await expect(funnel(page)).toContainText("against the rule");
     await expect(funnel(page)).toContainText("Cancelled");
@@ -67,7 +72,7 @@ test.describe("Reviewer audit", () => {
     // Violations only, with one explanation open, for the screenshot.
     await page.getByRole("checkbox", { name: "Only violations" }).check();
     await expect(page).toHaveURL(/\/reviewer\?violations=1$/);
-    await expect(candidateRows(page)).toHaveCount(8);
+    await expect(candidateRows(page)).toHaveCount(demo().violations);
     await candidateRows(page)
       .filter({ has: page.locator('[data-finding="ADMISSION_RULE_MISMATCH"]') })
       .first()
@@ -88,13 +93,14 @@ test.describe("Reviewer audit", () => {
     });
     await page.getByRole("checkbox", { name: "Only violations" }).check();
     await expect(page).toHaveURL(/\/reviewer\?violations=1$/);
-    await expect(candidateRows(page)).toHaveCount(8);
+    await expect(candidateRows(page)).toHaveCount(demo().violations);
+    expect(await stageCount(page, "Candidates")).toBe(demo().violations);
     expect(await page.evaluate(() => (window as unknown as { sawSkeleton: boolean }).sawSkeleton)).toBe(false);
     await expect(page.getByRole("checkbox", { name: "Only violations" })).toBeChecked();
     const rows = candidateRows(page);
     await expect(rows.first()).toBeVisible();
     const count = await rows.count();
-    expect(count).toBeGreaterThan(0);
+    expect(count).toBe(demo().violations);
     for (let i = 0; i < count; i++) {
       const codes = await rows
         .nth(i)
@@ -145,7 +151,7 @@ test.describe("Reviewer audit", () => {
     await expect(page).toHaveURL(/\/reviewer$/);
     await expect(candidateRows(page)).toHaveCount(50);
     const all = await page.request.get((await page.getByRole("link", { name: "Export CSV" }).getAttribute("href"))!);
-    expect(csvDataLines(await all.text())).toHaveLength(await stageCount(page, "Candidates"));
+    expect(csvDataLines(await all.text())).toHaveLength(demo().funnel.candidates.total);
   });
 
   test("filters by agent and time range; a bad link says what is wrong", async ({ page }) => {
@@ -153,11 +159,14 @@ test.describe("Reviewer audit", () => {
     await expect(page).toHaveURL(/agent=etf-lite-agent/);
     await expect(candidateRows(page).first()).toBeVisible();
     for (const id of await candidateRows(page).locator("td:first-child a").first().allInnerTexts()) expect(id).not.toBe("");
-    const lite = await stageCount(page, "Candidates");
+    const lite = demoReviewer((run) => run.agent === "etf-lite-agent").funnel.candidates.total;
+    await expect.poll(() => stageCount(page, "Candidates")).toBe(lite);
 
     await page.getByRole("combobox", { name: "Runs started" }).selectOption("24h");
     await expect(page).toHaveURL(/agent=etf-lite-agent&range=24h/);
-    expect(await stageCount(page, "Candidates")).toBeLessThanOrEqual(lite);
+    const recent = demoReviewer((run) => run.agent === "etf-lite-agent" && run.hoursAgo < 24).funnel.candidates.total;
+    expect(recent).toBeLessThan(lite);
+    await expect.poll(() => stageCount(page, "Candidates")).toBe(recent);
 
     await page.getByRole("link", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(/\/reviewer$/);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
+import { rebuildOutputExample } from "@/lib/testing/contract-text";
 
 const run = promisify(execFile);
 const root = join(__dirname, "..");
@@ -30,21 +31,15 @@ function tempFile(lines: string[]): string {
 const teachingLines = readFileSync(teaching, "utf8").trim().split("\n");
 
 describe("npm run rebuild", () => {
-  it("prints contract §9's decisions for the teaching scene", async () => {
+  it("prints contract §9's decisions for the teaching scene: turn 10 is §6's example output", async () => {
     const { code, stdout, stderr } = await rebuildCli(teaching);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const decisions = JSON.parse(stdout);
-    const turn10 = decisions.turns.find((t: { turn: number }) => t.turn === 10);
-    expect(turn10.reminders.map((r: { text: string; bytes: number; status: string }) => [r.text, r.bytes, r.status])).toEqual([
-      ["R2: 28/36 requests", 19, "delivered"],
-      ["C3: 9962/10000 bytes", 21, "dropped"],
-      ["E1 b1: 2/4 edits", 17, "delivered"],
-      ["Review checkpoint 1", 20, "dropped"],
-    ]);
-    expect(turn10.freeBytesAfter).toBe(2);
-    expect(turn10.reviewer).toEqual({ candidate: { checkpoint: 1 }, admission: { granted: true, reasons: [] } });
-    expect(decisions.findings).toEqual([]);
+    const example = rebuildOutputExample();
+    expect(decisions.runId).toBe(example.runId);
+    expect(decisions.turns.find((t: { turn: number }) => t.turn === 10)).toStrictEqual(example.turns[0]);
+    expect(decisions.findings).toStrictEqual(example.findings);
   });
 
   it("gives the same output for shuffled lines with blank lines and exact repeats", async () => {

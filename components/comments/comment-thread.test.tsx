@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TComment } from "@/lib/contracts";
@@ -34,11 +34,15 @@ describe("CommentThread", () => {
     renderWithClient(<CommentThread runId="r1" scope="run" addLabel="Add a note to the run" emptyText="No notes." />);
     const alice = await screen.findByRole("listitem", { name: "Comment by alice" });
     expect(within(alice).getByText("bold").tagName).toBe("STRONG");
-    expect(within(alice).getByText("2026-12-01 10:00:00 UTC")).toBeTruthy();
+    expect(within(alice).getByText("2026-12-01 10:00:00 UTC")).toHaveAttribute("datetime", "2026-12-01T10:00:00.000Z");
     expect(within(alice).queryByRole("button", { name: /Edit/ })).toBeNull();
     const mine = screen.getByRole("listitem", { name: "Comment by me" });
-    expect(within(mine).getByRole("button", { name: /Edit your comment/ })).toBeTruthy();
-    expect(within(mine).getByRole("button", { name: /Delete your comment/ })).toBeTruthy();
+    expect(within(mine).getByRole("button", { name: /Edit your comment/ })).toHaveAccessibleName(
+      "Edit your comment of 2026-12-01 10:00:00 UTC",
+    );
+    expect(within(mine).getByRole("button", { name: /Delete your comment/ })).toHaveAccessibleName(
+      "Delete your comment of 2026-12-01 10:00:00 UTC",
+    );
   });
 
   it("shows the HTML the server stored with the comment, not a rendering of its body of its own", async () => {
@@ -113,7 +117,7 @@ describe("CommentThread", () => {
     await user.type(field, "second");
     await user.click(screen.getByRole("button", { name: "Save" }));
     await screen.findByText("second");
-    expect(screen.getByText(/edited/)).toBeTruthy();
+    expect(screen.getByText(/edited/)).toHaveTextContent(/^· edited 2026-12-01 11:00:00 UTC$/);
     await user.click(screen.getByRole("button", { name: /Delete your comment/ }));
     await user.click(screen.getByRole("button", { name: "Yes, delete" }));
     await screen.findByText("No notes.");
@@ -127,7 +131,11 @@ describe("CommentThread", () => {
     const user = userEvent.setup();
     await user.click(field);
     await user.paste("x".repeat(10_001));
-    await waitFor(() => expect(screen.getByText(/10,001 \/ 10,000 characters — too long/)).toBeTruthy());
+    const count = await screen.findByText(/10,001 \/ 10,000 characters — too long/);
+    expect(count).toHaveTextContent(/^10,001 \/ 10,000 characters — too long$/);
+    expect(count.className).toMatch(/over/);
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(field.getAttribute("aria-describedby")).toContain(count.id);
     expect((screen.getByRole("button", { name: "Add comment" }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

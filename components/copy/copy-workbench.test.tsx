@@ -5,6 +5,7 @@ import type { TCopyVersion } from "@/lib/contracts";
 import { DEFAULT_COPY } from "@/lib/core";
 import { copyVersionsQuery } from "@/lib/queries/copy";
 import { fakeApi, renderWithClient, testQueryClient } from "@/components/testing/api";
+import { rebuildOutputExample } from "@/lib/testing/contract-text";
 import { copyVersion, copyVersionRoutes, recordedRunRoutes, TEACH_COPY, teachingEvents } from "@/components/testing/fixtures";
 import { CopyWorkbench } from "./copy-workbench";
 
@@ -120,7 +121,8 @@ describe("copy workbench", () => {
     server();
     renderWorkbench("cv-terse");
     const requests = within(document.querySelector<HTMLElement>('[data-template="requests.*"]')!);
-    expect(await requests.findByTestId("template-text")).toHaveTextContent("R2: 28/36 requests");
+    const notice = rebuildOutputExample().turns[0].reminders.find((r) => r.key === "requests")!;
+    expect(await requests.findByTestId("template-text")).toHaveTextContent(notice.text);
     await user.clear(template("requests · any stage"));
     await user.type(template("requests · any stage"), "R{{stage}");
     expect(requests.getByTestId("template-text")).toHaveTextContent(/^R2$/);

@@ -6,6 +6,7 @@ import type { TReminderKey } from "@/lib/contracts";
 import { draftFrom, withTemplate, withoutTemplate, type CopyDraft } from "@/lib/copy/templates";
 import { copyProblems } from "@/lib/copy/validate";
 import { refitTurn } from "@/lib/copy/preview";
+import { rebuildOutputExample } from "@/lib/testing/contract-text";
 import { TEACH_COPY, teachPolicy, turn10 } from "@/components/testing/fixtures";
 import { KeyTemplates } from "./key-templates";
 
@@ -70,8 +71,10 @@ describe("copy editor: one key's templates", () => {
     expect(screen.getByRole("heading", { name: /Requests/ })).toBeInTheDocument();
     expect(screen.getByText("{usable}")).toBeInTheDocument();
     const star = within(row("requests", "*"));
-    expect(star.getByTestId("template-text")).toHaveTextContent("R2: 28/36 requests");
-    expect(star.getByTestId("template-bytes")).toHaveTextContent("19 B");
+    // The requests notice of contract §6's example output (turn 10 of the worked example).
+    const notice = rebuildOutputExample().turns[0].reminders.find((r) => r.key === "requests")!;
+    expect(star.getByTestId("template-text")).toHaveTextContent(notice.text);
+    expect(star.getByTestId("template-bytes")).toHaveTextContent(`${notice.bytes} B`);
     expect(star.getByTestId("template-fit")).toHaveTextContent("fits alone; fits first (38 B left)");
     expect(star.getByText("● picked at stage 2")).toBeInTheDocument();
   });

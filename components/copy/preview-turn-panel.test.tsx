@@ -9,6 +9,7 @@ import { json } from "@/lib/core/spec/builders";
 import { buildTimeline } from "@/lib/charts/build-timeline";
 import { draftFrom, type CopyDraft } from "@/lib/copy/templates";
 import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { rebuildOutputExample } from "@/lib/testing/contract-text";
 import { TEACH_COPY, teachingEvents, teachPolicy, turnDetail } from "@/components/testing/fixtures";
 import { PreviewTurnPanel } from "./preview-turn-panel";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
@@ -55,13 +56,20 @@ function refitRows(): string[][] {
 describe("copy editor: the preview turn's refit table", () => {
   it("with the run's own copy, the draft column reproduces the recorded fitting", () => {
     renderPanel({ runId: "teach", turn: 10 });
-    expect(screen.getByTestId("free-bytes")).toHaveTextContent("38 B");
+    // The recorded fitting of contract §6's example output (turn 10 of the worked example).
+    const example = rebuildOutputExample().turns[0];
+    expect(screen.getByTestId("free-bytes")).toHaveTextContent(`${example.capacityBytes! - example.requiredBytes} B`);
+    const labels = ["requests · stage 2", "context · stage 3", "edits b1 · stage 1", "review · checkpoint 1"];
+    const mark = (status: string) => (status === "delivered" ? "●" : "✕");
+    const delivered = example.reminders.filter((r) => r.status === "delivered");
+    const included = `${delivered.length} · ${delivered.reduce((sum, r) => sum + r.bytes, 0)} B`;
     expect(refitRows()).toEqual([
-      ["requests · stage 2", "●delivered 19 B", "●delivered fits 19 B"],
-      ["context · stage 3", "✕dropped 21 B", "✕dropped dropped 21 B"],
-      ["edits b1 · stage 1", "●delivered 17 B", "●delivered fits 17 B"],
-      ["review · checkpoint 1", "✕dropped 20 B", "✕dropped dropped 20 B"],
-      ["Included", "2 · 36 B", "2 · 36 B"],
+      ...example.reminders.map((r, i) => [
+        labels[i],
+        `${mark(r.status)}${r.status} ${r.bytes} B`,
+        `${mark(r.status)}${r.status} ${r.status === "delivered" ? "fits" : "dropped"} ${r.bytes} B`,
+      ]),
+      ["Included", included, included],
     ]);
     expect(screen.getByRole("link", { name: "Open turn 10 in the run" })).toHaveAttribute("href", expect.stringContaining("teach"));
     expect(fetchStub).not.toHaveBeenCalled();

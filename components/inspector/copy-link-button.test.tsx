@@ -29,4 +29,14 @@ describe("CopyLinkButton", () => {
     expect(field).toHaveValue(`${window.location.origin}/runs/r1?turn=2`);
     expect(screen.queryByText(/Copied/)).toBeNull();
   });
+
+  it("draws its icon as an inline svg in the text colour, hidden from assistive technology, not as a font glyph", () => {
+    render(<CopyLinkButton turn={3} />);
+    const button = screen.getByRole("button", { name: "Copy link" });
+    const icons = button.querySelectorAll("svg");
+    expect(icons).toHaveLength(1);
+    expect(icons[0]).toHaveAttribute("aria-hidden", "true");
+    expect(icons[0]).toHaveAttribute("stroke", "currentColor");
+    expect(button.textContent?.trim()).toBe("Copy link");
+  });
 });

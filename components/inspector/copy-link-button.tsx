@@ -37,7 +37,7 @@ export function CopyLinkButton({ turn }: { turn: number }) {
   return (
     <div className={styles.copy}>
       <button type="button" className={styles.button} onClick={() => void copy()} aria-describedby={`${id}-status`}>
-        <span aria-hidden="true">🔗</span> Copy link
+        <LinkIcon /> Copy link
       </button>
       <span id={`${id}-status`} aria-live="polite" className={styles.status}>
         {state.kind === "copied" ? `Copied: a link to ${formatTurn(turn)} at this zoom` : ""}
@@ -49,5 +49,27 @@ export function CopyLinkButton({ turn }: { turn: number }) {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** A chain-link icon drawn inline: the 🔗 glyph is missing from common fonts (DejaVu) and showed as an empty box. */
+function LinkIcon() {
+  return (
+    <svg
+      className={styles.icon}
+      aria-hidden="true"
+      focusable="false"
+      width="12"
+      height="12"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M6.5 9.5a3 3 0 0 0 4.2 0l2.6-2.6a3 3 0 0 0-4.2-4.2L8 3.8" />
+      <path d="M9.5 6.5a3 3 0 0 0-4.2 0L2.7 9.1a3 3 0 0 0 4.2 4.2L8 12.2" />
+    </svg>
   );
 }

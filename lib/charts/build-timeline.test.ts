@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, ZRunTimeline, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
+import { workedExampleCopy, workedExamplePolicy } from "@/lib/testing/contract-text";
 import { buildTimeline } from "./build-timeline";
 
 /** Raw events of contract §9's teaching scene, plus time, a compaction, a Reviewer chain and a skipped turn. */
@@ -17,20 +18,9 @@ function teachingEvents(): TEvent[] {
     });
   add("run.started", undefined, {
     task: "teach",
-    policy: {
-      requests: { limit: 40, deliveryReserve: 4, stages: [0.5, 0.75, 0.9] },
-      time: { limitMs: 1_800_000, stages: [0.9] },
-      context: { capacityBytes: 10000, stages: [0.7, 0.85, 0.95] },
-      edits: { perBlockLimit: 4, stages: [0.5, 1] },
-      review: { everyTurns: 10 },
-      reviewer: { autoReviewAllowed: true, minRequestsLeft: 8 },
-    },
-    copy: {
-      requests: { "*": "R{stage}: {used}/{usable} requests" },
-      context: { "*": "C{stage}: {requiredBytes}/{capacityBytes} bytes" },
-      edits: { "*": "E{stage} {blockId}: {used}/{limit} edits" },
-      review: { "*": "Review checkpoint {checkpoint}" },
-    },
+    // Contract §9's setup tables, plus a time meter.
+    policy: { ...workedExamplePolicy(), time: { limitMs: 1_800_000, stages: [0.9] } },
+    copy: workedExampleCopy(),
   });
   add("meter.requests", 9, { used: 17 });
   add("meter.time", 9, { elapsedMs: 540_000 });

@@ -3,6 +3,7 @@ import { ZEvent, type TRunDecisions } from "@/lib/contracts";
 import { DEFAULT_COPY, rebuild } from "@/lib/core";
 import { json, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 import { generateEtfRun } from "@/lib/demo/etf-run";
+import { rebuildOutputExample } from "@/lib/testing/contract-text";
 import { diffCopies } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
 import { previewTurns } from "./preview-turns";
@@ -68,12 +69,12 @@ describe("template preview on a recorded turn", () => {
     const rows = (["requests", "context", "edits", "review"] as const).map((key) =>
       previewTemplate(key, "*", teachDraft[key], turn10, TEACH_POLICY),
     );
-    expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual([
-      ["requests", "R2: 28/36 requests", 19, 2, true, 38, true],
-      ["context", "C3: 9962/10000 bytes", 21, 3, true, 38, true],
-      ["edits", "E1 b1: 2/4 edits", 17, 1, true, 38, true],
-      ["review", "Review checkpoint 1", 20, 1, true, 38, true],
-    ]);
+    // Texts, costs and stages as contract §6's example output has them; each alone fits the turn's free bytes.
+    const example = rebuildOutputExample().turns[0];
+    const free = example.capacityBytes! - example.requiredBytes;
+    expect(rows.map((r) => [r.key, r.text, r.bytes, r.stage, r.inUse, r.freeBytes, r.fits])).toEqual(
+      example.reminders.map((e) => [e.key, e.text, e.bytes, e.stage, true, free, true]),
+    );
   });
 
   it("says why a template cannot be shown, and marks templates lookup would not pick", () => {

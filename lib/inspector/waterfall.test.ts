@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TReminderDecision, TTurnDecision } from "@/lib/contracts";
+import { rebuildOutputExample, workedExampleFitting } from "@/lib/testing/contract-text";
 import { barPercent, fittingWaterfall } from "./waterfall";
 
 function r(key: TReminderDecision["key"], bytes: number, status: TReminderDecision["status"], freeBytes?: number): TReminderDecision {
@@ -16,24 +17,25 @@ function r(key: TReminderDecision["key"], bytes: number, status: TReminderDecisi
 }
 type D = Pick<TTurnDecision, "requiredBytes" | "capacityBytes" | "freeBytesAfter" | "reminders">;
 
-/** Contract §9, turn 10: free 38; 19 fits (19 left), 21 dropped (19 free), 17 fits (2 left), 20 dropped (2 free). */
-const teaching: D = {
-  requiredBytes: 9962,
-  capacityBytes: 10000,
-  freeBytesAfter: 2,
-  reminders: [r("requests", 19, "delivered"), r("context", 21, "dropped", 19), r("edits", 17, "delivered"), r("review", 20, "dropped", 2)],
-};
+/** Contract §9's turn 10, as contract §6's output example writes it, and §9's fitting table. */
+const teaching: D = rebuildOutputExample().turns[0];
+const fitting = workedExampleFitting();
 
 describe("fittingWaterfall (R8)", () => {
   it("follows the teaching turn of contract §9 step by step", () => {
     const w = fittingWaterfall(teaching);
-    expect(w.freeStart).toBe(38);
-    expect(w.freeEnd).toBe(2);
-    expect(w.steps.map((s) => [s.key, s.fits, s.freeBefore, s.freeAfter, s.offset, s.shortBy])).toEqual([
-      ["requests", true, 38, 19, 0, 0],
-      ["context", false, 19, 19, 19, 2],
-      ["edits", true, 19, 2, 19, 0],
-      ["review", false, 2, 2, 36, 18],
+    const free = teaching.capacityBytes! - teaching.requiredBytes;
+    expect(w.freeStart).toBe(free);
+    expect(w.freeEnd).toBe(fitting.at(-1)!.freeBytesAfter);
+    // Each step as §9's table has it: fits or not, the free bytes before (the previous row's after) and after.
+    expect(w.steps.map((s) => [s.fits, s.freeBefore, s.freeAfter])).toEqual(
+      fitting.map((row, i) => [row.result === "delivered", i === 0 ? free : fitting[i - 1].freeBytesAfter, row.freeBytesAfter]),
+    );
+    expect(w.steps.map((s) => [s.key, s.offset, s.shortBy])).toEqual([
+      ["requests", 0, 0],
+      ["context", 19, 2],
+      ["edits", 19, 0],
+      ["review", 36, 18],
     ]);
     expect([w.includedBytes, w.droppedCount]).toEqual([36, 2]);
     expect(w.scale).toBe(56);

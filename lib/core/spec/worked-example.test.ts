@@ -1,6 +1,7 @@
 /** Contract §9 (the source's teaching scene) reproduced exactly, and contract §5's default copy. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COPY, rebuild } from "@/lib/core/index";
+import { rebuildOutputExample, workedExampleCopy, workedExampleFitting, workedExamplePolicy } from "@/lib/testing/contract-text";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "./builders";
 
 function teachingRun() {
@@ -14,6 +15,11 @@ function teachingRun() {
 
 describe("contract §9 worked example", () => {
   const decisions = json(rebuild(teachingRun().events()));
+
+  it("the scene's policy and copy are contract §9's setup tables", () => {
+    expect(TEACH_POLICY).toStrictEqual(workedExamplePolicy());
+    expect(TEACH_COPY).toStrictEqual(workedExampleCopy());
+  });
 
   it("has runId, turns 9, 10, 11 and no findings", () => {
     expect(decisions.runId).toBe("teach");
@@ -36,45 +42,30 @@ describe("contract §9 worked example", () => {
     });
   });
 
-  it("turn 10: exactly contract §6's example turn", () => {
-    expect(turnOf(decisions, 10)).toStrictEqual({
-      turn: 10,
-      requiredBytes: 9962,
-      capacityBytes: 10000,
-      freeBytesAfter: 2,
-      meters: {
-        requests: { used: 28, limit: 40, reserve: 4, usable: 36, ratio: 0.7778, stage: 2 },
-        context: { requiredBytes: 9962, capacityBytes: 10000, ratio: 0.9962, stage: 3 },
-        edits: [{ blockId: "b1", used: 2, limit: 4, ratio: 0.5, stage: 1 }],
-      },
-      reminders: [
-        { key: "requests", subject: null, kind: "notice", stage: 2, text: "R2: 28/36 requests", bytes: 19, status: "delivered" },
-        {
-          key: "context",
-          subject: null,
-          kind: "notice",
-          stage: 3,
-          text: "C3: 9962/10000 bytes",
-          bytes: 21,
-          status: "dropped",
-          dropReason: "capacity",
-          freeBytes: 19,
-        },
-        { key: "edits", subject: "b1", kind: "state", stage: 1, text: "E1 b1: 2/4 edits", bytes: 17, status: "delivered" },
-        {
-          key: "review",
-          subject: null,
-          kind: "suggestion",
-          stage: 1,
-          text: "Review checkpoint 1",
-          bytes: 20,
-          status: "dropped",
-          dropReason: "capacity",
-          freeBytes: 2,
-        },
-      ],
-      reviewer: { candidate: { checkpoint: 1 }, admission: { granted: true, reasons: [] } },
-    });
+  it("turn 10: exactly contract §6's example output", () => {
+    const example = rebuildOutputExample();
+    expect(example.runId).toBe(decisions.runId);
+    expect(example.turns.map((t) => t.turn)).toEqual([10]);
+    expect(turnOf(decisions, 10)).toStrictEqual(example.turns[0]);
+    expect(decisions.findings).toStrictEqual(example.findings);
+  });
+
+  it("turn 10: fits in presentation order as contract §9's table says (R8)", () => {
+    const turn = turnOf(decisions, 10);
+    expect(turn.capacityBytes! - turn.requiredBytes).toBe(38);
+    expect(
+      turn.reminders.map((r) => ({
+        text: r.text,
+        cost: r.bytes,
+        result: r.status,
+        droppedWithFree: r.status === "dropped" ? r.freeBytes : null,
+      })),
+    ).toEqual(workedExampleFitting().map(({ freeBytesAfter: _, ...row }) => row));
+    // "free bytes after" each step: the free bytes minus the delivered reminders so far.
+    let free = turn.capacityBytes! - turn.requiredBytes;
+    const after = turn.reminders.map((r) => (free -= r.status === "delivered" ? r.bytes : 0));
+    expect(after).toEqual(workedExampleFitting().map((row) => row.freeBytesAfter));
+    expect(turn.freeBytesAfter).toBe(after.at(-1));
   });
 
   it("turn 11: context noticed at stage 1, b1 state again, review suggestion again, no new Reviewer candidate", () => {

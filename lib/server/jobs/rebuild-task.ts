@@ -104,6 +104,10 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     if (input.resume) {
       const { checkpoint: from, chunkTexts, findingsJson } = input.resume;
       const previous: TTurnDecision[] = [];
+      // Not read through ZTurnDecision/ZFinding: this text was written by this function from the core's
+      // output, and is only read with a checkpoint of this build's format (resumeRebuildTail refuses
+      // another version: full rebuild). Validating would add about a fifth to the parse on every
+      // resume of a live run (measured on the 2,000-turn demo run's 8 chunks, 2.6 MB: 12.6 → 15.5 ms).
       for (const text of chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) previous.push(turn);
       const kept = from.kept.turns;
       try {

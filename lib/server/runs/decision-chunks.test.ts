@@ -10,7 +10,7 @@ import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
 import { TaskThreads } from "@/lib/server/jobs/threads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { chunkOfIndex, DECISION_CHUNK_TURNS } from "./decision-chunks";
-import { getDecisionsJson, getTurnDetail } from "./run-reads";
+import { getDecisions, getDecisionsJson, getTurnDetail } from "./run-reads";
 import { getRunTimeline } from "./run-timeline";
 
 /** A generated run's events (ids made unique per run), as ingested and as the core reads them. */
@@ -161,6 +161,23 @@ describe.each(testDatabases())("decisions stored in chunks on $name", (kind) => 
       expect((await getDecisionsJson(db, projectId, runId)).json).toBe(JSON.stringify(rebuild(events)));
     }
   }, 120_000);
+
+  it("reads stored turns through the decisions contract: a chunk that breaks it is refused, not served", async () => {
+    const events = etfRun("tampered", 5, 5);
+    expect(await ingestAndRebuild("tampered", events)).toMatchObject({ ok: true, mode: "full" });
+    const turn = rebuild(events).turns[0].turn;
+    expect((await getTurnDetail(db, projectId, "tampered", turn)).decision?.turn).toBe(turn);
+    const runPk = await runPkOf("tampered");
+    const [row] = await db.prisma.runDecisionChunk.findMany({ where: { projectId, runPk, chunk: 0 } });
+    // Every turn without its reminders (a field ZTurnDecision requires), as an older or broken writer might leave it.
+    const broken = (JSON.parse(row.turns) as Record<string, unknown>[]).map(({ reminders: _, ...rest }) => rest);
+    await db.prisma.runDecisionChunk.update({
+      where: { projectId_runPk_chunk: { projectId, runPk, chunk: 0 } },
+      data: { turns: JSON.stringify(broken) },
+    });
+    await expect(getTurnDetail(db, projectId, "tampered", turn)).rejects.toThrow(/reminders/);
+    await expect(getDecisions(db, projectId, "tampered")).rejects.toThrow(/reminders/);
+  }, 60_000);
 
   it("deletes the chunks past the decisions' end, and every chunk of a rebuild that failed", async () => {
     const runPk = await runPkOf("short");

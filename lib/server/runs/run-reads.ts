@@ -1,5 +1,16 @@
 import "server-only";
-import type { TEventsQuery, TEventsResponse, TFinding, TRunDecisions, TRunSummary, TTurnDecision, TTurnDetail } from "@/lib/contracts";
+import { z } from "zod";
+import {
+  ZFinding,
+  ZRunDecisions,
+  ZTurnDecision,
+  type TEventsQuery,
+  type TEventsResponse,
+  type TFinding,
+  type TRunDecisions,
+  type TRunSummary,
+  type TTurnDetail,
+} from "@/lib/contracts";
 import { inRunOrder } from "@/lib/core";
 import type { Database } from "@/lib/server/db";
 import { eventColumns } from "@/lib/server/db/json-columns";
@@ -133,7 +144,7 @@ async function builtEventCount(db: Database, run: RunRow): Promise<number> {
 
 /** `GET /api/v1/runs/:runId/decisions`, parsed. */
 export async function getDecisions(db: Database, projectId: string, runId: string): Promise<TRunDecisions> {
-  return JSON.parse((await getDecisionsJson(db, projectId, runId)).json) as TRunDecisions;
+  return ZRunDecisions.parse(JSON.parse((await getDecisionsJson(db, projectId, runId)).json));
 }
 
 /** `GET /api/v1/runs/:runId/events`: stored events in arrival order, paged by arrival sequence. */
@@ -175,7 +186,8 @@ export async function getTurnDetail(db: Database, projectId: string, runId: stri
   const result = checkedHead(run, stored?.head ?? null);
   if (!result.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${result.error}`);
   const findings = parsedFindings(result.version, result.findings);
-  const turns = stored!.holding === null ? [] : (JSON.parse(stored!.holding) as TTurnDecision[]);
+  // Read through the contract (measured: +0.2–1 ms on a 256-turn chunk of 150 kB, over about 1 ms of JSON.parse).
+  const turns = stored!.holding === null ? [] : ZTurnDecisions.parse(JSON.parse(stored!.holding));
   // Turns that have events: the rebuilt ones and the skipped ones (INCOMPLETE_TURN).
   let previousTurn = stored!.before;
   let nextTurn = stored!.after;
@@ -206,8 +218,11 @@ export async function getTurnDetail(db: Database, projectId: string, runId: stri
 /** A stored rebuild's findings, parsed once per stored rebuild (a run's findings are few: tens of kB). */
 function parsedFindings(version: string, json: string): TFinding[] {
   let hit = findingsCache.get(version);
-  if (!hit) findingsCache.set(version, (hit = { findings: JSON.parse(json) as TFinding[], bytes: jsonTextBytes(json.length) }));
+  if (!hit) findingsCache.set(version, (hit = { findings: ZFindings.parse(JSON.parse(json)), bytes: jsonTextBytes(json.length) }));
   return hit.findings;
 }
+
+const ZTurnDecisions = z.array(ZTurnDecision);
+const ZFindings = z.array(ZFinding);
 
 const findingsCache = runCache<{ findings: TFinding[]; bytes: number }>({ sizeOf: (entry) => entry.bytes });
