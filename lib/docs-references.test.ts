@@ -174,3 +174,32 @@ describe("githubSlug", () => {
     expect(githubSlug(heading)).toBe(anchor);
   });
 });
+
+describe("file paths cited in the code and the docs", () => {
+  // A path from the repository's root to a file (a name with an extension), outside node_modules:
+  // `lib/server/jobs/queue.ts`, `docs/operations.md`, `prisma/schema.prisma`. Patterns
+  // (`*-routes.ts`, `<feature>.ts`) and generated or build output are not citations of one file.
+  const CITED =
+    /(?<![\w./-])((?:lib|app|components|scripts|e2e|prisma|docs|packages|examples|public)\/[\w.[\]@/-]*\.(?:ts|tsx|mjs|cjs|js|md|sql|prisma|json|css))\b/g;
+  const GENERATED = /^(lib\/server\/db\/generated|packages\/sdk\/dist)\//;
+  const docs = [...filesUnder(docsDir, /\.md$/), join(root, "README.md")];
+
+  it("name files that exist", () => {
+    const missing: string[] = [];
+    let found = 0;
+    for (const file of [...sources, ...docs]) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          for (const m of line.matchAll(CITED)) {
+            const path = m[1];
+            if (GENERATED.test(path) || line.slice(Math.max(0, m.index - 13), m.index).endsWith("node_modules/")) continue;
+            found++;
+            if (!existsSync(join(root, path))) missing.push(`${relative(root, file)}:${i + 1}: ${path}`);
+          }
+        });
+    }
+    expect(found).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
+  });
+});

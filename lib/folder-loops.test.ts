@@ -25,7 +25,7 @@ async function loopsIn(name: string, files: Record<string, string>): Promise<str
   const cwd = process.cwd();
   process.chdir(root);
   try {
-    const result = await cruise(["lib"], { ...options, validate: true, ruleSet: { forbidden: config.forbidden } });
+    const result = await cruise(["src"], { ...options, validate: true, ruleSet: { forbidden: config.forbidden } });
     if (typeof result.output === "string") throw new Error("expected a cruise result");
     return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
   } finally {
@@ -37,29 +37,29 @@ describe("the folder-loop rule of npm run lint", () => {
   it("refuses two folders that import each other", async () => {
     expect(
       await loopsIn("two", {
-        "lib/a/x.ts": 'import { y } from "../b/y";\nexport const x = () => y;\n',
-        "lib/b/y.ts": 'import { x } from "../a/x";\nexport const y = 1;\nexport const z = () => x;\n',
+        "src/a/x.ts": 'import { y } from "../b/y";\nexport const x = () => y;\n',
+        "src/b/y.ts": 'import { x } from "../a/x";\nexport const y = 1;\nexport const z = () => x;\n',
       }),
-    ).toEqual(["no-folder-loop: lib/a → lib/b", "no-folder-loop: lib/b → lib/a"]);
+    ).toEqual(["no-folder-loop: src/a → src/b", "no-folder-loop: src/b → src/a"]);
   });
 
   it("refuses a loop through a third folder, though no two files import each other", async () => {
     const found = await loopsIn("three", {
-      "lib/a/x.ts": 'import { y } from "../b/y";\nexport const x = y;\n',
-      "lib/b/y.ts": 'import { w } from "../c/w";\nexport const y = w;\n',
-      "lib/c/w.ts": 'import { other } from "../a/other";\nexport const w = other;\n',
-      "lib/a/other.ts": "export const other = 1;\n",
+      "src/a/x.ts": 'import { y } from "../b/y";\nexport const x = y;\n',
+      "src/b/y.ts": 'import { w } from "../c/w";\nexport const y = w;\n',
+      "src/c/w.ts": 'import { other } from "../a/other";\nexport const w = other;\n',
+      "src/a/other.ts": "export const other = 1;\n",
     });
-    expect(found).toContain("no-folder-loop: lib/a → lib/b");
-    expect(found).toContain("no-folder-loop: lib/c → lib/a");
+    expect(found).toContain("no-folder-loop: src/a → src/b");
+    expect(found).toContain("no-folder-loop: src/c → src/a");
   });
 
   it("allows imports one way, and files of one folder importing each other", async () => {
     expect(
       await loopsIn("none", {
-        "lib/a/x.ts": 'import { y } from "../b/y";\nimport { v } from "./v";\nexport const x = y + v();\n',
-        "lib/a/v.ts": 'import { x } from "./x";\nexport const v = () => x;\n',
-        "lib/b/y.ts": "export const y = 1;\n",
+        "src/a/x.ts": 'import { y } from "../b/y";\nimport { v } from "./v";\nexport const x = y + v();\n',
+        "src/a/v.ts": 'import { x } from "./x";\nexport const v = () => x;\n',
+        "src/b/y.ts": "export const y = 1;\n",
       }),
     ).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * One declaration per endpoint of `/api/v1` (docs/architecture.md#endpoints): its method, path,
+ * One declaration per endpoint of `/api/v1` (architecture habit 2): its method, path,
  * parameters, body, answers, who may call it and its documentation, in one value. Everything else
  * is derived from it: the server's routing, parsing and (in development and tests) answer checks
  * (lib/server/http/api.ts), the OpenAPI document and `/docs/api` (lib/api-docs), the browser's

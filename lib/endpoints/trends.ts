@@ -1,7 +1,7 @@
 import { ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
 import { endpoint } from "./endpoint";
 
-/** Counts per day in a time zone (docs/architecture.md#trends). */
+/** Counts per day in a time zone, from the per-run aggregates each rebuild stores. */
 export const trendsApi = {
   trends: endpoint({
     id: "getTrends",

@@ -34,7 +34,7 @@ export interface IngestOptions {
   timeoutMs?: number;
   /**
    * Called once the batch's events are committed, with the runs (primary keys) that got new
-   * events: the ingest route schedules their rebuilds (lib/server/jobs/schedule.ts).
+   * events: the ingest route schedules their rebuilds (lib/server/http/schedule-rebuilds.ts).
    */
   onStored?: (changedRunPks: readonly string[]) => void | Promise<void>;
 }
