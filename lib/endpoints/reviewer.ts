@@ -58,13 +58,12 @@ export const reviewerApi = {
       "A failure after the download started ends it with an error marker (CSV: a last line `#error,<code>,<message>`; JSON: a last element " +
       '`{"error":…}` and no closing `]`), so a partial file is never taken for a whole one.',
     auth: "key",
-    query: FILTERS.extend({ sort: ZReviewerCandidatesQuery.shape.sort, cursor: ZReviewerCandidatesQuery.shape.cursor }).extend(
-      ZExportFormat.shape,
-    ),
+    query: ZReviewerCandidatesQuery.extend(ZExportFormat.shape),
     paramDescriptions: {
       runId: "Only this run.",
       sort: "The order of the lines, as in the candidates list.",
       cursor: "Start after this page of the candidates list (of the same sort).",
+      limit: "Ignored: the export holds every candidate from the cursor on (checked as the list checks it).",
     },
     responses: [
       {

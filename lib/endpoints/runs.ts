@@ -44,7 +44,11 @@ export const runsApi = {
       "of run list items. `cursor` and `limit` are ignored. A failure after the download started ends it with an error marker " +
       '(CSV: a last line `#error,<code>,<message>`; JSON: a last element `{"error":…}` and no closing `]`).',
     auth: "key",
-    query: ZRunListQuery.omit({ cursor: true, limit: true }).extend(ZExportFormat.shape),
+    query: ZRunListQuery.extend(ZExportFormat.shape),
+    paramDescriptions: {
+      cursor: "Ignored: the export starts at the first run (checked as the list checks it).",
+      limit: "Ignored: the export holds every run (checked as the list checks it).",
+    },
     responses: [
       {
         status: 200,

@@ -9,6 +9,6 @@ import { endpointRoute } from "./endpoint-route";
  * answer starts (400/503 as JSON); a later failure ends the download with an error marker.
  */
 export const reviewerExportRoute = endpointRoute(reviewerApi.export, ({ input, db, auth }) => {
-  const { format, ...filters } = input.query;
+  const { format, limit: _limit, ...filters } = input.query;
   return exportReviewerCandidates(db, auth.projectId, filters, format);
 });

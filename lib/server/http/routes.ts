@@ -45,7 +45,7 @@ export const ingestRoute = endpointRoute(
  * with an error marker (lib/server/export/streamed-download.ts).
  */
 export const exportRunsRoute = endpointRoute(runsApi.export, async ({ input, db, auth }) => {
-  const { format, ...filters } = input.query;
+  const { format, cursor: _cursor, limit: _limit, ...filters } = input.query;
   return exportRuns(db, auth.projectId, filters, format);
 });
 

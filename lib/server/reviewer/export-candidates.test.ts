@@ -85,6 +85,7 @@ describe.each(testDatabases())("Reviewer export on $name", (kind) => {
       ["from=0000-06-01T00:00:00Z", "from"],
       ["to=9999-12-31T23:59:59-14:00", "to"], // year 10000 in UTC
       ["agent=", "agent"],
+      ["limit=0", "limit"],
     ];
     for (const format of ["csv", "json"]) {
       for (const [query, path] of bad) {
