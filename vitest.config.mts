@@ -16,7 +16,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     // Routes hosted by the tests only send jobs: a suite that needs a run rebuilt settles it
-    // (lib/server/jobs/settle.ts) or starts workers itself; CPU work stays on the test's thread.
+    // (lib/server/rebuild/settle.ts) or starts workers itself; CPU work stays on the test's thread.
     env: { CUESCOPE_WORKERS: "0", CUESCOPE_JOB_THREADS: "0", CUESCOPE_REBUILD_DELAY_MS: "0" },
     projects: [
       {

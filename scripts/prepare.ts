@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { createKey } from "@/lib/server/auth/keys";
 import { openDatabase, refreshStatistics } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { loadDemo } from "./lib/load-demo";
 import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 

@@ -77,7 +77,7 @@ server.listen(port, hostname, () => {
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     server.close();
-    // The background work (lib/server/jobs/background.ts, kept on globalThis): running jobs get a
+    // The background work (lib/server/background/background.ts, kept on globalThis): running jobs get a
     // few seconds to finish; one cut short is retried by the queue.
     const background = globalThis.cuescopeBackground?.started;
     const closed = background ? background.then((b) => b.close(5_000)).catch(() => {}) : Promise.resolve();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test`.
 #   1. typecheck   tsc --noEmit
-#   2. lint        eslint (Next rules, react-hooks, typescript-eslint, import boundaries) and prettier --check
+#   2. lint        eslint (Next rules, react-hooks, typescript-eslint, import boundaries), no folder import loops
+#                  (dependency-cruiser), prettier --check
 #   3. unit        vitest run
 #   4. build       next build (production build the e2e tests run against)
 #   5. e2e         playwright test (Debian Chromium, production server on :3100)
@@ -20,7 +21,7 @@ section "1/5 typecheck (tsc --noEmit)"
 npx --no-install tsc --noEmit
 echo "typecheck ok"
 
-section "2/5 lint (npm run lint: eslint, import boundaries, prettier)"
+section "2/5 lint (npm run lint: eslint, import boundaries, folder loops, prettier)"
 npm run --silent lint
 echo "lint ok"
 

@@ -7,7 +7,7 @@
  */
 import { openDatabase } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
-import { startBackground } from "@/lib/server/jobs/background";
+import { startBackground } from "@/lib/server/background/background";
 
 async function main(): Promise<number> {
   if (!env("DATABASE_URL")) {

@@ -4,7 +4,7 @@ import type { TFinding, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/c
  * The triage marks of a run's rebuilt decisions (docs/architecture.md#run-triage): one mark per
  * turn and kind — a turn with a dropped reminder, a turn with a finding, a turn with a failed or
  * uncertain delivery — in turn order within each kind. A resumed rebuild stores those of its last
- * turns only (lib/server/jobs/rebuild-task.ts); the counts are always of the whole run.
+ * turns only (lib/server/rebuild/rebuild-task.ts); the counts are always of the whole run.
  */
 export function triageMarks(turns: readonly TTurnDecision[], findings: readonly TFinding[]): TriageMark[] {
   const drop = new Set<number>();

@@ -15,7 +15,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
 import { exportRunsRoute, ingestRoute, runDecisionsRoute, runEventsRoute } from "@/lib/server/http/routes";
 
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { inlineReplays } from "@/lib/server/testing/jobs";

@@ -1,7 +1,7 @@
 /**
  * Replays across projects: how long one project's replay takes to its result once a worker starts
  * (one replay worker, as a server runs by default), queued alone and then queued after ten
- * replays of another project. Projects take turns (lib/server/jobs/replay-queue.ts), so the second
+ * replays of another project. Projects take turns (lib/server/replay/replay-queue.ts), so the second
  * waits for at most the one replay at work, not for the other project's whole backlog: target ≤ 3×
  * alone (the replays are of the same size; 11× would be a first-come queue).
  */
@@ -12,12 +12,12 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import { openDatabase, type Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { startBackground } from "@/lib/server/jobs/background";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { startBackground } from "@/lib/server/background/background";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { createPolicyVersion } from "@/lib/server/versions/versions";
 import { fmt, median, table, verdict, type BenchContext, type BenchSection } from "./common";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const BACKLOG = 10;
 const TARGET_RATIO = 3;
@@ -53,7 +53,7 @@ async function run(ctx: BenchContext): Promise<void> {
      */
     const work = async (id: string) => {
       const started = Date.now();
-      const worker = await startBackground(db, { workers: 1, threads: new TaskThreads(1) });
+      const worker = await startBackground(db, { workers: 1, threads: taskThreads(1) });
       try {
         const row = await finished(db, other.projectId, id);
         return { ms: row.finishedAt!.getTime() - started, row };
@@ -77,7 +77,7 @@ async function run(ctx: BenchContext): Promise<void> {
         await db.prisma.replayJob.count({ where: { projectId: busy.projectId, id: { in: backlog }, startedAt: { lt: row.startedAt! } } }),
       );
       for (const a of backlog) await cancelReplayJob(db, busy.projectId, a);
-      const cleaner = await startBackground(db, { workers: 1, threads: new TaskThreads(1) });
+      const cleaner = await startBackground(db, { workers: 1, threads: taskThreads(1) });
       for (const a of backlog) await finished(db, busy.projectId, a);
       await cleaner.close();
     }

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { createKey, authenticate } from "@/lib/server/auth/keys";
 import { openDatabase } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { inlineReplays } from "@/lib/server/testing/jobs";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
 import { createCopyVersion } from "@/lib/server/versions/versions";

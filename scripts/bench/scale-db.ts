@@ -9,11 +9,11 @@ import type { TRawEvent } from "@/lib/demo/etf-run";
 import { openDatabase, type Database } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { staleRuns } from "@/lib/server/jobs/stale-runs";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
+import { staleRuns } from "@/lib/server/rebuild/stale-runs";
 import { createScratchPostgres, tempDataDir } from "@/lib/server/testing/databases";
 import { progressBar } from "@/scripts/lib/progress";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 export type DatabaseKind = "postgres" | "pglite";
 
@@ -101,14 +101,14 @@ export async function ingestRuns(
 
 /**
  * Brings the derived data up to date, so reads are timed on settled data: every run whose stored
- * rebuild is behind is rebuilt here, with the rebuild job's own code (lib/server/jobs/rebuild-run.ts)
+ * rebuild is behind is rebuilt here, with the rebuild job's own code (lib/server/rebuild/rebuild-run.ts)
  * on job threads, before the server is started on the database — what the server's background
  * queue would do after the load, without timing how long the queue takes to drain.
  */
 export async function settle(db: Database, label = "settling (rebuilding every run)"): Promise<{ runs: number; seconds: number }> {
   const started = Date.now();
   const stale = [...(await staleRuns(db)).entries()].flatMap(([projectId, runPks]) => runPks.map((runPk) => ({ projectId, runPk })));
-  const threads = new TaskThreads();
+  const threads = taskThreads();
   const bar = progressBar(label);
   try {
     for (let i = 0; i < stale.length; i++) {

@@ -2,7 +2,7 @@ import { readDemoKey } from "@/lib/server/auth/demo-key";
 import { httpSink, type IngestSink } from "@/lib/client/ingest-sink";
 import { defaultDataDir, openDatabase, readLiveHolder, refreshStatistics, type Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { env } from "@/lib/server/env";
 
 export interface TargetOptions {

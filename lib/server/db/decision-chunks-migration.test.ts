@@ -3,9 +3,8 @@ import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { staleRuns } from "@/lib/server/jobs/stale-runs";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
+import { staleRuns } from "@/lib/server/rebuild/stale-runs";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getRunDecisions, NOT_YET_REBUILT } from "@/lib/server/runs/run-decisions";
 import { getDecisionsJson } from "@/lib/server/runs/run-reads";
@@ -13,6 +12,7 @@ import { keysWithoutProject } from "@/lib/server/testing/key-audit";
 import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
 import type { Database } from ".";
 import { applyMigrations } from "./migrate";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const DECISION_CHUNKS = "20261203000000_decision_chunks";
 
@@ -74,7 +74,7 @@ describe.each(bareDatabases())(`${DECISION_CHUNKS} on a populated $name database
       pending: false,
     });
 
-    await rebuildRun(db, new TaskThreads(0), projectId, whole.id);
+    await rebuildRun(db, taskThreads(0), projectId, whole.id);
     expect((await getDecisionsJson(db, projectId, "old-whole")).json).toBe(JSON.stringify(rebuild(events)));
     expect(await db.prisma.runDecisionChunk.count({ where: { projectId, runPk: whole.id } })).toBe(2);
     expect(await staleRuns(db, { projectId })).toEqual(new Map());

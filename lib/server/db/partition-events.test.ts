@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { getDecisionsJson, getTurnDetail, listRunEvents } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { smallRun, startedEvent } from "@/lib/server/testing/events";

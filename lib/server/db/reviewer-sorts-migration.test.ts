@@ -4,12 +4,12 @@ import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { hasViolations, reviewerAudit } from "@/lib/reviewer/audit";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { keysWithoutProject } from "@/lib/server/testing/key-audit";
 import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
 import type { Database } from ".";
 import { applyMigrations } from "./migrate";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const REVIEWER_SORTS = "20261211000000_reviewer_sorts";
 const START = "2026-11-20T08:00:00.000Z";
@@ -63,7 +63,7 @@ describe.each(bareDatabases())(`${REVIEWER_SORTS} on a populated $name database`
     expect(await stored()).toEqual(expected);
 
     // A rebuild now writes the same values the migration filled in.
-    expect((await rebuildRun(db, new TaskThreads(0), projectId, run.id)).ok).toBe(true);
+    expect((await rebuildRun(db, taskThreads(0), projectId, run.id)).ok).toBe(true);
     expect(await stored()).toEqual(expected);
   }, 120_000);
 });

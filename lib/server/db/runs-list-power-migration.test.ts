@@ -4,13 +4,13 @@ import { rebuild, summarizeDecisions } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { hasViolations, reviewerAudit } from "@/lib/reviewer/audit";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { runListFigures } from "@/lib/server/runs/list-figures";
 import { keysWithoutProject } from "@/lib/server/testing/key-audit";
 import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
 import type { Database } from ".";
 import { applyMigrations } from "./migrate";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const RUNS_LIST_POWER = "20261209000000_runs_list_power";
 
@@ -81,7 +81,7 @@ describe.each(bareDatabases())(`${RUNS_LIST_POWER} on a populated $name database
       data: { eventCount: 0, maxSeq: 0 },
     });
     await db.prisma.run.update({ where: { projectId_id: { projectId, id: rough.id } }, data: { findingCount: null, findingCodes: [] } });
-    expect((await rebuildRun(db, new TaskThreads(0), projectId, rough.id)).ok).toBe(true);
+    expect((await rebuildRun(db, taskThreads(0), projectId, rough.id)).ok).toBe(true);
     expect(await figures("old-rough")).toEqual(expected);
   }, 120_000);
 });

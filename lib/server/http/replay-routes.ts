@@ -2,7 +2,7 @@ import "server-only";
 import { replayApi } from "@/lib/endpoints/replay";
 import { isTransientDatabaseError } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
-import { getBackground } from "@/lib/server/jobs/background";
+import { getBackground } from "@/lib/server/background/background";
 import { cancelReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { answer, endpointRoute } from "./endpoint-route";
 

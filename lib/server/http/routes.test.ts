@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { onRebuildWanted } from "@/lib/server/jobs/wanted";
 import {
   MAX_BATCH_BYTES,
@@ -24,6 +23,7 @@ import { testDatabases } from "@/lib/server/testing/databases";
 import { ingestRoute, runDecisionsRoute, runEventsRoute } from "./routes";
 import { routeOf } from "@/lib/server/http/api";
 import { runsApi } from "@/lib/endpoints";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const listRunsRoute = routeOf(runsApi.list);
 const runFacetsRoute = routeOf(runsApi.facets);
@@ -313,7 +313,7 @@ describe.each(testDatabases())("HTTP API on $name", (kind) => {
         onRebuildWanted(undefined);
         warned.mockRestore();
       }
-      await rebuildRun(db, new TaskThreads(0), run.projectId, run.id); // the rebuild the read asked for
+      await rebuildRun(db, taskThreads(0), run.projectId, run.id); // the rebuild the read asked for
       const again = ZRunSummary.parse(await (await runSummaryRoute(get(keyA, "/runs/bad-cache"), params("bad-cache"))).json());
       expect(again).toEqual(first);
       const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({

@@ -1,5 +1,5 @@
 import "server-only";
-import { getBackground } from "@/lib/server/jobs/background";
+import { getBackground } from "@/lib/server/background/background";
 
 /**
  * What an ingesting route does once events are stored: schedule the rebuilds of the runs that got

@@ -4,14 +4,14 @@ import { openApiDocument } from "@/lib/api-docs/document";
 import { serviceApi } from "@/lib/endpoints/service";
 import { checkDatabase } from "@/lib/server/db/health";
 import { eventLoopLag } from "@/lib/server/event-loop-lag";
-import { getBackground } from "@/lib/server/jobs/background";
+import { getBackground } from "@/lib/server/background/background";
 import { json } from "./errors-to-response";
 import { endpointRoute } from "./endpoint-route";
 
 /**
  * Which database this server uses; no key needed, no data shown. 200 when the database answers
  * `SELECT 1` within CUESCOPE_HEALTH_TIMEOUT_MS (3 s), else 503 with Retry-After. Also starts this
- * process's background work (lib/server/jobs/background.ts) if it has not started. Either way it
+ * process's background work (lib/server/background/background.ts) if it has not started. Either way it
  * reports the recent worst event-loop lag (lib/server/event-loop-lag.ts).
  */
 export const healthRoute = endpointRoute(

@@ -7,9 +7,9 @@ import type { Database } from "@/lib/server/db";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { endedEvent, smallRun, startedEvent, turnEvents } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
-import { startBackground, type Background } from "@/lib/server/jobs/background";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { startBackground, type Background } from "@/lib/server/background/background";
 import { ingestBatch } from "./ingest-batch";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 describe.each(testDatabases())("ingestion on $name", (kind) => {
   let db: Database;
@@ -23,7 +23,7 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     await createKey(db, "acme");
     projectId = (await db.prisma.project.findUniqueOrThrow({ where: { name: "acme" } })).id;
     // A worker on the queue, as the server runs one: reads of decisions wait for its rebuilds.
-    background = await startBackground(db, { workers: 1, threads: new TaskThreads(0) });
+    background = await startBackground(db, { workers: 1, threads: taskThreads(0) });
   }, 60_000);
   afterAll(async () => {
     await background?.close();

@@ -8,9 +8,9 @@ import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getRunDecisions } from "@/lib/server/runs/run-decisions";
 import { testDatabases } from "@/lib/server/testing/databases";
-import { startBackground, type Background } from "./background";
+import { startBackground, type Background } from "@/lib/server/background/background";
 import { QUEUES } from "./queue";
-import { TaskThreads } from "./threads";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** Polls until `check` holds (a queue works on its own schedule), failing after `ms`. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 20_000): Promise<T> {
@@ -27,7 +27,7 @@ describe.each(testDatabases())("background jobs on $name", (kind) => {
   let caller: Caller;
   const open: Background[] = [];
   const background = async (workers: number) => {
-    const started = await startBackground(db, { workers, threads: new TaskThreads(0), retryDelay: 1 });
+    const started = await startBackground(db, { workers, threads: taskThreads(0), retryDelay: 1 });
     open.push(started);
     return started;
   };

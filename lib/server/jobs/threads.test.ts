@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { ProjectLimits } from "./project-limits";
 import type { StoredEventRow } from "@/lib/server/db/json-columns";
-import { TaskMemoryError, TaskThreads } from "./threads";
+import { TaskMemoryError } from "./threads";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A generated run as stored rows (what the rebuild job reads), bodies as JSON text. */
 function storedRows(turns: number, seed = 3): { runId: string; rows: StoredEventRow[]; eventCount: number } {
@@ -21,10 +22,10 @@ function storedRows(turns: number, seed = 3): { runId: string; rows: StoredEvent
 describe("job threads", () => {
   it("give the same rebuild on a worker thread as inline, and keep serving after a task fails", async () => {
     const input = storedRows(120);
-    const threads = new TaskThreads(1);
+    const threads = taskThreads(1);
     try {
       const onThread = await threads.run("rebuild", input);
-      const inline = await new TaskThreads(0).run("rebuild", input);
+      const inline = await taskThreads(0).run("rebuild", input);
       expect(onThread.ok).toBe(true);
       expect(onThread).toEqual(inline);
       // A run whose stored body no longer parses: an answer, not a crash.
@@ -38,7 +39,7 @@ describe("job threads", () => {
   }, 60_000);
 
   it("start every thread when warmed, before any task, and serve tasks on those same threads", async () => {
-    const threads = new TaskThreads(2);
+    const threads = taskThreads(2);
     try {
       expect(threads.startedThreads).toBe(0);
       threads.warm();
@@ -55,7 +56,7 @@ describe("job threads", () => {
   }, 60_000);
 
   it("fail a task that outgrows the thread's heap with an error that says so, and replace the thread", async () => {
-    const threads = new TaskThreads(1, 24);
+    const threads = taskThreads(1, 24);
     try {
       const big = storedRows(4_000, 5);
       await expect(threads.run("rebuild", big)).rejects.toBeInstanceOf(TaskMemoryError);

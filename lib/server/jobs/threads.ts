@@ -1,19 +1,32 @@
 import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/server/env";
-import { runTask, type TaskName, type Tasks } from "./tasks";
+
+/** Named CPU tasks: each a pure function of structured-cloneable input to structured-cloneable output. */
+export type TaskMap = Record<string, { input: unknown; output: unknown }>;
+
+/** The functions of a task map, by name (what a thread, or an inline run, calls). */
+export type TaskFunctions<T extends TaskMap> = { [N in keyof T]: (input: T[N]["input"]) => T[N]["output"] };
+
+/**
+ * What a job needs of the threads: run one of its tasks. A feature declares the tasks it uses as
+ * its own map (rebuild-task.ts's RebuildTasks) and takes `Threads<ThatMap>`; the process's threads
+ * (lib/server/background) run every feature's tasks.
+ */
+export interface Threads<T extends TaskMap> {
+  run<N extends keyof T & string>(name: N, input: T[N]["input"]): Promise<T[N]["output"]>;
+}
 
 /**
  * Worker threads for the jobs' CPU work (rebuilds, replays): the server's event loop only moves
  * rows and results, so requests keep being answered while a long run is rebuilt. A fixed number of
  * threads (CUESCOPE_JOB_THREADS), each with a heap limit (CUESCOPE_JOB_THREAD_MB): a task that
  * outgrows it fails alone — its thread is replaced — instead of taking the process down. With 0
- * threads tasks run inline (tests and one-shot scripts).
+ * threads tasks run inline (tests and one-shot scripts). Plumbing: which tasks there are is told
+ * by whoever starts the threads (`tasks`, and `entry`, the thread's entry file from the app's root,
+ * which serves the same tasks).
  */
-/** The thread's entry, from the app's root (where `npm start`, the worker script and the tests run). */
-const THREAD_ENTRY = "lib/server/jobs/thread-entry.mjs";
-
-export class TaskThreads {
+export class TaskThreads<T extends TaskMap> implements Threads<T> {
   private readonly idle: Worker[] = [];
   private readonly waiting: Array<(worker: Worker) => void> = [];
   private started = 0;
@@ -21,21 +34,23 @@ export class TaskThreads {
   private closed = false;
 
   constructor(
+    private readonly tasks: TaskFunctions<T>,
+    private readonly entry: string,
     readonly size: number = env("CUESCOPE_JOB_THREADS"),
     private readonly heapMb: number = env("CUESCOPE_JOB_THREAD_MB"),
   ) {}
 
-  async run<N extends TaskName>(name: N, input: Tasks[N]["input"]): Promise<Tasks[N]["output"]> {
-    if (this.size === 0) return runTask({ name, input });
+  async run<N extends keyof T & string>(name: N, input: T[N]["input"]): Promise<T[N]["output"]> {
+    if (this.size === 0) return this.tasks[name](input);
     const worker = await this.take();
     worker.ref(); // a task in flight keeps the process alive (an idle thread does not)
     const id = this.nextId++;
-    return new Promise<Tasks[N]["output"]>((resolvePromise, reject) => {
-      const onMessage = (reply: { id: number; ok: boolean; value?: Tasks[N]["output"]; error?: { name: string; message: string } }) => {
+    return new Promise<T[N]["output"]>((resolvePromise, reject) => {
+      const onMessage = (reply: { id: number; ok: boolean; value?: T[N]["output"]; error?: { name: string; message: string } }) => {
         if (reply.id !== id) return;
         cleanup();
         this.give(worker);
-        if (reply.ok) resolvePromise(reply.value as Tasks[N]["output"]);
+        if (reply.ok) resolvePromise(reply.value as T[N]["output"]);
         else reject(Object.assign(new Error(reply.error!.message), { name: reply.error!.name }));
       };
       const onError = (error: Error) => {
@@ -107,8 +122,8 @@ export class TaskThreads {
   }
 
   private spawn(): Worker {
-    // The entry loads the task sources itself (thread-entry.mjs); the bundler is told to leave it be.
-    const worker = new Worker(/* turbopackIgnore: true */ resolve(process.cwd(), THREAD_ENTRY), {
+    // The entry loads the task sources itself (lib/server/background/thread-entry.mjs); the bundler is told to leave it be.
+    const worker = new Worker(/* turbopackIgnore: true */ resolve(process.cwd(), this.entry), {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
       // Not the parent's flags (a test runner's loaders): the entry registers what the thread needs.
       execArgv: [],
@@ -135,4 +150,24 @@ export class TaskMemoryError extends Error {
   constructor(task: string, heapMb: number) {
     super(`the ${task} needed more than the job thread's ${heapMb} MB (CUESCOPE_JOB_THREAD_MB)`);
   }
+}
+
+/** Threads that run every task inline, on the caller's thread (tests, one-shot scripts, a settle). */
+export function inlineThreads<T extends TaskMap>(tasks: TaskFunctions<T>): Threads<T> {
+  return { run: async (name, input) => tasks[name](input) };
+}
+
+/**
+ * A thread's side: answers each task message with its result or its error (the entry module of a
+ * TaskThreads calls this with the same tasks).
+ */
+export function serveTasks<T extends TaskMap>(port: import("node:worker_threads").MessagePort | null, tasks: TaskFunctions<T>): void {
+  port?.on("message", (request: { id: number; name: keyof T; input: unknown }) => {
+    try {
+      port.postMessage({ id: request.id, ok: true, value: tasks[request.name](request.input as T[keyof T]["input"]) });
+    } catch (error) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      port.postMessage({ id: request.id, ok: false, error: { name: e.name, message: e.message, stack: e.stack } });
+    }
+  });
 }

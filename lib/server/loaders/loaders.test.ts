@@ -19,7 +19,7 @@ import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { storeOtlpRecords } from "@/lib/server/otlp/store-records";
 import { startReplay } from "@/lib/server/replay/replay-jobs";
 import { smallRun } from "@/lib/server/testing/events";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { inlineReplays } from "@/lib/server/testing/jobs";
 import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";

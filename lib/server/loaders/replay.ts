@@ -1,5 +1,6 @@
 import "server-only";
 import { replayApi } from "@/lib/endpoints/replay";
+import { getBackground } from "@/lib/server/background/background";
 import { countMatchingRuns, getReplayJob, listReplays } from "@/lib/server/replay/replay-jobs";
 import { getReplayTurn } from "@/lib/server/replay/replay-turn";
 import { defineLoader } from "./define-loader";
@@ -8,8 +9,8 @@ import { defineLoader } from "./define-loader";
 export const replayJobLoader = defineLoader(replayApi.job, (db, projectId, { path }) => getReplayJob(db, projectId, path.id));
 
 /** One turn, the run's own decision next to the what-if. */
-export const replayTurnLoader = defineLoader(replayApi.turn, (db, projectId, { path }) =>
-  getReplayTurn(db, projectId, path.id, path.runId, path.turn),
+export const replayTurnLoader = defineLoader(replayApi.turn, async (db, projectId, { path }) =>
+  getReplayTurn(db, (await getBackground()).threads, projectId, path.id, path.runId, path.turn),
 );
 
 /** The project's most recent replays (without their results). */

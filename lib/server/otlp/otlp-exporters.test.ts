@@ -18,7 +18,7 @@ import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { otlpLogsRoute, otlpTracesRoute } from "@/lib/server/http/otlp-routes";
 import { ingestRoute } from "@/lib/server/http/routes";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { routeOf } from "@/lib/server/http/api";

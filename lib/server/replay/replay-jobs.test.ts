@@ -23,9 +23,8 @@ import { startReplayRoute } from "@/lib/server/http/replay-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getDecisions } from "@/lib/server/runs/run-reads";
-import { startBackground, useBackground, type Background } from "@/lib/server/jobs/background";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { startBackground, useBackground, type Background } from "@/lib/server/background/background";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { turnEvents } from "@/lib/server/testing/events";
 import { inlineReplays } from "@/lib/server/testing/jobs";
@@ -37,6 +36,7 @@ import { copyFingerprint } from "./replay-runs";
 import { getReplayTurn } from "./replay-turn";
 import { routeOf } from "@/lib/server/http/api";
 import { replayApi } from "@/lib/endpoints";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 const replayJobRoute = routeOf(replayApi.job);
 const replayListRoute = routeOf(replayApi.list);
@@ -223,12 +223,12 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     // An unchanged turn: the same reminders both sides (the tighter policy still moves the meters), no changes, the changed turns around it.
     const changedSet = new Set(changed.map((c) => c.turn));
     const still = own.turns.find((t) => t.turn > changed[0].turn && !changedSet.has(t.turn))!;
-    const same = await getReplayTurn(db, caller.projectId, job.id, runId, still.turn);
+    const same = await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, runId, still.turn);
     expect(same.changes).toEqual([]);
     expect(same.whatIf!.reminders).toEqual(same.baseline!.reminders);
     expect(same.previousChanged).toBe(changed.filter((c) => c.turn < still.turn).at(-1)!.turn);
     expect(same.nextChanged).toBe(changed.find((c) => c.turn > still.turn)?.turn ?? null);
-    const first = await getReplayTurn(db, caller.projectId, job.id, runId, changed[0].turn);
+    const first = await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, runId, changed[0].turn);
     expect(first.previousChanged).toBeNull();
   });
 
@@ -248,7 +248,7 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     }
     const stranger = (await createKey(db, "elsewhere")).secret;
     expect((await replayTurnRoute(get(stranger, "/x"), turnParams(job.id, "replay-a", 3))).status).toBe(404);
-    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 100000)).rejects.toMatchObject({
+    await expect(getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-a", 100000)).rejects.toMatchObject({
       kind: "not_found",
       path: "turn",
     });
@@ -281,7 +281,7 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const tryOut = await createPolicyVersion(db, writer, { name: "try", policy });
 
     // Through the route and the real queue, worked as the server works it.
-    const background = await startBackground(db, { workers: 1, threads: new TaskThreads(0) });
+    const background = await startBackground(db, { workers: 1, threads: taskThreads(0) });
     useBackground(background);
     let job: TReplayJob;
     try {
@@ -424,16 +424,16 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
   it("shows a turn of a run that grew since its last rebuild like with like: the what-if of the events that rebuild included", async () => {
     const { job, done } = await startReplay(db, caller, { copyVersionId: ownCopyId, filters: {}, maxRuns: 10 }, inlineReplays(db));
     await done;
-    const before = await getReplayTurn(db, caller.projectId, job.id, "replay-a", 10);
+    const before = await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-a", 10);
     expect(before.changes).toEqual([]);
     // A new turn arrives; its rebuild has not run yet.
     const grown = turnEvents("replay-a", 150, 60, 20_000).map((e) => ({ ...e, id: `replay-a:late-${String(e.id)}` }));
     expect((await ingestBatch(db, caller.projectId, grown)).summary.created).toBe(grown.length);
-    await expect(getReplayTurn(db, caller.projectId, job.id, "replay-a", 150)).rejects.toMatchObject({ kind: "not_found" });
-    expect(await getReplayTurn(db, caller.projectId, job.id, "replay-a", 10)).toEqual(before);
+    await expect(getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-a", 150)).rejects.toMatchObject({ kind: "not_found" });
+    expect(await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-a", 10)).toEqual(before);
     // Once rebuilt, the new turn is there on both sides.
     await settleRebuilds(db);
-    const after = await getReplayTurn(db, caller.projectId, job.id, "replay-a", 150);
+    const after = await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-a", 150);
     expect(after.baseline?.turn).toBe(150);
     expect(after.whatIf).toEqual(after.baseline);
   });
@@ -468,14 +468,14 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
       get: (target, prop, receiver) => (prop === "runDecisionsCache" ? hookedCache : Reflect.get(target, prop, receiver)),
     });
     const hooked: Database = { ...db, prisma };
-    const view = await getReplayTurn(hooked, caller.projectId, job.id, "replay-c", 10);
+    const view = await getReplayTurn(hooked, taskThreads(0), caller.projectId, job.id, "replay-c", 10);
     expect(landed).toBe(true);
     // The same copy on both sides, over the same events: nothing changed anywhere in the run.
     expect(view.changes).toEqual([]);
     expect(view.nextChanged).toBeNull();
     expect(view.whatIf).toEqual(view.baseline);
     // Asked again, the view is of the new stored rebuild, the new turn on both sides.
-    const after = await getReplayTurn(db, caller.projectId, job.id, "replay-c", 150);
+    const after = await getReplayTurn(db, taskThreads(0), caller.projectId, job.id, "replay-c", 150);
     expect(after.baseline?.turn).toBe(150);
     expect(after.whatIf).toEqual(after.baseline);
   });

@@ -6,8 +6,10 @@ import { jsonColumn, replayFiltersColumn, replayResultColumn } from "@/lib/serve
 import { DomainError } from "@/lib/server/errors";
 import { runFilterWhere } from "@/lib/server/runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
-import type { ReplayClaim } from "@/lib/server/jobs/replay-queue";
-import type { TaskThreads } from "@/lib/server/jobs/threads";
+import type { ReplayClaim } from "@/lib/server/replay/replay-queue";
+import type { Threads } from "@/lib/server/jobs/threads";
+import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
+import type { ReplayTasks } from "./replay-task";
 import { replayRuns } from "./replay-runs";
 
 type JobRow = NonNullable<Awaited<ReturnType<Database["prisma"]["replayJob"]["findFirst"]>>>;
@@ -29,7 +31,7 @@ export type EnqueueReplay = (projectId: string, replayId: string) => Promise<voi
  * Starts a what-if replay, or answers with one of the same inputs — same versions, same runs with
  * the same events: a finished one (so a second look is instant, `reused`) or one queued or at work
  * (so identical requests, however many at once, make one job: a unique index keeps one pending job
- * per project and inputs). The work is a job on the replay queue (lib/server/jobs/replay-queue.ts):
+ * per project and inputs). The work is a job on the replay queue (lib/server/replay/replay-queue.ts):
  * `enqueue` hands it over; `done` is what it answered.
  */
 export async function startReplay(
@@ -140,14 +142,19 @@ export async function listReplays(db: Database, projectId: string): Promise<TRep
 }
 
 /**
- * The body of a replay a worker claimed (lib/server/jobs/replay-workers.ts): replays the job's
+ * The body of a replay a worker claimed (lib/server/replay/replay-workers.ts): replays the job's
  * runs, one at a time on a job thread, storing progress after every run and the result at the
  * end. Every write is the claim's own (its `worker_token`): once the claim is taken back (its
  * worker was taken as lost, or ran past its limit) the job stops after the run it is on and writes
  * nothing more. A retry starts the job's runs over. An error is thrown on: the worker gives the
- * job back for its retry with the error (lib/server/jobs/replay-queue.ts).
+ * job back for its retry with the error (lib/server/replay/replay-queue.ts).
  */
-export async function runReplayJob(db: Database, threads: TaskThreads, claim: ReplayClaim, lost?: AbortSignal): Promise<void> {
+export async function runReplayJob(
+  db: Database,
+  threads: Threads<ReplayTasks & RebuildTasks>,
+  claim: ReplayClaim,
+  lost?: AbortSignal,
+): Promise<void> {
   const { projectId, replayId: id, token: workerToken } = claim;
   const ours = { projectId, id, workerToken, status: "running" };
   const row = await db.prisma.replayJob.findFirst({ where: ours });

@@ -4,12 +4,14 @@ import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/f
 import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import type { StoredEventRow } from "@/lib/server/db/json-columns";
 import { readEventRowsInPages } from "@/lib/server/runs/run-events";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
-import type { TaskThreads } from "@/lib/server/jobs/threads";
+import type { Threads } from "@/lib/server/jobs/threads";
+import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
+import type { ReplayTasks } from "./replay-task";
 
 export interface ReplayProgress {
   doneRuns: number;
@@ -33,7 +35,7 @@ export interface ReplayRun {
  */
 export async function replayRuns(
   db: Database,
-  threads: TaskThreads,
+  threads: Threads<ReplayTasks & RebuildTasks>,
   projectId: string,
   runs: readonly ReplayRun[],
   overrides: { copy?: TCopy; policy?: TPolicy },
@@ -84,7 +86,7 @@ export async function replayRuns(
  */
 async function readRunInput(
   db: Database,
-  threads: TaskThreads,
+  threads: Threads<ReplayTasks & RebuildTasks>,
   projectId: string,
   run: ReplayRun,
 ): Promise<{ ownJson: string; rows: StoredEventRow[] } | null> {

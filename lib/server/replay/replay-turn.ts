@@ -3,13 +3,14 @@ import type { TReplayTurn, TRunDecisions } from "@/lib/contracts";
 import { changedTurns, type ChangedTurn } from "@/lib/replay/changed-turns";
 import { whatIfFindings } from "@/lib/replay/what-if-findings";
 import type { Database } from "@/lib/server/db";
+import type { Threads } from "@/lib/server/jobs/threads";
 import { DomainError } from "@/lib/server/errors";
 import { runCache } from "@/lib/server/lru";
 import { findRun } from "@/lib/server/runs/find-run";
 import { getParsedRunDecisions } from "@/lib/server/runs/run-decisions";
-import { getBackground } from "@/lib/server/jobs/background";
 import { queryEventRows } from "@/lib/server/runs/run-events";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
+import type { ReplayTasks } from "./replay-task";
 
 interface ReplayedRun {
   baseline: TRunDecisions;
@@ -30,7 +31,15 @@ const replayed = runCache<ReplayedRun>({ sizeOf: (run) => run.bytes });
  * policy (the stored decisions) next to the job's what-if, what differs, and the run's nearest
  * changed turns either side. Any job status will do: the versions it names never change.
  */
-export async function getReplayTurn(db: Database, projectId: string, jobId: string, runId: string, turn: number): Promise<TReplayTurn> {
+/** `threads`: the process's job threads (the what-if rebuild is CPU work, not this request's event loop's). */
+export async function getReplayTurn(
+  db: Database,
+  threads: Threads<ReplayTasks>,
+  projectId: string,
+  jobId: string,
+  runId: string,
+  turn: number,
+): Promise<TReplayTurn> {
   const job = await db.prisma.replayJob.findFirst({ where: { id: jobId, projectId } });
   if (!job) throw new DomainError("not_found", `no replay ${JSON.stringify(jobId)} in this project`, "id");
   const run = await findRun(db, projectId, runId);
@@ -50,8 +59,6 @@ export async function getReplayTurn(db: Database, projectId: string, jobId: stri
       job.policyVersionId ? getPolicyVersion(db, projectId, job.policyVersionId).then((v) => v.policy) : undefined,
       queryEventRows(db, run, ` AND "seq" <= $3::bigint`, [own.maxSeq]),
     ]);
-    // The what-if rebuild is CPU work: on the process's job threads, not this request's event loop.
-    const { threads } = await getBackground();
     const whatIf = await threads.run("whatIfRun", { runId: run.runId, rows, overrides: { copy, policy } });
     const changed = changedTurns(own.decisions, whatIf);
     replay = { baseline: own.decisions, whatIf, changed, bytes: 2 * own.bytes + 200 * changed.length };

@@ -6,7 +6,7 @@ import { createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { EXPORT_ERROR_MARK, exportReviewerCandidates } from "./export-candidates";
 import { routeOf } from "@/lib/server/http/api";

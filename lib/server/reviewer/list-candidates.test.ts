@@ -6,7 +6,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { reviewerExportRoute } from "@/lib/server/http/reviewer-routes";
 import { REVIEWER_CSV_COLUMNS } from "@/lib/reviewer/csv";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { routeOf } from "@/lib/server/http/api";
 import { reviewerApi } from "@/lib/endpoints";

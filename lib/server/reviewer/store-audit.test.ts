@@ -7,7 +7,7 @@ import { reviewerRows } from "@/lib/reviewer/rows";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { runFilterWhere } from "@/lib/server/runs/run-filters";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getReviewerFunnel } from "./funnel";

@@ -6,7 +6,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { EXPORT_ERROR_MARK } from "@/lib/server/export/streamed-download";
 import { exportRunsRoute } from "@/lib/server/http/routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { smallRun, startedEvent } from "@/lib/server/testing/events";
 import { exportRuns } from "./export-runs";

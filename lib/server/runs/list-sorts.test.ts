@@ -6,7 +6,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 
 import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { turnEvents } from "@/lib/server/testing/events";
 import { routeOf } from "@/lib/server/http/api";

@@ -29,7 +29,7 @@ export type RunSummaryResult = ({ ok: true; summary: CachedSummary } | { ok: fal
 export const NOT_YET_REBUILT = "the run has not been rebuilt yet: its rebuild is queued";
 
 /**
- * The run's last stored rebuild (lib/server/jobs/rebuild-run.ts), as it is: reads never rebuild. A
+ * The run's last stored rebuild (lib/server/rebuild/rebuild-run.ts), as it is: reads never rebuild. A
  * stale or missing one asks for a rebuild in the background and is served marked with how many
  * events it does not include yet. The JSON text is put together from the stored chunks' texts and
  * the findings' text, unparsed (decisionsJsonOf), read a page of chunks at a time as rows

@@ -75,7 +75,7 @@ function isWholeRun(query: TTimelineQuery): boolean {
 }
 
 /**
- * The whole run's timeline as its last rebuild stored it (lib/server/jobs/rebuild-run.ts): one row
+ * The whole run's timeline as its last rebuild stored it (lib/server/rebuild/rebuild-run.ts): one row
  * read and a few hundred kB parsed however long the run, so a long run's first chart costs what a
  * short one's does. Null when the stored rebuild has none (it failed, or predates stored timelines).
  */

@@ -9,7 +9,7 @@ type Row = { kind: TTriageKind; previous: number | null; next: number | null };
  * `GET /api/v1/runs/:runId/triage?turn=N`: for each triage kind (lib/contracts/triage.ts) the
  * nearest marked turn before and after `turn` and how many turns the run has of that kind. Two
  * index lookups per kind on run_triage_marks and one row of run_decisions, however long the run:
- * the marks and counts are stored by the rebuild (lib/server/jobs/rebuild-run.ts).
+ * the marks and counts are stored by the rebuild (lib/server/rebuild/rebuild-run.ts).
  *
  * Without `turn`, "next" is the first marked turn and "previous" the last (stepping from before
  * the run wraps to its end). A run whose stored rebuild predates triage marks answers `ready: false`.

@@ -6,12 +6,12 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getRunTimeline } from "./run-timeline";
 import { readWindowChunks } from "./stored-decisions";
 import { loadWindowTimelineEvents } from "./timeline-events";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A generated run's events (ids made unique per run), as ingested and as the core reads them. */
 function etfRun(runId: string, seed: number, turns: number): TEvent[] {
@@ -84,7 +84,7 @@ function edgeEvents(runId: string, lastTurn: number): TEvent[] {
 describe.each(testDatabases())("a zoomed timeline's events on $name", (kind) => {
   let db: Database;
   let projectId: string;
-  const threads = new TaskThreads(0);
+  const threads = taskThreads(0);
 
   beforeAll(async () => {
     db = await kind.open();

@@ -9,14 +9,14 @@ import { DomainError } from "@/lib/server/errors";
 import { streamedDocument } from "@/lib/server/export/streamed-download";
 import { runDecisionsRoute } from "@/lib/server/http/routes";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
-import { rebuildRun } from "@/lib/server/jobs/rebuild-run";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { DECISION_CHUNK_TURNS } from "./decision-chunks";
 import { openDecisionsDocument } from "./run-reads";
 import { DecisionsChangedError, openWholeDecisions, readWholeDecisions, readWindowChunks } from "./stored-decisions";
 import { getRunTimeline } from "./run-timeline";
 import { wholeReads, WholeReads } from "./whole-reads";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A generated run's events (ids made unique per run), as ingested and as the core reads them. */
 function etfRun(runId: string, seed: number, turns: number): TEvent[] {
@@ -81,7 +81,7 @@ describe.each(testDatabases())("whole-run reads of the stored decisions on $name
   let keyB: string;
   let projectA: string;
   let projectB: string;
-  const threads = new TaskThreads(0);
+  const threads = taskThreads(0);
   // Six chunks: 1,300 turns; the last chunk holds 20.
   const TURNS = 5 * DECISION_CHUNK_TURNS + 20;
   const long = etfRun("whole", 5, TURNS + 60);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/server/db";
-import { claimReplay, releaseReplay } from "@/lib/server/jobs/replay-queue";
-import { TaskThreads } from "@/lib/server/jobs/threads";
+import { claimReplay, releaseReplay } from "@/lib/server/replay/replay-queue";
 import { runReplayJob, type EnqueueReplay } from "@/lib/server/replay/replay-jobs";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /**
  * Runs each started replay right away on this thread, as a replay worker would: claims it from the
@@ -18,7 +18,7 @@ export function inlineReplays(db: Database): EnqueueReplay {
       throw new Error(`replay ${replayId} could not be claimed (another replay of its project is at work)`);
     }
     try {
-      await runReplayJob(db, new TaskThreads(0), claim);
+      await runReplayJob(db, taskThreads(0), claim);
     } catch (error) {
       await releaseReplay(db, claim, (error as Error).message, 0);
       throw error;

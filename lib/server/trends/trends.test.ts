@@ -5,7 +5,7 @@ import { useDatabase, type Database } from "@/lib/server/db";
 
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { authenticate } from "@/lib/server/auth/keys";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { startedEvent, turnEvents, type Raw } from "@/lib/server/testing/events";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { routeOf } from "@/lib/server/http/api";

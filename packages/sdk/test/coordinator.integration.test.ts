@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/server/db";
-import { settleRebuilds } from "@/lib/server/jobs/settle";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { getDecisions } from "@/lib/server/runs/run-reads";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createCoordinator, type TurnPlan } from "../src/coordinator";

@@ -7,6 +7,12 @@ import { storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
 
 const CHANGED_TURNS_LISTED = 200;
 
+/** The replay's tasks, as it asks the job threads for them (lib/server/jobs/threads.ts). */
+export type ReplayTasks = {
+  replayRun: { input: ReplayRunInput; output: ReplayRunOutput };
+  whatIfRun: { input: WhatIfRunInput; output: TRunDecisions };
+};
+
 export interface ReplayRunInput {
   runId: string;
   rows: readonly StoredEventRow[];

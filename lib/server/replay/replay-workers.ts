@@ -21,7 +21,7 @@ export interface ReplayWorkerOptions {
 }
 
 /**
- * This process's replay workers (lib/server/jobs/replay-queue.ts has the queue's rules): each
+ * This process's replay workers (lib/server/replay/replay-queue.ts has the queue's rules): each
  * claims the next queued replay, marks it alive every `heartbeatMs` while it runs, and gives it
  * back for a retry when it fails. A sweep, as often, takes back replays whose worker (in any
  * process) stopped marking them. An embedded database's replays at work at start are its dead

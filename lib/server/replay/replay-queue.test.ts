@@ -6,11 +6,11 @@ import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { getReplayJob, startReplay } from "@/lib/server/replay/replay-jobs";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createPolicyVersion } from "@/lib/server/versions/versions";
-import { startBackground, type Background } from "./background";
+import { startBackground, type Background } from "@/lib/server/background/background";
 import { beatReplay, claimReplay, releaseReplay, REPLAY_ATTEMPTS, sweepReplays } from "./replay-queue";
 import { ReplayWorkers } from "./replay-workers";
-import { settleRebuilds } from "./settle";
-import { TaskThreads } from "./threads";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** Polls until `check` holds (workers work on their own schedule), failing after `ms`. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 20_000): Promise<T> {
@@ -29,7 +29,7 @@ describe.each(testDatabases())("the replay queue on $name", (kind) => {
   let caller: Caller;
   const closing: Array<{ close(timeoutMs?: number): Promise<void> }> = [];
   const background = async (workers: number, replays?: NonNullable<Parameters<typeof startBackground>[1]>["replays"]) => {
-    const started: Background = await startBackground(db, { workers, threads: new TaskThreads(0), retryDelay: 0, replays });
+    const started: Background = await startBackground(db, { workers, threads: taskThreads(0), retryDelay: 0, replays });
     closing.push(started);
     return started;
   };

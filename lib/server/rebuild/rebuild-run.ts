@@ -12,8 +12,8 @@ import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
 import { runListFigures, storeRunListFigures } from "@/lib/server/runs/list-figures";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { DERIVED_VERSION } from "./derived-version";
-import type { RebuildTaskInput, RebuildTaskOutput, StoredDecisionsOutput, TriageOutput } from "./rebuild-task";
-import type { TaskThreads } from "./threads";
+import type { RebuildTaskInput, RebuildTaskOutput, RebuildTasks, StoredDecisionsOutput, TriageOutput } from "./rebuild-task";
+import type { Threads } from "@/lib/server/jobs/threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
 
@@ -45,7 +45,7 @@ type RebuiltRun = RunKey & { agent: string | null; model: string | null };
  * A rebuild that read fewer events never overwrites one that read more (two rebuilds of one run can
  * meet: a job and a script, two workers, a retry): the row keeps the highest (`max_seq`, event count).
  */
-export async function rebuildRun(db: Database, threads: TaskThreads, projectId: string, runPk: string): Promise<RebuildOutcome> {
+export async function rebuildRun(db: Database, threads: Threads<RebuildTasks>, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
     where: { projectId_id: { projectId, id: runPk } },
     select: { id: true, projectId: true, runId: true, task: true, agent: true, model: true },
@@ -68,7 +68,11 @@ export async function rebuildRun(db: Database, threads: TaskThreads, projectId: 
 }
 
 /** The resume from the stored checkpoint, stored; null when a full rebuild is needed instead. */
-async function tryResume(db: Database, threads: TaskThreads, run: RebuiltRun & { runId: string }): Promise<RebuildOutcome | null> {
+async function tryResume(
+  db: Database,
+  threads: Threads<RebuildTasks>,
+  run: RebuiltRun & { runId: string },
+): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
     select: {

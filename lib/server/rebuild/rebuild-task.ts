@@ -58,6 +58,9 @@ export interface TriageOutput {
 }
 
 /** What a rebuild stores: the decisions in chunks of JSON text, their summary, the Reviewer audit and the checkpoint; or why it failed. */
+/** The rebuild's task, as it asks the job threads for it (lib/server/jobs/threads.ts). */
+export type RebuildTasks = { rebuild: { input: RebuildTaskInput; output: RebuildTaskOutput | { ok: "full rebuild needed" } } };
+
 export type RebuildTaskOutput =
   | {
       ok: true;

@@ -17,9 +17,9 @@ import { staleRuns } from "./stale-runs";
 import { summaryOf } from "./rebuild-task";
 import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
-import { TaskThreads } from "./threads";
 import { getRunTriage } from "@/lib/server/runs/run-triage";
 import { triageCounts, triageMarks } from "@/lib/run-view/triage";
+import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A small deterministic generator, so a failing split can be replayed. */
 function random(seed: number): () => number {
@@ -44,7 +44,7 @@ function turnTimesOf(events: readonly TEvent[]): Map<number, number> {
 describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
   let db: Database;
   let projectId: string;
-  const threads = new TaskThreads(0);
+  const threads = taskThreads(0);
 
   beforeAll(async () => {
     db = await kind.open();
@@ -210,7 +210,7 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
     const events = generateEtfRun({ runId, seed: 12, turns: 3_000 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
     for (let at = 0; at < events.length; at += 2_000) await ingestBatch(db, projectId, events.slice(at, at + 2_000));
     const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId } } });
-    const tiny = new TaskThreads(1, 24);
+    const tiny = taskThreads(1, 24);
     try {
       expect(await rebuildRun(db, tiny, projectId, run.id)).toMatchObject({ ok: false, mode: "full" });
     } finally {

@@ -1,18 +1,19 @@
 import { getDb, type Database } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { runReplayJob } from "@/lib/server/replay/replay-jobs";
-import { JobQueue } from "./queue";
-import { rebuildRun } from "./rebuild-run";
-import { ReplayWorkers, type ReplayWorkerOptions } from "./replay-workers";
-import { staleRuns } from "./stale-runs";
-import { TaskThreads } from "./threads";
-import { onRebuildWanted } from "./wanted";
+import { JobQueue } from "@/lib/server/jobs/queue";
+import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
+import { ReplayWorkers, type ReplayWorkerOptions } from "@/lib/server/replay/replay-workers";
+import { staleRuns } from "@/lib/server/rebuild/stale-runs";
+import type { TaskThreads } from "@/lib/server/jobs/threads";
+import { taskThreads, type Tasks } from "./tasks";
+import { onRebuildWanted } from "@/lib/server/jobs/wanted";
 
 /** This process's share of the background work: the queue, and the threads its jobs compute on. */
 export interface Background {
   db: Database;
   queue: JobQueue;
-  threads: TaskThreads;
+  threads: TaskThreads<Tasks>;
   /** A replay was queued (its replay_jobs row): this process's idle replay workers look now. */
   enqueueReplay(projectId: string, replayId: string): Promise<void>;
   /** Stops taking jobs and lets running ones finish, up to `timeoutMs`. */
@@ -23,7 +24,7 @@ const SWEEP_MS = 60_000;
 
 /**
  * Starts working the job queue in this process on `db` (CUESCOPE_WORKERS jobs of each kind at once;
- * 0: only sends): rebuild jobs rebuild a run (lib/server/jobs/rebuild-run.ts), replay workers run
+ * 0: only sends): rebuild jobs rebuild a run (lib/server/rebuild/rebuild-run.ts), replay workers run
  * what-if replays from their own queue (replay-workers.ts, replay-queue.ts). Reads that find a run stale ask for its rebuild; a sweep every minute (and one at
  * start) schedules any run whose stored rebuild is behind its events, so a rebuild lost between an
  * ingest's commit and its scheduling is still made.
@@ -32,14 +33,14 @@ export async function startBackground(
   db: Database,
   options: {
     workers?: number;
-    threads?: TaskThreads;
+    threads?: TaskThreads<Tasks>;
     retryDelay?: number;
     /** The replay workers' timing (tests shorten it); their defaults come from the environment. */
     replays?: Pick<ReplayWorkerOptions, "heartbeatMs" | "lostS" | "pollMs">;
   } = {},
 ): Promise<Background> {
   const workers = options.workers ?? env("CUESCOPE_WORKERS");
-  const threads = options.threads ?? new TaskThreads();
+  const threads = options.threads ?? taskThreads();
   if (workers > 0) threads.warm();
   const queue = await JobQueue.open(db, {
     workers,
