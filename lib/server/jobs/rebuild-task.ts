@@ -8,11 +8,13 @@ import {
   type RebuildCheckpoint,
 } from "@/lib/core";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
-import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { reviewerAudit } from "@/lib/reviewer/audit";
 import { longReviewerChains } from "@/lib/reviewer/window-events";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
+import { storedAudit, type StoredAudit } from "@/lib/server/reviewer/store-audit";
+import { runListFigures, type RunListFigures } from "@/lib/server/runs/list-figures";
 import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
 
 export interface RebuildTaskInput {
@@ -22,15 +24,21 @@ export interface RebuildTaskInput {
   /**
    * Resume from the stored rebuild: its checkpoint, its turns as the stored chunk texts (every
    * chunk, in order) and its findings (JSON text), with `rows` holding the events of turns >= the
-   * checkpoint's nextTurn and run.ended, and `reviewerRows` the run's events of the types the
+   * checkpoint's nextTurn and run.ended, and `reviewerRowTexts` the run's events of the types the
    * Reviewer audit reads (all turns).
    */
-  resume?: { checkpoint: RebuildCheckpoint; chunkTexts: readonly string[]; findingsJson: string; reviewerRows: readonly StoredEventRow[] };
+  resume?: {
+    checkpoint: RebuildCheckpoint;
+    chunkTexts: readonly string[];
+    findingsJson: string;
+    /** The Reviewer rows as JSON texts of arrays of rows, in seq order (cheap to hand to a thread). */
+    reviewerRowTexts: readonly string[];
+  };
   /** The events the result includes (a resume reads only some of them). */
   eventCount: number;
   /**
    * Each turn's time as [turn, ms since the epoch] (its earliest event's), for the trend buckets;
-   * the same on a full rebuild and a resume. On a resume `resume.reviewerRows` also holds every
+   * the same on a full rebuild and a resume. On a resume `resume.reviewerRowTexts` also hold every
    * `model.action` (the follow-up the buckets count reads them). Absent: no buckets.
    */
   turnTimes?: readonly (readonly [number, number])[];
@@ -63,7 +71,9 @@ export type RebuildTaskOutput =
       ok: true;
       decisions: StoredDecisionsOutput;
       summary: TRunSummaryColumn;
-      audit: ReviewerAudit;
+      audit: StoredAudit;
+      /** The run's figures for the runs list (lib/server/runs/list-figures.ts). */
+      listFigures: RunListFigures;
       triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
@@ -125,11 +135,14 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         if (error instanceof RebuildCheckpointError) return { ok: "full rebuild needed" };
         throw error;
       }
-      auditEvents = input.resume.reviewerRows.map((row) => storedEvent(row, input.runId));
+      auditEvents = [];
+      for (const text of input.resume.reviewerRowTexts)
+        for (const row of JSON.parse(text) as StoredEventRow[]) auditEvents.push(storedEvent(row, input.runId));
     } else {
       ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
     const summary = summaryOf(decisions, input.resume ? input.resume.checkpoint : events);
+    const audit = reviewerAudit(auditEvents, decisions);
     return {
       ok: true,
       decisions: {
@@ -139,7 +152,8 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         findingsJson: JSON.stringify(decisions.findings),
       },
       summary,
-      audit: reviewerAudit(auditEvents, decisions),
+      audit: storedAudit(audit),
+      listFigures: runListFigures(summary, audit),
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       trends: {
         buckets: trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? [])),
