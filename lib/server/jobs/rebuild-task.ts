@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { TEvent, TFinding, TRunDecisions, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
 import {
   RebuildCheckpointError,
@@ -100,9 +101,9 @@ export type RebuildTaskOutput =
  * needed" so the job reads every event.
  *
  * On a resume the core takes only the new turns' events, but the summary, the audit and the
- * whole-run timeline are still computed over every turn: the stored chunks are each parsed once
- * here for that (and for the kept turns of the first chunk rewritten), which costs in proportion
- * to the run, on this thread, off the request path.
+ * whole-run timeline are still computed over every turn: the stored chunks and the Reviewer-lane
+ * events are taken parsed (parsedOnce: each text parsed once while this thread keeps it), and
+ * those computations cost in proportion to the run, on this thread, off the request path.
  */
 export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: "full rebuild needed" } {
   try {
@@ -114,7 +115,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     if (input.resume) {
       const { checkpoint: from, chunkTexts, findingsJson } = input.resume;
       const previous: TTurnDecision[] = [];
-      for (const text of chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) previous.push(turn);
+      for (const text of chunkTexts) for (const turn of parsedOnce(text, from.runId, parseTurns)) previous.push(turn);
       const kept = from.kept.turns;
       try {
         const tail = resumeRebuildTail(
@@ -136,8 +137,9 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         throw error;
       }
       auditEvents = [];
+      const parseEvents = (text: string) => (JSON.parse(text) as StoredEventRow[]).map((row) => storedEvent(row, input.runId));
       for (const text of input.resume.reviewerRowTexts)
-        for (const row of JSON.parse(text) as StoredEventRow[]) auditEvents.push(storedEvent(row, input.runId));
+        for (const event of parsedOnce(text, input.runId, parseEvents)) auditEvents.push(event);
     } else {
       ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
@@ -177,6 +179,31 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     throw error;
   }
 }
+
+/** At most this many characters of parsed texts are kept by a thread (parsedOnce). */
+const PARSED_CHARS = 40_000_000;
+
+const parsed = new LRUCache<string, { runId: string; values: readonly unknown[] }>({
+  maxSize: PARSED_CHARS,
+  sizeCalculation: (_, text) => Math.max(1, text.length),
+});
+
+/**
+ * `text` parsed, once per thread while it is kept: a live run's resumes hand in the same stored
+ * chunk texts and Reviewer-lane pages batch after batch (lib/server/jobs/resume-state.ts keeps
+ * them), so only the new ones are parsed (and their events read back through the contract), not
+ * the whole run's on every batch. The rebuild never changes what it parsed (the job's tests compare
+ * resumes over these values with full rebuilds); the least recently used texts go first.
+ */
+function parsedOnce<T>(text: string, runId: string, parse: (text: string) => T[]): readonly T[] {
+  const hit = parsed.get(text);
+  if (hit && hit.runId === runId) return hit.values as readonly T[];
+  const values = parse(text);
+  if (text.length <= PARSED_CHARS / 4) parsed.set(text, { runId, values });
+  return values;
+}
+
+const parseTurns = (text: string) => JSON.parse(text) as TTurnDecision[];
 
 /** The triage marks to store (from `fromTurn` on, or all) and the whole run's counts. */
 function triageOf(decisions: TRunDecisions, fromTurn: number | null): TriageOutput {
