@@ -283,7 +283,8 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
       // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob.
       const { blob } = await gated.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
       if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
-      return copyBinaryRows([new Uint8Array(await blob.arrayBuffer())]);
+      // The blob's bytes are this read's own: the rows' fields are views of them, not copies.
+      return copyBinaryRows([new Uint8Array(await blob.arrayBuffer())], { owned: true });
     },
     async close() {
       await prisma.$disconnect();

@@ -47,6 +47,18 @@ describe("binary COPY stream reader", () => {
     expect(decoded(copyBinaryRows([...stream].map((byte) => Uint8Array.of(byte))))).toEqual(rows);
   });
 
+  it("with owned pieces, hands out each field as a view of the piece it lies in, however the stream is split", () => {
+    const stream = copyStream(rows, Buffer.from("ext"));
+    const read = copyBinaryRows([stream], { owned: true });
+    expect(decoded(read)).toEqual(rows);
+    // Not copies: the piece's own memory.
+    for (const field of read.flat()) if (field !== null) expect(field.buffer).toBe(stream.buffer);
+    for (let cut = 1; cut < stream.length; cut++) {
+      const pieces = [Buffer.from(stream.subarray(0, cut)), Buffer.from(stream.subarray(cut))];
+      expect(decoded(copyBinaryRows(pieces, { owned: true }))).toEqual(rows);
+    }
+  });
+
   it("refuses a stream that is not one or was cut short", () => {
     expect(() => copyBinaryRows([Buffer.from("PGCOPY\n\0\0\0\0\0\0\0\0\0\0\0\0")])).toThrow(/signature/);
     const stream = copyStream(rows);

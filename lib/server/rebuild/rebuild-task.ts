@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { TEvent, TFinding, TRunDecisions, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
 import {
   RebuildCheckpointError,
@@ -8,11 +9,13 @@ import {
   type RebuildCheckpoint,
 } from "@/lib/core";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
-import { reviewerAudit, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { reviewerAudit } from "@/lib/reviewer/audit";
 import { longReviewerChains } from "@/lib/reviewer/window-events";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
+import { storedAudit, type StoredAudit } from "@/lib/server/reviewer/store-audit";
+import { runListFigures, type RunListFigures } from "@/lib/server/runs/list-figures";
 import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
 
 export interface RebuildTaskInput {
@@ -22,15 +25,21 @@ export interface RebuildTaskInput {
   /**
    * Resume from the stored rebuild: its checkpoint, its turns as the stored chunk texts (every
    * chunk, in order) and its findings (JSON text), with `rows` holding the events of turns >= the
-   * checkpoint's nextTurn and run.ended, and `reviewerRows` the run's events of the types the
+   * checkpoint's nextTurn and run.ended, and `reviewerRowTexts` the run's events of the types the
    * Reviewer audit reads (all turns).
    */
-  resume?: { checkpoint: RebuildCheckpoint; chunkTexts: readonly string[]; findingsJson: string; reviewerRows: readonly StoredEventRow[] };
+  resume?: {
+    checkpoint: RebuildCheckpoint;
+    chunkTexts: readonly string[];
+    findingsJson: string;
+    /** The Reviewer rows as JSON texts of arrays of rows, in seq order (cheap to hand to a thread). */
+    reviewerRowTexts: readonly string[];
+  };
   /** The events the result includes (a resume reads only some of them). */
   eventCount: number;
   /**
    * Each turn's time as [turn, ms since the epoch] (its earliest event's), for the trend buckets;
-   * the same on a full rebuild and a resume. On a resume `resume.reviewerRows` also holds every
+   * the same on a full rebuild and a resume. On a resume `resume.reviewerRowTexts` also hold every
    * `model.action` (the follow-up the buckets count reads them). Absent: no buckets.
    */
   turnTimes?: readonly (readonly [number, number])[];
@@ -66,7 +75,9 @@ export type RebuildTaskOutput =
       ok: true;
       decisions: StoredDecisionsOutput;
       summary: TRunSummaryColumn;
-      audit: ReviewerAudit;
+      audit: StoredAudit;
+      /** The run's figures for the runs list (lib/server/runs/list-figures.ts). */
+      listFigures: RunListFigures;
       triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
@@ -93,9 +104,9 @@ export type RebuildTaskOutput =
  * needed" so the job reads every event.
  *
  * On a resume the core takes only the new turns' events, but the summary, the audit and the
- * whole-run timeline are still computed over every turn: the stored chunks are each parsed once
- * here for that (and for the kept turns of the first chunk rewritten), which costs in proportion
- * to the run, on this thread, off the request path.
+ * whole-run timeline are still computed over every turn: the stored chunks and the Reviewer-lane
+ * events are taken parsed (parsedOnce: each text parsed once while this thread keeps it), and
+ * those computations cost in proportion to the run, on this thread, off the request path.
  */
 export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: "full rebuild needed" } {
   try {
@@ -107,11 +118,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     if (input.resume) {
       const { checkpoint: from, chunkTexts, findingsJson } = input.resume;
       const previous: TTurnDecision[] = [];
-      // Not read through ZTurnDecision/ZFinding: this text was written by this function from the core's
-      // output, and is only read with a checkpoint of this build's format (resumeRebuildTail refuses
-      // another version: full rebuild). Validating would add about a fifth to the parse on every
-      // resume of a live run (measured on the 2,000-turn demo run's 8 chunks, 2.6 MB: 12.6 → 15.5 ms).
-      for (const text of chunkTexts) for (const turn of JSON.parse(text) as TTurnDecision[]) previous.push(turn);
+      for (const text of chunkTexts) for (const turn of parsedOnce(text, from.runId, parseTurns)) previous.push(turn);
       const kept = from.kept.turns;
       try {
         const tail = resumeRebuildTail(
@@ -132,11 +139,15 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         if (error instanceof RebuildCheckpointError) return { ok: "full rebuild needed" };
         throw error;
       }
-      auditEvents = input.resume.reviewerRows.map((row) => storedEvent(row, input.runId));
+      auditEvents = [];
+      const parseEvents = (text: string) => (JSON.parse(text) as StoredEventRow[]).map((row) => storedEvent(row, input.runId));
+      for (const text of input.resume.reviewerRowTexts)
+        for (const event of parsedOnce(text, input.runId, parseEvents)) auditEvents.push(event);
     } else {
       ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
     const summary = summaryOf(decisions, input.resume ? input.resume.checkpoint : events);
+    const audit = reviewerAudit(auditEvents, decisions);
     return {
       ok: true,
       decisions: {
@@ -146,7 +157,8 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         findingsJson: JSON.stringify(decisions.findings),
       },
       summary,
-      audit: reviewerAudit(auditEvents, decisions),
+      audit: storedAudit(audit),
+      listFigures: runListFigures(summary, audit),
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       trends: {
         buckets: trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? [])),
@@ -170,6 +182,35 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     throw error;
   }
 }
+
+/** At most this many characters of parsed texts are kept by a thread (parsedOnce). */
+const PARSED_CHARS = 40_000_000;
+
+const parsed = new LRUCache<string, { runId: string; values: readonly unknown[] }>({
+  maxSize: PARSED_CHARS,
+  sizeCalculation: (_, text) => Math.max(1, text.length),
+});
+
+/**
+ * `text` parsed, once per thread while it is kept: a live run's resumes hand in the same stored
+ * chunk texts and Reviewer-lane pages batch after batch (lib/server/rebuild/resume-state.ts keeps
+ * them), so only the new ones are parsed (and their events read back through the contract), not
+ * the whole run's on every batch. The rebuild never changes what it parsed (the job's tests compare
+ * resumes over these values with full rebuilds); the least recently used texts go first.
+ */
+function parsedOnce<T>(text: string, runId: string, parse: (text: string) => T[]): readonly T[] {
+  const hit = parsed.get(text);
+  if (hit && hit.runId === runId) return hit.values as readonly T[];
+  const values = parse(text);
+  if (text.length <= PARSED_CHARS / 4) parsed.set(text, { runId, values });
+  return values;
+}
+
+// Not read through ZTurnDecision: this text was written by this function from the core's output,
+// and is only read with a checkpoint of this build's format (resumeRebuildTail refuses another
+// version: full rebuild). Validating would add about a fifth to the parse of every stored chunk
+// (measured on the 2,000-turn demo run's 8 chunks, 2.6 MB: 12.6 → 15.5 ms).
+const parseTurns = (text: string) => JSON.parse(text) as TTurnDecision[];
 
 /** The triage marks to store (from `fromTurn` on, or all) and the whole run's counts. */
 function triageOf(decisions: TRunDecisions, fromTurn: number | null): TriageOutput {

@@ -9,32 +9,69 @@ export interface TrendRun {
   model: string | null;
 }
 
+/** The buckets a run has stored, when the caller knows them: what they are filed under, and each bucket's counts as JSON text. */
+export interface StoredTrendBuckets {
+  /** The run's agent, model, copy and policy versions, joined (bucketsFiling). */
+  filing: string;
+  counts: ReadonlyMap<number, string>;
+}
+
+/** What a run's buckets are filed under besides their time: when it changes, every bucket is replaced. */
+export function bucketsFiling(run: TrendRun, versions: TrendVersions): string {
+  return JSON.stringify([run.agent, run.model, versions.copyVersion, versions.policyVersion]);
+}
+
 /**
  * Replaces the run's stored trend buckets (lib/trends/buckets.ts) with `trends`, inside the caller's
  * transaction: the rebuild writes them with the run's decisions, so the trends never count a run by
- * one rebuild and list it by another. The buckets go in with one statement. The project's rollups
- * (trend_rollups, which the trends read) follow in the same statements: triggers on trend_buckets
- * subtract the DELETE's rows and add the INSERT's (migration 20261224000000_trend_rollups).
+ * one rebuild and list it by another. The project's rollups (trend_rollups, which the trends read)
+ * follow in the same statements: triggers on trend_buckets subtract the DELETE's rows and add the
+ * INSERT's (migration 20261224000000_trend_rollups).
+ *
+ * `stored`: the buckets the run has stored, when the caller knows them (a resume over the rebuild it
+ * made itself, lib/server/rebuild/resume-state.ts). Then only the buckets whose counts changed (or that
+ * are gone) are deleted and inserted — a live run's batch touches a bucket or two, not the run's
+ * every bucket and its rollups; without it (or when the run is filed under other versions now)
+ * every bucket is replaced. Either way the tables end up the same. Returns the counts as stored.
  */
 export async function storeTrendBuckets(
   tx: Prisma.TransactionClient,
   run: TrendRun,
   trends: TrendVersions & { buckets: readonly TrendBucket[] },
-): Promise<void> {
-  await clearTrendBuckets(tx, run);
-  if (trends.buckets.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
-     SELECT $1, $2, to_timestamp(u.ms / 1000.0), $3, $4, $5, $6, u.c::jsonb FROM unnest($7::float8[], $8::text[]) AS u(ms, c)`,
-    run.projectId,
-    run.id,
-    run.agent,
-    run.model,
-    trends.copyVersion,
-    trends.policyVersion,
-    trends.buckets.map((b) => b.bucketMs),
-    trends.buckets.map((b) => JSON.stringify(b.counts)),
-  );
+  stored?: StoredTrendBuckets,
+): Promise<StoredTrendBuckets> {
+  const filing = bucketsFiling(run, trends);
+  const counts = new Map(trends.buckets.map((b) => [b.bucketMs, JSON.stringify(b.counts)]));
+  let write = trends.buckets.map((b) => b.bucketMs);
+  if (stored && stored.filing === filing) {
+    write = write.filter((ms) => stored.counts.get(ms) !== counts.get(ms));
+    const gone = [...stored.counts.keys()].filter((ms) => !counts.has(ms));
+    if (write.length + gone.length > 0) {
+      await lockProjectRollups(tx, run.projectId);
+      await tx.$executeRawUnsafe(
+        `DELETE FROM "trend_buckets" WHERE "project_id" = $1 AND "run_pk" = $2
+            AND "bucket" = ANY(SELECT to_timestamp(m / 1000.0) FROM unnest($3::float8[]) AS m)`,
+        run.projectId,
+        run.id,
+        [...write, ...gone],
+      );
+    }
+  } else await clearTrendBuckets(tx, run);
+  if (write.length > 0) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+       SELECT $1, $2, to_timestamp(u.ms / 1000.0), $3, $4, $5, $6, u.c::jsonb FROM unnest($7::float8[], $8::text[]) AS u(ms, c)`,
+      run.projectId,
+      run.id,
+      run.agent,
+      run.model,
+      trends.copyVersion,
+      trends.policyVersion,
+      write,
+      write.map((ms) => counts.get(ms)!),
+    );
+  }
+  return { filing, counts };
 }
 
 /** Removes the run's stored trend buckets (a run whose rebuild failed has none). */
