@@ -25,7 +25,11 @@ export class TaskThreads {
     private readonly heapMb: number = env("CUESCOPE_JOB_THREAD_MB"),
   ) {}
 
-  async run<N extends TaskName>(name: N, input: Tasks[N]["input"]): Promise<Tasks[N]["output"]> {
+  /**
+   * Runs a task on a thread. `transfer`: buffers of `input` handed to the thread rather than copied
+   * (each must be a whole ArrayBuffer the caller does not use afterwards: it is emptied here).
+   */
+  async run<N extends TaskName>(name: N, input: Tasks[N]["input"], transfer: readonly ArrayBuffer[] = []): Promise<Tasks[N]["output"]> {
     if (this.size === 0) return runTask({ name, input });
     const worker = await this.take();
     worker.ref(); // a task in flight keeps the process alive (an idle thread does not)
@@ -53,7 +57,7 @@ export class TaskThreads {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      worker.postMessage({ id, name, input });
+      worker.postMessage({ id, name, input }, [...transfer]);
     });
   }
 
@@ -127,6 +131,18 @@ export class TaskThreads {
     worker.on("exit", () => drop());
     return worker;
   }
+}
+
+/**
+ * The buffers of `views` that can be handed to a thread (TaskThreads.run's `transfer`): each view's
+ * ArrayBuffer when the view spans all of it (a view into a shared pool is copied instead), once each.
+ */
+export function transferableBuffers(views: Iterable<Uint8Array>): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const view of views) {
+    if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) buffers.add(view.buffer);
+  }
+  return [...buffers];
 }
 
 /** A task needed more memory than a job thread may take (CUESCOPE_JOB_THREAD_MB). */
