@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg, { Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
-import { CopyBinaryReader, copyBinaryRows, type CopyRow } from "./copy-binary";
+import { CopyBinaryReader, CopyBytes, copyBinaryRows, type CopyRow, type CopySink } from "./copy-binary";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
 import { gatedPglite } from "./pglite-gate";
@@ -35,6 +35,11 @@ export interface Database {
    * cannot take parameters (COPY cannot): its values are literals (sqlLiteral).
    */
   copyRows(select: string): Promise<CopyRow[]>;
+  /**
+   * The whole binary COPY stream of `select` (as copyRows, not read into rows): one buffer of its
+   * own, which can be handed to a job thread without a copy (transferred), where the rows are read.
+   */
+  copyBytes(select: string): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -107,17 +112,20 @@ class GuardedClient extends pg.Client {
 
 /**
  * A node-postgres query (a "submittable") that runs a `COPY … TO STDOUT WITH (FORMAT binary)` and
- * reads its CopyData messages as they arrive into rows of bytes (node-postgres' own queries would
- * decode every text value into a string; it has no COPY of its own). `callback` is called once: with
- * the rows after the statement's end, or with its error.
+ * hands its CopyData messages as they arrive to `reader` (rows of bytes, or the stream's bytes:
+ * node-postgres' own queries would decode every text value into a string; it has no COPY of its
+ * own). `callback` is called once: with what the reader made of it after the statement's end, or
+ * with its error.
  */
-class CopyOut {
-  callback?: (error: Error | null, rows?: CopyRow[]) => void;
-  private readonly reader = new CopyBinaryReader();
+class CopyOut<T> {
+  callback?: (error: Error | null, result?: T) => void;
   private failure: Error | null = null;
   private settled = false;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly reader: CopySink<T>,
+  ) {}
 
   submit(connection: { query(text: string): void }): void {
     connection.query(this.text);
@@ -138,13 +146,13 @@ class CopyOut {
 
   handleReadyForQuery(): void {
     if (this.failure) return this.settle(this.failure);
-    let rows: CopyRow[];
+    let result: T;
     try {
-      rows = this.reader.finish();
+      result = this.reader.finish();
     } catch (error) {
       return this.settle(error as Error);
     }
-    this.settle(null, rows);
+    this.settle(null, result);
   }
 
   // A COPY answers none of these; node-postgres calls them on whatever query is active.
@@ -156,10 +164,10 @@ class CopyOut {
   handleDataRow(): void {}
   handlePortalSuspended(): void {}
 
-  private settle(error: Error | null, rows?: CopyRow[]): void {
+  private settle(error: Error | null, result?: T): void {
     if (this.settled) return;
     this.settled = true;
-    this.callback?.(error, rows);
+    this.callback?.(error, result);
   }
 }
 
@@ -183,6 +191,22 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
 
   pool.on("error", () => {}); // an idle client's error must not crash the process; queries report it
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const copyOut = async <T>(select: string, reader: CopySink<T>): Promise<T> => {
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      return await new Promise<T>((resolve, reject) => {
+        const copy = new CopyOut(`COPY (${select}) TO STDOUT WITH (FORMAT binary)`, reader);
+        copy.callback = (error, result) => (error ? reject(error) : resolve(result!));
+        client.query(copy);
+      });
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.release(failure instanceof Error ? failure : undefined); // a failed connection is not reused
+    }
+  };
   return {
     prisma,
     kind: "postgres",
@@ -221,22 +245,8 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
     async executeSql(text, values) {
       return pool.query(text, values);
     },
-    async copyRows(select) {
-      const client = await pool.connect();
-      let failure: unknown;
-      try {
-        return await new Promise<CopyRow[]>((resolve, reject) => {
-          const copy = new CopyOut(`COPY (${select}) TO STDOUT WITH (FORMAT binary)`);
-          copy.callback = (error, rows) => (error ? reject(error) : resolve(rows!));
-          client.query(copy);
-        });
-      } catch (error) {
-        failure = error;
-        throw error;
-      } finally {
-        client.release(failure instanceof Error ? failure : undefined); // a failed connection is not reused
-      }
-    },
+    copyRows: (select) => copyOut(select, new CopyBinaryReader()),
+    copyBytes: (select) => copyOut(select, new CopyBytes()),
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -264,6 +274,13 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
   // Every statement through the gate: the event loop turns between two of them (pglite-gate.ts).
   const gated = gatedPglite(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(gated) });
+  const copyBytes = async (select: string): Promise<Uint8Array> => {
+    // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob: the rows
+    // never go through its wire-protocol reader (a string per field, on this thread).
+    const { blob } = await gated.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
+    if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
+    return new Uint8Array(await blob.arrayBuffer());
+  };
   return {
     prisma,
     kind: "pglite",
@@ -279,13 +296,9 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
       const results = await gated.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    async copyRows(select) {
-      // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob.
-      const { blob } = await gated.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
-      if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
-      // The blob's bytes are this read's own: the rows' fields are views of them, not copies.
-      return copyBinaryRows([new Uint8Array(await blob.arrayBuffer())], { owned: true });
-    },
+    // The blob's bytes are this read's own: the rows' fields are views of them, not copies.
+    copyRows: async (select) => copyBinaryRows([await copyBytes(select)], { owned: true }),
+    copyBytes,
     async close() {
       await prisma.$disconnect();
       await pglite.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
-import { CopyBinaryReader, copyBinaryRows, sqlLiteral } from "./copy-binary";
+import { CopyBinaryReader, CopyBytes, copyBinaryRows, copyTextRows, lastCopyRow, sqlLiteral } from "./copy-binary";
 
 /** A binary COPY stream written from the format's description (not from the reader's code). */
 function copyStream(rows: (string | null)[][], extension = Buffer.alloc(0)): Buffer {
@@ -59,6 +59,43 @@ describe("binary COPY stream reader", () => {
     }
   });
 
+  it("counts a whole stream's rows and reads its last one alone, with or without a header extension", () => {
+    for (const extension of [Buffer.alloc(0), Buffer.from("ext")]) {
+      const { rows: count, last } = lastCopyRow(copyStream(rows, extension));
+      expect(count).toBe(3);
+      expect(decoded([last!])).toEqual([[]]);
+      const two = lastCopyRow(copyStream(rows.slice(0, 2), extension));
+      expect({ rows: two.rows, last: decoded([two.last!])[0] }).toEqual({ rows: 2, last: ["", "x"] });
+      expect(lastCopyRow(copyStream([], extension))).toEqual({ rows: 0, last: null });
+    }
+    const stream = copyStream(rows);
+    expect(() => lastCopyRow(stream.subarray(0, stream.length - 2))).toThrow(/cut short/);
+    expect(() => lastCopyRow(Buffer.from("not a stream at all"))).toThrow(/signature/);
+  });
+
+  it("reads a whole stream's fields as UTF-8 text, NULL as null, also from a view into a larger buffer", () => {
+    expect(copyTextRows(copyStream(rows, Buffer.from("ext")))).toEqual(rows);
+    const stream = copyStream(rows);
+    const larger = new Uint8Array(stream.length + 10);
+    larger.set(stream, 5);
+    expect(copyTextRows(larger.subarray(5, 5 + stream.length))).toEqual(rows);
+    expect(copyTextRows(copyStream([]))).toEqual([]);
+    expect(() => copyTextRows(stream.subarray(0, stream.length - 3))).toThrow(/cut short/);
+  });
+
+  it("keeps a stream's bytes as they were, in one buffer of its own, however it was split", () => {
+    const stream = copyStream(rows);
+    const sink = new CopyBytes();
+    for (let at = 0; at < stream.length; at += 7) {
+      const piece = Buffer.from(stream.subarray(at, at + 7));
+      sink.push(piece);
+      piece.fill(0); // reused by whoever handed it in
+    }
+    const bytes = sink.finish();
+    expect(Buffer.from(bytes)).toEqual(stream);
+    expect({ offset: bytes.byteOffset, length: bytes.buffer.byteLength }).toEqual({ offset: 0, length: stream.length });
+  });
+
   it("refuses a stream that is not one or was cut short", () => {
     expect(() => copyBinaryRows([Buffer.from("PGCOPY\n\0\0\0\0\0\0\0\0\0\0\0\0")])).toThrow(/signature/);
     const stream = copyStream(rows);
@@ -83,7 +120,18 @@ describe.each(testDatabases())("Database.copyRows on $name", (kind) => {
     );
   });
 
+  it("hands back the whole stream as bytes in a buffer of its own, the same rows as copyRows reads", async () => {
+    const select = `SELECT g::text, repeat('é', g) FROM generate_series(1, 300) AS g`;
+    const bytes = await db.copyBytes(select);
+    expect({ offset: bytes.byteOffset, length: bytes.buffer.byteLength }).toEqual({ offset: 0, length: bytes.byteLength });
+    const rows = decoded(copyBinaryRows([bytes]));
+    expect(rows).toHaveLength(300);
+    expect(rows[299]).toEqual(["300", "é".repeat(300)]);
+    expect(rows).toEqual(decoded(await db.copyRows(select)));
+  });
+
   it("fails with the database's error and goes on working after it", async () => {
+    await expect(db.copyBytes(`SELECT 1/0`)).rejects.toThrow(/division by zero/);
     await expect(db.copyRows(`SELECT 1/0`)).rejects.toThrow(/division by zero/);
     expect(await db.copyRows(`SELECT 'ok'::text`)).toEqual([[Buffer.from("ok")]]);
   });

@@ -14,6 +14,37 @@ const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 /** A row: each field's bytes (null for NULL). */
 export type CopyRow = (Uint8Array | null)[];
 
+/** What reads a binary COPY stream given in pieces as they arrive (a piece may be reused once `push` returns). */
+export interface CopySink<T> {
+  push(piece: Uint8Array): void;
+  /** What was read, once the stream is over. */
+  finish(): T;
+}
+
+/**
+ * The stream's bytes as they are, in one buffer of its own (its whole ArrayBuffer: it can be
+ * transferred to another thread), for rows read elsewhere (copyBinaryRows).
+ */
+export class CopyBytes implements CopySink<Uint8Array> {
+  private readonly pieces: Uint8Array[] = [];
+  private length = 0;
+
+  push(piece: Uint8Array): void {
+    this.pieces.push(Uint8Array.prototype.slice.call(piece));
+    this.length += piece.byteLength;
+  }
+
+  finish(): Uint8Array {
+    const bytes = new Uint8Array(this.length);
+    let at = 0;
+    for (const piece of this.pieces) {
+      bytes.set(piece, at);
+      at += piece.byteLength;
+    }
+    return bytes;
+  }
+}
+
 /**
  * Reads a binary COPY stream given in pieces as they arrive (split anywhere). By default a piece
  * may be reused by whoever handed it in once `push` returns (node-postgres reuses its read buffer):
@@ -24,7 +55,7 @@ export type CopyRow = (Uint8Array | null)[];
  * a whole-run read pays most for (the collections that much new external memory sets off): without
  * the copies a 64 MB read on PGlite took about a quarter less CPU.
  */
-export class CopyBinaryReader {
+export class CopyBinaryReader implements CopySink<CopyRow[]> {
   readonly rows: CopyRow[] = [];
   constructor(private readonly options: { owned?: boolean } = {}) {}
   /** Copies of the bytes not read yet (an incomplete row), and how many bytes it needs at least. */
@@ -99,6 +130,89 @@ export class CopyBinaryReader {
     this.pendingBytes = data.length - from;
     this.needed = until - from;
   }
+}
+
+/** A whole stream (one buffer) as a Buffer over the same bytes, and where its rows start. */
+function wholeStream(stream: Uint8Array): { data: Buffer; rowsAt: number } {
+  const data = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  const fixed = SIGNATURE.length + 8;
+  if (data.length < fixed || !data.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+    throw new Error("not a binary COPY stream (no PGCOPY signature)");
+  return { data, rowsAt: fixed + data.readUInt32BE(SIGNATURE.length + 4) };
+}
+
+/**
+ * Walks the rows of a whole stream from `at`: calls `field(start, end)` for each field (start -1:
+ * NULL) and `rowEnd(rowAt, fields)` after each row; returns where the end mark starts.
+ */
+function walkRows(
+  data: Buffer,
+  at: number,
+  field: (start: number, end: number) => void,
+  rowEnd: (rowAt: number, fields: number) => void,
+): number {
+  for (;;) {
+    if (at + 2 > data.length) throw new Error("binary COPY stream cut short");
+    const fields = data.readInt16BE(at);
+    if (fields === -1) return at;
+    const rowAt = at;
+    at += 2;
+    for (let f = 0; f < fields; f++) {
+      if (at + 4 > data.length) throw new Error("binary COPY stream cut short");
+      const length = data.readInt32BE(at);
+      at += 4;
+      if (length === -1) field(-1, -1);
+      else {
+        if (at + length > data.length) throw new Error("binary COPY stream cut short");
+        field(at, at + length);
+        at += length;
+      }
+    }
+    rowEnd(rowAt, fields);
+  }
+}
+
+/**
+ * How many rows a whole binary COPY stream (one buffer) holds, and its last row, read without
+ * copying or decoding the others: what a paged read needs to ask for the next page.
+ */
+export function lastCopyRow(stream: Uint8Array): { rows: number; last: CopyRow | null } {
+  const { data, rowsAt } = wholeStream(stream);
+  let rows = 0;
+  let lastAt = -1;
+  const endAt = walkRows(
+    data,
+    rowsAt,
+    () => {},
+    (rowAt) => {
+      rows++;
+      lastAt = rowAt;
+    },
+  );
+  if (lastAt < 0) return { rows, last: null };
+  // The last row alone, read as a stream of its own: the header, the row, the end mark.
+  const last = copyBinaryRows([data.subarray(0, rowsAt), data.subarray(lastAt, endAt), Buffer.from([0xff, 0xff])])[0];
+  return { rows, last };
+}
+
+/**
+ * The rows of a whole binary COPY stream (one buffer) with every field read as UTF-8 text (null
+ * for NULL), straight from the stream's bytes (no copy of a field's bytes first).
+ */
+export function copyTextRows(stream: Uint8Array): (string | null)[][] {
+  const { data, rowsAt } = wholeStream(stream);
+  const rows: (string | null)[][] = [];
+  let row: (string | null)[] = [];
+  walkRows(
+    data,
+    rowsAt,
+    (start, end) => row.push(start === -1 ? null : data.toString("utf8", start, end)),
+    () => {
+      rows.push(row);
+      row = [];
+    },
+  );
+  return rows;
 }
 
 /** The rows of a whole binary COPY stream (`owned`: see CopyBinaryReader). */

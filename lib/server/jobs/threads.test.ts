@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { ProjectLimits } from "./project-limits";
 import type { StoredEventRow } from "@/lib/server/db/json-columns";
-import { TaskMemoryError } from "./threads";
+import { TaskMemoryError, transferableBuffers } from "./threads";
 import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A generated run as stored rows (what the rebuild job reads), bodies as JSON text. */
@@ -36,6 +36,26 @@ describe("job threads", () => {
     } finally {
       await threads.close();
     }
+  }, 60_000);
+
+  it("hand over the buffers they are told to transfer (emptied here), and copy the others", async () => {
+    const input = storedRows(20);
+    const inline = await taskThreads(0).run("rebuild", input);
+    const threads = taskThreads(1);
+    try {
+      const owned = new Uint8Array(64);
+      const kept = new Uint8Array(64);
+      const answer = await threads.run("rebuild", { ...input, extra: [owned, kept] } as typeof input, transferableBuffers([owned, owned]));
+      expect(answer).toEqual(inline);
+      expect(owned.byteLength).toBe(0); // transferred: detached on this side
+      expect(kept.byteLength).toBe(64);
+    } finally {
+      await threads.close();
+    }
+    // A view into a larger buffer (a pooled Buffer's) is never transferred: that would empty the rest.
+    const pool = new ArrayBuffer(256);
+    const whole = new Uint8Array(8);
+    expect(transferableBuffers([new Uint8Array(pool, 0, 16), new Uint8Array(pool, 16, 240), whole, whole])).toEqual([whole.buffer]);
   }, 60_000);
 
   it("start every thread when warmed, before any task, and serve tasks on those same threads", async () => {

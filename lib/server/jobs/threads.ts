@@ -14,7 +14,8 @@ export type TaskFunctions<T extends TaskMap> = { [N in keyof T]: (input: T[N]["i
  * (lib/server/background) run every feature's tasks.
  */
 export interface Threads<T extends TaskMap> {
-  run<N extends keyof T & string>(name: N, input: T[N]["input"]): Promise<T[N]["output"]>;
+  /** `transfer`: buffers of `input` handed to the thread rather than copied (see TaskThreads.run). */
+  run<N extends keyof T & string>(name: N, input: T[N]["input"], transfer?: readonly ArrayBuffer[]): Promise<T[N]["output"]>;
 }
 
 /**
@@ -40,7 +41,11 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
     private readonly heapMb: number = env("CUESCOPE_JOB_THREAD_MB"),
   ) {}
 
-  async run<N extends keyof T & string>(name: N, input: T[N]["input"]): Promise<T[N]["output"]> {
+  /**
+   * Runs a task on a thread. `transfer`: buffers of `input` handed to the thread rather than copied
+   * (each must be a whole ArrayBuffer the caller does not use afterwards: it is emptied here).
+   */
+  async run<N extends keyof T & string>(name: N, input: T[N]["input"], transfer: readonly ArrayBuffer[] = []): Promise<T[N]["output"]> {
     if (this.size === 0) return this.tasks[name](input);
     const worker = await this.take();
     worker.ref(); // a task in flight keeps the process alive (an idle thread does not)
@@ -68,7 +73,7 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      worker.postMessage({ id, name, input });
+      worker.postMessage({ id, name, input }, [...transfer]);
     });
   }
 
@@ -142,6 +147,18 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
     worker.on("exit", () => drop());
     return worker;
   }
+}
+
+/**
+ * The buffers of `views` that can be handed to a thread (TaskThreads.run's `transfer`): each view's
+ * ArrayBuffer when the view spans all of it (a view into a shared pool is copied instead), once each.
+ */
+export function transferableBuffers(views: Iterable<Uint8Array>): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const view of views) {
+    if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) buffers.add(view.buffer);
+  }
+  return [...buffers];
 }
 
 /** A task needed more memory than a job thread may take (CUESCOPE_JOB_THREAD_MB). */

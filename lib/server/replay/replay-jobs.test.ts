@@ -32,7 +32,7 @@ import { createCopyVersion, createPolicyVersion, getCopyVersion, getPolicyVersio
 import { keyStatsOf } from "@/lib/replay/key-stats";
 import { loadRunEvents } from "@/lib/server/runs/run-events";
 import { cancelReplayJob, getReplayJob, OLD_RESULT_FORMAT, startReplay } from "./replay-jobs";
-import { copyFingerprint } from "./replay-runs";
+import { copyFingerprint, replayRuns } from "./replay-runs";
 import { getReplayTurn } from "./replay-turn";
 import { routeOf } from "@/lib/server/http/api";
 import { replayApi } from "@/lib/endpoints";
@@ -146,6 +146,24 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     const expected = keyStatsOf(await Promise.all(runs.map(async (run) => rebuild(await loadRunEvents(db, run), { copy: long.copy }))));
     expect(result.keys.map((k) => k.whatIf)).toEqual(expected);
   });
+
+  it("replays on a job thread, the runs' rows handed over as the database's bytes, exactly as inline and as the core says", async () => {
+    const long = await getCopyVersion(db, caller.projectId, longCopyId);
+    const tight = await getPolicyVersion(db, caller.projectId, tightPolicyId);
+    const runs = await db.prisma.run.findMany({ where: { projectId: caller.projectId }, orderBy: { runId: "asc" } });
+    const overrides = { copy: long.copy, policy: tight.policy };
+    const threads = taskThreads(1);
+    try {
+      const onThread = await replayRuns(db, threads, caller.projectId, runs, overrides, async () => true);
+      const inline = await replayRuns(db, taskThreads(0), caller.projectId, runs, overrides, async () => true);
+      expect(onThread).toEqual(inline);
+      const expected = keyStatsOf(await Promise.all(runs.map(async (run) => rebuild(await loadRunEvents(db, run), overrides))));
+      expect(onThread!.keys.map((k) => k.whatIf)).toEqual(expected);
+      expect(onThread!.changedRuns.length).toBeGreaterThan(0);
+    } finally {
+      await threads.close();
+    }
+  }, 60_000);
 
   it("can be cancelled, and refuses unknown versions and empty selections by name", async () => {
     const { job, done } = await startReplay(

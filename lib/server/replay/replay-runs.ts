@@ -5,11 +5,9 @@ import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
 import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
-import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
-import type { StoredEventRow } from "@/lib/server/db/json-columns";
-import { readEventRowsInPages } from "@/lib/server/runs/run-events";
-import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
-import type { Threads } from "@/lib/server/jobs/threads";
+import { readEventCopyPages } from "@/lib/server/runs/run-events";
+import { readWholeDecisionBytes } from "@/lib/server/runs/stored-decisions";
+import { transferableBuffers, type Threads } from "@/lib/server/jobs/threads";
 import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
 import type { ReplayTasks } from "./replay-task";
 
@@ -56,7 +54,9 @@ export async function replayRuns(
       next = i + 1 < runs.length ? readRunInput(db, threads, projectId, runs[i + 1]) : null;
       next?.catch(() => {}); // its failure is thrown when it is awaited, next round
       if (input) {
-        const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides });
+        // The pages' and chunks' buffers are handed over, not copied (this side never reads them).
+        const buffers = transferableBuffers([...input.eventPages, ...input.ownChunks]);
+        const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides }, buffers);
         mergeKeyStats(baseline, one.baseline);
         mergeKeyStats(whatIf, one.whatIf);
         if (one.changed) changedRuns.push(one.changed);
@@ -80,27 +80,29 @@ export async function replayRuns(
 }
 
 /**
- * What the replay needs of one run: its own decisions as JSON (rebuilt first if its stored rebuild
- * is behind — this is a job, off the request path) and its event rows, read a page at a time; null
- * when the run has no decisions (it cannot be rebuilt) and is left out.
+ * What the replay needs of one run: its own decisions (rebuilt first if its stored rebuild is
+ * behind — this is a job, off the request path) and its event rows, read a page at a time; null
+ * when the run has no decisions (it cannot be rebuilt) and is left out. Both are read as the
+ * database's bytes (binary COPY), not decoded on this event loop: the job thread reads them.
  */
 async function readRunInput(
   db: Database,
   threads: Threads<ReplayTasks & RebuildTasks>,
   projectId: string,
   run: ReplayRun,
-): Promise<{ ownJson: string; rows: StoredEventRow[] } | null> {
+): Promise<{ ownChunks: Uint8Array[]; ownFindings: string; eventPages: Uint8Array[] } | null> {
   const own = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId, runPk: run.id } },
     select: { eventCount: true },
   });
   if (own?.eventCount !== run.eventCount) await rebuildRun(db, threads, projectId, run.id);
-  // The whole stored decisions, their chunks' texts joined (a job reads the whole run).
-  const stored = await readWholeDecisions(db, { projectId, id: run.id });
+  // The whole stored decisions (a job reads the whole run), joined on the job thread.
+  const stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
   if (!stored?.head.findings) return null;
   return {
-    ownJson: decisionsJsonOf(run.runId, stored.chunkTexts, stored.head.findings),
-    rows: await readEventRowsInPages(db, { projectId, id: run.id }),
+    ownChunks: stored.chunkTexts,
+    ownFindings: stored.head.findings,
+    eventPages: await readEventCopyPages(db, { projectId, id: run.id }),
   };
 }
 

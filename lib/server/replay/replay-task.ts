@@ -4,6 +4,8 @@ import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
+import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
+import { eventRowsOfCopyPages } from "@/lib/server/runs/run-events";
 
 const CHANGED_TURNS_LISTED = 200;
 
@@ -15,9 +17,11 @@ export type ReplayTasks = {
 
 export interface ReplayRunInput {
   runId: string;
-  rows: readonly StoredEventRow[];
-  /** The run's own stored decisions (JSON text), the baseline. */
-  ownJson: string;
+  /** The run's event rows, as pages of binary COPY (lib/server/runs/run-events.ts, readEventCopyPages). */
+  eventPages: readonly Uint8Array[];
+  /** The run's own stored decisions, the baseline: its chunks' texts as UTF-8 and its findings' JSON text. */
+  ownChunks: readonly Uint8Array[];
+  ownFindings: string;
   overrides: { copy?: TCopy; policy?: TPolicy };
 }
 
@@ -34,8 +38,14 @@ export interface ReplayRunOutput {
  * decisions: per-key stats of both, the turns that changed, and the run's §8 follow-up by key.
  * Pure, for a job thread.
  */
-export function replayRunTask({ runId, rows, ownJson, overrides }: ReplayRunInput): ReplayRunOutput {
-  const events = rows.map((row) => storedEvent(row, runId));
+export function replayRunTask({ runId, eventPages, ownChunks, ownFindings, overrides }: ReplayRunInput): ReplayRunOutput {
+  const events = eventRowsOfCopyPages(eventPages).map((row) => storedEvent(row, runId));
+  const decoder = new TextDecoder();
+  const ownJson = decisionsJsonOf(
+    runId,
+    ownChunks.map((chunk) => decoder.decode(chunk)),
+    ownFindings,
+  );
   const before = JSON.parse(ownJson) as TRunDecisions;
   const after = rebuild(events, overrides);
   const changed = changedTurns(before, after);

@@ -6,7 +6,14 @@ import { StoredDataError } from "@/lib/server/db/json-columns";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { smallRun } from "@/lib/server/testing/events";
-import { loadRunEvents, loadRunEventsOfTypes, queryEventRows, readEventRowsInPages } from "./run-events";
+import {
+  eventRowsOfCopyPages,
+  loadRunEvents,
+  loadRunEventsOfTypes,
+  queryEventRows,
+  readEventCopyPages,
+  readEventRowsInPages,
+} from "./run-events";
 import { listRunEvents } from "./run-reads";
 
 describe.each(testDatabases())("stored events read back through the event contract on $name", (kind) => {
@@ -57,6 +64,12 @@ describe.each(testDatabases())("stored events read back through the event contra
     // Pages of sizes that do and do not divide the count, of exactly the count, of more, of 1.
     for (const pageRows of [2, 3, a.length - 1, a.length, a.length + 5, 1])
       expect(await readEventRowsInPages(db, run, pageRows), `pages of ${pageRows}`).toEqual(whole);
+    // The same pages read as binary COPY bytes (the replay's read), read into rows elsewhere.
+    for (const pageRows of [2, 3, a.length - 1, a.length, a.length + 5, 1]) {
+      const pages = await readEventCopyPages(db, run, pageRows);
+      expect(pages, `copy pages of ${pageRows}`).toHaveLength(Math.ceil(a.length / pageRows));
+      expect(eventRowsOfCopyPages(pages), `copy pages of ${pageRows}`).toEqual(whole);
+    }
   });
 
   it("gives the event loop a turn between pages (an embedded query never does), so other work is not held for the whole read", async () => {

@@ -197,6 +197,9 @@ export function openWholeDecisionBytes(
   db: Database,
   run: { projectId: string; id: string },
   pageChunks = WHOLE_READ_PAGE_CHUNKS,
+  // A short first page by default: a download's first bytes go out sooner, and its next page is
+  // read while they are sent.
+  firstPageChunks = Math.min(pageChunks, 2),
 ): Promise<WholeDecisionsCursor<Uint8Array> | null> {
   const decoder = new TextDecoder();
   return openWholeRead(
@@ -216,9 +219,7 @@ export function openWholeDecisionBytes(
       });
     },
     pageChunks,
-    // A short first page: the download's first bytes go out sooner, and its next page is read
-    // while they are sent.
-    Math.min(pageChunks, 2),
+    firstPageChunks,
   );
 }
 
@@ -227,16 +228,35 @@ export function openWholeDecisionBytes(
  * (openWholeDecisions), read again when a rebuild replaced chunks meanwhile. The row is the one
  * the chunks belong with. Null when there is no row.
  */
-export async function readWholeDecisions(
+export function readWholeDecisions(
   db: Database,
   run: { projectId: string; id: string },
   pageChunks = WHOLE_READ_PAGE_CHUNKS,
 ): Promise<{ head: StoredHead; chunkTexts: string[] } | null> {
+  return readWhole(() => openWholeDecisions(db, run, pageChunks));
+}
+
+/**
+ * readWholeDecisions with the chunk texts as their UTF-8 bytes (openWholeDecisionBytes), each in a
+ * buffer of its own: for a job that hands them to a job thread (transferred, not copied), where
+ * they are decoded.
+ */
+export function readWholeDecisionBytes(
+  db: Database,
+  run: { projectId: string; id: string },
+  pageChunks = WHOLE_READ_PAGE_CHUNKS,
+): Promise<{ head: StoredHead; chunkTexts: Uint8Array[] } | null> {
+  return readWhole(() => openWholeDecisionBytes(db, run, pageChunks, pageChunks));
+}
+
+async function readWhole<Chunk>(
+  open: () => Promise<WholeDecisionsCursor<Chunk> | null>,
+): Promise<{ head: StoredHead; chunkTexts: Chunk[] } | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const cursor = await openWholeDecisions(db, run, pageChunks);
+      const cursor = await open();
       if (!cursor) return null;
-      const chunkTexts: string[] = [];
+      const chunkTexts: Chunk[] = [];
       for (let texts; (texts = await cursor.next());) for (const text of texts) chunkTexts.push(text);
       return { head: cursor.last(), chunkTexts };
     } catch (error) {
