@@ -17,10 +17,7 @@ export const TASKS: TaskFunctions<Tasks> = {
   whatIfRun: whatIfRunTask satisfies (input: ReplayTasks["whatIfRun"]["input"]) => TRunDecisions,
 };
 
-/** The threads' entry, from the app's root (where `npm start`, the worker script and the tests run). */
-export const THREAD_ENTRY = "lib/server/background/thread-entry.mjs";
-
 /** This process's job threads for every task (`size` 0: inline; default CUESCOPE_JOB_THREADS). */
 export function taskThreads(size?: number, heapMb?: number): TaskThreads<Tasks> {
-  return new TaskThreads(TASKS, THREAD_ENTRY, size, heapMb);
+  return new TaskThreads(TASKS, size, heapMb);
 }

@@ -2,6 +2,13 @@ import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/server/env";
 
+/**
+ * Each thread's entry, from the app's root (where `npm start`, the worker script and the tests run):
+ * the process's wiring (lib/server/background), which serves every feature's tasks. A path, not an
+ * import: the bundler must not follow it (and a fixed one, which it can be told to leave alone).
+ */
+const THREAD_ENTRY = "lib/server/background/thread-entry.mjs";
+
 /** Named CPU tasks: each a pure function of structured-cloneable input to structured-cloneable output. */
 export type TaskMap = Record<string, { input: unknown; output: unknown }>;
 
@@ -24,8 +31,7 @@ export interface Threads<T extends TaskMap> {
  * threads (CUESCOPE_JOB_THREADS), each with a heap limit (CUESCOPE_JOB_THREAD_MB): a task that
  * outgrows it fails alone — its thread is replaced — instead of taking the process down. With 0
  * threads tasks run inline (tests and one-shot scripts). Plumbing: which tasks there are is told
- * by whoever starts the threads (`tasks`, and `entry`, the thread's entry file from the app's root,
- * which serves the same tasks).
+ * by whoever starts the threads (`tasks`); each thread runs THREAD_ENTRY, which serves the same.
  */
 export class TaskThreads<T extends TaskMap> implements Threads<T> {
   private readonly idle: Worker[] = [];
@@ -36,7 +42,6 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
 
   constructor(
     private readonly tasks: TaskFunctions<T>,
-    private readonly entry: string,
     readonly size: number = env("CUESCOPE_JOB_THREADS"),
     private readonly heapMb: number = env("CUESCOPE_JOB_THREAD_MB"),
   ) {}
@@ -128,7 +133,7 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
 
   private spawn(): Worker {
     // The entry loads the task sources itself (lib/server/background/thread-entry.mjs); the bundler is told to leave it be.
-    const worker = new Worker(/* turbopackIgnore: true */ resolve(process.cwd(), this.entry), {
+    const worker = new Worker(/* turbopackIgnore: true */ resolve(process.cwd(), THREAD_ENTRY), {
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
       // Not the parent's flags (a test runner's loaders): the entry registers what the thread needs.
       execArgv: [],
