@@ -6,16 +6,15 @@ import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";
 import { TREND_VERSION } from "@/lib/trends/buckets";
 import { queryEventRows } from "@/lib/server/runs/run-events";
-import type { Prisma } from "@/lib/server/db/generated/client";
 import type { StoredEventRow } from "@/lib/server/db/json-columns";
 import { eventLoopTurn } from "@/lib/server/event-loop-turn";
-import type { DecisionChunk } from "@/lib/server/runs/decision-chunks";
 import { storeRunListFigures } from "@/lib/server/runs/list-figures";
-import { readWholeDecisions, WHOLE_READ_PAGE_CHUNKS } from "@/lib/server/runs/stored-decisions";
+import { readWholeDecisions, storeChunks, WHOLE_READ_PAGE_CHUNKS } from "@/lib/server/runs/stored-decisions";
+import { storeTriageMarks } from "@/lib/server/runs/triage-marks";
 import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets } from "@/lib/server/trends/store-buckets";
 import { keepResumeState, resumeStateOf, type ResumeState } from "./resume-state";
 import { DERIVED_VERSION } from "./derived-version";
-import type { RebuildTaskInput, RebuildTaskOutput, RebuildTasks, StoredDecisionsOutput, TriageOutput } from "./rebuild-task";
+import type { RebuildTaskInput, RebuildTaskOutput, RebuildTasks } from "./rebuild-task";
 import type { Threads } from "@/lib/server/jobs/threads";
 
 export const WAITING_FOR_START = "waiting for the run's run.started event";
@@ -394,63 +393,4 @@ async function storeRebuild(
     });
   } else keepResumeState(db, run, null);
   return stored;
-}
-
-/** At most this many triage marks go into one INSERT. */
-const INSERT_MARKS = 50_000;
-
-/** Replaces the run's triage marks from `fromTurn` on (all when null) with `marks`. */
-async function storeTriageMarks(tx: Prisma.TransactionClient, run: RunKey, { fromTurn, marks }: Pick<TriageOutput, "fromTurn" | "marks">) {
-  await tx.$executeRawUnsafe(
-    `DELETE FROM "run_triage_marks" WHERE "project_id" = $1 AND "run_pk" = $2 AND ($3::int IS NULL OR "turn" >= $3)`,
-    run.projectId,
-    run.id,
-    fromTurn,
-  );
-  for (let at = 0; at < marks.length; at += INSERT_MARKS) {
-    const batch = marks.slice(at, at + INSERT_MARKS);
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "run_triage_marks" ("project_id", "run_pk", "kind", "turn")
-       SELECT $1, $2, u.* FROM unnest($3::text[], $4::int[]) AS u`,
-      run.projectId,
-      run.id,
-      batch.map((m) => m.kind),
-      batch.map((m) => m.turn),
-    );
-  }
-}
-
-/** At most this many characters of chunk text go into one INSERT. */
-const INSERT_CHARS = 8_000_000;
-
-/** Replaces the run's chunks from `fromChunk` on with `chunks` (the chunks before it are not touched). */
-async function storeChunks(
-  tx: Prisma.TransactionClient,
-  run: RunKey,
-  { fromChunk, chunks }: Pick<StoredDecisionsOutput, "fromChunk" | "chunks">,
-): Promise<void> {
-  await tx.$executeRawUnsafe(
-    `DELETE FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 AND "chunk" >= $3`,
-    run.projectId,
-    run.id,
-    fromChunk,
-  );
-  for (let at = 0; at < chunks.length;) {
-    const batch: DecisionChunk[] = [];
-    for (let chars = 0; at < chunks.length && (batch.length === 0 || chars + chunks[at].json.length <= INSERT_CHARS); at++) {
-      chars += chunks[at].json.length;
-      batch.push(chunks[at]);
-    }
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "run_decision_chunks" ("project_id", "run_pk", "chunk", "first_turn", "last_turn", "turn_count", "turns")
-       SELECT $1, $2, u.* FROM unnest($3::int[], $4::int[], $5::int[], $6::int[], $7::text[]) AS u`,
-      run.projectId,
-      run.id,
-      batch.map((c) => c.chunk),
-      batch.map((c) => c.firstTurn),
-      batch.map((c) => c.lastTurn),
-      batch.map((c) => c.turnCount),
-      batch.map((c) => c.json),
-    );
-  }
 }

@@ -1,5 +1,7 @@
 import type { Database } from "@/lib/server/db";
+import type { Prisma } from "@/lib/server/db/generated/client";
 import { sqlLiteral } from "@/lib/server/db/copy-binary";
+import type { DecisionChunk } from "./decision-chunks";
 
 /**
  * Reads of a run's stored rebuild: its run_decisions row and the run_decision_chunks that a read
@@ -330,4 +332,43 @@ export async function readWindowChunks(
     runTurnRange: first === null || last === null ? null : [Number(first), Number(last)],
     reviewerSpans,
   };
+}
+
+/**
+ * The writer of run_decision_chunks, beside their reads (a rebuild stores a run's chunks with its
+ * decisions row, in its transaction: lib/server/rebuild/rebuild-run.ts).
+ */
+/** At most this many characters of chunk text go into one INSERT. */
+const INSERT_CHARS = 8_000_000;
+
+/** Replaces the run's chunks from `fromChunk` on with `chunks` (the chunks before it are not touched). */
+export async function storeChunks(
+  tx: Prisma.TransactionClient,
+  run: { projectId: string; id: string },
+  { fromChunk, chunks }: { fromChunk: number; chunks: readonly DecisionChunk[] },
+): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 AND "chunk" >= $3`,
+    run.projectId,
+    run.id,
+    fromChunk,
+  );
+  for (let at = 0; at < chunks.length;) {
+    const batch: DecisionChunk[] = [];
+    for (let chars = 0; at < chunks.length && (batch.length === 0 || chars + chunks[at].json.length <= INSERT_CHARS); at++) {
+      chars += chunks[at].json.length;
+      batch.push(chunks[at]);
+    }
+    await tx.$executeRawUnsafe(
+      `INSERT INTO "run_decision_chunks" ("project_id", "run_pk", "chunk", "first_turn", "last_turn", "turn_count", "turns")
+       SELECT $1, $2, u.* FROM unnest($3::int[], $4::int[], $5::int[], $6::int[], $7::text[]) AS u`,
+      run.projectId,
+      run.id,
+      batch.map((c) => c.chunk),
+      batch.map((c) => c.firstTurn),
+      batch.map((c) => c.lastTurn),
+      batch.map((c) => c.turnCount),
+      batch.map((c) => c.json),
+    );
+  }
 }
