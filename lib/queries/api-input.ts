@@ -9,14 +9,6 @@ export interface ApiInput {
   query: Record<string, string>;
 }
 
-/** queryOptions of an API read, carrying the input its queryFn sends. */
-export type WithApiInput<O> = O & { apiInput: ApiInput };
-
-/** Attaches a read's input to its queryOptions (react-query ignores the extra field). */
-export function withApiInput<O extends object>(apiInput: ApiInput, options: O): WithApiInput<O> {
-  return { ...options, apiInput };
-}
-
 /**
  * Query-string values from defined, non-empty values, keys sorted, each written as text (a flag as
  * `1`, the way the contracts read it): exactly what the route's `queryOf` reads back from the URL.

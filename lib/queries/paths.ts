@@ -92,12 +92,6 @@ export function replayTurnPath(jobId: string, runId: string, turn: number): stri
   return withQuery(`/copy/replay/${idSegment(jobId)}/runs/${runSegment(runId, params)}/turns/${turn}`, params, {});
 }
 
-/** The replay turn API URL. */
-export function apiReplayTurnPath(jobId: string, runId: string, turn: number): string {
-  const params = new URLSearchParams();
-  return withQuery(`/api/v1/replay/${idSegment(jobId)}/runs/${runSegment(runId, params)}/turns/${turn}`, params, {});
-}
-
 function sortedQuery(query: Query): Query {
   return Object.fromEntries(
     Object.keys(query)
