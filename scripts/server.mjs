@@ -47,7 +47,10 @@ function markPeer(req) {
 
 const server = createServer((req, res) => {
   markPeer(req);
-  handle(req, res).catch((error) => {
+  // A route marked `direct` (a large streamed download) is written to the socket by the app itself
+  // (lib/server/http/direct.ts, registered by instrumentation.ts); everything else goes to Next.js.
+  const direct = globalThis.cuescopeDirect;
+  (direct ? direct(req, res) : Promise.resolve(false)).then((served) => served || handle(req, res)).catch((error) => {
     console.error("[cuescope] request failed", error);
     if (!res.headersSent) res.statusCode = 500;
     res.end();

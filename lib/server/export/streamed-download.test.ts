@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { streamedDocument, type DocumentPieces } from "./streamed-download";
+import { directDocumentOf, streamedDocument, type DocumentPieces } from "./streamed-download";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,5 +36,25 @@ describe("streamedDocument's idle close", () => {
     expect(text).toBe("01");
     expect(document.closed).toBe(true);
     await pause(60); // the timer must not fire on a finished answer (it would error a closed stream)
+  });
+
+  it("closes an answer whose body is never read at all", async () => {
+    const document = pieces(3);
+    const response = streamedDocument(document, { label: "test", idleMs: 50 });
+    expect(response.status).toBe(200);
+    await pause(300);
+    expect(document.closed).toBe(true);
+  });
+
+  it("hands its document over to a direct writer once, and then neither reads nor closes it", async () => {
+    const document = pieces(3);
+    const response = streamedDocument(document, { label: "test", idleMs: 50 });
+    const direct = directDocumentOf(response);
+    expect(direct).toMatchObject({ label: "test", idleMs: 50 });
+    expect(direct?.document).toBe(document);
+    expect(directDocumentOf(response)).toBeUndefined();
+    await pause(300);
+    expect(document.closed).toBe(false); // the direct writer's to close
+    expect(directDocumentOf(new Response("{}"))).toBeUndefined();
   });
 });

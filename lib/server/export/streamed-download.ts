@@ -156,41 +156,81 @@ export function streamedDocument(
     };
     arm(idleMs);
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (closed) return;
-      watch(controller);
-      let piece: Uint8Array | null;
-      try {
-        piece = await document.next();
-      } catch (error) {
-        if (closed) return; // the client went away while the piece was read
-        close();
-        controller.enqueue(encoder.encode(documentTrailer(error, options.label)));
-        controller.close();
-        return;
-      }
-      if (closed) return;
-      if (piece === null) {
-        close();
-        controller.close();
-      } else {
-        controller.enqueue(piece);
+  // highWaterMark 0: nothing is read before the body is (scripts/server.mjs may write the document
+  // itself, directDocumentOf, and never read this stream). The idle timer runs from the start: an
+  // answer whose body is never read at all is closed too.
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
         watch(controller);
-      }
+      },
+      async pull(controller) {
+        if (closed) return;
+        watch(controller);
+        let piece: Uint8Array | null;
+        try {
+          piece = await document.next();
+        } catch (error) {
+          if (closed) return; // the client went away while the piece was read
+          close();
+          controller.enqueue(encoder.encode(documentTrailer(error, options.label)));
+          controller.close();
+          return;
+        }
+        if (closed) return;
+        if (piece === null) {
+          close();
+          controller.close();
+        } else {
+          controller.enqueue(piece);
+          watch(controller);
+        }
+      },
+      cancel() {
+        close();
+      },
     },
-    cancel() {
-      close();
-    },
-  });
-  return new Response(stream, {
+    { highWaterMark: 0 },
+  );
+  const response = new Response(stream, {
     status: 200,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...options.headers },
   });
+  const handOver = () => {
+    // The direct writer owns the document from now on (and has its own idle close): this stream,
+    // never read, lets it be.
+    clearTimeout(idle);
+    closed = true;
+  };
+  DIRECT.set(response, { document, label: options.label, idleMs, handOver });
+  return response;
+}
+
+/**
+ * A streamed document's answer, for a server that writes it to the socket itself instead of through
+ * the Response's body (lib/server/http/direct.ts): the same pieces, with the same ending on a failure
+ * (documentTrailer) and the same idle close. The caller then owns the document (closes it) and never
+ * reads the body.
+ */
+export interface DirectDocument {
+  document: DocumentPieces;
+  label: string;
+  idleMs: number;
+}
+
+const DIRECT = new WeakMap<Response, DirectDocument & { handOver: () => void }>();
+
+/** The document behind a streamedDocument answer (once: it is handed over), or undefined for any other answer. */
+export function directDocumentOf(response: Response): DirectDocument | undefined {
+  const direct = DIRECT.get(response);
+  if (!direct) return undefined;
+  DIRECT.delete(response);
+  direct.handOver();
+  return { document: direct.document, label: direct.label, idleMs: direct.idleMs };
 }
 
 /** The end of a document that failed after it started (logged here: the status was already sent). */
-function documentTrailer(error: unknown, label: string): string {
+export function documentTrailer(error: unknown, label: string): string {
   const code = error instanceof DomainError ? error.kind : isTransientDatabaseError(error) ? "unavailable" : "internal";
   const message =
     code === "unavailable"

@@ -28,7 +28,11 @@ export interface HandlerContext<E extends AnyEndpoint> {
 export type RouteHandler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /** An endpoint's route: callable as a route handler, and naming the endpoint it serves. */
-export type EndpointRoute<E extends AnyEndpoint = AnyEndpoint> = RouteHandler & { readonly endpoint: E };
+export type EndpointRoute<E extends AnyEndpoint = AnyEndpoint> = RouteHandler & {
+  readonly endpoint: E;
+  /** Served by scripts/server.mjs past Next.js (lib/server/http/direct.ts): see HandlerOptions.direct. */
+  readonly direct: boolean;
+};
 
 export interface HandlerOptions {
   /** The handler reads the body itself (OTLP's bytes; the ingest batch, checked for its count first). */
@@ -37,6 +41,12 @@ export interface HandlerOptions {
   noDatabase?: boolean;
   /** An error answer in another encoding than JSON (OTLP's protobuf), or null for the usual one. */
   errorAnswer?: (error: unknown, request: Request) => Response | null;
+  /**
+   * A GET whose answer is a large streamed document (streamedDocument): the production server writes
+   * its pieces to the socket itself instead of through Next's pipe (lib/server/http/direct.ts). The
+   * route is the same either way; this only says who writes its body.
+   */
+  direct?: boolean;
 }
 
 /** A handler's answer with another status than the endpoint's first, or with headers: checked like a plain result. */
@@ -97,7 +107,7 @@ export function endpointRoute<E extends AnyEndpoint>(
       return options.errorAnswer?.(error, request) ?? errorResponse(error);
     }
   };
-  return Object.assign(route, { endpoint });
+  return Object.assign(route, { endpoint, direct: options.direct === true });
 }
 
 /** Whether a value is an endpoint's route (what the route registry collects from a module). */

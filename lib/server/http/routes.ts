@@ -53,19 +53,23 @@ export const exportRunsRoute = endpointRoute(runsApi.export, async ({ input, db,
  * The stored decisions' JSON text, streamed a stored chunk at a time (openDecisionsDocument);
  * `x-cuescope-stale-events` says how many events it does not include yet.
  */
-export const runDecisionsRoute = endpointRoute(runsApi.decisions, async ({ request, input, db, auth }) => {
-  const document = await openDecisionsDocument(db, auth.projectId, input.path.runId);
-  const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
-  if (request.method === "HEAD") {
-    // A HEAD is answered by the GET's route (lib/server/http/api.ts) and its body never read: nothing to hold the read open for.
-    document.close();
-    return new Response(null, {
-      status: 200,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-    });
-  }
-  return streamedDocument(document, { label: "decisions download", headers });
-});
+export const runDecisionsRoute = endpointRoute(
+  runsApi.decisions,
+  async ({ request, input, db, auth }) => {
+    const document = await openDecisionsDocument(db, auth.projectId, input.path.runId);
+    const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
+    if (request.method === "HEAD") {
+      // A HEAD is answered by the GET's route (lib/server/http/api.ts) and its body never read: nothing to hold the read open for.
+      document.close();
+      return new Response(null, {
+        status: 200,
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+      });
+    }
+    return streamedDocument(document, { label: "decisions download", headers });
+  },
+  { direct: true },
+);
 
 /** A page of the run's stored events, optionally of one turn. */
 export const runEventsRoute = endpointRoute(runsApi.events, ({ input, db, auth }) =>
