@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TRunListResponse, TRunSummary } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { draftFrom, type CopyDraft } from "@/lib/copy/templates";
 import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 import { rebuildOutputExample } from "@/lib/testing/contract-text";

@@ -1,6 +1,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { reviewerFunnel } from "@/lib/reviewer/funnel";
+import { reviewerFunnel } from "@/lib/derived/reviewer/funnel";
 import { reviewerCandidateRows, reviewerEvents } from "@/components/testing/fixtures";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
 

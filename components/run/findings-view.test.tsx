@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { TEvent, TRunTimeline } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { driftEvents, roomyEvents } from "@/components/testing/fixtures";
 import { FindingsView } from "./findings-view";
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
 import { reviewerEvents } from "@/components/testing/fixtures";

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
 import { TEACH_COPY, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
 import { MeterPanels } from "./meter-panels";

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
 import { json } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
 import { driftEvents, recordedRunRoutes, runSummaryOf } from "@/components/testing/fixtures";
 import { RunExplorer } from "./run-explorer";
