@@ -2,6 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { rem, run, TIME } from "@/lib/core/spec/builders";
 import { reviewerEvents, TEACH_COPY, teachPolicy, turnDetail } from "@/components/testing/fixtures";
+import { defaultCopyTable, fillTemplate, reminderCostOf } from "@/lib/testing/contract-text";
 import { TurnBody } from "./turn-body";
 
 /**
@@ -61,7 +62,9 @@ describe("turn inspector sections: a turn near its limits", () => {
   it("candidates: each reminder's text, cost and status in R4 order, and a link to try other wording on this turn", () => {
     render(<TurnBody detail={turnDetail(busy, 5)} />);
     const candidates = section("Candidates");
-    expect(lines(candidates.getByRole("list"))[1]).toBe("timestage 2 · notice43 B●deliveredTime: 25 of 30 min used (83%); 5 min left.");
+    // The run's copy names no time key, so the time notice is contract §5's default template (25 of 30 minutes used).
+    const text = fillTemplate(defaultCopyTable().time!["*"], { elapsedMin: 25, limitMin: 30, percent: 83, remainingMin: 5 });
+    expect(lines(candidates.getByRole("list"))[1]).toBe(`timestage 2 · notice${reminderCostOf(text)} B●delivered${text}`);
     expect(candidates.getByRole("link", { name: "Try other wording on this turn →" })).toHaveAttribute("href", "/copy?run=busy&turn=5");
   });
 
