@@ -140,7 +140,7 @@ describe("run page lanes (R12): review suggestion, Reviewer, notifications, find
         axis={{ domain: { from: 0, to: 299 }, ticks: [], selectedTurn: null, onSelectTurn: vi.fn(), onZoom }}
       />,
     );
-    expect(screen.getByTestId("lanes-dense")).toBeInTheDocument();
+    screen.getByTestId("lanes-dense");
     const bars = Array.from(laneOf(/^notified:/).querySelectorAll<HTMLElement>("[data-mark]"));
     expect(bars.length).toBeLessThanOrEqual(60);
     const counted = bars.map((b) => Number(/· (\d+) user notifications ·/.exec(b.getAttribute("title") ?? "")?.[1]));
