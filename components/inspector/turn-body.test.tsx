@@ -32,7 +32,7 @@ describe("turn inspector: a rebuilt turn where the agent drifted (contract §9 t
   it("agent vs rebuild: the stage the agent got wrong and the reminder it left out are marked, agreeing rows say so", () => {
     render(<TurnBody detail={turnDetail(driftEvents, 10)} />);
     const diff = section("Agent recorded vs rebuild");
-    diff.getByText("2 of 4 reminders differ.");
+    expect(diff.getByText(/reminders differ\.$/)).toHaveTextContent("2 of 4 reminders differ.");
     const table = diff.getByRole("table", { name: "Agent recorded vs rebuild" });
     const requests = rowOf(table, "requests");
     requests.getByText(/stage differs/);

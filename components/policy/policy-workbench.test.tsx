@@ -71,10 +71,10 @@ describe("policy workbench", () => {
     const user = userEvent.setup();
     server();
     renderWorkbench({ versionId: "pv-early" });
-    panel("Sections").getByText("valid");
+    expect(panel("Sections").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("valid");
     await user.clear(field("Context stages"));
     await user.type(field("Context stages"), "0.9, 0.5");
-    panel("Sections").getByText("1 problem");
+    expect(panel("Sections").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("1 problem");
     expect(panelElement("Changes")).toHaveTextContent("Fix the problems to see the changes.");
     expect(panelElement("Save as new version")).toHaveTextContent("Fix the problem first.");
   });

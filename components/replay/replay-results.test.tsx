@@ -70,7 +70,7 @@ describe("replay result: changed turns", () => {
       "11 · context ●→gone",
     ]);
     expect(chips[0]).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");
-    screen.getByText(/2 changed turns, 2 with a different outcome/);
+    expect(screen.getByText(/ with a different outcome/)).toHaveTextContent(/2 changed turns, 2 with a different outcome/);
   });
 
   it("switching the filter off shows runs whose turns were only reworded", async () => {

@@ -30,7 +30,7 @@ describe("NotesLane", () => {
       "aria-valuetext",
       "1 comment on turn 40 (2 of 2; Enter to open)",
     );
-    screen.getByRole("region", { name: "Notes lane: 3 turns have comments" });
+    expect(screen.getByRole("region", { name: /^Notes lane/ })).toHaveAccessibleName("Notes lane: 3 turns have comments");
     await userEvent.setup().click(mark);
     expect(onSelectTurn).toHaveBeenCalledWith(3);
   });

@@ -86,6 +86,6 @@ describe("the OpenTelemetry panel", () => {
       .slice(1);
     expect(rows.map((row) => within(row).getAllByRole("cell")[1].textContent)).toEqual(["tool.search", "log record"]);
     expect(rows[0]).toHaveTextContent("http.url=https://example.test/voo");
-    screen.getByText(/Showing the first 5 of 14 records/);
+    expect(screen.getByText(/^Showing the first/)).toHaveTextContent(/Showing the first 5 of 14 records/);
   });
 });
