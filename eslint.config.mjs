@@ -27,6 +27,7 @@ const CLIENT = [
   "components",
   "lib/queries",
   "lib/charts",
+  "lib/derived",
   "lib/format",
   "lib/audit",
   "lib/inspector",

@@ -31,6 +31,7 @@ const urlParams = () => Object.fromEntries(new URLSearchParams(window.location.s
 const template = (name: string) => screen.getByRole("textbox", { name: `Template ${name}` });
 const lead = () => screen.getByRole("heading", { level: 1, name: "Reminder copy" }).nextElementSibling;
 const panel = (name: string) => within(screen.getByRole("region", { name }));
+const panelElement = (name: string) => screen.getByRole("region", { name });
 
 beforeEach(() => window.history.replaceState(null, "", "/copy"));
 afterEach(() => vi.unstubAllGlobals());
@@ -42,8 +43,8 @@ describe("copy workbench", () => {
     renderWorkbench(null);
     expect(lead()).toHaveTextContent(/^Editing from the built-in default copy\./);
     expect(template("requests · any stage")).toHaveValue(DEFAULT_COPY.requests["*"]);
-    expect(panel("Save as new version").getByText("Nothing changed from the built-in default copy.")).toBeInTheDocument();
-    expect(panel("Changes").getByText("No changes from the built-in default copy yet.")).toBeInTheDocument();
+    expect(panelElement("Save as new version")).toHaveTextContent("Nothing changed from the built-in default copy.");
+    expect(panelElement("Changes")).toHaveTextContent("No changes from the built-in default copy yet.");
     await waitFor(() => expect(urlParams()).toEqual({ from: "spec", run: "teach", turn: "10" }));
 
     await user.clear(template("context · any stage"));
@@ -103,16 +104,16 @@ describe("copy workbench", () => {
     const user = userEvent.setup();
     server();
     renderWorkbench(null);
-    expect(panel("Templates").getByText("valid")).toBeInTheDocument();
+    expect(panel("Templates").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("valid");
     await user.type(template("review · any checkpoint"), " {{nope}");
-    expect(panel("Templates").getByText("1 problem")).toBeInTheDocument();
+    expect(panel("Templates").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("1 problem");
     expect(template("review · any checkpoint")).toHaveAttribute("aria-invalid", "true");
-    expect(panel("Save as new version").getByText("Fix the problem above first.")).toBeInTheDocument();
+    expect(panelElement("Save as new version")).toHaveTextContent("Fix the problem above first.");
     await user.type(panel("Save as new version").getByRole("textbox", { name: "Name" }), "broken");
     expect(panel("Save as new version").getByRole("button", { name: "Save as new version" })).toBeDisabled();
     await user.clear(template("review · any checkpoint"));
     await user.type(template("review · any checkpoint"), "Checkpoint {{checkpoint}: look back.");
-    expect(panel("Templates").getByText("valid")).toBeInTheDocument();
+    expect(panel("Templates").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("valid");
     expect(panel("Save as new version").getByRole("button", { name: "Save as new version" })).toBeEnabled();
   });
 
@@ -126,7 +127,7 @@ describe("copy workbench", () => {
     await user.clear(template("requests · any stage"));
     await user.type(template("requests · any stage"), "R{{stage}");
     expect(requests.getByTestId("template-text")).toHaveTextContent(/^R2$/);
-    expect(requests.getByText("−16 B vs parent")).toBeInTheDocument();
+    expect(requests.getByText(/ vs parent$/)).toHaveTextContent("−16 B vs parent");
     // The refit of the turn follows the draft: the context notice now fits (R8).
     expect(screen.getByTestId("draft-context")).toHaveTextContent("fits 21 B");
   });
@@ -135,7 +136,7 @@ describe("copy workbench", () => {
     const user = userEvent.setup();
     const sent = server();
     renderWorkbench("cv-terse");
-    expect(await screen.findByText(/^Editing from “terse”\./)).toBeInTheDocument();
+    await screen.findByText(/^Editing from “terse”\./);
     await user.clear(template("requests · any stage"));
     await user.type(template("requests · any stage"), "R{{stage}");
     const save = panel("Save as new version");
@@ -150,13 +151,11 @@ describe("copy workbench", () => {
       // (keys the parent leaves to the default copy may be sent spelled out)
       copy: expect.objectContaining({ ...TEACH_COPY, requests: { "*": "R{stage}" } }),
     });
-    expect(await screen.findByText(/^Editing from “terser”\./)).toBeInTheDocument();
-    expect(panel("Changes").getByText("No changes from “terser” yet.")).toBeInTheDocument();
+    await screen.findByText(/^Editing from “terser”\./);
+    expect(panelElement("Changes")).toHaveTextContent("No changes from “terser” yet.");
     await waitFor(() => expect(urlParams().from).toBe("cv-new"));
     const versions = within(screen.getByRole("table", { name: "Copy versions" }));
-    expect(
-      within(versions.getByRole("rowheader", { name: "terser" }).closest("tr")!).getByRole("cell", { name: "terse" }),
-    ).toBeInTheDocument();
+    within(versions.getByRole("rowheader", { name: "terser" }).closest("tr")!).getByRole("cell", { name: "terse" });
   });
 
   it("Edit from this replaces the draft with that version and names it in the URL", async () => {
@@ -174,7 +173,7 @@ describe("copy workbench", () => {
     const user = userEvent.setup();
     server();
     renderWorkbench("cv-gone");
-    expect(await screen.findByText('No copy version "cv-gone" in demo.')).toBeInTheDocument();
+    await screen.findByText('No copy version "cv-gone" in demo.');
     expect(screen.queryByRole("textbox", { name: /^Template / })).not.toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Start from the built-in default copy" }));
     expect(template("requests · any stage")).toHaveValue(DEFAULT_COPY.requests["*"]);

@@ -68,15 +68,15 @@ const row = (key: string, name: string) => document.querySelector<HTMLElement>(`
 describe("copy editor: one key's templates", () => {
   it("previews the template on the recorded turn with the rebuild's values, bytes and fit", () => {
     render(<Editor reminderKey="requests" />);
-    expect(screen.getByRole("heading", { name: /Requests/ })).toBeInTheDocument();
-    expect(screen.getByText("{usable}")).toBeInTheDocument();
+    screen.getByRole("heading", { name: /Requests/ });
+    screen.getByText("{usable}");
     const star = within(row("requests", "*"));
     // The requests notice of contract §6's example output (turn 10 of the worked example).
     const notice = rebuildOutputExample().turns[0].reminders.find((r) => r.key === "requests")!;
     expect(star.getByTestId("template-text")).toHaveTextContent(notice.text);
     expect(star.getByTestId("template-bytes")).toHaveTextContent(`${notice.bytes} B`);
     expect(star.getByTestId("template-fit")).toHaveTextContent("fits alone; fits first (38 B left)");
-    expect(star.getByText("● picked at stage 2")).toBeInTheDocument();
+    expect(star.getByText(/picked at stage/)).toHaveTextContent("● picked at stage 2");
   });
 
   it("re-renders the preview as the template is typed, with the byte difference to the parent", async () => {
@@ -88,7 +88,7 @@ describe("copy editor: one key's templates", () => {
     const star = within(row("requests", "*"));
     expect(star.getByTestId("template-text")).toHaveTextContent(/^R2$/);
     expect(star.getByTestId("template-bytes")).toHaveTextContent("3 B");
-    expect(star.getByText("−16 B vs parent")).toBeInTheDocument();
+    expect(star.getByText(/ vs parent$/)).toHaveTextContent("−16 B vs parent");
   });
 
   it("shows the contract's problem under the template as it is typed, and clears it when fixed", async () => {
@@ -147,11 +147,11 @@ describe("copy editor: one key's templates", () => {
     expect(stage2).toHaveValue("");
     await user.type(stage2, "Two: {{used}");
     // Lookup picks stage 2 on turn 10 (requests at stage 2): the new template is the one in use.
-    expect(within(row("requests", "2")).getByText("● picked at stage 2")).toBeInTheDocument();
-    expect(within(row("requests", "*")).getByText("○ not picked at stage 2")).toBeInTheDocument();
+    expect(row("requests", "2")).toHaveTextContent("● picked at stage 2");
+    expect(row("requests", "*")).toHaveTextContent("○ not picked at stage 2");
 
     await user.type(stage, "2");
-    expect(screen.getByText("That template exists.")).toBeInTheDocument();
+    screen.getByText("That template exists.");
     expect(add).toBeDisabled();
 
     await user.click(screen.getByRole("button", { name: /^Remove template requests · / }));
@@ -169,10 +169,10 @@ describe("copy editor: one key's templates", () => {
 
   it("says why a template cannot be shown on the turn, and asks for a turn when there is none", () => {
     const { unmount } = render(<Editor reminderKey="time" />);
-    expect(screen.getByText("Not shown on this turn: the run's policy has no time meter.")).toBeInTheDocument();
+    screen.getByText("Not shown on this turn: the run's policy has no time meter.");
     unmount();
     render(<Editor reminderKey="requests" withTurn={false} />);
-    expect(screen.getByText("Choose a turn to preview.")).toBeInTheDocument();
+    screen.getByText("Choose a turn to preview.");
   });
 
   it("offers the exhausted-block template for edits only, once", async () => {
@@ -185,6 +185,6 @@ describe("copy editor: one key's templates", () => {
     expect(screen.queryByRole("button", { name: "Add exhausted-block template for edits" })).not.toBeInTheDocument();
     rerender(<Bare reminderKey="review" templates={{ "*": "R" }} onAdd={onAdd} />);
     expect(screen.queryByRole("button", { name: /exhausted/ })).not.toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Add checkpoint template for review" })).toBeInTheDocument();
+    screen.getByRole("button", { name: "Add checkpoint template for review" });
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TRunListResponse, TRunSummary } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { draftFrom, type CopyDraft } from "@/lib/copy/templates";
 import { runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 import { rebuildOutputExample } from "@/lib/testing/contract-text";
@@ -96,7 +96,7 @@ describe("copy editor: the preview turn's refit table", () => {
   it("steps to the next turn with a drop, and a turn without reminders says so", async () => {
     const user = userEvent.setup();
     renderPanel({ runId: "teach", turn: 9 });
-    expect(screen.getByText("No reminder was due on this turn.")).toBeInTheDocument();
+    screen.getByText("No reminder was due on this turn.");
     expect(screen.getByRole("button", { name: "← Previous drop" })).toBeDisabled();
     await user.click(screen.getByRole("button", { name: "Next drop →" }));
     expect(screen.getByRole("spinbutton", { name: "Preview turn number" })).toHaveValue(10);
@@ -113,7 +113,7 @@ describe("copy editor: the preview turn's refit table", () => {
 
   it("without recorded runs it says how to get one", () => {
     renderPanel({ runId: null, turn: null });
-    expect(screen.getByText(/No recorded runs yet/)).toBeInTheDocument();
-    expect(screen.getByRole("option", { name: "Choose a run" })).toBeInTheDocument();
+    screen.getByText(/No recorded runs yet/);
+    screen.getByRole("option", { name: "Choose a run" });
   });
 });

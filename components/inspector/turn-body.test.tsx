@@ -4,6 +4,7 @@ import { driftEvents, turnDetail } from "@/components/testing/fixtures";
 import { TurnBody } from "./turn-body";
 
 const section = (name: string) => within(screen.getByRole("region", { name }));
+const sectionElement = (name: string) => screen.getByRole("region", { name });
 const rowOf = (table: HTMLElement, name: string) =>
   within(
     within(table)
@@ -31,17 +32,17 @@ describe("turn inspector: a rebuilt turn where the agent drifted (contract §9 t
   it("agent vs rebuild: the stage the agent got wrong and the reminder it left out are marked, agreeing rows say so", () => {
     render(<TurnBody detail={turnDetail(driftEvents, 10)} />);
     const diff = section("Agent recorded vs rebuild");
-    expect(diff.getByText("2 of 4 reminders differ.")).toBeInTheDocument();
+    expect(diff.getByText(/reminders differ\.$/)).toHaveTextContent("2 of 4 reminders differ.");
     const table = diff.getByRole("table", { name: "Agent recorded vs rebuild" });
     const requests = rowOf(table, "requests");
-    expect(requests.getByText(/stage differs/)).toBeInTheDocument();
+    requests.getByText(/stage differs/);
     expect(requests.getAllByRole("cell").map((c) => c.textContent)).toEqual(["2●delivered", "1"]);
     const edits = rowOf(table, "edits · b1");
-    expect(edits.getByText(/missing/)).toBeInTheDocument();
+    edits.getByText(/missing/);
     expect(edits.getAllByRole("cell").map((c) => c.textContent)).toEqual(["1●delivered", "not listed"]);
     // A dropped reminder is not expected in the agent's list: not listing it is no difference.
     const context = rowOf(table, "context");
-    expect(context.getByText("= same")).toBeInTheDocument();
+    context.getByText("= same");
     expect(context.getAllByRole("cell")[0]).toHaveTextContent("3✕dropped");
   });
 
@@ -62,15 +63,15 @@ describe("turn inspector: other turns", () => {
   it("a turn with no reminder due and an empty list has no differences and no findings", () => {
     render(<TurnBody detail={turnDetail(driftEvents, 9)} />);
     const diff = section("Agent recorded vs rebuild");
-    expect(diff.getByText("The agent's list is [] — it put nothing in the request.")).toBeInTheDocument();
-    expect(diff.getByText("Neither the rebuild nor the agent has a reminder this turn.")).toBeInTheDocument();
-    expect(section("Findings").getByText("No audit finding on this turn.")).toBeInTheDocument();
-    expect(section("Fitting").getByText("Nothing to fit.")).toBeInTheDocument();
+    diff.getByText("The agent's list is [] — it put nothing in the request.");
+    diff.getByText("Neither the rebuild nor the agent has a reminder this turn.");
+    expect(sectionElement("Findings")).toHaveTextContent("No audit finding on this turn.");
+    expect(sectionElement("Fitting")).toHaveTextContent("Nothing to fit.");
   });
 
   it("a turn without request.final is shown as skipped (R14): no fitting, the agent's list not compared, INCOMPLETE_TURN", () => {
     render(<TurnBody detail={turnDetail(driftEvents, 12)} />);
-    expect(screen.getByText("Skipped turn")).toBeInTheDocument();
+    screen.getByText("Skipped turn");
     expect(screen.queryByRole("region", { name: "Fitting" })).not.toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Meters" })).not.toBeInTheDocument();
     expect(section("Findings").getByRole("code")).toHaveTextContent("INCOMPLETE_TURN");
@@ -78,7 +79,7 @@ describe("turn inspector: other turns", () => {
 
   it("a turn with no events says so and shows nothing else", () => {
     render(<TurnBody detail={turnDetail(driftEvents, 40)} />);
-    expect(screen.getByText("turn 40 has no events in this run.")).toBeInTheDocument();
+    screen.getByText("turn 40 has no events in this run.");
     expect(screen.queryByRole("region")).not.toBeInTheDocument();
   });
 });

@@ -2,6 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { rem, run, TIME } from "@/lib/core/spec/builders";
 import { reviewerEvents, TEACH_COPY, teachPolicy, turnDetail } from "@/components/testing/fixtures";
+import { defaultCopyTable, fillTemplate, reminderCostOf } from "@/lib/testing/contract-text";
 import { TurnBody } from "./turn-body";
 
 /**
@@ -41,6 +42,7 @@ const pending = run({ runId: "pending", policy: teachPolicy, copy: TEACH_COPY })
   .events();
 
 const section = (name: string) => within(screen.getByRole("region", { name }));
+const sectionElement = (name: string) => screen.getByRole("region", { name });
 const lines = (list: HTMLElement) =>
   within(list)
     .getAllByRole("listitem")
@@ -61,14 +63,16 @@ describe("turn inspector sections: a turn near its limits", () => {
   it("candidates: each reminder's text, cost and status in R4 order, and a link to try other wording on this turn", () => {
     render(<TurnBody detail={turnDetail(busy, 5)} />);
     const candidates = section("Candidates");
-    expect(lines(candidates.getByRole("list"))[1]).toBe("timestage 2 · notice43 B●deliveredTime: 25 of 30 min used (83%); 5 min left.");
+    // The run's copy names no time key, so the time notice is contract §5's default template (25 of 30 minutes used).
+    const text = fillTemplate(defaultCopyTable().time!["*"], { elapsedMin: 25, limitMin: 30, percent: 83, remainingMin: 5 });
+    expect(lines(candidates.getByRole("list"))[1]).toBe(`timestage 2 · notice${reminderCostOf(text)} B●delivered${text}`);
     expect(candidates.getByRole("link", { name: "Try other wording on this turn →" })).toHaveAttribute("href", "/copy?run=busy&turn=5");
   });
 
   it("submission: the last request.submitted decides, earlier ones are listed with purpose and budget flag", () => {
     render(<TurnBody detail={turnDetail(busy, 5)} />);
     const submission = section("Submission");
-    expect(submission.getByText("2 request.submitted · the last one counts")).toBeInTheDocument();
+    submission.getByText("2 request.submitted · the last one counts");
     expect(submission.getByText(/^Outcome/)).toHaveTextContent("Outcome ok · 4 included reminders: ●delivered");
     expect(lines(submission.getByRole("list"))).toEqual([
       "#1failedpurpose turn10:00:12.000 · counts against the budget · list: [] (nothing)",
@@ -105,7 +109,7 @@ describe("turn inspector sections: a turn near its limits", () => {
   it("lanes: the recorded Reviewer events beside the rebuild's, notifications and model actions each in their own lane (R12)", () => {
     render(<TurnBody detail={turnDetail(busy, 5)} />);
     const reviewer = section("Reviewer");
-    expect(reviewer.getByText("Rebuild: no Reviewer candidate this turn.")).toBeInTheDocument();
+    reviewer.getByText("Rebuild: no Reviewer candidate this turn.");
     expect(lines(reviewer.getByRole("list"))).toEqual([
       "◇candidate c1 · checkpoint 1",
       "✗admission denied for c1 — too few requests left (usable − used < minRequestsLeft)",
@@ -126,14 +130,14 @@ describe("turn inspector sections: a turn near its limits", () => {
 describe("turn inspector sections: other turns", () => {
   it("a turn not submitted yet: reminders pending, an adopted compaction, absent meters, a long event body shortened", () => {
     render(<TurnBody detail={turnDetail(pending, 2)} />);
-    expect(section("Submission").getByText("No submission yet.")).toBeInTheDocument();
+    expect(sectionElement("Submission")).toHaveTextContent("No submission yet.");
     expect(section("Candidates").getAllByText("pending").length).toBeGreaterThan(0);
     expect(section("Meters").getByText("time").closest("li")).toHaveTextContent("no reading, or off in the policy");
     expect(section("Meters").getByText("edits").closest("li")).toHaveTextContent("no reading, or off in the policy");
     expect(section("Final request and compaction").getByText(/adopted:/)).toHaveTextContent(
       "The candidate was adopted: the request that was sent measures 7,500 B.",
     );
-    expect(section("Model actions").getByText("None.")).toBeInTheDocument();
+    section("Model actions").getByText("None.");
     const body = screen.getByText("user.notified").nextElementSibling!;
     expect(body.textContent).toHaveLength(138);
     expect(body.textContent).toMatch(/^\{"channel":"email","message":"Long note: x+…$/);
@@ -150,13 +154,13 @@ describe("turn inspector sections: other turns", () => {
       "✓admission granted for c1",
       "▶dispatched d1 for c1",
     ]);
-    expect(section("User notifications").getByText("None.")).toBeInTheDocument();
+    section("User notifications").getByText("None.");
   });
 
   it("events the contract cannot read are counted, not shown", () => {
     const detail = turnDetail(busy, 4);
     render(<TurnBody detail={{ ...detail, events: [...detail.events, { id: "junk", type: "meter.pressure", turn: 4 }] }} />);
-    expect(screen.getByText("1 event(s) could not be read.")).toBeInTheDocument();
+    screen.getByText("1 event(s) could not be read.");
     expect(screen.getByText("All events of the turn").closest("summary")).toHaveTextContent("(4, run order)");
   });
 });

@@ -104,7 +104,7 @@ describe("the header's user menu", () => {
     await user.click(screen.getByRole("button", { name: "Account" }));
     const zone = screen.getByRole("combobox", { name: "Time zone" });
     expect(zone).toHaveValue("local");
-    expect(within(zone).getByRole("option", { name: /^Local \(browser: / })).toBeInTheDocument();
+    within(zone).getByRole("option", { name: /^Local \(browser: / });
     await user.selectOptions(zone, "Asia/Kolkata");
     expect(document.cookie).toContain("cuescope-tz=Asia%2FKolkata");
     expect(screen.getByTestId("stamp")).toHaveTextContent("2026-11-30 00:05:00 Asia/Kolkata");

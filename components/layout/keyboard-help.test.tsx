@@ -29,8 +29,8 @@ describe("keyboard help", () => {
     expect(dialog).toHaveAttribute("open");
     const headings = within(dialog).getAllByRole("heading", { level: 3 });
     expect(headings[0]).toHaveTextContent("Reviewer audit · this page");
-    expect(within(dialog).getByText("previous / next candidate with a violation")).toBeInTheDocument();
-    expect(within(dialog).getByText("previous / next dropped reminder")).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("previous / next candidate with a violation");
+    expect(dialog).toHaveTextContent("previous / next dropped reminder");
 
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     expect(dialog).not.toHaveAttribute("open");

@@ -34,7 +34,7 @@ describe("policy editor sections", () => {
     expect(section("time").getByTestId("thresholds-time")).toHaveTextContent("stage 1 at 15 min · stage 2 at 27 min");
     expect(section("time").getByText("stage 2 at 27 min")).toHaveAttribute("title", "exactly 1,620,000 ms (0.9 × 1,800,000)");
     expect(screen.getByRole("textbox", { name: "Time time limit" })).toHaveValue("30");
-    expect(section("time").getByText("= 1,800,000 ms")).toBeInTheDocument();
+    section("time").getByText("= 1,800,000 ms");
   });
 
   it("a descending stage list is flagged under the field and the policy does not parse; fixing it clears the problem", async () => {
@@ -75,7 +75,7 @@ describe("policy editor sections", () => {
     await user.click(toggle);
     expect(toggle).not.toBeChecked();
     expect(screen.queryByRole("textbox", { name: "Edits edits per block" })).not.toBeInTheDocument();
-    expect(section("edits").getByText(/^off: /)).toBeInTheDocument();
+    section("edits").getByText(/^off: /);
     expect(latest).not.toHaveProperty("edits");
     await user.click(toggle);
     expect(screen.getByRole("textbox", { name: "Edits edits per block" })).toHaveValue(String(teachPolicy.edits.perBlockLimit));
@@ -97,7 +97,7 @@ describe("policy editor sections", () => {
     const afterMs = screen.getByRole("textbox", { name: "Review checkpoints checkpoint every (time)" });
     expect(screen.getByRole("textbox", { name: "Review checkpoints checkpoint every" })).toHaveValue("10");
     await user.type(afterMs, "1.5");
-    expect(section("review").getByText("= 90,000 ms")).toBeInTheDocument();
+    section("review").getByText("= 90,000 ms");
     expect(latest?.review).toEqual({ everyTurns: 10, afterMs: 90_000 });
     await user.clear(afterMs);
     await user.type(afterMs, "90001 ms");

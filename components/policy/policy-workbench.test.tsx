@@ -41,6 +41,7 @@ function renderWorkbench(initialBase: PolicyBase) {
 
 const lead = () => screen.getByRole("heading", { level: 1, name: "Reminder policy" }).nextElementSibling;
 const panel = (name: string) => within(screen.getByRole("region", { name }));
+const panelElement = (name: string) => screen.getByRole("region", { name });
 const field = (name: string) => screen.getByRole("textbox", { name });
 const urlParams = () => Object.fromEntries(new URLSearchParams(window.location.search));
 
@@ -54,8 +55,8 @@ describe("policy workbench", () => {
     renderWorkbench({ versionId: "pv-early" });
     expect(lead()).toHaveTextContent(/^Editing from “early context”\./);
     expect(field("Context stages")).toHaveValue("0.5, 0.8");
-    expect(panel("Save as new version").getByText("Nothing changed from “early context”.")).toBeInTheDocument();
-    expect(panel("Changes").getByText("No changes from “early context” yet.")).toBeInTheDocument();
+    expect(panelElement("Save as new version")).toHaveTextContent("Nothing changed from “early context”.");
+    expect(panelElement("Changes")).toHaveTextContent("No changes from “early context” yet.");
     await waitFor(() => expect(urlParams()).toEqual({ from: "pv-early" }));
 
     await user.clear(field("Requests request limit"));
@@ -70,12 +71,12 @@ describe("policy workbench", () => {
     const user = userEvent.setup();
     server();
     renderWorkbench({ versionId: "pv-early" });
-    expect(panel("Sections").getByText("valid")).toBeInTheDocument();
+    expect(panel("Sections").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("valid");
     await user.clear(field("Context stages"));
     await user.type(field("Context stages"), "0.9, 0.5");
-    expect(panel("Sections").getByText("1 problem")).toBeInTheDocument();
-    expect(panel("Changes").getByText("Fix the problems to see the changes.")).toBeInTheDocument();
-    expect(panel("Save as new version").getByText("Fix the problem first.")).toBeInTheDocument();
+    expect(panel("Sections").getByText(/^(valid|\d+ problems?)$/)).toHaveTextContent("1 problem");
+    expect(panelElement("Changes")).toHaveTextContent("Fix the problems to see the changes.");
+    expect(panelElement("Save as new version")).toHaveTextContent("Fix the problem first.");
   });
 
   it("saving sends the policy with the version it came from, then edits from the saved version", async () => {
@@ -94,9 +95,9 @@ describe("policy workbench", () => {
       parentId: "pv-early",
       policy: { ...early.policy, requests: { ...early.policy.requests, limit: 60 } },
     });
-    expect(await screen.findByText(/^Editing from “more requests”\./)).toBeInTheDocument();
+    await screen.findByText(/^Editing from “more requests”\./);
     await waitFor(() => expect(urlParams()).toEqual({ from: "pv-new" }));
-    expect(await screen.findByRole("rowheader", { name: "more requests" })).toBeInTheDocument();
+    await screen.findByRole("rowheader", { name: "more requests" });
   });
 
   it("starts from a recorded run's own policy, chosen from the runs; a run without a readable policy says why", async () => {
@@ -107,11 +108,11 @@ describe("policy workbench", () => {
     const picker = screen.getByRole("combobox", { name: "Start from a run's policy" });
     await screen.findByRole("option", { name: "teach" });
     await user.selectOptions(picker, "teach");
-    expect(await screen.findByText(/^Editing from run teach's policy\./)).toBeInTheDocument();
+    await screen.findByText(/^Editing from run teach's policy\./);
     expect(field("Requests request limit")).toHaveValue(String(teachPolicy.requests.limit));
     await waitFor(() => expect(urlParams()).toEqual({ run: "teach" }));
     await user.selectOptions(picker, "gone");
-    expect(await screen.findByText('no run "gone" in this project')).toBeInTheDocument();
+    await screen.findByText('no run "gone" in this project');
     expect(lead()).toHaveTextContent(/^Editing from run teach's policy\./);
   });
 

@@ -40,8 +40,8 @@ function rows(label: string): string[][] {
 describe("replay: follow-up after delivery (contract §8)", () => {
   it("per copy the runs were rendered with: each key's related action, deliveries, follow-ups and rate with its interval", () => {
     render(<FollowUpPanel groups={groups} />);
-    expect(screen.getByRole("heading", { name: "terse · 3 runs" })).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "Run's own copy · bbbbbbbbbb · 1 run" })).toBeInTheDocument();
+    screen.getByRole("heading", { name: "terse · 3 runs" });
+    screen.getByRole("heading", { name: "Run's own copy · bbbbbbbbbb · 1 run" });
     expect(rows("terse")).toEqual([
       ["requests", "finalize", "12", "3", "25% (15%–35%)"],
       ["time", "finalize", "0", "0", "none delivered"],
@@ -49,12 +49,12 @@ describe("replay: follow-up after delivery (contract §8)", () => {
       ["edits", "no more edits of the exhausted block", "2", "1", "50% (40%–60%)"],
       ["review", "review objectives or check evidence", "0", "0", "none delivered"],
     ]);
-    expect(screen.getByText("Association, not effect.")).toBeInTheDocument();
+    screen.getByText("Association, not effect.");
   });
 
   it("says so when no reminder was delivered in the runs", () => {
     render(<FollowUpPanel groups={[]} />);
-    expect(screen.getByText("No delivered reminders in these runs.")).toBeInTheDocument();
+    screen.getByText("No delivered reminders in these runs.");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
   });
 });

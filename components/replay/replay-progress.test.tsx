@@ -29,7 +29,7 @@ describe("replay progress", () => {
       />,
     );
     expect(screen.getByRole("progressbar", { name: "Replay progress" })).toHaveAttribute("aria-valuenow", "75");
-    expect(screen.getByText(/1 of 4 runs · 2,250 of 3,000 turns rebuilt/)).toBeInTheDocument();
+    expect(screen.getByText(/ turns rebuilt/)).toHaveTextContent(/1 of 4 runs · 2,250 of 3,000 turns rebuilt/);
     rerender(
       <ReplayProgress job={running({ totalRuns: 4, doneRuns: 1, totalTurns: 0, doneTurns: 0 })} onCancel={() => {}} cancelling={false} />,
     );

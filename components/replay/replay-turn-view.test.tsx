@@ -35,7 +35,7 @@ describe("replay: one turn, baseline beside the what-if", () => {
   it("names the version tried, lists what changed, and shows each side's reminders, fitting and findings", async () => {
     serve(10);
     renderWithClient(<ReplayTurnView jobId="job-1" runId="teach" turn={10} />);
-    expect(await screen.findByRole("heading", { name: "Turn 10: baseline vs copy “terse”" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "Turn 10: baseline vs copy “terse”" });
     const changes = within(screen.getByRole("region", { name: "What changed" }));
     expect(changes.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
       "requests: text (19 → 3 B)",
@@ -54,8 +54,8 @@ describe("replay: one turn, baseline beside the what-if", () => {
       "edits b1 · stage 1 ✕dropped 17 B, 14 B free",
       "review · checkpoint 1 ✕dropped 20 B, 14 B free",
     ]);
-    expect(screen.getByRole("region", { name: "Baseline fitting" })).toBeInTheDocument();
-    expect(screen.getByRole("region", { name: "What-if fitting" })).toBeInTheDocument();
+    screen.getByRole("region", { name: "Baseline fitting" });
+    screen.getByRole("region", { name: "What-if fitting" });
     // The agent's recorded list matched its own decisions; the what-if has no agent to compare with,
     // so MISSING_REMINDER / UNEXPECTED_REMINDER against the recorded list are not shown there.
     expect(screen.queryByRole("list", { name: "Baseline findings" })).not.toBeInTheDocument();
@@ -68,7 +68,7 @@ describe("replay: one turn, baseline beside the what-if", () => {
     serve(10);
     renderWithClient(<ReplayTurnView jobId="job-1" runId="teach" turn={10} />);
     const nav = within(await screen.findByRole("navigation", { name: "Changed turns" }));
-    expect(nav.getByText("first changed turn")).toBeInTheDocument();
+    nav.getByText("first changed turn");
     expect(nav.getByRole("link", { name: "changed turn 11 →" })).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/11");
     expect(screen.getByRole("link", { name: "What-if replay" })).toHaveAttribute("href", "/copy/replay?job=job-1");
     expect(screen.getByRole("link", { name: "teach" })).toHaveAttribute("href", "/runs/teach?turn=10");
@@ -83,8 +83,8 @@ describe("replay: one turn, baseline beside the what-if", () => {
     serve(11);
     renderWithClient(<ReplayTurnView jobId="job-1" runId="teach" turn={11} />);
     const nav = within(await screen.findByRole("navigation", { name: "Changed turns" }));
-    expect(nav.getByRole("link", { name: "← changed turn 10" })).toBeInTheDocument();
-    expect(nav.getByText("last changed turn")).toBeInTheDocument();
+    nav.getByRole("link", { name: "← changed turn 10" });
+    nav.getByText("last changed turn");
     // What the what-if dropped on turn 10 is delivered on turn 11 instead.
     expect(reminders("What-if")).toEqual(["edits b1 · stage 1 ●delivered 17 B", "review · checkpoint 1 ●delivered 20 B"]);
     await user.keyboard("{ArrowLeft}");
@@ -94,15 +94,15 @@ describe("replay: one turn, baseline beside the what-if", () => {
   it("a turn the replay did not change says its decisions are the same in both", async () => {
     serve(9);
     renderWithClient(<ReplayTurnView jobId="job-1" runId="teach" turn={9} />);
-    expect(await screen.findByText("This turn's decisions are the same in both.")).toBeInTheDocument();
-    expect(within(screen.getByRole("region", { name: "What changed" })).getByText("nothing")).toBeInTheDocument();
-    expect(within(screen.getByRole("list", { name: "Baseline reminders" })).getByText("No reminders.")).toBeInTheDocument();
+    await screen.findByText("This turn's decisions are the same in both.");
+    within(screen.getByRole("region", { name: "What changed" })).getByText("nothing");
+    within(screen.getByRole("list", { name: "Baseline reminders" })).getByText("No reminders.");
   });
 
   it("shows the server's reason when the turn cannot be loaded, with a way back", async () => {
     fakeApi({ "GET /api/v1/replay/job-1/runs/teach/turns/40": () => apiError(404, "not_found", 'no turn 40 in run "teach"') });
     renderWithClient(<ReplayTurnView jobId="job-1" runId="teach" turn={40} />);
-    expect(screen.getByText("Loading turn 40…")).toBeInTheDocument();
+    screen.getByText("Loading turn 40…");
     expect(await screen.findByRole("alert")).toHaveTextContent('no turn 40 in run "teach"');
     expect(screen.getByRole("link", { name: "← Back to the replay" })).toHaveAttribute("href", "/copy/replay?job=job-1");
   });

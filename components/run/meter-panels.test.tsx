@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
 import { TEACH_COPY, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
 import { MeterPanels } from "./meter-panels";
@@ -20,16 +20,17 @@ function renderPanels(events: readonly TEvent[], domain = { from: 9, to: 11 }) {
 }
 
 const panel = (title: RegExp) => within(screen.getByRole("heading", { name: title }).closest("section")!);
+const panelElement = (title: RegExp) => screen.getByRole("heading", { name: title }).closest("section")!;
 
 describe("run page meter panels", () => {
   it("one panel per meter in its own unit, with its limits; a meter the policy lacks says it is off", () => {
     renderPanels(teachingEvents);
-    expect(panel(/^Requests/).getByText("36 requests usable + 4 requests reserved = 40 requests")).toBeInTheDocument();
-    expect(panel(/^Requests/).getByRole("img", { name: "Requests used per turn (count), last 29 requests" })).toBeInTheDocument();
-    expect(panel(/^Time/).getByText("The run's policy has no time section: this meter is off.")).toBeInTheDocument();
-    expect(panel(/^Context/).getByText("capacity 10,000 B · 0 compactions")).toBeInTheDocument();
-    expect(panel(/^Edit quota/).getByText("4 edits per block unless a block reports its own limit")).toBeInTheDocument();
-    expect(panel(/^Edit quota/).getByTitle("block b1: limit 4 edits")).toBeInTheDocument();
+    expect(panelElement(/^Requests/)).toHaveTextContent("36 requests usable + 4 requests reserved = 40 requests");
+    panel(/^Requests/).getByRole("img", { name: "Requests used per turn (count), last 29 requests" });
+    expect(panelElement(/^Time/)).toHaveTextContent("The run's policy has no time section: this meter is off.");
+    expect(panelElement(/^Context/)).toHaveTextContent("capacity 10,000 B · 0 compactions");
+    expect(panelElement(/^Edit quota/)).toHaveTextContent("4 edits per block unless a block reports its own limit");
+    panel(/^Edit quota/).getByTitle("block b1: limit 4 edits");
   });
 
   it("each meter's reminders sit under its chart, each block's under its own", () => {
@@ -41,7 +42,7 @@ describe("run page meter panels", () => {
           .querySelectorAll("[data-mark]"),
       ).map((m) => m.getAttribute("title"));
     expect(titles(/^Requests/)).toEqual(["turn 10 · requests reminder, stage 2 · delivered (19 B)"]);
-    expect(panel(/^Edit quota/).getByRole("slider", { name: "edits reminders, by stage and status" })).toBeInTheDocument();
+    panel(/^Edit quota/).getByRole("slider", { name: "edits reminders, by stage and status" });
     expect(titles(/^Edit quota/)).toEqual(["turns 10–11 · edits reminder (b1), stage 1 · delivered on each rebuilt turn (17 B)"]);
     expect(titles(/^Context/)).toHaveLength(2);
   });
@@ -52,7 +53,7 @@ describe("run page meter panels", () => {
     expect(requests).toHaveAccessibleDescription(/^requests used went from [\d,]+ requests? to [\d,]+ requests over turns 9–11/);
     await userEvent.click(within(requests).getByRole("button", { name: "View as table" }));
     const table = within(requests).getByRole("table");
-    expect(within(table).getByRole("columnheader", { name: "requests used (requests)" })).toBeInTheDocument();
+    within(table).getByRole("columnheader", { name: "requests used (requests)" });
     expect(within(table).getAllByRole("row").length).toBeGreaterThan(1);
     expect(
       within(table)
@@ -66,7 +67,7 @@ describe("run page meter panels", () => {
       .turn(0, (t) => t.requests(1).final(100).ok([]))
       .events();
     renderPanels(events, { from: 0, to: 1 });
-    expect(panel(/^Edit quota/).getByText("No block was edited in this window.")).toBeInTheDocument();
+    expect(panelElement(/^Edit quota/)).toHaveTextContent("No block was edited in this window.");
   });
 
   it("a click on a chart selects the turn under the pointer; a drag zooms to the turns dragged over", () => {

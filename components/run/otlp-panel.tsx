@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TOtlpRecordsResponse } from "@/lib/contracts";
-import { modelRequestBars, otlpRecordName } from "@/lib/charts";
+import { modelRequestBars, otlpRecordName } from "@/lib/charts/model-requests";
 import { formatCount, formatLatency, formatNumber, formatTokens, formatTurn } from "@/lib/format";
 import { useFormatInstant } from "@/components/layout/time-zone";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
 import { json, run } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
 import { TEACH_COPY, teachPolicy } from "@/components/testing/fixtures";
 import { ReminderStrip } from "./reminder-strip";

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { rebuild } from "@/lib/core";
 import { json } from "@/lib/core/spec/builders";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { apiError, fakeApi, renderWithClient } from "@/components/testing/api";
 import { driftEvents, recordedRunRoutes, runSummaryOf } from "@/components/testing/fixtures";
 import { RunExplorer } from "./run-explorer";
@@ -49,24 +49,24 @@ const inspectorOpen = () => screen.queryByRole("complementary", { name: /^Turn i
 describe("run page", () => {
   it("without a selected turn: the run's header, charts, lanes and findings, and a hint to pick a turn", async () => {
     renderRunPage("");
-    expect(await screen.findByRole("heading", { level: 1, name: "compare ETF holdings and fees" })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "compare ETF holdings and fees" });
     expect(await screen.findByTestId("turn-window")).toHaveTextContent("whole run: turns 9–11");
-    expect(screen.getByRole("heading", { name: /^Requests/ })).toBeInTheDocument();
-    expect(await screen.findByRole("heading", { name: "Review, Reviewer and notifications" })).toBeInTheDocument();
-    expect(await screen.findByRole("heading", { name: "Findings (6)" })).toBeInTheDocument();
-    expect(screen.getByText("No turn selected.")).toBeInTheDocument();
+    screen.getByRole("heading", { name: /^Requests/ });
+    await screen.findByRole("heading", { name: "Review, Reviewer and notifications" });
+    await screen.findByRole("heading", { name: "Findings (6)" });
+    screen.getByText("No turn selected.");
     expect(inspectorOpen()).not.toBeInTheDocument();
   });
 
   it("the turn in the URL opens the inspector on it; closing it takes the turn out of the URL", async () => {
     const user = userEvent.setup();
     renderRunPage("?turn=10");
-    expect(await screen.findByText("2 of 4 reminders differ.")).toBeInTheDocument();
+    await screen.findByText("2 of 4 reminders differ.");
     expect(inspectorOpen()).toHaveAccessibleName("Turn inspector: turn 10");
     await user.click(screen.getByRole("button", { name: "Close the turn inspector" }));
     expect(window.location.search).toBe("");
     expect(inspectorOpen()).not.toBeInTheDocument();
-    expect(screen.getByText("No turn selected.")).toBeInTheDocument();
+    screen.getByText("No turn selected.");
   });
 
   it("a finding's turn and the inspector's → select turns in place, in the URL", async () => {
@@ -75,10 +75,10 @@ describe("run page", () => {
     const findings = await screen.findByLabelText("Turns with STAGE_MISMATCH");
     await user.click(within(findings).getByRole("link", { name: "Stage mismatch at turn 10" }));
     expect(window.location.search).toBe("?turn=10");
-    expect(await screen.findByText("2 of 4 reminders differ.")).toBeInTheDocument();
+    await screen.findByText("2 of 4 reminders differ.");
     await user.click(screen.getByRole("button", { name: "Next turn, turn 11" }));
     expect(window.location.search).toBe("?turn=11");
-    expect(await screen.findByRole("complementary", { name: "Turn inspector: turn 11" })).toBeInTheDocument();
+    await screen.findByRole("complementary", { name: "Turn inspector: turn 11" });
   });
 
   it("a zoom window in the URL is fetched at full resolution and shown against the whole run", async () => {
@@ -93,7 +93,7 @@ describe("run page", () => {
 
   it("a live run says it is updating", async () => {
     renderRunPage("", { "GET /api/v1/runs/drift": () => runSummaryOf(driftEvents, { status: "live" }) });
-    expect(await screen.findByText("updating every 5 s")).toBeInTheDocument();
+    await screen.findByText("updating every 5 s");
   });
 
   it("what could not be loaded says why, with a retry", async () => {
@@ -112,6 +112,6 @@ describe("run page", () => {
       ]),
     );
     await user.click(within(alerts.find((a) => a.textContent?.includes("the run."))!).getByRole("button", { name: "Retry" }));
-    expect(await screen.findByRole("heading", { level: 1, name: "compare ETF holdings and fees" })).toBeInTheDocument();
+    await screen.findByRole("heading", { level: 1, name: "compare ETF holdings and fees" });
   });
 });

@@ -15,8 +15,8 @@ describe("run header", () => {
     render(<RunHeader summary={runSummaryOf(driftEvents, { agent: "etf-agent", model: "m-large" })} polling={false} />);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("compare ETF holdings and fees");
     expect(screen.getByTestId("run-status")).toHaveTextContent("✓completed");
-    expect(screen.getByText("13 turns (1 skipped)")).toBeInTheDocument();
-    expect(screen.getByText("etf-agent")).toBeInTheDocument();
+    expect(screen.getByText(/^\d+ turns/)).toHaveTextContent("13 turns (1 skipped)");
+    screen.getByText("etf-agent");
     expect(screen.queryByText("updating every 5 s")).not.toBeInTheDocument();
     const summary = runSummaryOf(driftEvents);
     expect(screen.getByRole("link", { name: "Reviewer audit of this run →" })).toHaveAttribute(
@@ -63,7 +63,7 @@ describe("run header", () => {
     const summary = runSummaryOf(driftEvents, { status: "live", rebuildError: "waiting for the run's run.started event" });
     render(<RunHeader summary={{ ...summary, policy: null, lastMeters: null }} polling />);
     expect(screen.getByTestId("run-status")).toHaveTextContent("◉live");
-    expect(screen.getByText("updating every 5 s")).toBeInTheDocument();
+    screen.getByText("updating every 5 s");
     expect(screen.getByRole("alert")).toHaveTextContent("The decisions cannot be rebuilt: waiting for the run's run.started event");
     expect(screen.getByLabelText("Policy limits")).toHaveTextContent("no policy recorded");
     expect(screen.queryByLabelText("Meters at the last rebuilt turn")).not.toBeInTheDocument();

@@ -36,18 +36,18 @@ describe("runs list page", () => {
   it("lists the page's runs with their count, a replay of the same runs, and the end of the list", async () => {
     renderList("/runs?agent=etf-agent", () => page([runListItem({ runId: "a" }), runListItem({ runId: "b" })]));
     expect(screen.getByLabelText("Loading runs")).toHaveAttribute("aria-busy", "true");
-    expect(await screen.findByRole("table", { name: "Runs" })).toBeInTheDocument();
+    await screen.findByRole("table", { name: "Runs" });
     expect(screen.getByText(/^project/).closest("span")).toHaveTextContent("project demo · 2 runs · What-if replay of these runs →");
     expect(screen.getByRole("link", { name: "What-if replay of these runs →" })).toHaveAttribute("href", "/copy/replay?agent=etf-agent");
     const pages = within(screen.getByRole("navigation", { name: "Pages" }));
-    expect(pages.getByText("First page")).toBeInTheDocument();
-    expect(pages.getByText("End of list")).toBeInTheDocument();
+    pages.getByText("First page");
+    pages.getByText("End of list");
     expect(screen.queryByText(/refreshing/)).not.toBeInTheDocument();
   });
 
   it("says it refreshes while a listed run is live", async () => {
     renderList("/runs", () => page([runListItem({ runId: "a", status: "live" })]));
-    expect(await screen.findByText(/Live · refreshing every 10 s/)).toBeInTheDocument();
+    await screen.findByText(/Live · refreshing every 10 s/);
     expect(screen.getByText(/^project/).closest("span")).toHaveTextContent("1 run ·");
   });
 
@@ -61,7 +61,7 @@ describe("runs list page", () => {
   it("a later page offers the first page again", async () => {
     renderList("/runs?status=live&cursor=c2", () => page([runListItem({ runId: "z" })]));
     const pages = within(await screen.findByRole("navigation", { name: "Pages" }));
-    expect(pages.getByText("Later page")).toBeInTheDocument();
+    pages.getByText("Later page");
     expect(pages.getByRole("link", { name: "← First page" })).toHaveAttribute("href", "/runs?status=live");
   });
 
@@ -69,18 +69,18 @@ describe("runs list page", () => {
     const user = userEvent.setup();
     const writeText = vi.spyOn(navigator.clipboard, "writeText").mockResolvedValue();
     renderList("/runs", () => page([]));
-    expect(await screen.findByRole("heading", { name: "No runs in project “demo” yet" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "No runs in project “demo” yet" });
     const example = screen.getByLabelText("Example: send a run.started event with curl");
     expect(example).toHaveTextContent("http://cuescope.test/api/v1/ingest");
-    expect(screen.getByText(/to a key of this project/)).toBeInTheDocument();
+    screen.getByText(/to a key of this project/);
     await user.click(screen.getByRole("button", { name: "Copy" }));
     expect(writeText).toHaveBeenCalledWith(example.textContent);
-    expect(await screen.findByRole("button", { name: "Copied ✓" })).toBeInTheDocument();
+    await screen.findByRole("button", { name: "Copied ✓" });
   });
 
   it("when the filters match nothing it says so and links to the list without them (sort kept)", async () => {
     renderList("/runs?status=live&q=fees&sort=turns", () => page([]));
-    expect(await screen.findByRole("heading", { name: "No runs match these filters" })).toBeInTheDocument();
+    await screen.findByRole("heading", { name: "No runs match these filters" });
     expect(screen.getByRole("link", { name: "clear the filters" })).toHaveAttribute("href", "/runs?sort=turns");
     // The project has runs: first-run onboarding would mislead.
     expect(screen.queryByLabelText("Example: send a run.started event with curl")).not.toBeInTheDocument();
@@ -94,11 +94,11 @@ describe("runs list page", () => {
       ++calls === 1 ? apiError(503, "unavailable", "the database is busy or unreachable right now") : page([runListItem({ runId: "a" })]),
     );
     const alert = await screen.findByRole("alert");
-    expect(within(alert).getByRole("heading", { name: "The runs could not be loaded" })).toBeInTheDocument();
+    within(alert).getByRole("heading", { name: "The runs could not be loaded" });
     expect(alert).toHaveTextContent("the database is busy or unreachable right now");
     expect(screen.queryByLabelText("Loading runs")).not.toBeInTheDocument();
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
-    expect(await screen.findByRole("table", { name: "Runs" })).toBeInTheDocument();
+    await screen.findByRole("table", { name: "Runs" });
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 });

@@ -91,7 +91,7 @@ describe("runs table", () => {
     ]);
     // The run's comments are counted before its id.
     expect(row("live-one").Task).toBe("Compare fees of VOO, IVV and SPLG (live-one)✎ 3 comments · live-one");
-    expect(screen.getByTitle("Notes: 3 comments")).toBeInTheDocument();
+    expect(screen.getByTitle(/^Notes: /)).toHaveAttribute("title", "Notes: 3 comments");
     expect(row("done").Task).not.toContain("✎");
     expect(screen.getByRole("link", { name: "Compare fees of VOO, IVV and SPLG (done)" })).toHaveAttribute("href", "/runs/done");
   });
@@ -127,7 +127,7 @@ describe("runs table", () => {
       Dropped: "0",
       Drop: "16.6%",
     });
-    expect(screen.getByTitle("Decisions not rebuilt: waiting for the run's run.started event")).toBeInTheDocument();
+    screen.getByTitle("Decisions not rebuilt: waiting for the run's run.started event");
   });
 
   it("the Turns and Started headers sort by their column, descending first, and mark the current order", () => {
@@ -161,7 +161,7 @@ describe("runs table", () => {
     render(<RunsTable runs={[runListItem({ runId: "long-model", model })]} view={{ sort: "-started" }} now={NOW} />);
     const region = screen.getByRole("region", { name: "Runs" });
     expect(region).toHaveAttribute("tabindex", "0");
-    expect(within(region).getByRole("table", { name: "Runs" })).toBeInTheDocument();
+    within(region).getByRole("table", { name: "Runs" });
     expect(within(region).getByText(model)).toHaveAttribute("title", model);
     expect(within(region).getByText("long-model")).toHaveAttribute("title", "long-model");
   });

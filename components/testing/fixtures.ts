@@ -3,8 +3,8 @@
  * (lib/core/spec/builders) and rebuilt by the real core, so a component sees what the API serves.
  */
 import type { SentRequest } from "@/components/testing/api";
-import { reviewerRows } from "@/lib/reviewer/rows";
-import { buildTimeline } from "@/lib/charts/build-timeline";
+import { reviewerRows } from "@/lib/derived/reviewer/rows";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import {
   REMINDER_KEYS,
   ZCopyVersion,

@@ -50,6 +50,6 @@ describe("ChartFigure", () => {
 
     await user.click(screen.getByRole("button", { name: "View as chart" }));
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
-    expect(screen.getByTestId("drawing")).toBeInTheDocument();
+    screen.getByTestId("drawing");
   });
 });

@@ -57,7 +57,7 @@ describe("versions panel", () => {
   it("lists the saved versions as served: when and by whom, what each came from, its note, and the project default", async () => {
     fakeApi(copyVersionRoutes([terse, long, orphan]));
     renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
-    expect(await screen.findByText("3 saved")).toBeInTheDocument();
+    await screen.findByText("3 saved");
     const names = within(table())
       .getAllByRole("rowheader")
       .map((th) => th.textContent?.trim());
@@ -67,14 +67,14 @@ describe("versions panel", () => {
         .getAllByRole("cell")
         .map((td) => td.textContent),
     ).toEqual(["2026-11-30 09:15:00 UTC by ana", "long", "shorter requests", expect.stringContaining("Make default")]);
-    expect(row("long").getByRole("cell", { name: "Built-in default copy" })).toBeInTheDocument();
-    expect(row("orphan").getByRole("cell", { name: "an earlier version" })).toBeInTheDocument();
-    expect(row("long").getByText(/by bo/)).toBeInTheDocument();
+    row("long").getByRole("cell", { name: "Built-in default copy" });
+    row("orphan").getByRole("cell", { name: "an earlier version" });
+    row("long").getByText(/by bo/);
     // The default is a saved version, so the built-in copy is not marked as the default.
     expect(row("Built-in default copy").queryByText("project default")).not.toBeInTheDocument();
     expect(row("terse").getByRole("link", { name: "Replay" })).toHaveAttribute("href", "/copy/replay?copy=cv-terse");
     expect(row("long").queryByRole("button", { name: "Make default" })).not.toBeInTheDocument();
-    expect(screen.getByText("Or start from a run.")).toBeInTheDocument();
+    screen.getByText("Or start from a run.");
   });
 
   it("marks the version being edited, and offers every other one (the built-in copy too) to edit from", async () => {
@@ -101,9 +101,9 @@ describe("versions panel", () => {
     renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
     await screen.findByText("2 saved");
     await user.click(row("terse").getByRole("button", { name: "Make default" }));
-    await waitFor(() => expect(row("terse").getByText("project default")).toBeInTheDocument());
+    await waitFor(() => row("terse").getByText("project default"));
     expect(row("long").queryByText("project default")).not.toBeInTheDocument();
-    expect(row("long").getByRole("button", { name: "Make default" })).toBeInTheDocument();
+    row("long").getByRole("button", { name: "Make default" });
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /api/v1/copy-versions",
       "POST /api/v1/copy-versions/cv-terse/default",
@@ -120,17 +120,17 @@ describe("versions panel", () => {
     renderWithClient(<Versions kind="policy" baseId={null} onEditFrom={() => {}} />);
     const policyRow = within((await screen.findByRole("rowheader", { name: "early context" })).closest("tr")!);
     await user.click(policyRow.getByRole("button", { name: "Make default" }));
-    expect(await screen.findByText("the project was archived")).toBeInTheDocument();
+    await screen.findByText("the project was archived");
     expect(policyRow.queryByText("project default")).not.toBeInTheDocument();
     // A policy version without a parent came from a run's policy; its replay link names a policy.
-    expect(policyRow.getByRole("cell", { name: "a run's policy" })).toBeInTheDocument();
+    policyRow.getByRole("cell", { name: "a run's policy" });
     expect(policyRow.getByRole("link", { name: "Replay" })).toHaveAttribute("href", "/copy/replay?policy=pv-1");
   });
 
   it("a list that could not be loaded shows the server's reason instead of a table", async () => {
     fakeApi({ "GET /api/v1/copy-versions": () => apiError(503, "unavailable", "the database is busy or unreachable right now") });
     renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
-    expect(await screen.findByText("the database is busy or unreachable right now")).toBeInTheDocument();
+    await screen.findByText("the database is busy or unreachable right now");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
     expect(screen.queryByText(/saved$/)).not.toBeInTheDocument();
   });
@@ -138,11 +138,11 @@ describe("versions panel", () => {
   it("without saved versions: the built-in copy is the default; a policy list says there is none yet", async () => {
     fakeApi({ ...copyVersionRoutes([]), ...policyVersionRoutes([]) });
     const { unmount } = renderWithClient(<Versions kind="copy" baseId={null} onEditFrom={() => {}} />);
-    expect(await screen.findByText("0 saved")).toBeInTheDocument();
-    expect(row("Built-in default copy").getByText("project default")).toBeInTheDocument();
+    await screen.findByText("0 saved");
+    row("Built-in default copy").getByText("project default");
     expect(row("Built-in default copy").getByRole("button", { name: "Editing" })).toBeDisabled();
     unmount();
     renderWithClient(<Versions kind="policy" baseId={null} onEditFrom={() => {}} />);
-    expect(await screen.findByText("No saved versions yet.")).toBeInTheDocument();
+    await screen.findByText("No saved versions yet.");
   });
 });

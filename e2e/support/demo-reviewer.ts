@@ -1,8 +1,8 @@
 import { ZEvent, type TReviewerFunnel } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { DEMO_RUNS, demoRuns } from "@/lib/demo/demo-set";
-import { reviewerFunnel } from "@/lib/reviewer/funnel";
-import { reviewerRows, type ReviewerRow } from "@/lib/reviewer/rows";
+import { reviewerFunnel } from "@/lib/derived/reviewer/funnel";
+import { reviewerRows, type ReviewerRow } from "@/lib/derived/reviewer/rows";
 
 /** The demo runs' Reviewer funnel for a selection of runs, and how many of their rows carry a finding. */
 export interface DemoReviewer {

@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
 
 /**
  * The run page's timeline (GET …/runs/[runId]/timeline): a trimmed, JSON-safe drawing of a run's
- * rebuilt decisions and events, made by `buildTimeline` (lib/charts). Four meter charts, each in
+ * rebuilt decisions and events, made by `buildTimeline` (lib/derived/timeline). Four meter charts, each in
  * its own unit and never combined, share one turn axis; beside them the reminders of each meter,
  * a Reviewer lane, a user-notification lane and finding markers.
  *

@@ -3,7 +3,7 @@ import { ZEvent, type TRunDecisions } from "@/lib/contracts";
 import { DEFAULT_COPY, rebuild } from "@/lib/core";
 import { json, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "@/lib/core/spec/builders";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { rebuildOutputExample } from "@/lib/testing/contract-text";
+import { rebuildOutputExample, workedExampleFitting } from "@/lib/testing/contract-text";
 import { diffCopies } from "./diff";
 import { previewTemplate, refitTurn } from "./preview";
 import { previewTurns } from "./preview-turns";
@@ -138,11 +138,13 @@ describe("refitting a turn with a draft", () => {
     const draft = draftFrom(TEACH_COPY);
     draft.requests = { "3": "R3 only" }; // no "*": validation refuses it, the preview still shows the turn
     const refit = refitTurn(turn10, draft);
+    // The other three are contract §9's turn-10 reminders; with 1 byte taken instead of 19, the context notice fits.
+    const [, context, edits, review] = workedExampleFitting();
     expect(refit.reminders.map((r) => [r.key, r.text, r.bytes, r.included])).toEqual([
       ["requests", "", 1, true],
-      ["context", "C3: 9962/10000 bytes", 21, true],
-      ["edits", "E1 b1: 2/4 edits", 17, false],
-      ["review", "Review checkpoint 1", 20, false],
+      ["context", context.text, context.cost, true],
+      ["edits", edits.text, edits.cost, false],
+      ["review", review.text, review.cost, false],
     ]);
   });
 

@@ -2,7 +2,7 @@ import type { TReviewerLane } from "@/lib/contracts";
 import { formatCount, formatTurn, formatTurnRange } from "@/lib/format";
 import type { LaneMark } from "@/lib/run-view/lane-marks";
 import { turnFraction, type TurnWindow } from "@/lib/run-view/turn-window";
-import { chainExtent } from "./lane";
+import { chainExtent } from "@/lib/derived/reviewer/lane";
 import { cancelReasonLabel, denialLabel } from "./reasons";
 
 /** A dispatch running from `turn` to `toTurn` (open = still running at the end of the window). */

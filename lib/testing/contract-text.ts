@@ -56,6 +56,39 @@ export function workedExampleCopy(): TCopy {
   return ZCopy.parse(Object.fromEntries(rows.map(([key, template]) => [key, { "*": code(template) }])));
 }
 
+/** §5's default copy table (policy-and-copy.md, "Default copy"): key → template name → text. */
+export function defaultCopyTable(): TCopy {
+  const rows = markdownTable(contractText("policy-and-copy.md"), ["key", "template", "text"]);
+  const copy: Record<string, Record<string, string>> = {};
+  for (const [key, template, text] of rows) (copy[key] ??= {})[code(template)] = code(text);
+  return ZCopy.parse(copy);
+}
+
+/** The prose of one turn of §9 (its "## Turn N" section), for the tests that read their expectations from it. */
+export function workedExampleTurn(turn: number): string {
+  return section(contractText("worked-example.md"), `Turn ${turn}`);
+}
+
+/** The groups of `pattern`'s match in `text`, as numbers where they are digits; throws when the text does not say it. */
+export function proseFacts(text: string, pattern: RegExp): number[] {
+  const match = pattern.exec(text);
+  if (!match) throw new Error(`the contract's text no longer says ${pattern}`);
+  return match.slice(1).map(Number);
+}
+
+/** A template with its placeholders filled from `values` (contract §5), written independently of lib/core's renderer. */
+export function fillTemplate(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`no value for {${name}}`);
+    return String(values[name]);
+  });
+}
+
+/** A reminder's cost as R8 defines it: the UTF-8 byte length of its text plus 1 (the newline). */
+export function reminderCostOf(text: string): number {
+  return new TextEncoder().encode(text).length + 1;
+}
+
 /** §9's setup policy, from its table of sections (written as JS object literals with bare keys). */
 export function workedExamplePolicy(): TPolicyInput {
   const rows = markdownTable(contractText("worked-example.md"), ["policy section", "value"]);

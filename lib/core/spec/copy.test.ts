@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { TCopy, TPolicyInput } from "@/lib/contracts";
 import { rebuild } from "@/lib/core/index";
+import { defaultCopyTable, fillTemplate } from "@/lib/testing/contract-text";
 import { EDITS, json, policy, REQ, run, turnOf, type TurnBuilder } from "./builders";
 
 function texts(p: TPolicyInput, copy: TCopy | undefined, fill: (t: TurnBuilder) => unknown, turn = 1): string[] {
@@ -70,10 +71,11 @@ describe("§5 template lookup: exhausted > exact stage > *", () => {
 describe("§5 run copy replaces the default copy key by key; options override the run's own", () => {
   const p = { requests: REQ, edits: EDITS };
   const fill = (t: TurnBuilder) => t.requests(18).block("b1", 4).block("b2", 2).final(10).ok();
-  const defaultRequests = "Model requests: 18 of 36 usable used (50%); 18 left before the 4 reserved for final delivery.";
-  const defaultExhausted =
-    "Block b1 has no edits left. This limits only this block: other blocks, appending new content and finishing the answer are unaffected.";
-  const defaultB2 = "Block b2: 2 of 4 edits used; 2 left. Edit it only when needed.";
+  // The default copy is contract §5's table; the placeholders' values are the turn's, worked out by hand.
+  const table = defaultCopyTable();
+  const defaultRequests = fillTemplate(table.requests!["*"], { used: 18, usable: 36, percent: 50, remaining: 18, reserve: 4 });
+  const defaultExhausted = fillTemplate(table.edits!.exhausted, { blockId: "b1" });
+  const defaultB2 = fillTemplate(table.edits!["*"], { blockId: "b2", used: 2, limit: 4, remaining: 2 });
 
   it("a key the run's copy does not name keeps the default copy", () => {
     expect(texts(p, { requests: { "*": "R{stage}" } }, fill)).toEqual(["R1", defaultExhausted, defaultB2]);

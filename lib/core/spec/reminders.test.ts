@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { TCopy, TPolicyInput } from "@/lib/contracts";
 import { rebuild } from "@/lib/core/index";
+import { defaultCopyTable, fillTemplate } from "@/lib/testing/contract-text";
 import {
   at,
   CTX,
@@ -181,8 +182,9 @@ describe("R5 notices: ledger, and a meter that fell is noticed again when it ris
 });
 
 describe("R6 edits states every turn; exhausted template", () => {
-  const exhausted =
-    "Block b1 has no edits left. This limits only this block: other blocks, appending new content and finishing the answer are unaffected.";
+  // The default copy's edits templates, as contract §5's table writes them.
+  const edits = defaultCopyTable().edits!;
+  const exhausted = fillTemplate(edits.exhausted, { blockId: "b1" });
 
   it("a block at stage >= 1 gets a state every turn, delivered or not before; stage 0 never", () => {
     const b = turns({ edits: EDITS }, [
@@ -200,7 +202,7 @@ describe("R6 edits states every turn; exhausted template", () => {
       4: ["edits/b1 s2 delivered"],
       5: ["edits/b1 s2 delivered"],
     });
-    expect(turnOf(d, 2).reminders[0].text).toBe("Block b1: 2 of 4 edits used; 2 left. Edit it only when needed.");
+    expect(turnOf(d, 2).reminders[0].text).toBe(fillTemplate(edits["*"], { blockId: "b1", used: 2, limit: 4, remaining: 2 }));
     expect(turnOf(d, 4).reminders[0].text).toBe(exhausted);
     expect(turnOf(d, 5).reminders[0].text).toBe(exhausted);
   });
@@ -213,7 +215,7 @@ describe("R6 edits states every turn; exhausted template", () => {
       stages: [0.5, 0.75],
       used: 3,
       stage: 2,
-      text: "Block b1: 3 of 4 edits used; 1 left. Edit it only when needed.",
+      text: fillTemplate(edits["*"], { blockId: "b1", used: 3, limit: 4, remaining: 1 }),
     },
   ];
   it.each(cases)("$name", ({ stages, used, stage, text }) => {

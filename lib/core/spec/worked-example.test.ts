@@ -1,7 +1,17 @@
 /** Contract §9 (the source's teaching scene) reproduced exactly, and contract §5's default copy. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COPY, rebuild } from "@/lib/core/index";
-import { rebuildOutputExample, workedExampleCopy, workedExampleFitting, workedExamplePolicy } from "@/lib/testing/contract-text";
+import {
+  defaultCopyTable,
+  fillTemplate,
+  proseFacts,
+  rebuildOutputExample,
+  reminderCostOf,
+  workedExampleCopy,
+  workedExampleFitting,
+  workedExamplePolicy,
+  workedExampleTurn,
+} from "@/lib/testing/contract-text";
 import { CTX, EDITS, json, REQ, rem, run, TEACH_COPY, TEACH_POLICY, teachingScene, turnOf } from "./builders";
 
 function teachingRun() {
@@ -13,8 +23,15 @@ function teachingRun() {
   );
 }
 
+/** A ratio as the output writes it: rounded to 4 decimals (contract §6). */
+const round4 = (ratio: number) => Math.round(ratio * 10_000) / 10_000;
+
 describe("contract §9 worked example", () => {
   const decisions = json(rebuild(teachingRun().events()));
+  const policy = workedExamplePolicy();
+  const copy = workedExampleCopy();
+  const capacityBytes = policy.context!.capacityBytes;
+  const { limit, deliveryReserve: reserve = 0 } = policy.requests!;
 
   it("the scene's policy and copy are contract §9's setup tables", () => {
     expect(TEACH_POLICY).toStrictEqual(workedExamplePolicy());
@@ -27,15 +44,24 @@ describe("contract §9 worked example", () => {
     expect(decisions.findings).toEqual([]);
   });
 
-  it("turn 9: stage 0 everywhere, no reminders, no Reviewer candidate", () => {
+  it("turn 9: as contract §9 writes it: stage 0 everywhere, no reminders, no Reviewer candidate", () => {
+    const prose = workedExampleTurn(9);
+    const [used, usable, requestsStage] = proseFacts(
+      prose,
+      /Requests: (\d+) used of (\d+) usable\. The ratio is [\d.]+, so the stage is (\d+)\./,
+    );
+    const [requiredBytes, contextStage] = proseFacts(prose, /`requiredBytes` is (\d+), stage (\d+)\./);
+    expect(prose).toContain("No block has been edited.");
+    expect(prose).toContain("There are no reminders.");
+    expect(usable).toBe(limit - reserve);
     expect(turnOf(decisions, 9)).toStrictEqual({
       turn: 9,
-      requiredBytes: 5000,
-      capacityBytes: 10000,
-      freeBytesAfter: 5000,
+      requiredBytes,
+      capacityBytes,
+      freeBytesAfter: capacityBytes - requiredBytes,
       meters: {
-        requests: { used: 17, limit: 40, reserve: 4, usable: 36, ratio: 0.4722, stage: 0 },
-        context: { requiredBytes: 5000, capacityBytes: 10000, ratio: 0.5, stage: 0 },
+        requests: { used, limit, reserve, usable, ratio: round4(used / usable), stage: requestsStage },
+        context: { requiredBytes, capacityBytes, ratio: round4(requiredBytes / capacityBytes), stage: contextStage },
       },
       reminders: [],
       reviewer: null,
@@ -68,22 +94,55 @@ describe("contract §9 worked example", () => {
     expect(turn.freeBytesAfter).toBe(after.at(-1));
   });
 
-  it("turn 11: context noticed at stage 1, b1 state again, review suggestion again, no new Reviewer candidate", () => {
+  it("turn 11: as contract §9 writes it: context noticed at stage 1, b1 state again, review suggestion again, no new Reviewer candidate", () => {
+    const prose = workedExampleTurn(11);
+    const [used, requestsStage] = proseFacts(prose, /Requests: (\d+) used, still stage (\d+)\./);
+    const [requiredBytes, contextStage] = proseFacts(prose, /`requiredBytes` is (\d+), stage (\d+)\./);
+    expect(prose).toMatch(/So there is a notice at stage 1 /);
+    const [blockUsed, blockLimit] = proseFacts(prose, /Block b1 is still (\d+) of (\d+), so its state is repeated\./);
+    // b1's stage is turn 10's, where the same 2 of 4 edits were used.
+    const [, , blockStage] = proseFacts(workedExampleTurn(10), /Block b1: (\d+) of (\d+) edits used, stage (\d+)/);
+    const [checkpoint] = proseFacts(prose, /Checkpoint (\d+) is not yet in the review ledger, so the suggestion is made again\./);
+    expect(prose).toContain("There is no new\n  Reviewer candidate");
+    expect(prose).toContain("All three reminders fit and are delivered.");
+    const delivered = (key: "context" | "edits" | "review", subject: string | null, kind: string, stage: number, text: string) => ({
+      key,
+      subject,
+      kind,
+      stage,
+      text,
+      bytes: reminderCostOf(text),
+      status: "delivered",
+    });
+    const reminders = [
+      delivered(
+        "context",
+        null,
+        "notice",
+        contextStage,
+        fillTemplate(copy.context!["*"], { stage: contextStage, requiredBytes, capacityBytes }),
+      ),
+      delivered(
+        "edits",
+        "b1",
+        "state",
+        blockStage,
+        fillTemplate(copy.edits!["*"], { stage: blockStage, blockId: "b1", used: blockUsed, limit: blockLimit }),
+      ),
+      delivered("review", null, "suggestion", checkpoint, fillTemplate(copy.review!["*"], { checkpoint })),
+    ];
+    const usable = limit - reserve;
     expect(turnOf(decisions, 11)).toStrictEqual({
       turn: 11,
-      requiredBytes: 8000,
-      capacityBytes: 10000,
-      freeBytesAfter: 2000 - 21 - 17 - 20,
+      requiredBytes,
+      capacityBytes,
+      freeBytesAfter: capacityBytes - requiredBytes - reminders.reduce((sum, r) => sum + r.bytes, 0),
       meters: {
-        requests: { used: 29, limit: 40, reserve: 4, usable: 36, ratio: 0.8056, stage: 2 },
-        context: { requiredBytes: 8000, capacityBytes: 10000, ratio: 0.8, stage: 1 },
-        edits: [{ blockId: "b1", used: 2, limit: 4, ratio: 0.5, stage: 1 }],
+        requests: { used, limit, reserve, usable, ratio: round4(used / usable), stage: requestsStage },
+        context: { requiredBytes, capacityBytes, ratio: round4(requiredBytes / capacityBytes), stage: contextStage },
+        edits: [{ blockId: "b1", used: blockUsed, limit: blockLimit, ratio: round4(blockUsed / blockLimit), stage: blockStage }],
       },
-      reminders: [
-        { key: "context", subject: null, kind: "notice", stage: 1, text: "C1: 8000/10000 bytes", bytes: 21, status: "delivered" },
-        { key: "edits", subject: "b1", kind: "state", stage: 1, text: "E1 b1: 2/4 edits", bytes: 17, status: "delivered" },
-        { key: "review", subject: null, kind: "suggestion", stage: 1, text: "Review checkpoint 1", bytes: 20, status: "delivered" },
-      ],
+      reminders,
       reviewer: null,
     });
   });
@@ -97,21 +156,7 @@ describe("contract §9 worked example", () => {
 
 describe("contract §5 default copy", () => {
   it("DEFAULT_COPY is the table of §5, key → template name → text", () => {
-    expect(json(DEFAULT_COPY)).toStrictEqual({
-      requests: {
-        "*": "Model requests: {used} of {usable} usable used ({percent}%); {remaining} left before the {reserve} reserved for final delivery.",
-      },
-      time: { "*": "Time: {elapsedMin} of {limitMin} min used ({percent}%); {remainingMin} min left." },
-      context: {
-        "*": "Context: this request is {requiredBytes} of {capacityBytes} bytes ({percent}%); choose material selectively.",
-      },
-      edits: {
-        "*": "Block {blockId}: {used} of {limit} edits used; {remaining} left. Edit it only when needed.",
-        exhausted:
-          "Block {blockId} has no edits left. This limits only this block: other blocks, appending new content and finishing the answer are unaffected.",
-      },
-      review: { "*": "Checkpoint {checkpoint}: review the research objectives and any open evidence gaps before going on." },
-    });
+    expect(json(DEFAULT_COPY)).toStrictEqual(defaultCopyTable());
   });
 
   it("a run without copy renders every key with the default copy", () => {
@@ -128,18 +173,19 @@ describe("contract §5 default copy", () => {
         .turn(1, (t) => t.requests(28).time(900_000).block("b1", 2).block("b2", 4).final(7000).ok())
         .events(),
     );
+    // The placeholders' values for the turn's inputs (contract §5's placeholder table), worked out by hand.
+    const table = defaultCopyTable();
+    const expected = (key: keyof typeof table, subject: string | null, template: string, values: Record<string, string | number>) => {
+      const text = fillTemplate(table[key]![template], values);
+      return [key, subject, text, reminderCostOf(text)];
+    };
     expect(turnOf(d, 1).reminders.map((r) => [r.key, r.subject, r.text, r.bytes])).toEqual([
-      ["requests", null, "Model requests: 28 of 36 usable used (77%); 8 left before the 4 reserved for final delivery.", 93],
-      ["time", null, "Time: 15 of 30 min used (50%); 15 min left.", 44],
-      ["context", null, "Context: this request is 7000 of 10000 bytes (70%); choose material selectively.", 81],
-      ["edits", "b1", "Block b1: 2 of 4 edits used; 2 left. Edit it only when needed.", 63],
-      [
-        "edits",
-        "b2",
-        "Block b2 has no edits left. This limits only this block: other blocks, appending new content and finishing the answer are unaffected.",
-        134,
-      ],
-      ["review", null, "Checkpoint 1: review the research objectives and any open evidence gaps before going on.", 89],
+      expected("requests", null, "*", { used: 28, usable: 36, percent: 77, remaining: 8, reserve: 4 }),
+      expected("time", null, "*", { elapsedMin: 15, limitMin: 30, percent: 50, remainingMin: 15 }),
+      expected("context", null, "*", { requiredBytes: 7000, capacityBytes: 10000, percent: 70 }),
+      expected("edits", "b1", "*", { blockId: "b1", used: 2, limit: 4, remaining: 2 }),
+      expected("edits", "b2", "exhausted", { blockId: "b2" }),
+      expected("review", null, "*", { checkpoint: 1 }),
     ]);
   });
 });

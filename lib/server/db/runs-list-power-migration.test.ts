@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild, summarizeDecisions } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { hasViolations, reviewerAudit } from "@/lib/reviewer/audit";
+import { hasViolations, reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { runListFigures } from "@/lib/server/runs/list-figures";

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
-import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
-import { reviewerAudit } from "@/lib/reviewer/audit";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
+import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { copyVersionOf, policyVersionOf, trendBuckets } from "@/lib/trends/buckets";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
@@ -19,7 +19,7 @@ import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { keepResumeState } from "./resume-state";
 import { getRunTriage } from "@/lib/server/runs/run-triage";
-import { triageCounts, triageMarks } from "@/lib/run-view/triage";
+import { triageCounts, triageMarks } from "@/lib/derived/triage";
 import { taskThreads } from "@/lib/server/background/tasks";
 
 /** A small deterministic generator, so a failing split can be replayed. */

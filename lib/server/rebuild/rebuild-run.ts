@@ -1,6 +1,6 @@
 import { ZRunTimeline } from "@/lib/contracts";
 import { readRebuildCheckpoint, type RebuildCheckpoint } from "@/lib/core";
-import { REVIEWER_EVENT_TYPES } from "@/lib/reviewer/audit";
+import { REVIEWER_EVENT_TYPES } from "@/lib/derived/reviewer/audit";
 import { isTransientDatabaseError, type Database } from "@/lib/server/db";
 import { jsonColumn, ZRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { clearRunAudit, storeRunAudit } from "@/lib/server/reviewer/store-audit";

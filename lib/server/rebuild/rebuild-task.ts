@@ -8,10 +8,10 @@ import {
   summarizeDecisions,
   type RebuildCheckpoint,
 } from "@/lib/core";
-import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
-import { reviewerAudit } from "@/lib/reviewer/audit";
-import { longReviewerChains } from "@/lib/reviewer/window-events";
-import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/run-view/triage";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
+import { reviewerAudit } from "@/lib/derived/reviewer/audit";
+import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
+import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/derived/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
 import { storedAudit, type StoredAudit } from "@/lib/server/reviewer/store-audit";
@@ -81,7 +81,7 @@ export type RebuildTaskOutput =
       triage: TriageOutput;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
-      /** The run's long Reviewer chains (lib/reviewer/window-events.ts) as JSON text: a zoomed timeline's index. */
+      /** The run's long Reviewer chains (lib/derived/reviewer/window-events.ts) as JSON text: a zoomed timeline's index. */
       reviewerSpansJson: string;
       /** The run's counts per 15-minute bucket (lib/trends/buckets.ts) and its copy and policy versions. */
       trends: { buckets: TrendBucket[] } & TrendVersions;
@@ -97,8 +97,8 @@ export type RebuildTaskOutput =
  * (lib/server/jobs/threads.ts): stored rows → events (each read back through the event contract) →
  * the core's decisions (contract §6), resumed from the stored checkpoint when the job found one
  * that still holds (lib/core/resume.ts) → their chunks of JSON text (only those from the first
- * changed turn's on a resume), their summary, the run's Reviewer audit (lib/reviewer/audit.ts), the
- * whole run's timeline (the run page's first chart, lib/charts) and the next checkpoint. A run
+ * changed turn's on a resume), their summary, the run's Reviewer audit (lib/derived/reviewer/audit.ts), the
+ * whole run's timeline (the run page's first chart, lib/derived/timeline) and the next checkpoint. A run
  * whose events cannot be rebuilt (no run.started, a second one) or whose stored rows no longer
  * parse answers why. A resume the core refuses (RebuildCheckpointError) answers "full rebuild
  * needed" so the job reads every event.

@@ -1,6 +1,6 @@
 import "server-only";
 import type { TReviewerFunnelQuery, TReviewerFunnel } from "@/lib/contracts";
-import { funnelFromCounts } from "@/lib/reviewer/audit";
+import { funnelFromCounts } from "@/lib/derived/reviewer/audit";
 import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
@@ -8,7 +8,7 @@ import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 /**
  * The Reviewer funnel over every candidate that matches the filters (all pages): one SQL aggregate
  * over the filtered runs' stored funnel counts (run_reviewer_funnels), key by key. The funnel is a
- * sum over rows, so the sum of the runs' counts is the funnel of all their rows (lib/reviewer/audit.ts).
+ * sum over rows, so the sum of the runs' counts is the funnel of all their rows (lib/derived/reviewer/audit.ts).
  * With a `code`, the funnel is that of the runs with at least one finding of that code.
  */
 export async function getReviewerFunnel(

@@ -1,4 +1,4 @@
-import type { ReviewerAudit } from "@/lib/reviewer/audit";
+import type { ReviewerAudit } from "@/lib/derived/reviewer/audit";
 import type { Prisma } from "@/lib/server/db/generated/client";
 
 /** A run without a start stands at the largest bigint in the "most violations" order: first, as in the default order. */

@@ -1,5 +1,5 @@
 import type { TDecisionsSummary, TFindingCode } from "@/lib/contracts";
-import { hasViolations, type ReviewerAudit } from "@/lib/reviewer/audit";
+import { hasViolations, type ReviewerAudit } from "@/lib/derived/reviewer/audit";
 import type { Prisma } from "@/lib/server/db/generated/client";
 
 /**

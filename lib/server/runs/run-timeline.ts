@@ -1,6 +1,6 @@
 import "server-only";
 import { ZRunTimeline, type TRunDecisions, type TRunTimeline, type TTimelineQuery, type TTurnDecision } from "@/lib/contracts";
-import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/charts";
+import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
-import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/charts";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";

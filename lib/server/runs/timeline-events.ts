@@ -6,7 +6,7 @@ import {
   reviewerEventsForWindow,
   SHORT_CHAIN_TURNS,
   type TReviewerSpan,
-} from "@/lib/reviewer/window-events";
+} from "@/lib/derived/reviewer/window-events";
 import type { Database } from "@/lib/server/db";
 import { eventColumns } from "@/lib/server/db/json-columns";
 
@@ -55,9 +55,9 @@ type BodyRow = [seq: string, eventId: string, type: string, ts: string, turn: nu
 
 /**
  * The events the timeline of a window of turns needs, equal in what buildTimeline makes of them to
- * all of the run's TIMELINE_EVENT_TYPES (lib/charts): the run.started (the policy), the compactions
+ * all of the run's TIMELINE_EVENT_TYPES (lib/derived/timeline): the run.started (the policy), the compactions
  * and notifications of the window's turns, and the Reviewer events of the chains that touch or span
- * the window (lib/reviewer/window-events.ts), each found through an index; no event of a turn or a
+ * the window (lib/derived/reviewer/window-events.ts), each found through an index; no event of a turn or a
  * chain far from the window is read:
  *
  * 1. one statement: the window's compactions and notifications (by turn), the run.started, the

@@ -5,7 +5,7 @@ import { REVIEWER_LANE_EVENT_TYPES } from "./window-events";
 
 /**
  * The events the Reviewer rows read: the run's start, compactions, the Reviewer flow and
- * notifications (the run page's timeline types, TIMELINE_EVENT_TYPES in lib/charts, which builds
+ * notifications (the run page's timeline types, TIMELINE_EVENT_TYPES in lib/derived/timeline, which builds
  * on this folder and so is not imported here; a test keeps this set a superset of it) plus the
  * requests readings, which are "the facts of the turn" R13's budget condition is evaluated on
  * (without them every rule verdict would see no reading and take the budget as holding). Other

@@ -29,8 +29,8 @@ import {
 } from "./fold-lanes";
 import { meterSeries, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
-import { chainExtent, reviewerLane } from "@/lib/reviewer/lane";
-import { REVIEWER_LANE_EVENT_TYPES } from "@/lib/reviewer/window-events";
+import { chainExtent, reviewerLane } from "@/lib/derived/reviewer/lane";
+import { REVIEWER_LANE_EVENT_TYPES } from "@/lib/derived/reviewer/window-events";
 import { thresholdsFor } from "./thresholds";
 
 export interface BuildTimelineOptions {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { defaultEtfPolicy, generateEtfRun, type EtfRunOptions } from "@/lib/demo/etf-run";
-import { TIMELINE_EVENT_TYPES } from "@/lib/charts";
+import { TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import { funnelCounts, funnelFromCounts, hasViolations, REVIEWER_EVENT_TYPES, reviewerAudit, type FunnelCounts } from "./audit";
 import { reviewerFunnel } from "./funnel";
 import { reviewerRows } from "./rows";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZEvent, type TEvent, type TRunDecisions } from "@/lib/contracts";
-import { buildTimeline } from "@/lib/charts";
+import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { keysToFollow, longChainsOverlapping, longReviewerChains, reviewerEventsForWindow, SHORT_CHAIN_TURNS } from "./window-events";
 
 /** Turn-tagged reviewer events in run order, named: [name, turn, type, body]; the name is the id. */

@@ -7,7 +7,7 @@ import type {
   TTimelineNotification,
   TTimelineReminder,
 } from "@/lib/contracts";
-import { chainExtent } from "@/lib/reviewer/lane";
+import { chainExtent } from "@/lib/derived/reviewer/lane";
 
 /**
  * Folding long marker lists (docs/architecture.md, Habit 8). A window of a long run can hold tens
