@@ -1,6 +1,5 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { once } from "node:events";
 import { type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -123,17 +122,20 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
   }
 }
 
-/** Waits until `out` takes more; the connection is closed when the client reads nothing for `idleMs`. */
-async function drained(out: Writable, res: ServerResponse, idleMs: number, label: string): Promise<void> {
-  const gone = new AbortController();
-  const timer = setTimeout(() => {
-    console.error(`[cuescope] the ${label} was not read for ${idleMs} ms; closing the connection`);
-    res.destroy();
-  }, idleMs);
-  try {
-    await Promise.race([once(out, "drain", { signal: gone.signal }), once(res, "close", { signal: gone.signal })]);
-  } finally {
-    clearTimeout(timer);
-    gone.abort();
-  }
+/** Waits until `out` takes more, or the connection closed; one that takes nothing for `idleMs` is closed. */
+function drained(out: Writable, res: ServerResponse, idleMs: number, label: string): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      out.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      console.error(`[cuescope] the ${label} was not read for ${idleMs} ms; closing the connection`);
+      res.destroy();
+    }, idleMs);
+    out.once("drain", done);
+    res.once("close", done);
+  });
 }
