@@ -66,9 +66,11 @@ describe.each(testDatabases())("the decisions download written to the socket (se
     const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: "direct" } } });
     expect(await rebuildRun(db, taskThreads(0), projectId, run.id)).toMatchObject({ ok: true });
     server = createServer((req, res) => {
-      void serveDirect(req, res).then((served) => {
-        if (!served) res.writeHead(418).end("not direct");
-      });
+      serveDirect(req, res)
+        .then((served) => {
+          if (!served) res.writeHead(418).end("not direct");
+        })
+        .catch((error: unknown) => res.writeHead(599).end(String(error)));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -141,10 +143,22 @@ describe("writeDocument", () => {
     return document;
   }
 
-  async function serving(document: DocumentPieces, idleMs: number): Promise<{ base: string; stop: () => Promise<void> }> {
-    const server = createServer((_req, res) => void writeDocument(res, { document, label: "test download", idleMs }, false));
+  async function serving(
+    document: DocumentPieces,
+    idleMs: number,
+    { gzip = false, afterClose = false } = {},
+  ): Promise<{ base: string; stop: () => Promise<void>; written: Promise<void> }> {
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const server = createServer((_req, res) => {
+      const write = () => void writeDocument(res, { document, label: "test download", idleMs }, gzip).then(wrote);
+      // afterClose: as when the client left while the route still read the first page.
+      if (afterClose) res.once("close", () => setTimeout(write, 20));
+      else write();
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return {
+      written,
       base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       stop: async () => {
         server.closeAllConnections();
@@ -189,6 +203,38 @@ describe("writeDocument", () => {
       expect(document.given).toBe(given);
     } finally {
       req.destroy();
+      await stop();
+    }
+  });
+
+  it("closes the document at once, and ends, when the client went away before the first piece was written", async () => {
+    const document = endless();
+    const { base, stop, written } = await serving(document, 60_000, { afterClose: true });
+    try {
+      const req = httpRequest(base);
+      req.on("error", () => {});
+      req.end();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      req.destroy();
+      await written;
+      expect([document.closed, document.given]).toEqual([1, 0]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("gzipped: closes the document once when the client goes away mid-way", async () => {
+    const document = endless();
+    const { base, stop } = await serving(document, 60_000, { gzip: true });
+    try {
+      const req = httpRequest(base);
+      req.on("error", () => {});
+      const res = await new Promise<import("node:http").IncomingMessage>((resolve) => req.on("response", resolve).end());
+      expect(res.headers["content-encoding"]).toBeUndefined(); // writeDocument sends the body; the headers are serveDirect's
+      await new Promise((resolve) => res.once("data", resolve));
+      req.destroy();
+      await until(() => document.closed === 1, "the document is closed");
+    } finally {
       await stop();
     }
   });

@@ -37,22 +37,33 @@ export async function serveDirect(req: IncomingMessage, res: ServerResponse): Pr
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  const request = new Request(new URL(url, `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
-  const response = await route(request, { params: Promise.resolve(match.params) });
+  let address: URL;
+  try {
+    address = new URL(url, `http://${req.headers.host ?? "localhost"}`);
+  } catch {
+    return false; // a Host that is no host: Next answers it as it answers any other
+  }
+  const response = await route(new Request(address, { method: req.method, headers }), { params: Promise.resolve(match.params) });
   const direct = directDocumentOf(response);
   if (req.method === "HEAD") direct?.document.close();
   if (!direct || req.method === "HEAD") {
     await writeResponse(res, response, req.method === "HEAD");
     return true;
   }
-  const gzip = new Negotiator(req).encodings(["gzip", "identity"])[0] === "gzip";
-  res.statusCode = response.status;
-  copyHeaders(response, res);
-  if (gzip) {
-    res.setHeader("content-encoding", "gzip");
-    res.setHeader("vary", "accept-encoding");
+  // From here the document is this function's: closed whatever happens.
+  try {
+    const gzip = new Negotiator(req).encodings(["gzip", "identity"])[0] === "gzip";
+    res.statusCode = response.status;
+    copyHeaders(response, res);
+    if (gzip) {
+      res.setHeader("content-encoding", "gzip");
+      res.setHeader("vary", "accept-encoding");
+    }
+    await writeDocument(res, direct, gzip);
+  } catch (error) {
+    direct.document.close();
+    throw error;
   }
-  await writeDocument(res, direct, gzip);
   return true;
 }
 
@@ -87,6 +98,8 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
     closed = true;
     document.close();
   };
+  // The client may have gone while the route read the first page (its "close" came and went).
+  if (res.destroyed || res.writableEnded) return close();
   let gone = false;
   const onGone = () => {
     gone = true;
@@ -114,7 +127,7 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
         return;
       }
       if (!out.write(piece)) await drained(out, res, idleMs, label);
-      if (gone) return;
+      if (gone || res.destroyed) return;
     }
   } finally {
     res.off("close", onGone);
@@ -124,6 +137,7 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
 
 /** Waits until `out` takes more, or the connection closed; one that takes nothing for `idleMs` is closed. */
 function drained(out: Writable, res: ServerResponse, idleMs: number, label: string): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -134,6 +148,7 @@ function drained(out: Writable, res: ServerResponse, idleMs: number, label: stri
     const timer = setTimeout(() => {
       console.error(`[cuescope] the ${label} was not read for ${idleMs} ms; closing the connection`);
       res.destroy();
+      done();
     }, idleMs);
     out.once("drain", done);
     res.once("close", done);
