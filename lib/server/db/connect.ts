@@ -32,9 +32,11 @@ export interface Database {
   /**
    * The rows of `select` read as binary COPY (copy-binary.ts): each field's bytes as the database
    * sends them, never decoded into a string, for text that is sent on as it is (a download). `select`
-   * cannot take parameters (COPY cannot): its values are literals (sqlLiteral).
+   * cannot take parameters (COPY cannot): its values are literals (sqlLiteral). `allocate`: where
+   * the fields read from PostgreSQL's messages are copied to (PGlite's are views of its own COPY
+   * bytes, never copied, so it is not used there).
    */
-  copyRows(select: string): Promise<CopyRow[]>;
+  copyRows(select: string, options?: { allocate?: (size: number) => Uint8Array }): Promise<CopyRow[]>;
   /**
    * The whole binary COPY stream of `select` (as copyRows, not read into rows): one buffer of its
    * own, which can be handed to a job thread without a copy (transferred), where the rows are read.
@@ -245,7 +247,7 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
     async executeSql(text, values) {
       return pool.query(text, values);
     },
-    copyRows: (select) => copyOut(select, new CopyBinaryReader()),
+    copyRows: (select, options) => copyOut(select, new CopyBinaryReader({ allocate: options?.allocate })),
     copyBytes: (select) => copyOut(select, new CopyBytes()),
     async close() {
       await prisma.$disconnect();

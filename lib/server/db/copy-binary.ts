@@ -45,6 +45,17 @@ export class CopyBytes implements CopySink<Uint8Array> {
   }
 }
 
+/** How a binary COPY reader hands out its fields. */
+export interface CopyReadOptions {
+  /** The pieces are handed over for good: a field is a view of the piece it lies in (see CopyBinaryReader). */
+  owned?: boolean;
+  /**
+   * Where a field copied out of a piece goes (default: memory of its own), e.g. a SlabLease's
+   * `take` (lib/server/db/slab-pool.ts). Not used for owned pieces, whose fields are not copied.
+   */
+  allocate?: (size: number) => Uint8Array;
+}
+
 /**
  * Reads a binary COPY stream given in pieces as they arrive (split anywhere). By default a piece
  * may be reused by whoever handed it in once `push` returns (node-postgres reuses its read buffer):
@@ -57,7 +68,7 @@ export class CopyBytes implements CopySink<Uint8Array> {
  */
 export class CopyBinaryReader implements CopySink<CopyRow[]> {
   readonly rows: CopyRow[] = [];
-  constructor(private readonly options: { owned?: boolean } = {}) {}
+  constructor(private readonly options: CopyReadOptions = {}) {}
   /** Copies of the bytes not read yet (an incomplete row), and how many bytes it needs at least. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -111,8 +122,16 @@ export class CopyBinaryReader implements CopySink<CopyRow[]> {
         end += length;
       }
       const owned = this.options.owned === true;
+      const allocate = this.options.allocate;
       this.rows.push(
-        spans.map(([from, to]) => (from === -1 ? null : owned ? data.subarray(from, to) : Uint8Array.prototype.slice.call(data, from, to))),
+        spans.map(([from, to]) => {
+          if (from === -1) return null;
+          if (owned) return data.subarray(from, to);
+          if (!allocate) return Uint8Array.prototype.slice.call(data, from, to);
+          const field = allocate(to - from);
+          field.set(data.subarray(from, to));
+          return field;
+        }),
       );
       at = end;
     }
@@ -216,7 +235,7 @@ export function copyTextRows(stream: Uint8Array): (string | null)[][] {
 }
 
 /** The rows of a whole binary COPY stream (`owned`: see CopyBinaryReader). */
-export function copyBinaryRows(pieces: Iterable<Uint8Array>, options: { owned?: boolean } = {}): CopyRow[] {
+export function copyBinaryRows(pieces: Iterable<Uint8Array>, options: CopyReadOptions = {}): CopyRow[] {
   const reader = new CopyBinaryReader(options);
   for (const piece of pieces) reader.push(piece);
   return reader.finish();

@@ -6,6 +6,7 @@ import { createGzip } from "node:zlib";
 import Negotiator from "negotiator";
 import { directDocumentOf, documentTrailer, type DirectDocument } from "@/lib/server/export/streamed-download";
 import { matchEndpoint, routeOf } from "./api";
+import { markDirect } from "./endpoint-route";
 
 /**
  * The answers scripts/server.mjs writes to the socket itself, past Next.js: a route marked `direct`
@@ -43,7 +44,8 @@ export async function serveDirect(req: IncomingMessage, res: ServerResponse): Pr
   } catch {
     return false; // a Host that is no host: Next answers it as it answers any other
   }
-  const response = await route(new Request(address, { method: req.method, headers }), { params: Promise.resolve(match.params) });
+  const request = markDirect(new Request(address, { method: req.method, headers }));
+  const response = await route(request, { params: Promise.resolve(match.params) });
   const direct = directDocumentOf(response);
   if (req.method === "HEAD") direct?.document.close();
   if (!direct || req.method === "HEAD") {
@@ -126,7 +128,7 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
         out.end();
         return;
       }
-      if (!out.write(piece)) await drained(out, res, idleMs, label);
+      await written(out, piece, res, idleMs, label);
       if (gone || res.destroyed) return;
     }
   } finally {
@@ -135,13 +137,16 @@ export async function writeDocument(res: ServerResponse, { document, label, idle
   }
 }
 
-/** Waits until `out` takes more, or the connection closed; one that takes nothing for `idleMs` is closed. */
-function drained(out: Writable, res: ServerResponse, idleMs: number, label: string): Promise<void> {
+/**
+ * Writes a piece and waits until `out` took it (the socket, or gzip, has read its bytes: the memory
+ * may be used again, HandlerContext.direct), or the connection closed; one that takes nothing for
+ * `idleMs` is closed.
+ */
+function written(out: Writable, piece: Uint8Array, res: ServerResponse, idleMs: number, label: string): Promise<void> {
   if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      out.off("drain", done);
       res.off("close", done);
       resolve();
     };
@@ -150,7 +155,7 @@ function drained(out: Writable, res: ServerResponse, idleMs: number, label: stri
       res.destroy();
       done();
     }, idleMs);
-    out.once("drain", done);
     res.once("close", done);
+    out.write(piece, () => done());
   });
 }

@@ -22,6 +22,20 @@ export interface HandlerContext<E extends AnyEndpoint> {
   db: Database;
   /** Who calls (null for a public endpoint). */
   auth: E["auth"] extends "public" ? null : Caller;
+  /**
+   * The production server writes this request's streamed document itself (lib/server/http/direct.ts),
+   * each piece out before it asks for the next, rather than Next.js through the Response's body.
+   */
+  direct: boolean;
+}
+
+/** The requests lib/server/http/direct.ts serves (HandlerContext.direct). */
+const DIRECT_REQUESTS = new WeakSet<Request>();
+
+/** Marks a request as one whose streamed answer lib/server/http/direct.ts writes itself. */
+export function markDirect(request: Request): Request {
+  DIRECT_REQUESTS.add(request);
+  return request;
 }
 
 /** The function Next.js calls for a route, as app/api/[...path]/route.ts and the tests call it. */
@@ -96,7 +110,8 @@ export function endpointRoute<E extends AnyEndpoint>(
           ? parseWith(endpoint.body.schema, await readJsonBody(request, endpoint.body.maxBytes), "body")
           : undefined;
       const input = { path, query, body } as EndpointInput<E>;
-      const result = await handler({ request, input, db, auth: auth as HandlerContext<E>["auth"] });
+      const direct = DIRECT_REQUESTS.has(request);
+      const result = await handler({ request, input, db, auth: auth as HandlerContext<E>["auth"], direct });
       if (result instanceof Response) return result;
       const reply = result instanceof Answer ? result : new Answer(endpoint.responses[0].status, result);
       if (process.env.NODE_ENV !== "production") checkAnswer(endpoint, reply);

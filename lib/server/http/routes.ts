@@ -55,8 +55,9 @@ export const exportRunsRoute = endpointRoute(runsApi.export, async ({ input, db,
  */
 export const runDecisionsRoute = endpointRoute(
   runsApi.decisions,
-  async ({ request, input, db, auth }) => {
-    const document = await openDecisionsDocument(db, auth.projectId, input.path.runId);
+  async ({ request, input, db, auth, direct }) => {
+    // Written out by direct.ts, a page's memory is used again once the socket took it.
+    const document = await openDecisionsDocument(db, auth.projectId, input.path.runId, { reuseMemory: direct });
     const headers = { "x-cuescope-stale-events": String(document.staleEvents) };
     if (request.method === "HEAD") {
       // A HEAD is answered by the GET's route (lib/server/http/api.ts) and its body never read: nothing to hold the read open for.

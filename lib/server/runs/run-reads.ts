@@ -21,6 +21,7 @@ import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { DocumentPieces } from "@/lib/server/export/streamed-download";
 import { checkedHead, getRunSummaries } from "./run-decisions";
+import { SlabPool, type SlabLease } from "@/lib/server/db/slab-pool";
 import { DecisionsChangedError, openWholeDecisionBytes, readTurnChunk, type WholeDecisionsCursor } from "./stored-decisions";
 import { wholeReads, type WholeReads } from "./whole-reads";
 import { toRunSummary } from "./run-dto";
@@ -48,7 +49,19 @@ export async function openDecisionsDocument(
   db: Database,
   projectId: string,
   runId: string,
-  { reads = wholeReads(), pageChunks }: { reads?: WholeReads; pageChunks?: number } = {},
+  {
+    reads = wholeReads(),
+    pageChunks,
+    reuseMemory = false,
+  }: {
+    reads?: WholeReads;
+    pageChunks?: number;
+    /**
+     * The reader writes each piece out before it asks for the next (lib/server/http/direct.ts): a
+     * page's memory is then used again for a later page once all of its pieces were asked past.
+     */
+    reuseMemory?: boolean;
+  } = {},
 ): Promise<DocumentPieces & { staleEvents: number }> {
   const run = await findRun(db, projectId, runId);
   if ((await builtEventCount(db, run)) < run.eventCount) {
@@ -61,10 +74,11 @@ export async function openDecisionsDocument(
   }
   const release = await reads.acquire(projectId);
   try {
-    const cursor = await openWholeDecisionBytes(db, run, pageChunks);
+    const memory = reuseMemory ? new PageMemory(DOWNLOAD_MEMORY) : null;
+    const cursor = await openWholeDecisionBytes(db, run, pageChunks, undefined, memory?.take);
     const checked = checkedHead(run, cursor?.first ?? null);
     if (!checked.ok) throw new DomainError("conflict", `the run's decisions cannot be rebuilt: ${checked.error}`);
-    const pieces = decisionsPieces(run.runId, cursor!);
+    const pieces = decisionsPieces(run.runId, cursor!, memory);
     return {
       staleEvents: checked.staleEvents,
       next: async () => {
@@ -93,12 +107,20 @@ const COMMA = 0x2c;
  * pieces are sent (one page ahead, never more), so the database's time and the client's overlap
  * instead of adding up.
  */
-async function* decisionsPieces(runId: string, cursor: WholeDecisionsCursor<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* decisionsPieces(
+  runId: string,
+  cursor: WholeDecisionsCursor<Uint8Array>,
+  memory: PageMemory | null,
+): AsyncGenerator<Uint8Array> {
   const encoder = new TextEncoder();
   yield encoder.encode(`{"runId":${JSON.stringify(runId)},"turns":[`);
   let first = true;
+  memory?.next();
   let reading = cursor.next();
   for (let texts; (texts = await reading);) {
+    // The memory the page just read was copied to (the first page, read when the document was
+    // opened, has memory of its own), and a new lease for the page read next.
+    const lease = memory?.next();
     reading = cursor.next();
     // Awaited when this page has been sent; a document closed before then never awaits it.
     reading.catch(() => {});
@@ -113,8 +135,26 @@ async function* decisionsPieces(runId: string, cursor: WholeDecisionsCursor<Uint
       }
       first = false;
     }
+    // Asked past this page's last piece: with reuseMemory, every piece of it has been written out.
+    lease?.release();
   }
   yield encoder.encode(`],"findings":${cursor.last().findings}}`);
+}
+
+/** The memory reused by direct downloads' pages (lib/server/db/slab-pool.ts). */
+const DOWNLOAD_MEMORY = new SlabPool();
+
+/** One lease per page read: `take` copies into the lease of the page being read. */
+class PageMemory {
+  private current: SlabLease | null = null;
+  constructor(private readonly pool: SlabPool) {}
+  /** Starts the lease the next page read copies into, and hands back the one before it. */
+  next(): SlabLease | null {
+    const previous = this.current;
+    this.current = this.pool.lease();
+    return previous;
+  }
+  readonly take = (): ((size: number) => Uint8Array) | undefined => this.current?.take;
 }
 
 /** The whole decisions' JSON text (openDecisionsDocument, collected: for scripts and tests), read again if a rebuild changed them meanwhile. */

@@ -202,11 +202,18 @@ export function openWholeDecisionBytes(
   // A short first page by default: a download's first bytes go out sooner, and its next page is
   // read while they are sent.
   firstPageChunks = Math.min(pageChunks, 2),
+  /**
+   * Where each page's chunk bytes are copied to, asked once as each page is read (undefined: memory
+   * of their own). The caller owns that memory's lifetime: the direct download reuses it once the
+   * socket took the page (run-reads.ts).
+   */
+  pageMemory?: () => ((size: number) => Uint8Array) | undefined,
 ): Promise<WholeDecisionsCursor<Uint8Array> | null> {
   const decoder = new TextDecoder();
   return openWholeRead(
     async (from, limit) => {
-      const copied = await db.copyRows(pageStatement(sqlLiteral(run.projectId), sqlLiteral(run.id), String(from), String(limit)));
+      const statement = pageStatement(sqlLiteral(run.projectId), sqlLiteral(run.id), String(from), String(limit));
+      const copied = await db.copyRows(statement, { allocate: pageMemory?.() });
       const rows = copied.map((fields) => {
         if (fields.length !== COLUMNS.length) throw new Error(`a page row has ${fields.length} columns, not ${COLUMNS.length}`);
         const row = {} as TextRow;
