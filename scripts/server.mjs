@@ -50,11 +50,13 @@ const server = createServer((req, res) => {
   // A route marked `direct` (a large streamed download) is written to the socket by the app itself
   // (lib/server/http/direct.ts, registered by instrumentation.ts); everything else goes to Next.js.
   const direct = globalThis.cuescopeDirect;
-  (direct ? direct(req, res) : Promise.resolve(false)).then((served) => served || handle(req, res)).catch((error) => {
-    console.error("[cuescope] request failed", error);
-    if (!res.headersSent) res.statusCode = 500;
-    res.end();
-  });
+  (direct ? direct(req, res) : Promise.resolve(false))
+    .then((served) => served || handle(req, res))
+    .catch((error) => {
+      console.error("[cuescope] request failed", error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
 });
 const upgrade = typeof app.getUpgradeHandler === "function" ? app.getUpgradeHandler() : undefined;
 if (upgrade) {
