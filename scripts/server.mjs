@@ -49,7 +49,8 @@ const server = createServer((req, res) => {
   markPeer(req);
   // A route marked `direct` (a large streamed download) is written to the socket by the app itself
   // (lib/server/http/direct.ts, registered by instrumentation.ts); everything else goes to Next.js.
-  const direct = globalThis.cuescopeDirect;
+  // Not under --dev: the module is loaded once, and hot reload would not reach it.
+  const direct = dev ? undefined : globalThis.cuescopeDirect;
   (direct ? direct(req, res) : Promise.resolve(false))
     .then((served) => served || handle(req, res))
     .catch((error) => {
