@@ -35,6 +35,12 @@ export interface DecisionsRun {
    * decompressed by the client, so the same bytes), taken with fetch.
    */
   rowsMs: number;
+  /**
+   * (a′) PostgreSQL only (NaN on PGlite, whose one process is the server then): the same rows read
+   * by the same kind of client while the server runs, once before each round of the three downloads,
+   * so that (a′) and (b) share whatever else the machine is doing at the time (a) does not.
+   */
+  rowsBetweenMs: number;
   downloadMs: number;
   fetchMs: number;
   gzipMs: number;
@@ -69,6 +75,8 @@ export async function measureDecisions(
   options: { repeats: number; requests: number },
 ): Promise<DecisionsMeasurement> {
   const database = await createScratchDatabase();
+  // (a′)'s client (PostgreSQL only), open while the server runs.
+  let rowsClient: Client | null = null;
   try {
     // The runs' events are generated, sent and let go: this process is the downloads' client, and
     // half a million events kept alive would make its every garbage collection (a download's body
@@ -80,10 +88,12 @@ export async function measureDecisions(
     const [warmUp, ...runs] = generated.map((r) => ({ runId: r.runId, events: r.events.length }));
     let key: string;
     const rows: { rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }[] = [];
+    let projectId = "";
+    const runPks: string[] = [];
     const db = await database.open();
     try {
       key = (await createKey(db, "decisions", "bench scale decisions")).secret;
-      const { projectId } = await authenticate(db, `Bearer ${key}`);
+      ({ projectId } = await authenticate(db, `Bearer ${key}`));
       const total = [warmUp, ...runs].reduce((sum, r) => sum + r.events, 0);
       const bar = progressBar("loading the long runs");
       let sent = 0;
@@ -97,6 +107,7 @@ export async function measureDecisions(
           where: { projectId_runId: { projectId, runId: run.runId } },
           select: { id: true },
         });
+        runPks.push(id);
         rows.push(await readChunkRows(database, db, projectId, id, options.repeats));
       }
     } finally {
@@ -104,6 +115,8 @@ export async function measureDecisions(
     }
 
     ctx.progress("starting the production server ...");
+    rowsClient = database.url ? new Client({ connectionString: database.url }) : null;
+    await rowsClient?.connect();
     return await withServer(database, async (base, server) => {
       const headers = { authorization: `Bearer ${key}` };
       // A download that fails on the way (the connection closed) is status 0, its error logged.
@@ -158,8 +171,14 @@ export async function measureDecisions(
         const times: number[] = [];
         const fetchTimes: number[] = [];
         const gzipTimes: number[] = [];
+        const rowsBetween: number[] = [];
         try {
           for (let r = 0; r < options.repeats; r++) {
+            if (rowsClient) {
+              const started = process.hrtime.bigint();
+              await rowsClient.query(CHUNK_ROWS_SQL, [projectId, runPks[i]]);
+              rowsBetween.push(Number(process.hrtime.bigint() - started) / 1e6);
+            }
             for (const [encoding, client, into] of [
               ["identity", "http", times],
               ["identity", "fetch", fetchTimes],
@@ -186,6 +205,7 @@ export async function measureDecisions(
           events: run.events,
           ...rows[i],
           downloadBytes: first.bytes,
+          rowsBetweenMs: rowsBetween.length ? median(rowsBetween) : NaN,
           downloadMs: times.length ? median(times) : NaN,
           fetchMs: fetchTimes.length ? median(fetchTimes) : NaN,
           gzipMs: gzipTimes.length ? median(gzipTimes) : NaN,
@@ -216,9 +236,12 @@ export async function measureDecisions(
       };
     });
   } finally {
+    await rowsClient?.end();
     await database.remove();
   }
 }
+
+const CHUNK_ROWS_SQL = `SELECT "turns", "turn_count" AS "turnCount" FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "chunk"`;
 
 /**
  * (a): the run's chunk texts as plain rows, in chunk order, straight from the database — with a
@@ -232,7 +255,7 @@ async function readChunkRows(
   runPk: string,
   repeats: number,
 ): Promise<{ rowsMs: number; chunkBytes: number; chunks: number; turnCount: number }> {
-  const sql = `SELECT "turns", "turn_count" AS "turnCount" FROM "run_decision_chunks" WHERE "project_id" = $1 AND "run_pk" = $2 ORDER BY "chunk"`;
+  const sql = CHUNK_ROWS_SQL;
   const client = database.url ? new Client({ connectionString: database.url }) : null;
   await client?.connect();
   try {

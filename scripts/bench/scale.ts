@@ -265,6 +265,7 @@ async function decisions(ctx: BenchContext, db: string, requests: number): Promi
       `(c) the same taken with fetch (arrayBuffer: more of this process's CPU); ` +
       `(d) the same gzip-compressed, with fetch (Next's compression, as fetch asks by default; no target: it trades CPU for 20–30× fewer bytes on the wire) ` +
       `(medians of ${Math.min(ctx.repeats, 5)}, the three in turn); ` +
+      `(a′) on PostgreSQL: (a) again while the server runs, once before each round of the three (same moments as (b); (a) is read before the server starts); ` +
       `the server's RSS growth while (b) ran; the zoomed timeline, ${requests} requests of another 500-turn window each:`,
   );
   ctx.print();
@@ -277,6 +278,8 @@ async function decisions(ctx: BenchContext, db: string, requests: number): Promi
         "(a) rows ms",
         "(b) download ms",
         `(b)/(a) ≤ ${DECISIONS_RATIO_TARGET}`,
+        "(a′) rows ms between",
+        "(b)/(a′)",
         "(c) fetch ms",
         "(c)/(a)",
         "(d) gzip ms",
@@ -295,6 +298,8 @@ async function decisions(ctx: BenchContext, db: string, requests: number): Promi
           fmt.ms(r.rowsMs),
           fmt.ms(r.downloadMs),
           `${fmt.ratio(ratio)} ${verdict(ratio, DECISIONS_RATIO_TARGET)}`,
+          Number.isNaN(r.rowsBetweenMs) ? "–" : fmt.ms(r.rowsBetweenMs),
+          Number.isNaN(r.rowsBetweenMs) ? "–" : fmt.ratio(r.downloadMs / r.rowsBetweenMs),
           fmt.ms(r.fetchMs),
           fmt.ratio(r.fetchMs / r.rowsMs),
           fmt.ms(r.gzipMs),
