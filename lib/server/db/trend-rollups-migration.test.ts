@@ -80,7 +80,10 @@ describe.each(bareDatabases())(`${TREND_ROLLUPS} on a populated $name database`,
     await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'r1'`, projectId);
     expect(await rollupDrift(db, { levels: false })).toEqual([]);
     expect(
-      await db.prisma.$queryRawUnsafe(`SELECT 1 FROM "trend_rollups" WHERE "project_id" = $1 AND "bucket" = '2026-11-20T08:15Z'`, projectId),
+      await db.prisma.$queryRawUnsafe(
+        `SELECT 1 FROM "trend_rollups" WHERE "project_id" = $1 AND "bucket" = '2026-11-20T08:15Z'`,
+        projectId,
+      ),
     ).toEqual([]);
 
     // 20261227000200_trend_levels fills the levels (hour, 6 hours, day) from these rows, and its triggers keep them.

@@ -25,9 +25,7 @@ const LEVELS = [15, 60, 360, 1440];
 export async function rollupDrift(db: Database, { levels = true }: { levels?: boolean } = {}): Promise<RollupDrift[]> {
   const drift = async (table: string, dims: string[], dimsOfBucket: string[]) => {
     const keys = ["project_id", ...(levels ? ["minutes"] : []), "bucket", ...dims, "key"].map((c) => `"${c}"`);
-    const bucketOf = levels
-      ? `to_timestamp(floor(extract(epoch FROM b."bucket") / (l."m" * 60)) * l."m" * 60)`
-      : `b."bucket"`;
+    const bucketOf = levels ? `to_timestamp(floor(extract(epoch FROM b."bucket") / (l."m" * 60)) * l."m" * 60)` : `b."bucket"`;
     return db.prisma.$queryRawUnsafe<RollupDrift[]>(
       `WITH summed AS (
          SELECT b."project_id" AS "project_id", ${levels ? `l."m"::smallint AS "minutes",` : ""} ${bucketOf} AS "bucket",

@@ -220,12 +220,19 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
       const run = await newRun(rng, projectId);
       await store(
         run,
-        Array.from({ length: 40 }, (_, b) => ({ bucketMs: first + (i * 13 + b * 7) * BUCKET_MS, counts: { turns: 1 + b, reviewerViolations: i + 1 } })),
+        Array.from({ length: 40 }, (_, b) => ({
+          bucketMs: first + (i * 13 + b * 7) * BUCKET_MS,
+          counts: { turns: 1 + b, reviewerViolations: i + 1 },
+        })),
       );
     }
     const juneau: TrendWindow = { tz: "America/Juneau", from: "1867-10-16", to: "1867-10-20" };
     expect((await windowDays(db, juneau)).map((d) => d.exact)).toEqual([true, true, false, true, true]);
-    for (const w of [juneau, { tz: "UTC", from: "1867-10-16", to: "1867-10-20" }, { tz: "America/Juneau", from: "1867-10-19", to: "1867-10-20" }]) {
+    for (const w of [
+      juneau,
+      { tz: "UTC", from: "1867-10-16", to: "1867-10-20" },
+      { tz: "America/Juneau", from: "1867-10-19", to: "1867-10-20" },
+    ]) {
       expect(sorted(await windowVersions(db, projectId, w))).toEqual(sorted(await perRunVersions(db, projectId, w)));
       for (const f of [{}, { agent: "agent-a" }]) {
         const want = sorted(await perRunCounts(db, projectId, w, f));

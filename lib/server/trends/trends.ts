@@ -30,8 +30,9 @@ export type WindowDay = {
   start: number;
   end: number;
   /**
-   * Whether the day is exactly the 15-minute buckets whose zone date is `day` (every day of a real-world zone
-   * since 1970; not a day whose local clock went back across midnight, which windowDays checks).
+   * Whether the 15-minute buckets from the first at or after `start` to the first at or after `end` are
+   * exactly those whose zone date is `day` (windowDays checks; not so a day whose clock went back across
+   * midnight, such as America/Juneau's 1867-10-18).
    */
   exact: boolean;
 };
