@@ -3,7 +3,7 @@ import type { Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { perRunCounts, perRunVersions, rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { BUCKET_MS, type TrendBucket } from "@/lib/trends/buckets";
-import { clearTrendBuckets, storeTrendBuckets, type TrendRun } from "./store-buckets";
+import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets, type TrendRun } from "./store-buckets";
 import { windowCounts, windowDays, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
@@ -35,7 +35,7 @@ const KEYS = [
   "followUp.requests.followed",
 ];
 
-type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[] };
+type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[]; stored?: StoredTrendBuckets };
 
 const sorted = <T>(rows: T[]): T[] =>
   rows
@@ -90,10 +90,13 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
   }
 
   /** What a rebuild's transaction does: replace the run's buckets (or clear them, for a failed rebuild). */
-  async function store(run: StoredRun, buckets: TrendBucket[] | null): Promise<void> {
-    await db.prisma.$transaction(async (tx) => {
-      if (buckets) await storeTrendBuckets(tx, run, { copyVersion: run.copyVersion, policyVersion: run.policyVersion, buckets });
-      else await clearTrendBuckets(tx, run);
+  async function store(run: StoredRun, buckets: TrendBucket[] | null, resumed = false): Promise<void> {
+    run.stored = await db.prisma.$transaction(async (tx) => {
+      const trends = { copyVersion: run.copyVersion, policyVersion: run.policyVersion, buckets: buckets ?? [] };
+      // A resume knows what the run stored: only the changed buckets are written (updated in place).
+      if (buckets) return storeTrendBuckets(tx, run, trends, resumed ? run.stored : undefined);
+      await clearTrendBuckets(tx, run);
+      return undefined;
     });
     run.buckets = buckets ?? [];
   }
@@ -158,7 +161,9 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
         const kept = run.buckets.slice(0, Math.floor(rng() * (run.buckets.length + 1)));
         const from = kept.length ? (kept[kept.length - 1].bucketMs - START) / BUCKET_MS : Math.floor(rng() * SPAN_BUCKETS);
         const more = randomBuckets(rng, from).filter((b) => !kept.some((k) => k.bucketMs === b.bucketMs));
-        await store(run, [...kept, ...more]);
+        // Some counts of the kept buckets change too (a late event), as a resume's would.
+        const touched = kept.map((b) => (rng() < 0.3 ? { ...b, counts: { ...b.counts, turns: b.counts.turns + 1 } } : b));
+        await store(run, [...touched, ...more], true);
       } else if (roll < 0.8) {
         await store(run, null); // a failed rebuild stores no buckets
       } else if (roll < 0.9) {
@@ -243,9 +248,21 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     expect(await rollupDrift(db)).toEqual([]);
   }, 120_000);
 
-  it("refuses to update a stored bucket in place (the rollups sum buckets replaced whole)", async () => {
-    await expect(db.prisma.$executeRawUnsafe(`UPDATE "trend_buckets" SET "counts" = '{"turns": 1}'::jsonb`)).rejects.toThrow(
-      /replaced .*never updated/,
+  it("keeps the rollups exact through a bucket updated in place, whatever columns change", async () => {
+    const rng = random(5);
+    const run = await newRun(rng, projects[0]);
+    await store(run, randomBuckets(rng, 10));
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "counts" = '{"turns": 1, "reviewerViolations": 2}'::jsonb WHERE "run_pk" = $1`,
+      run.id,
     );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "bucket" = "bucket" + interval '1 day', "agent" = 'agent-z', "copy_version" = 'moved' WHERE "run_pk" = $1`,
+      run.id,
+    );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(`UPDATE "trend_buckets" SET "counts" = '{}'::jsonb WHERE "run_pk" = $1`, run.id);
+    expect(await rollupDrift(db)).toEqual([]);
   });
 });

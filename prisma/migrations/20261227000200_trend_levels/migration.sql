@@ -105,3 +105,47 @@ BEGIN
    WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0;
   RETURN NULL;
 END $$;
+
+-- A bucket's counts may now be updated in place (a live run's batch changes its last bucket or two,
+-- lib/server/trends/store-buckets.ts): the rollups get the difference, per count key, between the
+-- new rows and the old ones, and only keys whose sum changed are written. So a batch writes each
+-- changed key's four level rows once, where a DELETE and INSERT of the bucket would subtract and
+-- add every key's (eight writes per key and table). Rows whose sum falls to 0 are deleted. An
+-- update may change any column (the sums go from the old rows' places to the new rows').
+CREATE FUNCTION "trend_rollups_change"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+BEGIN
+  INSERT INTO "trend_rollups" AS r ("project_id", "minutes", "bucket", "copy_version", "policy_version", "key", "n")
+  SELECT b."project_id", l."m", "trend_level_start"(l."m", b."bucket"), b."copy_version", b."policy_version", c."key",
+         sum(b."sign" * c."value"::bigint)
+    FROM (SELECT 1 AS "sign", a.* FROM "added" a UNION ALL SELECT -1, o.* FROM "removed" o) AS b
+         CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+         CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+   GROUP BY 1, 2, 3, 4, 5, 6
+  HAVING sum(b."sign" * c."value"::bigint) <> 0
+   ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("project_id", "minutes", "bucket", "copy_version", "policy_version", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n";
+  INSERT INTO "trend_agent_rollups" AS r ("project_id", "minutes", "bucket", "agent", "model", "copy_version", "policy_version", "key", "n")
+  SELECT b."project_id", l."m", "trend_level_start"(l."m", b."bucket"), coalesce(b."agent", ''), coalesce(b."model", ''),
+         b."copy_version", b."policy_version", c."key", sum(b."sign" * c."value"::bigint)
+    FROM (SELECT 1 AS "sign", a.* FROM "added" a UNION ALL SELECT -1, o.* FROM "removed" o) AS b
+         CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+         CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+  HAVING sum(b."sign" * c."value"::bigint) <> 0
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+  ON CONFLICT ("project_id", "minutes", "bucket", "agent", "model", "copy_version", "policy_version", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n";
+  -- The rows a decrease may have brought to 0.
+  DELETE FROM "trend_rollups" AS r
+   USING (SELECT DISTINCT o."project_id", l."m", "trend_level_start"(l."m", o."bucket") AS "bucket" FROM "removed" o CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")) AS g
+   WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0;
+  DELETE FROM "trend_agent_rollups" AS r
+   USING (SELECT DISTINCT o."project_id", l."m", "trend_level_start"(l."m", o."bucket") AS "bucket" FROM "removed" o CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")) AS g
+   WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER "trend_buckets_no_update" ON "trend_buckets";
+DROP FUNCTION "trend_buckets_no_update"();
+CREATE TRIGGER "trend_buckets_rollup_change" AFTER UPDATE ON "trend_buckets"
+  REFERENCING OLD TABLE AS "removed" NEW TABLE AS "added" FOR EACH STATEMENT EXECUTE FUNCTION "trend_rollups_change"();
