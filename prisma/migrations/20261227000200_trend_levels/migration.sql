@@ -13,7 +13,9 @@
 -- 2.6× on PostgreSQL, 4.8× on PGlite from 200 to 2,000 runs in a 14-day window).
 --
 -- A bucket change updates one row per level and key (4, not 1), in the same trigger statements as
--- before. Rows summing to 0 are still deleted.
+-- before; and a resumed rebuild's changed buckets (a live run's batch) are now updated in place,
+-- adding only the changed keys' differences (trend_rollups_change, at the end). Rows summing to 0
+-- are still deleted.
 
 -- The levels' rows are new; the existing rows are the 15-minute level.
 ALTER TABLE "trend_rollups" ADD COLUMN "minutes" SMALLINT NOT NULL DEFAULT 15;
