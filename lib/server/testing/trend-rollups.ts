@@ -11,22 +11,31 @@ export interface RollupDrift {
   summed: number | null;
 }
 
+/** The spans of the rollups' levels, in minutes (migration 20261227000200_trend_levels). */
+const LEVELS = [15, 60, 360, 1440];
+
 /**
  * Every row of trend_rollups and trend_agent_rollups that differs from the sum, computed again from
- * trend_buckets, of the buckets it groups (migration 20261224000000_trend_rollups), and every such
- * sum with no row; a row summing to 0 should not exist. Empty when the rollups are exact.
+ * trend_buckets, of the buckets it groups (migration 20261224000000_trend_rollups), at each level
+ * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
+ * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
+ * row summing to 0 should not exist. Empty when the rollups are exact. `levels: false`: the tables as
+ * before the levels (no minutes column).
  */
-export async function rollupDrift(db: Database): Promise<RollupDrift[]> {
+export async function rollupDrift(db: Database, { levels = true }: { levels?: boolean } = {}): Promise<RollupDrift[]> {
   const drift = async (table: string, dims: string[], dimsOfBucket: string[]) => {
-    const keys = ["project_id", "bucket", ...dims, "key"].map((c) => `"${c}"`);
+    const keys = ["project_id", ...(levels ? ["minutes"] : []), "bucket", ...dims, "key"].map((c) => `"${c}"`);
+    const bucketOf = levels ? `to_timestamp(floor(extract(epoch FROM b."bucket") / (l."m" * 60)) * l."m" * 60)` : `b."bucket"`;
     return db.prisma.$queryRawUnsafe<RollupDrift[]>(
       `WITH summed AS (
-         SELECT b."project_id" AS "project_id", b."bucket" AS "bucket", ${dims.map((d, i) => `${dimsOfBucket[i]} AS "${d}"`).join(", ")},
+         SELECT b."project_id" AS "project_id", ${levels ? `l."m"::smallint AS "minutes",` : ""} ${bucketOf} AS "bucket",
+                ${dims.map((d, i) => `${dimsOfBucket[i]} AS "${d}"`).join(", ")},
                 c."key" AS "key", sum(c."value"::bigint) AS "n"
            FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+                ${levels ? `CROSS JOIN unnest(ARRAY[${LEVELS.join(", ")}]) AS l("m")` : ""}
           GROUP BY ${keys.map((_, i) => i + 1).join(", ")})
        SELECT $1 AS "table", coalesce(r."project_id", s."project_id") AS "projectId",
-              to_char(coalesce(r."bucket", s."bucket") AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
+              ${levels ? `coalesce(r."minutes", s."minutes") || ' min ' || ` : ""}to_char(coalesce(r."bucket", s."bucket") AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
               coalesce(r."key", s."key") AS "key", r."n"::float8 AS "stored", s."n"::float8 AS "summed"
          FROM "${table}" r FULL JOIN summed s ON (${keys.map((k) => `r.${k}`).join(", ")}) = (${keys.map((k) => `s.${k}`).join(", ")})
         WHERE r."n" IS DISTINCT FROM s."n" OR s."n" = 0

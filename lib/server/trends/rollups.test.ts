@@ -3,8 +3,8 @@ import type { Database } from "@/lib/server/db";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { perRunCounts, perRunVersions, rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { BUCKET_MS, type TrendBucket } from "@/lib/trends/buckets";
-import { clearTrendBuckets, storeTrendBuckets, type TrendRun } from "./store-buckets";
-import { windowCounts, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
+import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets, type TrendRun } from "./store-buckets";
+import { windowCounts, windowDays, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -35,7 +35,7 @@ const KEYS = [
   "followUp.requests.followed",
 ];
 
-type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[] };
+type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[]; stored?: StoredTrendBuckets };
 
 const sorted = <T>(rows: T[]): T[] =>
   rows
@@ -90,10 +90,13 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
   }
 
   /** What a rebuild's transaction does: replace the run's buckets (or clear them, for a failed rebuild). */
-  async function store(run: StoredRun, buckets: TrendBucket[] | null): Promise<void> {
-    await db.prisma.$transaction(async (tx) => {
-      if (buckets) await storeTrendBuckets(tx, run, { copyVersion: run.copyVersion, policyVersion: run.policyVersion, buckets });
-      else await clearTrendBuckets(tx, run);
+  async function store(run: StoredRun, buckets: TrendBucket[] | null, resumed = false): Promise<void> {
+    run.stored = await db.prisma.$transaction(async (tx) => {
+      const trends = { copyVersion: run.copyVersion, policyVersion: run.policyVersion, buckets: buckets ?? [] };
+      // A resume knows what the run stored: only the changed buckets are written (updated in place).
+      if (buckets) return storeTrendBuckets(tx, run, trends, resumed ? run.stored : undefined);
+      await clearTrendBuckets(tx, run);
+      return undefined;
     });
     run.buckets = buckets ?? [];
   }
@@ -106,6 +109,14 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
       { tz: "Asia/Kathmandu", from: "2026-03-28", to: "2026-03-29" }, // +05:45
       { tz: "America/St_Johns", from: "2026-03-26", to: "2026-03-31" }, // -02:30 in summer
       { tz: "Asia/Kolkata", from: "2026-03-29", to: "2026-03-29" },
+      { tz: "Etc/GMT+8", from: "2026-03-26", to: "2026-03-31" }, // -08:00
+      { tz: "America/Los_Angeles", from: "2026-03-27", to: "2026-03-30" }, // -07:00
+      { tz: "Pacific/Kiritimati", from: "2026-03-27", to: "2026-04-01" }, // +14:00
+      { tz: "Pacific/Chatham", from: "2026-03-27", to: "2026-03-31" }, // +13:45
+      { tz: "Europe/London", from: "2026-03-28", to: "2026-03-30" }, // to summer time on the 29th
+      { tz: "Australia/Lord_Howe", from: "2026-03-27", to: "2026-03-30" }, // +11:00
+      { tz: "Asia/Tehran", from: "2026-03-27", to: "2026-03-30" }, // +03:30
+      { tz: "Asia/Kathmandu", from: "2026-03-27", to: "2026-03-27" },
     ];
     const filters: TrendFilters[] = [
       {},
@@ -150,7 +161,9 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
         const kept = run.buckets.slice(0, Math.floor(rng() * (run.buckets.length + 1)));
         const from = kept.length ? (kept[kept.length - 1].bucketMs - START) / BUCKET_MS : Math.floor(rng() * SPAN_BUCKETS);
         const more = randomBuckets(rng, from).filter((b) => !kept.some((k) => k.bucketMs === b.bucketMs));
-        await store(run, [...kept, ...more]);
+        // Some counts of the kept buckets change too (a late event), as a resume's would.
+        const touched = kept.map((b) => (rng() < 0.3 ? { ...b, counts: { ...b.counts, turns: b.counts.turns + 1 } } : b));
+        await store(run, [...touched, ...more], true);
       } else if (roll < 0.8) {
         await store(run, null); // a failed rebuild stores no buckets
       } else if (roll < 0.9) {
@@ -195,16 +208,61 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     expect(await rollupDrift(db)).toEqual([]);
     const total = runs.reduce((sum, run) => sum + run.buckets.reduce((s, b) => s + b.counts.turns, 0), 0);
     const [{ n }] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT coalesce(sum("n"), 0)::float8 AS "n" FROM "trend_rollups" WHERE "project_id" = $1 AND "key" = 'turns'`,
+      `SELECT coalesce(sum("n"), 0)::float8 AS "n" FROM "trend_rollups" WHERE "project_id" = $1 AND "minutes" = 15 AND "key" = 'turns'`,
       projectId,
     );
     expect(n).toBe(total);
     expect(total).toBeGreaterThan(0);
   }, 120_000);
 
-  it("refuses to update a stored bucket in place (the rollups sum buckets replaced whole)", async () => {
-    await expect(db.prisma.$executeRawUnsafe(`UPDATE "trend_buckets" SET "counts" = '{"turns": 1}'::jsonb`)).rejects.toThrow(
-      /replaced .*never updated/,
+  it("reads a day whose clock went back across midnight as every bucket of that date (America/Juneau, 1867-10-18, twice as long)", async () => {
+    // In tzdata, Alaska went from UTC+15:02:19 to UTC-08:57:41 on 1867-10-18: the day has 48 hours, and
+    // no bucket is on a whole quarter of its bounds. The read groups the buckets by their date instead.
+    const rng = random(1867);
+    const projectId = (await db.prisma.project.create({ data: { name: "rollups-juneau" } })).id;
+    const first = Date.parse("1867-10-16T00:00:00Z");
+    for (let i = 0; i < 6; i++) {
+      const run = await newRun(rng, projectId);
+      await store(
+        run,
+        Array.from({ length: 40 }, (_, b) => ({
+          bucketMs: first + (i * 13 + b * 7) * BUCKET_MS,
+          counts: { turns: 1 + b, reviewerViolations: i + 1 },
+        })),
+      );
+    }
+    const juneau: TrendWindow = { tz: "America/Juneau", from: "1867-10-16", to: "1867-10-20" };
+    expect((await windowDays(db, juneau)).map((d) => d.exact)).toEqual([true, true, false, true, true]);
+    for (const w of [
+      juneau,
+      { tz: "UTC", from: "1867-10-16", to: "1867-10-20" },
+      { tz: "America/Juneau", from: "1867-10-19", to: "1867-10-20" },
+    ]) {
+      expect(sorted(await windowVersions(db, projectId, w))).toEqual(sorted(await perRunVersions(db, projectId, w)));
+      for (const f of [{}, { agent: "agent-a" }]) {
+        const want = sorted(await perRunCounts(db, projectId, w, f));
+        expect(want.length).toBeGreaterThan(0);
+        expect(sorted(await windowCounts(db, projectId, w, f)), JSON.stringify({ w, f })).toEqual(want);
+      }
+    }
+    expect(await rollupDrift(db)).toEqual([]);
+  }, 120_000);
+
+  it("keeps the rollups exact through a bucket updated in place, whatever columns change", async () => {
+    const rng = random(5);
+    const run = await newRun(rng, projects[0]);
+    await store(run, randomBuckets(rng, 10));
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "counts" = '{"turns": 1, "reviewerViolations": 2}'::jsonb WHERE "run_pk" = $1`,
+      run.id,
     );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "bucket" = "bucket" + interval '1 day', "agent" = 'agent-z', "copy_version" = 'moved' WHERE "run_pk" = $1`,
+      run.id,
+    );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(`UPDATE "trend_buckets" SET "counts" = '{}'::jsonb WHERE "run_pk" = $1`, run.id);
+    expect(await rollupDrift(db)).toEqual([]);
   });
 });

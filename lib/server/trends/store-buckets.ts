@@ -25,13 +25,14 @@ export function bucketsFiling(run: TrendRun, versions: TrendVersions): string {
  * Replaces the run's stored trend buckets (lib/trends/buckets.ts) with `trends`, inside the caller's
  * transaction: the rebuild writes them with the run's decisions, so the trends never count a run by
  * one rebuild and list it by another. The project's rollups (trend_rollups, which the trends read)
- * follow in the same statements: triggers on trend_buckets subtract the DELETE's rows and add the
- * INSERT's (migration 20261224000000_trend_rollups).
+ * follow in the same statements: triggers on trend_buckets subtract the DELETE's rows, add the
+ * INSERT's, and add the UPDATE's differences (migrations 20261224000000_trend_rollups and
+ * 20261227000200_trend_levels).
  *
  * `stored`: the buckets the run has stored, when the caller knows them (a resume over the rebuild it
- * made itself, lib/server/rebuild/resume-state.ts). Then only the buckets whose counts changed (or that
- * are gone) are deleted and inserted — a live run's batch touches a bucket or two, not the run's
- * every bucket and its rollups; without it (or when the run is filed under other versions now)
+ * made itself, lib/server/rebuild/resume-state.ts). Then only the buckets whose counts changed are
+ * updated, new ones inserted and gone ones deleted — a live run's batch touches a bucket or two, not
+ * the run's every bucket and its rollups, and the rollups get only the keys that changed; without it (or when the run is filed under other versions now)
  * every bucket is replaced. Either way the tables end up the same. Returns the counts as stored.
  */
 export async function storeTrendBuckets(
@@ -44,16 +45,28 @@ export async function storeTrendBuckets(
   const counts = new Map(trends.buckets.map((b) => [b.bucketMs, JSON.stringify(b.counts)]));
   let write = trends.buckets.map((b) => b.bucketMs);
   if (stored && stored.filing === filing) {
-    write = write.filter((ms) => stored.counts.get(ms) !== counts.get(ms));
+    const changed = write.filter((ms) => stored.counts.has(ms) && stored.counts.get(ms) !== counts.get(ms));
+    write = write.filter((ms) => !stored.counts.has(ms));
     const gone = [...stored.counts.keys()].filter((ms) => !counts.has(ms));
-    if (write.length + gone.length > 0) {
-      await lockProjectRollups(tx, run.projectId);
+    if (changed.length + write.length + gone.length > 0) await lockProjectRollups(tx, run.projectId);
+    if (gone.length > 0) {
       await tx.$executeRawUnsafe(
         `DELETE FROM "trend_buckets" WHERE "project_id" = $1 AND "run_pk" = $2
             AND "bucket" = ANY(SELECT to_timestamp(m / 1000.0) FROM unnest($3::float8[]) AS m)`,
         run.projectId,
         run.id,
-        [...write, ...gone],
+        gone,
+      );
+    }
+    if (changed.length > 0) {
+      // In place: the rollups get each count key's difference (migration 20261227000200_trend_levels).
+      await tx.$executeRawUnsafe(
+        `UPDATE "trend_buckets" b SET "counts" = u.c::jsonb FROM unnest($3::float8[], $4::text[]) AS u(ms, c)
+          WHERE b."project_id" = $1 AND b."run_pk" = $2 AND b."bucket" = to_timestamp(u.ms / 1000.0)`,
+        run.projectId,
+        run.id,
+        changed,
+        changed.map((ms) => counts.get(ms)!),
       );
     }
   } else await clearTrendBuckets(tx, run);

@@ -21,54 +21,226 @@ export type Count = { day: string; copyVersion: string; key: string; n: number }
 export type TrendWindow = { tz: string; from: string; to: string };
 export type TrendFilters = { agent?: string; model?: string; copyVersion?: string; policyVersion?: string };
 
-/** The instants of a window's days in its zone, on the rollups' buckets ($1 project, $2 tz, $3 from, $4 to). */
-const IN_WINDOW = `r."project_id" = $1 AND r."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND r."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
+/** The instants of a window's days in its zone, on the rollups' 15-minute buckets ($1 project, $2 tz, $3 from, $4 to). */
+const IN_WINDOW = `r."project_id" = $1 AND r."minutes" = 15 AND r."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND r."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
+
+/** A day of a window: its name in the zone and the instants it starts and ends (epoch ms, end excluded). */
+export type WindowDay = {
+  day: string;
+  start: number;
+  end: number;
+  /**
+   * Whether the 15-minute buckets from the first at or after `start` to the first at or after `end` are
+   * exactly those whose zone date is `day` (windowDays checks; not so a day whose clock went back across
+   * midnight, such as America/Juneau's 1867-10-18).
+   */
+  exact: boolean;
+};
+
+/** The spans of the rollups' levels (migration 20261227000200_trend_levels), in minutes. */
+const DAY = 1440;
+const BLOCK = 360;
+const HOUR = 60;
+const QUARTER = 15;
+const MINUTE_MS = 60_000;
+const QUARTER_MS = QUARTER * MINUTE_MS;
+
+/** One rollup row's span (`minutes`, its start `ms`) counted `coef` times into a day. */
+export type LevelTerm = { minutes: number; ms: number; coef: number };
 
 /**
- * Each count key's sum per day of the window and copy version, from the project's trend rollups
- * (migration 20261224000000_trend_rollups): `trend_rollups` (per copy and policy version) unless an
- * agent or model is asked for, then `trend_agent_rollups` (also per agent and model). Rows read: the
- * window's buckets × the versions (and agents and models) in them × count keys, however many runs
- * they sum. The day of a bucket is `date_trunc('day', bucket AT TIME ZONE tz)`, exact because
- * buckets are 15 minutes.
+ * The rollup spans whose signed sum is the instants [start, end) (epoch ms on 15-minute bounds):
+ * the UTC days from start's day to end's day, plus the part of end's day before end, minus the part of
+ * start's day before start, each such part from the nearest 6-hour bound (or the day less the blocks
+ * after it), then the nearest hour, then quarters: at most 2 + 3 + 2 spans each, and terms that cancel
+ * dropped. So a zone's day reads a few rows per version × key however its buckets are filled.
  */
-export async function windowCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
-  const byAgent = f.agent !== undefined || f.model !== undefined;
-  const versions = `($5::text IS NULL OR r."copy_version" = $5) AND ($6::text IS NULL OR r."policy_version" = $6)`;
-  return db.prisma.$queryRawUnsafe<Count[]>(
-    `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
-            r."key", sum(r."n")::float8 AS "n"
-       FROM ${byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`} r
-      WHERE ${IN_WINDOW} AND ${versions}
-            ${byAgent ? `AND ($7::text IS NULL OR r."agent" = $7) AND ($8::text IS NULL OR r."model" = $8)` : ""}
-      GROUP BY 1, 2, 3`,
-    projectId,
+export function levelTerms(start: number, end: number): LevelTerm[] {
+  const terms = new Map<string, LevelTerm>();
+  const add = (minutes: number, ms: number, coef: number) => {
+    const id = `${minutes}:${ms}`;
+    const term = terms.get(id) ?? { minutes, ms, coef: 0 };
+    term.coef += coef;
+    terms.set(id, term);
+  };
+  const dayMs = DAY * MINUTE_MS;
+  /** Adds `sign` × the instants from the start of t's UTC day to t. */
+  const head = (t: number, sign: number) => {
+    const day = Math.floor(t / dayMs) * dayMs;
+    const blockMs = BLOCK * MINUTE_MS;
+    const blocks = Math.round((t - day) / blockMs); // 0–4
+    if (blocks <= 2) for (let i = 0; i < blocks; i++) add(BLOCK, day + i * blockMs, sign);
+    else {
+      add(DAY, day, sign);
+      for (let i = blocks; i < 4; i++) add(BLOCK, day + i * blockMs, -sign);
+    }
+    let at = day + blocks * blockMs;
+    for (const minutes of [HOUR, QUARTER]) {
+      const size = minutes * MINUTE_MS;
+      const steps = Math.round((t - at) / size);
+      for (let i = 0; i < Math.abs(steps); i++) add(minutes, steps > 0 ? at + i * size : at - (i + 1) * size, steps > 0 ? sign : -sign);
+      at += steps * size;
+    }
+  };
+  if (end <= start) return [];
+  for (let day = Math.floor(start / dayMs) * dayMs; day < Math.floor(end / dayMs) * dayMs; day += dayMs) add(DAY, day, 1);
+  head(end, 1);
+  head(start, -1);
+  return [...terms.values()].filter((t) => t.coef !== 0);
+}
+
+/**
+ * The window's days in its zone with their bounds (getTrends answers them), and whether each is exact
+ * (WindowDay): its first and last buckets' zone date is the day and the UTC offset is the same at both, or
+ * else every bucket from 3 hours before it to 3 hours after it has the zone date of the day exactly when it
+ * is between its bounds.
+ */
+export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDay[]> {
+  // Epoch milliseconds, not timestamps: a day at either end of the calendar (0001-01-01 east of
+  // UTC, 9999-12-31) starts or ends in year 0 or 10000, which the driver cannot read as a Date.
+  return db.prisma.$queryRawUnsafe<WindowDay[]>(
+    `SELECT to_char(d, 'YYYY-MM-DD') AS "day", (extract(epoch FROM s) * 1000)::float8 AS "start", (extract(epoch FROM e) * 1000)::float8 AS "end",
+            CASE WHEN qe <= qs THEN NOT EXISTS (
+                   SELECT 1 FROM generate_series(qs - interval '3 hours', qs + interval '3 hours', interval '15 minutes') AS q
+                    WHERE date_trunc('day', q AT TIME ZONE $1) = d)
+                 WHEN date_trunc('day', qs AT TIME ZONE $1) <> d OR date_trunc('day', (qe - interval '15 minutes') AT TIME ZONE $1) <> d THEN false
+                 WHEN (qs AT TIME ZONE $1) - (qs AT TIME ZONE 'UTC')
+                    = ((qe - interval '15 minutes') AT TIME ZONE $1) - ((qe - interval '15 minutes') AT TIME ZONE 'UTC') THEN true
+                 ELSE NOT EXISTS (
+                   SELECT 1 FROM generate_series(qs - interval '3 hours', qe + interval '3 hours', interval '15 minutes') AS q
+                    WHERE (date_trunc('day', q AT TIME ZONE $1) = d) <> (q >= qs AND q < qe))
+            END AS "exact"
+       FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d,
+            LATERAL (SELECT d AT TIME ZONE $1 AS s, (d + interval '1 day') AT TIME ZONE $1 AS e) AS b,
+            -- The first bucket at or after each bound (a zone's local mean time, before 1900, is no whole quarter off UTC).
+            LATERAL (SELECT date_bin(interval '15 minutes', s - interval '1 microsecond', TIMESTAMPTZ '0001-01-01 00:00:00+00') + interval '15 minutes' AS qs,
+                            date_bin(interval '15 minutes', e - interval '1 microsecond', TIMESTAMPTZ '0001-01-01 00:00:00+00') + interval '15 minutes' AS qe) AS q
+      ORDER BY d`,
     w.tz,
     w.from,
     w.to,
-    f.copyVersion ?? null,
-    f.policyVersion ?? null,
-    ...(byAgent ? [f.agent ?? null, f.model ?? null] : []),
+  );
+}
+
+/** The SQL conditions of the filters asked for, on rollup rows `r`, and their parameters from `$first` on. */
+function filtersOf(f: TrendFilters, byAgent: boolean, first: number): { sql: string; params: string[] } {
+  const asked: [string, string | undefined][] = [
+    ["agent", byAgent ? f.agent : undefined],
+    ["model", byAgent ? f.model : undefined],
+    ["copy_version", f.copyVersion],
+    ["policy_version", f.policyVersion],
+  ];
+  const used = asked.filter((a): a is [string, string] => a[1] !== undefined);
+  return { sql: used.map(([column], i) => ` AND r."${column}" = $${first + i}`).join(""), params: used.map(([, value]) => value) };
+}
+
+/**
+ * The signed level terms of each day, for SQL arrays: day names, spans, starts (epoch ms), coefficients;
+ * null when a day is not exact (then the read groups the 15-minute buckets by their zone date instead).
+ */
+function termArrays(days: readonly WindowDay[]): [string[], number[], number[], number[]] | null {
+  if (days.some((d) => !d.exact)) return null;
+  const arrays: [string[], number[], number[], number[]] = [[], [], [], []];
+  for (const d of days) {
+    // The buckets from the first at or after the day's start to the first at or after its end.
+    for (const t of levelTerms(Math.ceil(d.start / QUARTER_MS) * QUARTER_MS, Math.ceil(d.end / QUARTER_MS) * QUARTER_MS)) {
+      arrays[0].push(d.day);
+      arrays[1].push(t.minutes);
+      arrays[2].push(t.ms);
+      arrays[3].push(t.coef);
+    }
+  }
+  return arrays;
+}
+
+/**
+ * The rows `r` of a rollup table counted into each day of the window, each as the sum `n` of its
+ * count key `r."key"` × the term's coefficient (`t."day"` its day), for a query that groups them.
+ * Each term is one index lookup (project, span, start, and the filters asked for) of the table's key.
+ */
+function termRows(table: string, select: string, where: string, firstParam: number): string {
+  return `FROM unnest($${firstParam}::text[], $${firstParam + 1}::int[], $${firstParam + 2}::float8[], $${firstParam + 3}::int[]) AS t("day", "minutes", "ms", "coef")
+         CROSS JOIN LATERAL (
+           SELECT ${select}, r."key", r."n" * t."coef" AS "n" FROM ${table} r
+            WHERE r."project_id" = $1 AND r."minutes" = t."minutes" AND r."bucket" = to_timestamp(t."ms" / 1000.0) ${where}
+           OFFSET 0) AS r`;
+}
+
+/**
+ * Each count key's sum per day of the window and copy version, from the project's trend rollups
+ * (migrations 20261224000000_trend_rollups and 20261227000200_trend_levels): `trend_rollups` (per copy
+ * and policy version) unless an agent or model is asked for, then `trend_agent_rollups` (also per agent
+ * and model). Each day is summed from a few spans of the rollups' levels (levelTerms), so rows read are
+ * the window's days × a few × the versions (and agents and models) in them × count keys, however many
+ * runs they sum and however many of the day's 15-minute buckets hold some. A day whose rows sum to 0
+ * has none in a 15-minute bucket either (counts are positive), so it is left out as before.
+ */
+export async function windowCounts(
+  db: Database,
+  projectId: string,
+  w: TrendWindow,
+  f: TrendFilters,
+  days?: readonly WindowDay[],
+): Promise<Count[]> {
+  const byAgent = f.agent !== undefined || f.model !== undefined;
+  const table = byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`;
+  const terms = termArrays(days ?? (await windowDays(db, w)));
+  if (terms === null) {
+    // The 15-minute rows of the window grouped by their zone date, exact for any zone.
+    const filters = filtersOf(f, byAgent, 5);
+    return db.prisma.$queryRawUnsafe<Count[]>(
+      `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
+              r."key", sum(r."n")::float8 AS "n"
+         FROM ${table} r WHERE ${IN_WINDOW} ${filters.sql}
+        GROUP BY 1, 2, 3`,
+      projectId,
+      w.tz,
+      w.from,
+      w.to,
+      ...filters.params,
+    );
+  }
+  const filters = filtersOf(f, byAgent, 6);
+  return db.prisma.$queryRawUnsafe<Count[]>(
+    `SELECT t."day", r."copyVersion", r."key", sum(r."n")::float8 AS "n"
+       ${termRows(table, `r."copy_version" AS "copyVersion"`, filters.sql, 2)}
+      GROUP BY 1, 2, 3 HAVING sum(r."n") <> 0`,
+    projectId,
+    ...terms,
+    ...filters.params,
   );
 }
 
 /**
- * The copy and policy versions of the runs with buckets in the window, whatever the filters: the
- * rollups (per copy and policy version) of count key `turns`. Every bucket holds a turn
- * (lib/trends/buckets.ts puts a finding without a turn in the last turn's bucket).
+ * The copy and policy versions of the runs with buckets in the window, whatever the filters: those
+ * whose count key `turns` sums to more than 0 on a day of the window (trend_rollups, by the levels'
+ * terms as in windowCounts). Every bucket holds a turn (lib/trends/buckets.ts puts a finding without a
+ * turn in the last turn's bucket).
  */
 export async function windowVersions(
   db: Database,
   projectId: string,
   w: TrendWindow,
+  days?: readonly WindowDay[],
 ): Promise<{ copyVersion: string; policyVersion: string }[]> {
+  const terms = termArrays(days ?? (await windowDays(db, w)));
+  if (terms === null) {
+    return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
+      `SELECT DISTINCT r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"
+         FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
+      projectId,
+      w.tz,
+      w.from,
+      w.to,
+    );
+  }
   return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
-    `SELECT DISTINCT r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"
-       FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
+    `SELECT DISTINCT v."copyVersion", v."policyVersion" FROM (
+       SELECT r."copyVersion", r."policyVersion"
+         ${termRows(`"trend_rollups"`, `r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"`, `AND r."key" = 'turns'`, 2)}
+        GROUP BY t."day", 1, 2 HAVING sum(r."n") <> 0) AS v`,
     projectId,
-    w.tz,
-    w.from,
-    w.to,
+    ...terms,
   );
 }
 
@@ -87,22 +259,11 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
     copyVersion: query.copyVersion,
     policyVersion: query.policyVersion,
   };
+  const windowDays$ = zoned(() => windowDays(db, window));
   const [days, counts, versions, savedCopies, savedPolicies] = await Promise.all([
-    zoned(() =>
-      // Epoch milliseconds, not timestamps: a day at either end of the calendar (0001-01-01 east of
-      // UTC, 9999-12-31) starts or ends in year 0 or 10000, which the driver cannot read as a Date.
-      db.prisma.$queryRawUnsafe<{ day: string; start: number; end: number }[]>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS "day",
-                (extract(epoch FROM (d AT TIME ZONE $1)) * 1000)::float8 AS "start",
-                (extract(epoch FROM ((d + interval '1 day') AT TIME ZONE $1)) * 1000)::float8 AS "end"
-           FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d ORDER BY d`,
-        tz,
-        from,
-        to,
-      ),
-    ),
-    zoned(() => windowCounts(db, projectId, window, filters)),
-    zoned(() => windowVersions(db, projectId, window)),
+    windowDays$,
+    windowDays$.then((days) => zoned(() => windowCounts(db, projectId, window, filters, days))),
+    windowDays$.then((days) => zoned(() => windowVersions(db, projectId, window, days))),
     db.prisma.copyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, copy: true } }),
     db.prisma.policyVersion.findMany({ where: { projectId }, select: { id: true, name: true, createdAt: true, policy: true } }),
   ]);
