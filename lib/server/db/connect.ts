@@ -8,6 +8,7 @@ import { PrismaClient } from "./generated/client";
 import { CopyBinaryReader, CopyBytes, copyBinaryRows, type CopyRow, type CopySink } from "./copy-binary";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
+import { COPY_DEVICE_PATH, copyToDevice } from "./pglite-copy-device";
 import { gatedPglite } from "./pglite-gate";
 import type { SqlRunner } from "./sql";
 import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
@@ -276,12 +277,18 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
   // Every statement through the gate: the event loop turns between two of them (pglite-gate.ts).
   const gated = gatedPglite(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(gated) });
+  const copyDevice = copyToDevice(pglite);
   const copyBytes = async (select: string): Promise<Uint8Array> => {
-    // PGlite writes a COPY's output to its /dev/blob device and hands it back as a Blob: the rows
-    // never go through its wire-protocol reader (a string per field, on this thread).
-    const { blob } = await gated.query(`COPY (${select}) TO '/dev/blob' WITH (FORMAT binary)`);
-    if (!blob) throw new Error("PGlite's COPY TO '/dev/blob' gave no blob");
-    return new Uint8Array(await blob.arrayBuffer());
+    // The COPY's output goes to a device of PGlite's file system that collects it in one buffer
+    // (pglite-copy-device.ts): the rows never go through its wire-protocol reader (a string per
+    // field, on this thread), nor through a Blob of one piece per row.
+    try {
+      await gated.query(`COPY (${select}) TO '${COPY_DEVICE_PATH}' WITH (FORMAT binary)`);
+    } catch (error) {
+      copyDevice.discard();
+      throw error;
+    }
+    return copyDevice.take();
   };
   return {
     prisma,

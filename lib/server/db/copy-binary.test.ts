@@ -135,4 +135,18 @@ describe.each(testDatabases())("Database.copyRows on $name", (kind) => {
     await expect(db.copyRows(`SELECT 1/0`)).rejects.toThrow(/division by zero/);
     expect(await db.copyRows(`SELECT 'ok'::text`)).toEqual([[Buffer.from("ok")]]);
   });
+
+  it("keeps each COPY's bytes its own: large ones, ones at once, and after one that failed half-way", async () => {
+    const large = (n: number) => `SELECT g::text, repeat(chr(97 + g % 26), 1000) FROM generate_series(1, ${n}) AS g`;
+    // Rows are written before the error: what they wrote must not end up in the next COPY's bytes.
+    await expect(
+      db.copyBytes(`SELECT CASE WHEN g < 500 THEN repeat('x', 1000) ELSE (1 / (g - g))::text END FROM generate_series(1, 600) AS g`),
+    ).rejects.toThrow(/division by zero/);
+    const [a, b, c] = await Promise.all([db.copyBytes(large(3000)), db.copyBytes(large(2)), db.copyRows(large(700))]);
+    expect(decoded(copyBinaryRows([a]))).toEqual(
+      Array.from({ length: 3000 }, (_, i) => [String(i + 1), String.fromCharCode(97 + ((i + 1) % 26)).repeat(1000)]),
+    );
+    expect(decoded(copyBinaryRows([b]))).toEqual([1, 2].map((g) => [String(g), String.fromCharCode(97 + g).repeat(1000)]));
+    expect(decoded(c)).toHaveLength(700);
+  });
 });

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatedPglite } from "./pglite-gate";
+import { asBackgroundWork, gatedPglite } from "./pglite-gate";
 
 /**
  * PGlite answers statements queued behind one another in one microtask chain, so the event loop
@@ -12,7 +12,7 @@ describe("the PGlite gate", () => {
   beforeAll(async () => {
     pglite = await PGlite.create("memory://");
     await pglite.exec("CREATE TABLE t (n int)");
-  });
+  }, 60_000);
   afterAll(() => pglite.close());
 
   it("lets the event loop turn between queued statements, in the order they were issued", async () => {
@@ -41,6 +41,26 @@ describe("the PGlite gate", () => {
     });
     await inside;
     expect(seen).toEqual([2]);
+  });
+
+  it("starts requests' statements before background work's queued earlier, each queue in its order", async () => {
+    const db = gatedPglite(pglite);
+    const order: string[] = [];
+    const query = (name: string) => db.query("SELECT count(*) FROM generate_series(1, 2000)").then(() => order.push(name));
+    // Background work: its statements, also those after an await or from a timer inside it.
+    const background = asBackgroundWork(async () => {
+      const first = [query("b0"), query("b1")];
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await Promise.all([...first, query("b2")]);
+    });
+    const requests = [query("r0"), query("r1")];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    requests.push(query("r2"));
+    await Promise.all([background, ...requests]);
+    expect(order.filter((s) => s.startsWith("r"))).toEqual(["r0", "r1", "r2"]);
+    expect(order.filter((s) => s.startsWith("b"))).toEqual(["b0", "b1", "b2"]);
+    // No background statement started while a request's was waiting.
+    expect(order.indexOf("r1")).toBeLessThan(order.indexOf("b0"));
   });
 
   it("passes errors through and goes on with the next statement", async () => {

@@ -1,5 +1,28 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite } from "@electric-sql/pglite";
-import { eventLoopTurn } from "@/lib/server/event-loop-turn";
+
+/**
+ * Work done for a background job (a what-if replay) rather than for a request: its statements on
+ * the embedded database give way to requests' (gatedPglite). Everything the work starts, timers
+ * included, runs in it.
+ */
+const backgroundWork = new AsyncLocalStorage<true>();
+
+/** Runs `work` as background work: its embedded-database statements wait while requests' are queued (gatedPglite). */
+export function asBackgroundWork<T>(work: () => T): T {
+  return backgroundWork.run(true, work);
+}
+
+/**
+ * How long a background statement waits at most while requests' statements keep coming (ms): then
+ * it goes next, so a steady stream of requests slows a job down but never stops it.
+ */
+export const BACKGROUND_MAX_WAIT_MS = 250;
+
+interface Waiting {
+  start: () => void;
+  since: number;
+}
 
 /**
  * PGlite runs each statement synchronously in WebAssembly on this thread, and its own lock hands
@@ -8,18 +31,55 @@ import { eventLoopTurn } from "@/lib/server/event-loop-turn";
  * turn — no timer, no I/O, no other request, `/api/v1/health` included — until the whole queue is
  * drained (`npm run test:load -- --profile mixed` measured stalls of 400–700 ms this way).
  *
- * The gate puts the statements (`query`, `exec`, and a whole `transaction`) in its own first-come
- * queue and starts each one from `setImmediate`, so the loop turns between two statements: a stall
- * lasts one statement, not a queue of them. The order is kept; a transaction keeps the connection
- * to itself as before (statements inside it run on its own `tx`, not through the gate).
+ * The gate puts the statements (`query`, `exec`, and a whole `transaction`) in its own queues and
+ * starts each one from `setImmediate`, so the loop turns between two statements: a stall lasts one
+ * statement, not a queue of them. A transaction keeps the connection to itself as before
+ * (statements inside it run on its own `tx`, not through the gate).
+ *
+ * Two queues, each first-come: requests' statements, and background work's (asBackgroundWork: a
+ * replay's reads and writes). The next statement is a request's whenever one is waiting, unless the
+ * oldest background one has waited BACKGROUND_MAX_WAIT_MS: a request's read then waits behind at
+ * most the one statement running when it came, not behind a job's queue of them.
  */
 export function gatedPglite(pglite: PGlite): PGlite {
-  let tail: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = tail.then(eventLoopTurn).then(work);
-    tail = turn.catch(() => undefined);
-    return turn;
+  const requests: Waiting[] = [];
+  const background: Waiting[] = [];
+  let busy = false;
+  let scheduled = false;
+
+  const next = () => {
+    scheduled = false;
+    if (busy) return;
+    const useBackground =
+      background.length > 0 && (requests.length === 0 || performance.now() - background[0].since >= BACKGROUND_MAX_WAIT_MS);
+    const waiting = useBackground ? background.shift() : requests.shift();
+    if (!waiting) return;
+    busy = true;
+    waiting.start();
   };
+  const schedule = () => {
+    if (busy || scheduled || (requests.length === 0 && background.length === 0)) return;
+    scheduled = true;
+    setImmediate(next);
+  };
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const start = () => {
+        let running: Promise<T>;
+        try {
+          running = work();
+        } catch (error) {
+          running = Promise.reject(error);
+        }
+        running.then(resolve, reject).finally(() => {
+          busy = false;
+          schedule();
+        });
+      };
+      (backgroundWork.getStore() ? background : requests).push({ start, since: performance.now() });
+      schedule();
+    });
+
   const gated = new Set<PropertyKey>(["query", "exec", "transaction"]);
   return new Proxy(pglite, {
     get(target, property) {

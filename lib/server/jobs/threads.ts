@@ -157,11 +157,15 @@ export class TaskThreads<T extends TaskMap> implements Threads<T> {
 /**
  * The buffers of `views` that can be handed to a thread (TaskThreads.run's `transfer`): each view's
  * ArrayBuffer when the view spans all of it (a view into a shared pool is copied instead), once each.
+ * `shared`: also the buffers the views only share a part of, when the caller knows no other view
+ * into them is used afterwards (a page of rows read into one buffer of its own, say): they are
+ * emptied here too.
  */
-export function transferableBuffers(views: Iterable<Uint8Array>): ArrayBuffer[] {
+export function transferableBuffers(views: Iterable<Uint8Array>, options: { shared?: boolean } = {}): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const view of views) {
-    if (view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) buffers.add(view.buffer);
+    if (!(view.buffer instanceof ArrayBuffer)) continue;
+    if (options.shared || (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength)) buffers.add(view.buffer);
   }
   return [...buffers];
 }

@@ -143,10 +143,10 @@ export async function listReplays(db: Database, projectId: string): Promise<TRep
 
 /**
  * The body of a replay a worker claimed (lib/server/replay/replay-workers.ts): replays the job's
- * runs, one at a time on a job thread, storing progress after every run and the result at the
- * end. Every write is the claim's own (its `worker_token`): once the claim is taken back (its
- * worker was taken as lost, or ran past its limit) the job stops after the run it is on and writes
- * nothing more. A retry starts the job's runs over. An error is thrown on: the worker gives the
+ * runs, one at a time on a job thread, storing progress every quarter second or so
+ * (PROGRESS_EVERY_MS) and the result at the end. Every write is the claim's own (its
+ * `worker_token`): once the claim is taken back (its worker was taken as lost, or ran past its
+ * limit) the job stops at its next progress write and writes nothing more. A retry starts the job's runs over. An error is thrown on: the worker gives the
  * job back for its retry with the error (lib/server/replay/replay-queue.ts).
  */
 export async function runReplayJob(
@@ -197,12 +197,12 @@ export async function getReplayJob(db: Database, projectId: string, id: string):
   return toJob(row, false);
 }
 
-/** Asks a running replay to stop after the run it is on. */
+/** Asks a running replay to stop (at its next progress write, within a run and a quarter second or so). */
 export async function cancelReplayJob(db: Database, projectId: string, id: string): Promise<TReplayJob> {
   const row = await db.prisma.replayJob.findFirst({ where: { id, projectId } });
   if (!row) throw new DomainError("not_found", `no replay ${JSON.stringify(id)} in this project`, "id");
   if (row.status !== "running") return toJob(row, false);
-  // Queued (no worker has it): cancelled here and now; at work: its worker stops after the run it is on.
+  // Queued (no worker has it): cancelled here and now; at work: its worker stops at its next progress write.
   const queued = await db.prisma.replayJob.updateMany({
     where: { projectId, id, status: "running", heartbeatAt: null },
     data: { cancelRequested: true, status: "cancelled", finishedAt: new Date() },

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { createHash } from "node:crypto";
 import { REMINDER_KEYS, type TCopy, type TPolicy, type TReplayResult } from "@/lib/contracts";
 import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/follow-up-groups";
@@ -10,6 +11,12 @@ import { readWholeDecisionBytes } from "@/lib/server/runs/stored-decisions";
 import { transferableBuffers, type Threads } from "@/lib/server/jobs/threads";
 import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
 import type { ReplayTasks } from "./replay-task";
+
+/**
+ * How often a replay stores its progress (and looks whether it was cancelled), in ms: a statement
+ * per run was a statement more per 700 turns, waiting its turn with the reads.
+ */
+export const PROGRESS_EVERY_MS = 250;
 
 export interface ReplayProgress {
   doneRuns: number;
@@ -29,7 +36,8 @@ export interface ReplayRun {
  * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs
  * per copy they were rendered with (named after the project's saved copy versions). Runs are
  * replayed one at a time on a job thread, the next one read meanwhile.
- * `onRun` reports progress after every run and may answer false to stop (cancellation).
+ * `onRun` reports progress every PROGRESS_EVERY_MS and after the last run, and may answer false to
+ * stop (cancellation).
  */
 export async function replayRuns(
   db: Database,
@@ -48,14 +56,16 @@ export async function replayRuns(
   // The next run is read (on this event loop, between requests) while the job thread replays this
   // one: memory holds two runs, never all of them.
   let next = runs.length > 0 ? readRunInput(db, threads, projectId, runs[0]) : null;
+  let reported = performance.now();
   try {
     for (const [i, run] of runs.entries()) {
       const input = await next!;
       next = i + 1 < runs.length ? readRunInput(db, threads, projectId, runs[i + 1]) : null;
       next?.catch(() => {}); // its failure is thrown when it is awaited, next round
       if (input) {
-        // The pages' and chunks' buffers are handed over, not copied (this side never reads them).
-        const buffers = transferableBuffers([...input.eventPages, ...input.ownChunks]);
+        // The pages' and chunks' buffers are handed over, not copied (this side never reads them;
+        // the chunks' page buffers, views of which they may be, are the read's own).
+        const buffers = transferableBuffers([...input.eventPages, ...input.ownChunks], { shared: true });
         const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides }, buffers);
         mergeKeyStats(baseline, one.baseline);
         mergeKeyStats(whatIf, one.whatIf);
@@ -64,7 +74,11 @@ export async function replayRuns(
       }
       progress.doneRuns++;
       progress.doneTurns += run.maxTurn === null ? 0 : run.maxTurn + 1;
-      if (!(await onRun(progress))) return null;
+      // Progress is stored (and cancellation looked at) every PROGRESS_EVERY_MS, and after the last run.
+      if (i === runs.length - 1 || performance.now() - reported >= PROGRESS_EVERY_MS) {
+        if (!(await onRun(progress))) return null;
+        reported = performance.now();
+      }
     }
   } finally {
     await next?.catch(() => {}); // stopped or failed: nothing is left reading once the job is over
@@ -91,13 +105,14 @@ async function readRunInput(
   projectId: string,
   run: ReplayRun,
 ): Promise<{ ownChunks: Uint8Array[]; ownFindings: string; eventPages: Uint8Array[] } | null> {
-  const own = await db.prisma.runDecisionsCache.findUnique({
-    where: { projectId_runPk: { projectId, runPk: run.id } },
-    select: { eventCount: true },
-  });
-  if (own?.eventCount !== run.eventCount) await rebuildRun(db, threads, projectId, run.id);
-  // The whole stored decisions (a job reads the whole run), joined on the job thread.
-  const stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
+  // The whole stored decisions (a job reads the whole run), joined on the job thread. The row read
+  // with them says whether they are of the run's events now: if not (or there is none) the run is
+  // rebuilt, and they are read again.
+  let stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
+  if (stored?.head.eventCount !== run.eventCount) {
+    await rebuildRun(db, threads, projectId, run.id);
+    stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
+  }
   if (!stored?.head.findings) return null;
   return {
     ownChunks: stored.chunkTexts,

@@ -4,7 +4,6 @@ import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
-import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { eventRowsOfCopyPages } from "@/lib/server/runs/run-events";
 
 const CHANGED_TURNS_LISTED = 200;
@@ -40,13 +39,7 @@ export interface ReplayRunOutput {
  */
 export function replayRunTask({ runId, eventPages, ownChunks, ownFindings, overrides }: ReplayRunInput): ReplayRunOutput {
   const events = eventRowsOfCopyPages(eventPages).map((row) => storedEvent(row, runId));
-  const decoder = new TextDecoder();
-  const ownJson = decisionsJsonOf(
-    runId,
-    ownChunks.map((chunk) => decoder.decode(chunk)),
-    ownFindings,
-  );
-  const before = JSON.parse(ownJson) as TRunDecisions;
+  const before = ownDecisions(runId, ownChunks, ownFindings);
   const after = rebuild(events, overrides);
   const changed = changedTurns(before, after);
   const started = events.find((e) => e.type === "run.started");
@@ -63,6 +56,18 @@ export function replayRunTask({ runId, eventPages, ownChunks, ownFindings, overr
       : null,
     follow: { copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey },
   };
+}
+
+/**
+ * The run's own decisions from their stored parts: what JSON.parse of their whole text
+ * (decisionsJsonOf) gives, each chunk parsed on its own instead — no text of the whole run is put
+ * together to be parsed once.
+ */
+function ownDecisions(runId: string, ownChunks: readonly Uint8Array[], ownFindings: string): TRunDecisions {
+  const decoder = new TextDecoder();
+  const turns: TRunDecisions["turns"] = [];
+  for (const chunk of ownChunks) for (const turn of JSON.parse(decoder.decode(chunk)) as TRunDecisions["turns"]) turns.push(turn);
+  return { runId, turns, findings: JSON.parse(ownFindings) as TRunDecisions["findings"] };
 }
 
 export interface WhatIfRunInput {

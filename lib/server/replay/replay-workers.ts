@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isUniqueViolation, type Database } from "@/lib/server/db";
+import { asBackgroundWork } from "@/lib/server/db/pglite-gate";
 import { env } from "@/lib/server/env";
 import { beatReplay, claimReplay, releaseReplay, sweepReplays, type ReplayClaim } from "./replay-queue";
 
@@ -99,7 +100,15 @@ export class ReplayWorkers {
     }
   }
 
-  private async work(claim: ReplayClaim): Promise<void> {
+  /**
+   * Works one claimed replay as background work (asBackgroundWork): on the embedded database its
+   * statements, heartbeats included, give way to requests'.
+   */
+  private work(claim: ReplayClaim): Promise<void> {
+    return asBackgroundWork(() => this.workClaimed(claim));
+  }
+
+  private async workClaimed(claim: ReplayClaim): Promise<void> {
     const lost = new AbortController();
     const beat = setInterval(() => {
       beatReplay(this.db, claim).then(
