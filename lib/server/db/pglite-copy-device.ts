@@ -6,6 +6,10 @@ export const COPY_DEVICE_PATH = "/dev/cuescope-copy";
 /** Bytes a COPY's buffer starts with; it doubles as the output grows. */
 const FIRST_CAPACITY = 256 * 1024;
 
+/** Emscripten's errno numbers (its ERRNO_CODES) for what the device refuses. */
+const EBUSY = 10;
+const ENOSPC = 51;
+
 /**
  * A device of PGlite's file system that collects what a `COPY … TO '/dev/cuescope-copy'` writes
  * into one growing buffer, handed back whole when the COPY closes it.
@@ -18,6 +22,12 @@ const FIRST_CAPACITY = 256 * 1024;
  */
 export function copyToDevice(pglite: PGlite): { take(): Uint8Array; discard(): void } {
   const { FS } = pglite.Module;
+  // A device callback must fail with FS.ErrnoError: Emscripten turns only that into an errno that
+  // PostgreSQL reports as an ordinary error (and recovers from); anything else would unwind through
+  // the WebAssembly stack past PostgreSQL's own error handling.
+  const refuse = (errno: number): never => {
+    throw new (FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError(errno);
+  };
   let buffer = new Uint8Array(0);
   let used = 0;
   let open = false;
@@ -25,7 +35,7 @@ export function copyToDevice(pglite: PGlite): { take(): Uint8Array; discard(): v
   const device = FS.makedev(64, 7);
   FS.registerDevice(device, {
     open: () => {
-      if (open) throw new Error(`${COPY_DEVICE_PATH} is open already`);
+      if (open) refuse(EBUSY);
       open = true;
       used = 0;
       if (buffer.byteLength === 0) buffer = new Uint8Array(FIRST_CAPACITY);
@@ -42,11 +52,17 @@ export function copyToDevice(pglite: PGlite): { take(): Uint8Array; discard(): v
       if (used + length > buffer.byteLength) {
         let capacity = Math.max(buffer.byteLength, FIRST_CAPACITY);
         while (used + length > capacity) capacity *= 2;
-        const grown = new Uint8Array(capacity);
+        let grown: Uint8Array<ArrayBuffer>;
+        try {
+          grown = new Uint8Array(capacity);
+        } catch {
+          return refuse(ENOSPC); // out of memory: the COPY fails as a statement, the database stays usable
+        }
         grown.set(buffer.subarray(0, used));
         buffer = grown;
       }
-      buffer.set(from.subarray(offset, offset + length), used);
+      // A view of the source's bytes as Uint8Array (Emscripten passes its HEAP8, an Int8Array): one memcpy.
+      buffer.set(new Uint8Array(from.buffer, from.byteOffset + offset, length), used);
       used += length;
       return length;
     },
@@ -64,9 +80,11 @@ export function copyToDevice(pglite: PGlite): { take(): Uint8Array; discard(): v
       if (!bytes) throw new Error(`no COPY to ${COPY_DEVICE_PATH} was finished`);
       return bytes;
     },
-    /** Forgets what a failed COPY wrote. */
+    /** Forgets what a failed COPY wrote, and a COPY left open by it. */
     discard() {
       finished.length = 0;
+      open = false;
+      used = 0;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asBackgroundWork, gatedPglite } from "./pglite-gate";
+import { asBackgroundWork, gatedPglite, REQUESTS_BEFORE_BACKGROUND } from "./pglite-gate";
 
 /**
  * PGlite answers statements queued behind one another in one microtask chain, so the event loop
@@ -61,6 +61,33 @@ describe("the PGlite gate", () => {
     expect(order.filter((s) => s.startsWith("b"))).toEqual(["b0", "b1", "b2"]);
     // No background statement started while a request's was waiting.
     expect(order.indexOf("r1")).toBeLessThan(order.indexOf("b0"));
+  });
+
+  it("keeps background work its share while requests' statements keep coming", async () => {
+    const db = gatedPglite(pglite);
+    const order: string[] = [];
+    const query = (name: string) => db.query("SELECT 1").then(() => order.push(name));
+    // Requests arrive faster than they are answered: 4 are always waiting (each one answered queues another).
+    let sent = 0;
+    const stream = async (): Promise<void> => {
+      while (sent < 60) await query(`r${sent++}`);
+    };
+    const requests = Promise.all([stream(), stream(), stream(), stream()]);
+    // A job of sequential statements, as a replay's reads are.
+    const job = asBackgroundWork(async () => {
+      for (let i = 0; i < 5; i++) await query(`b${i}`);
+    });
+    await Promise.all([requests, job]);
+    // Each background statement went after at most REQUESTS_BEFORE_BACKGROUND requests' (+1: the one
+    // running when it was queued), not after the stream ran dry.
+    const at = (name: string) => order.indexOf(name);
+    let previous = -1;
+    for (let i = 0; i < 5; i++) {
+      const requestsBetween = order.slice(previous + 1, at(`b${i}`)).length;
+      expect(requestsBetween).toBeLessThanOrEqual(REQUESTS_BEFORE_BACKGROUND + 1);
+      previous = at(`b${i}`);
+    }
+    expect(at("b4")).toBeLessThan(at("r59"));
   });
 
   it("passes errors through and goes on with the next statement", async () => {

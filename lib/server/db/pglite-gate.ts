@@ -19,6 +19,14 @@ export function asBackgroundWork<T>(work: () => T): T {
  */
 export const BACKGROUND_MAX_WAIT_MS = 250;
 
+/**
+ * The share background work keeps under a steady stream of requests: after this many requests'
+ * statements started while a background one waited, the background one goes next. Without it a job
+ * of sequential statements would get one every BACKGROUND_MAX_WAIT_MS (4 a second) while requests
+ * keep coming, and a large replay could outlast its expiry.
+ */
+export const REQUESTS_BEFORE_BACKGROUND = 8;
+
 interface Waiting {
   start: () => void;
   since: number;
@@ -38,22 +46,28 @@ interface Waiting {
  *
  * Two queues, each first-come: requests' statements, and background work's (asBackgroundWork: a
  * replay's reads and writes). The next statement is a request's whenever one is waiting, unless the
- * oldest background one has waited BACKGROUND_MAX_WAIT_MS: a request's read then waits behind at
- * most the one statement running when it came, not behind a job's queue of them.
+ * oldest background one has waited BACKGROUND_MAX_WAIT_MS or REQUESTS_BEFORE_BACKGROUND requests'
+ * statements went ahead of it: a request's read then waits behind the one statement (or transaction)
+ * running when it came and at most one background statement per REQUESTS_BEFORE_BACKGROUND of
+ * requests', not behind a job's queue of them; the job keeps at least that share.
  */
 export function gatedPglite(pglite: PGlite): PGlite {
   const requests: Waiting[] = [];
   const background: Waiting[] = [];
   let busy = false;
   let scheduled = false;
+  /** Requests' statements started while a background one waited, since a background one last started. */
+  let passed = 0;
 
   const next = () => {
     scheduled = false;
     if (busy) return;
     const useBackground =
-      background.length > 0 && (requests.length === 0 || performance.now() - background[0].since >= BACKGROUND_MAX_WAIT_MS);
+      background.length > 0 &&
+      (requests.length === 0 || passed >= REQUESTS_BEFORE_BACKGROUND || performance.now() - background[0].since >= BACKGROUND_MAX_WAIT_MS);
     const waiting = useBackground ? background.shift() : requests.shift();
     if (!waiting) return;
+    passed = useBackground ? 0 : background.length > 0 ? passed + 1 : 0;
     busy = true;
     waiting.start();
   };

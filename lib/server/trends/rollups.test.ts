@@ -191,6 +191,24 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     expect(await rollupDrift(db)).toEqual([]);
   }, 300_000);
 
+  it("replaces every bucket when a resume's idea of what is stored is stale (a bucket it lists is gone)", async () => {
+    const rng = random(31);
+    const run = await newRun(rng, projects[0]);
+    const buckets = randomBuckets(rng, 2).slice(0, 3);
+    await store(run, buckets);
+    // Something else removed a bucket the resume state still lists (a stale resume state).
+    await db.prisma.$executeRawUnsafe(
+      `DELETE FROM "trend_buckets" WHERE "run_pk" = $1 AND "bucket" = to_timestamp($2 / 1000.0)`,
+      run.id,
+      buckets[0].bucketMs,
+    );
+    const next = buckets.map((b) => ({ ...b, counts: { ...b.counts, turns: b.counts.turns + 2 } }));
+    await store(run, next, true);
+    const stored = await db.prisma.trendBucket.findMany({ where: { runPk: run.id }, orderBy: { bucket: "asc" } });
+    expect(stored.map((b) => [b.bucket.getTime(), b.counts])).toEqual(next.map((b) => [b.bucketMs, b.counts]));
+    expect(await rollupDrift(db)).toEqual([]);
+  });
+
   it("adds up the rebuilds of runs of one project stored at once, with the same buckets", async () => {
     const rng = random(8);
     const projectId = (await db.prisma.project.create({ data: { name: "rollups-concurrent" } })).id;

@@ -60,7 +60,7 @@ export async function storeTrendBuckets(
     }
     if (changed.length > 0) {
       // In place: the rollups get each count key's difference (migration 20261227000200_trend_levels).
-      await tx.$executeRawUnsafe(
+      const updated = await tx.$executeRawUnsafe(
         `UPDATE "trend_buckets" b SET "counts" = u.c::jsonb FROM unnest($3::float8[], $4::text[]) AS u(ms, c)
           WHERE b."project_id" = $1 AND b."run_pk" = $2 AND b."bucket" = to_timestamp(u.ms / 1000.0)`,
         run.projectId,
@@ -68,6 +68,11 @@ export async function storeTrendBuckets(
         changed,
         changed.map((ms) => counts.get(ms)!),
       );
+      if (updated !== changed.length) {
+        // `stored` was not what the table holds (a bucket it lists is missing): replace them all.
+        await clearTrendBuckets(tx, run);
+        write = trends.buckets.map((b) => b.bucketMs);
+      }
     }
   } else await clearTrendBuckets(tx, run);
   if (write.length > 0) {
@@ -99,9 +104,10 @@ const ROLLUP_LOCK = 727074;
 /**
  * Until the transaction ends, one writer of the project's trend buckets at a time. The rollup rows
  * are additive (ON CONFLICT DO UPDATE SET n = n + …), so concurrent writers would lose nothing
- * without it; but each writer changes them in two statements (the DELETE's subtraction, then the
- * INSERT's addition), and two runs' rebuilds doing so at once could each hold a row the other
- * needs next (a deadlock, which PostgreSQL would break by failing one rebuild). Taken late in the
+ * without it; but each writer changes them in several statements (the DELETE's subtraction, the
+ * UPDATE's differences, the INSERT's addition), each on a bucket's rows at every level (its quarter,
+ * hour, 6-hour block and day), and two runs' rebuilds doing so at once could each hold a row the
+ * other needs next (a deadlock, which PostgreSQL would break by failing one rebuild). Taken late in the
  * rebuild's transaction, so it is held only for these statements and the commit.
  */
 async function lockProjectRollups(tx: Prisma.TransactionClient, projectId: string): Promise<void> {

@@ -39,11 +39,13 @@ CREATE FUNCTION "trend_level_start"("minutes" SMALLINT, "bucket" TIMESTAMPTZ) RE
 INSERT INTO "trend_rollups" ("project_id", "minutes", "bucket", "copy_version", "policy_version", "key", "n")
 SELECT r."project_id", l."m", "trend_level_start"(l."m", r."bucket"), r."copy_version", r."policy_version", r."key", sum(r."n")
   FROM "trend_rollups" r CROSS JOIN (VALUES (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+ WHERE r."minutes" = 15
  GROUP BY 1, 2, 3, 4, 5, 6
 HAVING sum(r."n") <> 0;
 INSERT INTO "trend_agent_rollups" ("project_id", "minutes", "bucket", "agent", "model", "copy_version", "policy_version", "key", "n")
 SELECT r."project_id", l."m", "trend_level_start"(l."m", r."bucket"), r."agent", r."model", r."copy_version", r."policy_version", r."key", sum(r."n")
   FROM "trend_agent_rollups" r CROSS JOIN (VALUES (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+ WHERE r."minutes" = 15
  GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
 HAVING sum(r."n") <> 0;
 
