@@ -125,6 +125,9 @@ const SQL_TYPE: Record<string, string> = {
   DateTime: "timestamp with time zone",
 };
 
+/** Prisma's native types (`@db.X`) that name another column type than the field type's default. */
+const NATIVE_TYPE: Record<string, string> = { SmallInt: "smallint" };
+
 /** `table.column:type:nullable` for every scalar field of every model in the Prisma schema. */
 function expectedColumns(schema: string): string[] {
   const out: string[] = [];
@@ -134,8 +137,10 @@ function expectedColumns(schema: string): string[] {
       const m = /^\s+(\w+)\s+(\w+)(\[\])?(\??)(.*)$/.exec(line);
       if (!m || !SQL_TYPE[m[2]] || line.trim().startsWith("//")) continue;
       const column = /@map\("([^"]+)"\)/.exec(m[5])?.[1] ?? m[1];
-      // A list (String[]) is a PostgreSQL array, whatever its element type.
-      out.push(`${table}.${column}:${m[3] ? "ARRAY" : SQL_TYPE[m[2]]}:${m[4] ? "YES" : "NO"}`);
+      // A list (String[]) is a PostgreSQL array, whatever its element type; a native type (@db.X) wins over the default.
+      const native = /@db\.(\w+)/.exec(m[5])?.[1];
+      const type = m[3] ? "ARRAY" : native && NATIVE_TYPE[native] ? NATIVE_TYPE[native] : SQL_TYPE[m[2]];
+      out.push(`${table}.${column}:${type}:${m[4] ? "YES" : "NO"}`);
     }
   }
   return out;
