@@ -47,6 +47,10 @@ describe("telemetry envelope (§4)", () => {
     ["model.action", { kind: "dance" }, "body.kind"],
     ["reviewer.admission", { candidateId: "c", granted: "yes", reasons: [] }, "body.granted"],
     ["run.started", { task: "t" }, "body.policy"],
+    ["run.started", { task: "t", policy: { requests: { limit: 4, stages: [0.5], remind: "no" } } }, "body.policy.requests.remind"],
+    ["run.started", { task: "t", policy: {}, experiment: { id: "e", arm: "" } }, "body.experiment.arm"],
+    ["run.started", { task: "t", policy: {}, experiment: { id: "x".repeat(201), arm: "a" } }, "body.experiment.id"],
+    ["run.started", { task: "t", policy: {}, experiment: "e" }, "body.experiment"],
   ])("%s body %j fails at %s", (type, body, path) => {
     expect(problems(ZEvent, { ...envelope, type, body }).some((p) => p.startsWith(`${path}:`))).toBe(true);
   });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZCopy } from "./copy";
 import { ZPolicy } from "./policy";
 import { ZRecordedReminder } from "./reminders";
-import { show, ZCount, ZFlag, ZIdentifier, ZText, ZTimestamp, ZTurn, zEnum } from "./primitives";
+import { show, ZCount, ZExperimentName, ZFlag, ZIdentifier, ZText, ZTimestamp, ZTurn, zEnum } from "./primitives";
 
 /** Telemetry format version 1 (contract §4): one schema per event type's body. */
 export const BODIES = {
@@ -14,6 +14,13 @@ export const BODIES = {
     copy: ZCopy.optional().meta({
       description: "Reminder templates replacing the default copy key by key; absent means the default copy.",
     }),
+    experiment: z
+      .object({
+        id: ZExperimentName.meta({ description: "The experiment's id, as Cuescope shows it." }),
+        arm: ZExperimentName.meta({ description: "The name of the arm the run was rendered with: its assignment (contract §10)." }),
+      })
+      .optional()
+      .meta({ description: "The experiment the run takes part in and its arm (an addition to v1: contract §10); absent for most runs." }),
   }),
   "meter.requests": z.object({
     used: ZCount.meta({

@@ -23,21 +23,32 @@ export const ZStages = z
     }
   });
 
+/**
+ * `remind: false` keeps the meter measured but makes no reminders of its key: an experiment's
+ * holdout (contract §10, an addition to §5). Absent means true; no default is filled in, so a
+ * policy without it keeps its form and fingerprint.
+ */
+const remind = ZFlag.optional().meta({
+  description: "false: the meter is measured and its stage shown, but no reminders of this key are made (a holdout).",
+});
+
 export const ZRequestsPolicy = z.object({
   limit: ZCount,
   deliveryReserve: ZCount.default(0),
   stages: ZStages,
+  remind,
 });
 
-export const ZTimePolicy = z.object({ limitMs: ZPositiveInt, stages: ZStages });
+export const ZTimePolicy = z.object({ limitMs: ZPositiveInt, stages: ZStages, remind });
 
-export const ZContextPolicy = z.object({ capacityBytes: ZPositiveInt, stages: ZStages });
+export const ZContextPolicy = z.object({ capacityBytes: ZPositiveInt, stages: ZStages, remind });
 
-export const ZEditsPolicy = z.object({ perBlockLimit: ZCount, stages: ZStages });
+export const ZEditsPolicy = z.object({ perBlockLimit: ZCount, stages: ZStages, remind });
 
 export const ZReviewPolicy = z.object({
   everyTurns: ZPositiveInt.optional(),
   afterMs: ZPositiveInt.optional(),
+  remind,
 });
 
 export const ZReviewerPolicy = z.object({

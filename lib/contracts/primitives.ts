@@ -75,6 +75,11 @@ export function zStorableString(error: (iss: { input?: unknown }) => string) {
 
 export const ZText = zStorableString(reason("string"));
 
+/** An experiment's id or an arm's name as telemetry names them (contract §10): 1–200 characters. */
+export const ZExperimentName = zStorableString(reason("string of 1-200 characters"))
+  .min(1, { error: reason("string of 1-200 characters") })
+  .max(200, { error: reason("string of 1-200 characters") });
+
 /** Event and run identifiers: 1–128 characters. */
 export const ZIdentifier = zStorableString(reason("string of 1-128 characters"))
   .min(1, { error: reason("string of 1-128 characters") })

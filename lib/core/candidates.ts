@@ -28,7 +28,9 @@ export interface TurnCandidates {
 /**
  * Measures every meter in its own unit and makes this turn's candidates (R2–R7), rendered from
  * copy (§5). Applies R5's "a meter that fell" rule to the ledger, whatever the turn's outcome.
- * A candidate's placeholder values are computed only when the candidate is made.
+ * A candidate's placeholder values are computed only when the candidate is made. A section with
+ * `remind: false` (contract §10, a holdout) is measured but makes no candidates; R5's fall still
+ * applies to its ledger.
  */
 export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates {
   const { turn, requiredBytes, policy, renderer, facts } = input;
@@ -42,7 +44,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(used, usable);
     const stage = stageOf(ratio, stages);
     meters.requests = { used, limit, reserve, usable, ratio: outputRatio(ratio), stage };
-    if (noticeDue(ledger, "requests", stage)) {
+    if (noticeDue(ledger, "requests", stage) && policy.requests.remind !== false) {
       candidates.push(renderer.reminder("requests", null, "notice", stage, requestsValues(used, limit, reserve, stage)));
     }
   }
@@ -53,7 +55,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(elapsedMs, limitMs);
     const stage = stageOf(ratio, stages);
     meters.time = { elapsedMs, limitMs, ratio: outputRatio(ratio), stage };
-    if (noticeDue(ledger, "time", stage)) {
+    if (noticeDue(ledger, "time", stage) && policy.time.remind !== false) {
       candidates.push(renderer.reminder("time", null, "notice", stage, timeValues(elapsedMs, limitMs, stage)));
     }
   }
@@ -63,7 +65,7 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
     const ratio = ratioOf(requiredBytes, capacityBytes);
     const stage = stageOf(ratio, stages);
     meters.context = { requiredBytes, capacityBytes, ratio: outputRatio(ratio), stage };
-    if (noticeDue(ledger, "context", stage)) {
+    if (noticeDue(ledger, "context", stage) && policy.context.remind !== false) {
       candidates.push(renderer.reminder("context", null, "notice", stage, contextValues(requiredBytes, capacityBytes, stage)));
     }
   }
@@ -77,13 +79,13 @@ export function makeCandidates(input: TurnInput, ledger: Ledger): TurnCandidates
       const stage = stageOf(ratio, stages);
       blocks.push({ blockId, used, limit, ratio: outputRatio(ratio), stage });
       // R6: a standing constraint is repeated every turn while it holds, whatever was delivered before.
-      if (stage >= 1) candidates.push(renderer.blockState(blockId, stage, used, limit));
+      if (stage >= 1 && policy.edits.remind !== false) candidates.push(renderer.blockState(blockId, stage, used, limit));
     }
     meters.edits = blocks;
   }
 
   const checkpoint = reviewCheckpoint(policy.review, turn, facts.elapsedMs);
-  if (checkpoint >= 1 && checkpoint > ledger.review) {
+  if (checkpoint >= 1 && checkpoint > ledger.review && policy.review?.remind !== false) {
     candidates.push(renderer.reminder("review", null, "suggestion", checkpoint, reviewValues(checkpoint, turn)));
   }
 
