@@ -40,6 +40,7 @@ const CLIENT = [
   "lib/keys",
   "lib/run-list",
   "lib/endpoints",
+  "lib/stats",
 ];
 
 const PURE_CORE =
@@ -199,6 +200,18 @@ const config = [
           ],
         },
       ],
+    },
+  },
+  {
+    // The statistics are arithmetic on numbers: pure, for the server and the browser alike. They import nothing but each other.
+    files: ["lib/stats/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        { zones: [{ target: "./lib/stats", from: ".", except: ["./lib/stats"], message: "lib/stats imports only itself" }] },
+      ],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^[^.]", message: "lib/stats imports only itself" }] }],
     },
   },
   {

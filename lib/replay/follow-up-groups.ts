@@ -1,6 +1,6 @@
 import { REMINDER_KEYS, type TCopy, type TFollowUpGroup, type TReminderKey } from "@/lib/contracts";
 import { canonicalJson, compareCodePoints, resolveCopy } from "@/lib/core";
-import { wilsonInterval } from "./wilson";
+import { wilsonInterval } from "@/lib/stats/wilson";
 
 /** One recorded run's §8 follow-up counts and the copy its decisions were rendered with. */
 export interface RunFollowUp {

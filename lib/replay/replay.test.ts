@@ -5,7 +5,6 @@ import { generateEtfRun } from "@/lib/demo/etf-run";
 import { changedTurns, turnsToList, type ChangedTurn } from "./changed-turns";
 import type { TReminderDecision, TRunDecisions } from "@/lib/contracts";
 import { keyStatsOf } from "./key-stats";
-import { wilsonInterval } from "./wilson";
 
 const events = generateEtfRun({ runId: "replayed", seed: 31, turns: 400 }).events.map((e) => ZEvent.parse(e));
 const started = events.find((e) => e.type === "run.started")!;
@@ -104,21 +103,5 @@ describe("changed turns", () => {
     expect(turnsToList(changed, 3).map((c) => c.turn)).toEqual([0, 1, 4]);
     expect(turnsToList(changed, 1).map((c) => c.turn)).toEqual([1]);
     expect(turnsToList(changed, 10)).toEqual(changed);
-  });
-});
-
-describe("Wilson interval", () => {
-  it.each([
-    [0, 0, null],
-    [5, 10, { low: 0.2366, high: 0.7634 }],
-    [0, 10, { low: 0, high: 0.2775 }],
-    [10, 10, { low: 0.7225, high: 1 }],
-  ])("%i of %i", (k, n, expected) => {
-    const interval = wilsonInterval(k, n);
-    if (expected === null) expect(interval).toBeNull();
-    else {
-      expect(interval!.low).toBeCloseTo(expected.low, 4);
-      expect(interval!.high).toBeCloseTo(expected.high, 4);
-    }
   });
 });

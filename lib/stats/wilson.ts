@@ -1,8 +1,11 @@
+import { Z975 } from "./quantiles";
+
 /**
  * The Wilson score interval for a proportion `successes / trials` (default 95%): sensible for
- * small counts and rates near 0 or 1, unlike the normal approximation. Null without trials.
+ * small counts and rates near 0 or 1, unlike the normal approximation. It assumes the trials are
+ * independent with one common probability of success. Null without trials.
  */
-export function wilsonInterval(successes: number, trials: number, z = 1.959963984540054): { low: number; high: number } | null {
+export function wilsonInterval(successes: number, trials: number, z = Z975): { low: number; high: number } | null {
   if (trials <= 0) return null;
   const p = successes / trials;
   const z2 = z * z;
