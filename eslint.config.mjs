@@ -41,6 +41,7 @@ const CLIENT = [
   "lib/run-list",
   "lib/endpoints",
   "lib/stats",
+  "lib/experiments",
 ];
 
 const PURE_CORE =

@@ -3,6 +3,7 @@ export * from "./issues";
 export * from "./reminders";
 export * from "./policy";
 export * from "./copy";
+export * from "./experiment-results";
 export * from "./events";
 export * from "./decisions";
 export * from "./params";

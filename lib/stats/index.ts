@@ -1,4 +1,4 @@
-export { Z975, studentT975 } from "./quantiles";
+export { normalQuantile, Z975, studentT975 } from "./quantiles";
 export { wilsonInterval } from "./wilson";
 export { newcombeDifference } from "./newcombe";
 export { meanInterval, type MeanInterval, type MeanSums } from "./mean";

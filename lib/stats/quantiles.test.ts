@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { studentT975, Z975 } from "./quantiles";
+import { normalQuantile, studentT975, Z975 } from "./quantiles";
 
 describe("studentT975", () => {
   // Closed forms: df 1 is tan(0.475π), df 2 is 0.95/√(2·0.975·0.025).
@@ -54,5 +54,24 @@ describe("studentT975", () => {
     expect(studentT975(4.7)).toBe(studentT975(4));
     expect(() => studentT975(0.5)).toThrow(RangeError);
     expect(() => studentT975(NaN)).toThrow(RangeError);
+  });
+});
+
+describe("normalQuantile", () => {
+  // Python's statistics.NormalDist().inv_cdf(p), computed independently.
+  it.each([
+    { p: 0.975, z: 1.9599639845400536 },
+    { p: 0.9875, z: 2.2414027276049464 },
+    { p: 1 - 0.05 / 6, z: 2.393979799818481 },
+    { p: 0.99375, z: 2.4977054744123737 },
+    { p: 0.995, z: 2.5758293035489 },
+    { p: 0.5, z: 0 },
+    { p: 0.001, z: -3.090232306167813 },
+  ])("p = $p → $z", ({ p, z }) => {
+    expect(Math.abs(normalQuantile(p) - z)).toBeLessThan(1e-8);
+  });
+
+  it.each([0, 1, -0.1, Number.NaN])("refuses p = %s", (p) => {
+    expect(() => normalQuantile(p)).toThrow(RangeError);
   });
 });
