@@ -15,12 +15,10 @@ export const ZEstimate = z.object({
 export const MEASURE_KINDS = ["ratio", "share", "mean"] as const;
 
 export const ZMeasure = z.object({
-  id: z
-    .string()
-    .meta({
-      description:
-        "`due.<key>`, `followUp.<key>`, `drop.<key>`, `bytesPerTurn`, `findingsPer1000Turns`, `finished`, `outOfRequests`, `outOfTime`, `requestsLeft` or `timeLeftMs`.",
-    }),
+  id: z.string().meta({
+    description:
+      "`due.<key>`, `followUp.<key>`, `drop.<key>`, `bytesPerTurn`, `findingsPer1000Turns`, `finished`, `outOfRequests`, `outOfTime`, `requestsLeft` or `timeLeftMs`.",
+  }),
   label: z.string(),
   kind: z.enum(MEASURE_KINDS).meta({
     description:

@@ -4,6 +4,7 @@ export * from "./reminders";
 export * from "./policy";
 export * from "./copy";
 export * from "./experiment-results";
+export * from "./effectiveness";
 export * from "./events";
 export * from "./decisions";
 export * from "./params";
