@@ -1,4 +1,4 @@
-import { ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
+import { ZEffectivenessResponse, ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
 import { endpoint } from "./endpoint";
 
 /** Counts per day in a time zone, from the per-run aggregates each rebuild stores. */
@@ -23,5 +23,28 @@ export const trendsApi = {
       policyVersion: "Only runs whose policy has this version id (an id from `policyVersions`).",
     },
     responses: [{ status: 200, description: "The days of the window.", schema: ZTrendsResponse }],
+  }),
+  effectiveness: endpoint({
+    id: "getEffectiveness",
+    method: "GET",
+    path: "/api/v1/effectiveness",
+    tag: "Trends",
+    summary: "Delivered vs. dropped follow-up and reminder fatigue",
+    description:
+      "Over the days of the window (contract §10): per reminder key, stage and kind, the delivered and the dropped reminders with how many of each " +
+      "were followed up (§8's rule, the same window for both), both rates with 95% Wilson intervals and their difference with Newcombe's interval, " +
+      "over every context stage and per context stage at the reminder's turn; reminder fatigue per key (repeats, turns between them, bytes and their " +
+      "share of request capacity, runs one key dominated); and per-day totals for charts. An association, never an effect: dropping happens when the " +
+      "request is full, and a dropped reminder is often delivered on the next turn. Served from the counts each run's rebuild stores.",
+    auth: "key",
+    query: ZTrendsQuery,
+    paramDescriptions: {
+      tz: "An IANA time zone whose days the window is made of. Default `UTC`.",
+      from: "The first day, `YYYY-MM-DD` in `tz`. Default: 13 days before `to`.",
+      to: "The last day (included), `YYYY-MM-DD` in `tz`; at most 366 days after `from`. Default: today in `tz`.",
+      copyVersion: "Only runs whose copy has this version id (as the trends name versions).",
+      policyVersion: "Only runs whose policy has this version id.",
+    },
+    responses: [{ status: 200, description: "The window's rows, fatigue and days.", schema: ZEffectivenessResponse }],
   }),
 };

@@ -19,7 +19,20 @@ import { copyVersionOf, policyVersionOf } from "@/lib/trends/buckets";
 export type Count = { day: string; copyVersion: string; key: string; n: number };
 /** The days `from`–`to` (both included) of the time zone `tz`. */
 export type TrendWindow = { tz: string; from: string; to: string };
-export type TrendFilters = { agent?: string; model?: string; copyVersion?: string; policyVersion?: string };
+export type TrendFilters = {
+  agent?: string;
+  model?: string;
+  copyVersion?: string;
+  policyVersion?: string;
+  /** Only count keys matching one of these LIKE patterns, or only those matching none of them. */
+  keys?: { like: readonly string[] } | { notLike: readonly string[] };
+};
+
+/**
+ * The count keys of contract §10 (delivered vs dropped, fatigue): the effectiveness read asks for them
+ * (with the deliveries they are shown beside), the trends read leaves them out.
+ */
+export const EFFECT_KEYS = ["effect.%", "fatigue.%"] as const;
 
 /** The instants of a window's days in its zone, on the rollups' 15-minute buckets ($1 project, $2 tz, $3 from, $4 to). */
 const IN_WINDOW = `r."project_id" = $1 AND r."minutes" = 15 AND r."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND r."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
@@ -123,7 +136,7 @@ export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDa
 }
 
 /** The SQL conditions of the filters asked for, on rollup rows `r`, and their parameters from `$first` on. */
-function filtersOf(f: TrendFilters, byAgent: boolean, first: number): { sql: string; params: string[] } {
+function filtersOf(f: TrendFilters, byAgent: boolean, first: number): { sql: string; params: (string | readonly string[])[] } {
   const asked: [string, string | undefined][] = [
     ["agent", byAgent ? f.agent : undefined],
     ["model", byAgent ? f.model : undefined],
@@ -131,7 +144,14 @@ function filtersOf(f: TrendFilters, byAgent: boolean, first: number): { sql: str
     ["policy_version", f.policyVersion],
   ];
   const used = asked.filter((a): a is [string, string] => a[1] !== undefined);
-  return { sql: used.map(([column], i) => ` AND r."${column}" = $${first + i}`).join(""), params: used.map(([, value]) => value) };
+  const sql = used.map(([column], i) => ` AND r."${column}" = $${first + i}`).join("");
+  const params: (string | readonly string[])[] = used.map(([, value]) => value);
+  if (f.keys) {
+    const like = "like" in f.keys;
+    params.push("like" in f.keys ? f.keys.like : f.keys.notLike);
+    return { sql: `${sql} AND ${like ? "" : "NOT "}r."key" LIKE ${like ? "ANY" : "ALL"}($${first + used.length}::text[])`, params };
+  }
+  return { sql, params };
 }
 
 /**
@@ -258,6 +278,7 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
     model: query.model,
     copyVersion: query.copyVersion,
     policyVersion: query.policyVersion,
+    keys: { notLike: EFFECT_KEYS },
   };
   const windowDays$ = zoned(() => windowDays(db, window));
   const [days, counts, versions, savedCopies, savedPolicies] = await Promise.all([
@@ -343,7 +364,7 @@ function trendDay(day: string, start: number, end: number, counts: readonly Coun
 }
 
 /** The window's days: as asked, else ending today in `tz` and DEFAULT_TREND_DAYS long. */
-async function windowOf(db: Database, query: TTrendsQuery): Promise<{ from: string; to: string }> {
+export async function windowOf(db: Database, query: TTrendsQuery): Promise<{ from: string; to: string }> {
   if (query.from && query.to) return { from: query.from, to: query.to };
   const [today] = await zoned(() =>
     db.prisma.$queryRawUnsafe<{ day: string }[]>(`SELECT to_char((now() AT TIME ZONE $1)::date, 'YYYY-MM-DD') AS "day"`, query.tz),
@@ -363,7 +384,7 @@ function minDay(a: string, b: string): string {
 }
 
 /** A zone the runtime knows but the database does not is the caller's bad `tz`, not a fault. */
-async function zoned<T>(read: () => Promise<T>): Promise<T> {
+export async function zoned<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
