@@ -5,7 +5,7 @@ import { TrendsPage } from "@/components/trends/trends-page";
 import { LOCAL_TZ_COOKIE, parseZoneChoice, resolveZone, TZ_COOKIE } from "@/lib/format/zone";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runFacetsQuery } from "@/lib/queries/runs";
-import { parseTrendsUrl, trendsHref, trendsQuery } from "@/lib/queries/trends";
+import { effectivenessQuery, parseTrendsUrl, trendsHref, trendsQuery } from "@/lib/queries/trends";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
@@ -28,6 +28,7 @@ export default async function Trends({ searchParams }: { searchParams: SearchPar
   // A bad value in the URL is not dehydrated: the client asks, and shows the API's 400 naming it.
   await Promise.all([
     prefetchQuery(queryClient, trendsQuery({ ...view, tz: zone }), context),
+    prefetchQuery(queryClient, effectivenessQuery({ ...view, tz: zone }), context),
     prefetchQuery(queryClient, runFacetsQuery(), context),
   ]);
   return (

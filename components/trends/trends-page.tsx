@@ -14,6 +14,7 @@ import { trendsHref, trendsQuery, type TrendsView } from "@/lib/queries/trends";
 import { useTimeZone } from "@/components/layout/time-zone";
 import { Panel } from "@/components/ui/panel";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { EffectPanels } from "./effect-panels";
 import styles from "./trends.module.css";
 
 const KEY_COLOURS: Record<string, string> = {
@@ -70,6 +71,7 @@ export function TrendsPage({ view }: { view: TrendsView }) {
       ) : (
         <TrendsCharts data={trends.data} view={view} />
       )}
+      <EffectPanels filters={{ ...view, tz: zone }} />
     </div>
   );
 }

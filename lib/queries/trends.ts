@@ -44,3 +44,15 @@ export function trendsQuery(filters: TrendsFilters) {
     queryOptions({ queryKey: trendsKeys.view(filters), queryFn: endpointFetch(trendsApi.trends, input) }),
   );
 }
+
+export const effectivenessKeys = { view: (filters: TrendsFilters) => ["effectiveness", filters] as const };
+
+/** GET /api/v1/effectiveness for a view in a time zone (the trends page's filters). */
+export function effectivenessQuery(filters: TrendsFilters) {
+  const input = { path: {}, query: queryInput({ ...filters }) };
+  return withEndpoint(
+    trendsApi.effectiveness,
+    input,
+    queryOptions({ queryKey: effectivenessKeys.view(filters), queryFn: endpointFetch(trendsApi.effectiveness, input) }),
+  );
+}
