@@ -35,3 +35,4 @@ export { RunInputError, RebuildCheckpointError, type RebuildCheckpointRefusal } 
 export { readEventLines, formatLineProblem, type LineProblem, type EventLines } from "./event-lines";
 export { summarizeDecisions, type DecisionsSummary } from "./summary";
 export { requestsValues, timeValues, contextValues, editsValues, reviewValues, type TemplateValues } from "./template-values";
+export { assignArm, assignmentPosition, type WeightedArm } from "./experiment-assignment";
