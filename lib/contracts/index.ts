@@ -17,3 +17,4 @@ export * from "./triage";
 export * from "./comments";
 export * from "./trends";
 export * from "./views";
+export * from "./experiments";
