@@ -175,6 +175,8 @@ export const PARAM_DESCRIPTIONS: Record<string, string> = {
   status: "Only runs with this status.",
   agent: "Only runs of this agent (exact name).",
   model: "Only runs of this model (exact name).",
+  experiment: "Only runs whose run.started named this experiment id (contract §10).",
+  arm: "Only runs whose run.started named this arm (exact name; usually with `experiment`).",
   q: "Text in the run's task, case-insensitive.",
   from: "Only runs started at or after this RFC 3339 date-time (with a zone).",
   to: "Only runs started at or before this RFC 3339 date-time (with a zone).",
