@@ -141,7 +141,8 @@ export interface Cuescope {
   /**
    * Reads an experiment (`GET /api/v1/experiments/:id` with this client's key): its status and arms,
    * each with its copy and policy, to pass to `startRun({ experiment })`. Rejects with a
-   * CuescopeError (`rejected` with the status, or `failed` when the server cannot be reached).
+   * CuescopeError (`rejected` with the status, or `failed` when the server cannot be reached or does
+   * not answer within `requestTimeoutMs`). Not retried: the caller decides.
    */
   experiment(id: string): Promise<Experiment>;
   /** Resolves when every event recorded so far is acknowledged or failed for good. */
@@ -436,7 +437,7 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
   }
 
   async function experiment(id: string): Promise<Experiment> {
-    const read = await readExperiment(options.url, options.apiKey, doFetch, id);
+    const read = await readExperiment(options.url, options.apiKey, doFetch, id, requestTimeoutMs);
     if (!read.ok) throw new CuescopeError(read.message, read.kind, [], read.status);
     return read.experiment;
   }

@@ -13,16 +13,31 @@ export type ExperimentArm = TResolvedExperimentArm;
 export type ExperimentRead =
   { ok: true; experiment: Experiment } | { ok: false; message: string; kind: "rejected" | "failed"; status?: number };
 
-/** GET `{base}/api/v1/experiments/{id}` with the key, parsed with the contract. */
-export async function readExperiment(base: string, apiKey: string, doFetch: typeof fetch, id: string): Promise<ExperimentRead> {
+/** GET `{base}/api/v1/experiments/{id}` with the key, parsed with the contract; `timeoutMs` (0: none) covers the answer too. */
+export async function readExperiment(
+  base: string,
+  apiKey: string,
+  doFetch: typeof fetch,
+  id: string,
+  timeoutMs: number,
+): Promise<ExperimentRead> {
   const url = new URL(`/api/v1/experiments/${encodeURIComponent(id)}`, base).toString();
+  const controller = timeoutMs > 0 && typeof AbortController === "function" ? new AbortController() : null;
+  const timeout = controller ? setTimeout(() => controller.abort(), timeoutMs) : null;
+  (timeout as { unref?: () => void } | null)?.unref?.();
   let response: Response;
   let text: string;
   try {
-    response = await doFetch(url, { headers: { accept: "application/json", authorization: `Bearer ${apiKey}` } });
+    response = await doFetch(url, {
+      headers: { accept: "application/json", authorization: `Bearer ${apiKey}` },
+      ...(controller ? { signal: controller.signal } : {}),
+    });
     text = await response.text();
   } catch (error) {
-    return { ok: false, kind: "failed", message: `cannot reach ${url}: ${(error as Error).message}` };
+    const why = controller?.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+    return { ok: false, kind: "failed", message: `cannot read ${url}: ${why}` };
+  } finally {
+    if (timeout) clearTimeout(timeout);
   }
   if (response.status !== 200) {
     return { ok: false, kind: "rejected", status: response.status, message: `${url} answered ${response.status}: ${errorText(text)}` };

@@ -98,5 +98,22 @@ describe.each(testDatabases())("the SDK in an experiment on $name", (kind) => {
     const plain = cuescope.startRun({ task: "no experiment", policy: POLICY });
     expect([plain.arm, plain.started!.body.experiment]).toEqual([undefined, undefined]);
     await cuescope.shutdown();
+
+    // Production: reported, and the run starts without the experiment, with its own copy and policy.
+    const reported: CuescopeError[] = [];
+    const production = createCuescope({
+      url: hosted.host.url,
+      apiKey: hosted.key,
+      mode: "production",
+      flushOnExit: false,
+      onError: (error) => reported.push(error),
+    });
+    const run = production.startRun({ task: "draft in production", policy: POLICY, copy: OWN_COPY, experiment: draft });
+    expect(reported.map((e) => [e.kind, e.message])).toEqual([["invalid", expect.stringMatching(/is draft/)]]);
+    expect([run.arm, run.started!.body.experiment, run.started!.body.copy]).toEqual([undefined, undefined, OWN_COPY]);
+    const unreachable = createCuescope({ url: "http://127.0.0.1:9", apiKey: hosted.key, mode: "production", flushOnExit: false });
+    await expect(unreachable.experiment(experimentId)).rejects.toMatchObject({ kind: "failed" });
+    await production.shutdown();
+    await unreachable.shutdown();
   });
 });
