@@ -81,7 +81,7 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
             {" · "}
             {hasFigureFilters(view) ? (
               <Link href={replayHref(view)} title="The replay chooses runs by search, status, agent, model and start only">
-                What-if replay (without the violations, drops and finding filters) →
+                What-if replay (without the violations, drops, finding and experiment filters) →
               </Link>
             ) : (
               <Link href={replayHref(view)}>What-if replay of these runs →</Link>

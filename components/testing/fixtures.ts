@@ -204,6 +204,8 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     task: `Compare fees of VOO, IVV and SPLG (${fields.runId})`,
     agent: "etf-agent",
     model: "m-large",
+    experimentId: null,
+    experimentArm: null,
     status: "completed",
     startedAt: "2026-11-30T10:00:00.000Z",
     endedAt: "2026-11-30T10:20:00.000Z",

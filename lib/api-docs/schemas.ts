@@ -12,6 +12,13 @@ import {
   ZCopyVersionList,
   ZEvent,
   ZEventsResponse,
+  ZExperiment,
+  ZExperimentAssignment,
+  ZExperimentCreate,
+  ZExperimentList,
+  ZExperimentPromotion,
+  ZExperimentUpdate,
+  ZExperimentVersion,
   ZHealth,
   ZIngestResponse,
   ZOtlpRecordsResponse,
@@ -60,6 +67,9 @@ export const REQUEST_SCHEMAS = {
   CommentEdit: ZCommentEdit,
   SavedViewCreate: ZSavedViewCreate,
   SavedViewUpdate: ZSavedViewUpdate,
+  ExperimentCreate: ZExperimentCreate,
+  ExperimentUpdate: ZExperimentUpdate,
+  ExperimentVersion: ZExperimentVersion,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -95,6 +105,10 @@ export const RESPONSE_SCHEMAS = {
   CommentDeleted: ZCommentDeleted,
   SavedView: ZSavedView,
   SavedViewList: ZSavedViewList,
+  Experiment: ZExperiment,
+  ExperimentList: ZExperimentList,
+  ExperimentAssignment: ZExperimentAssignment,
+  ExperimentPromotion: ZExperimentPromotion,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

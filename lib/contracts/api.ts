@@ -58,6 +58,10 @@ export const ZRunListQuery = z.object({
   status: z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(", ")}` }).optional(),
   agent: ZNameParam.optional(),
   model: ZNameParam.optional(),
+  /** Only runs whose run.started named this experiment (its id; contract §10). */
+  experiment: zTextParam({ max: 200, what: "an experiment id of 1-200 characters" }).optional(),
+  /** Only runs whose run.started named this arm (usually with `experiment`). */
+  arm: zTextParam({ max: 200, what: "an arm's name of 1-200 characters" }).optional(),
   /** Text in the run id, task, agent or model, case-insensitive; `%`, `_` and `\\` are plain characters. */
   q: zTextParam({ max: 200 }).optional(),
   from: ZInstantParam.optional(),
@@ -87,6 +91,9 @@ export const ZRunListItem = z.object({
   task: z.string().nullable(),
   agent: z.string().nullable(),
   model: z.string().nullable(),
+  /** The experiment and arm the run's run.started named (contract §10); null for most runs. */
+  experimentId: z.string().nullable(),
+  experimentArm: z.string().nullable(),
   status: ZRunStatus,
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),

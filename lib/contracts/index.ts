@@ -19,3 +19,4 @@ export * from "./triage";
 export * from "./comments";
 export * from "./trends";
 export * from "./views";
+export * from "./experiments";

@@ -25,13 +25,17 @@ export const TAGS = [
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
   { name: "Saved views", description: "Named views of the runs list and the Reviewer audit (a page's URL query), per project." },
+  {
+    name: "Experiments",
+    description: "Copy and policy experiments: arms assigned per run (contract §10), started, stopped, an arm promoted to the defaults.",
+  },
   { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
   { name: "Service", description: "Health and this reference; no key needed." },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]["name"];
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * `key`: a Bearer API key (or the browser's session cookie, same-origin for anything but GET);
@@ -171,6 +175,8 @@ export const PARAM_DESCRIPTIONS: Record<string, string> = {
   status: "Only runs with this status.",
   agent: "Only runs of this agent (exact name).",
   model: "Only runs of this model (exact name).",
+  experiment: "Only runs whose run.started named this experiment id (contract §10).",
+  arm: "Only runs whose run.started named this arm (exact name; usually with `experiment`).",
   q: "Text in the run's task, case-insensitive.",
   from: "Only runs started at or after this RFC 3339 date-time (with a zone).",
   to: "Only runs started at or before this RFC 3339 date-time (with a zone).",

@@ -1,5 +1,6 @@
 import { commentsApi } from "./comments";
 import { endpointsIn, type AnyEndpoint } from "./endpoint";
+import { experimentsApi } from "./experiments";
 import { ingestApi } from "./ingest";
 import { replayApi } from "./replay";
 import { reviewerApi } from "./reviewer";
@@ -9,7 +10,19 @@ import { trendsApi } from "./trends";
 import { copyVersionsApi, policyVersionsApi } from "./versions";
 import { viewsApi } from "./views";
 
-export { commentsApi, copyVersionsApi, ingestApi, policyVersionsApi, replayApi, reviewerApi, runsApi, serviceApi, trendsApi, viewsApi };
+export {
+  commentsApi,
+  copyVersionsApi,
+  experimentsApi,
+  ingestApi,
+  policyVersionsApi,
+  replayApi,
+  reviewerApi,
+  runsApi,
+  serviceApi,
+  trendsApi,
+  viewsApi,
+};
 export * from "./endpoint";
 
 /**
@@ -25,6 +38,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   viewsApi,
   copyVersionsApi,
   policyVersionsApi,
+  experimentsApi,
   replayApi,
   serviceApi,
 );

@@ -25,9 +25,9 @@ export async function apiPost<S extends z.ZodType>(path: string, body: unknown, 
   return apiSend("POST", path, body, schema);
 }
 
-/** Sends JSON with another method (PATCH, DELETE: no body) to a same-origin API path and parses the answer. */
+/** Sends JSON with another method (PUT, PATCH, DELETE: no body) to a same-origin API path and parses the answer. */
 export async function apiSend<S extends z.ZodType>(
-  method: "POST" | "PATCH" | "DELETE",
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   body: unknown,
   schema: S,

@@ -30,7 +30,7 @@ export function withEndpoint<O extends object>(endpoint: AnyEndpoint, apiInput: 
 }
 
 /**
- * Calls a write endpoint (POST, PATCH, DELETE) with a JSON body (none for DELETE) and parses its
+ * Calls a write endpoint (POST, PUT, PATCH, DELETE) with a JSON body (none for DELETE) and parses its
  * answer with its response contract; an endpoint that answers 204 resolves with nothing.
  */
 export function callEndpoint<E extends AnyEndpoint>(

@@ -108,6 +108,29 @@ describe("hasFilters", () => {
   });
 });
 
+describe("the experiment and arm filters in the URL", () => {
+  it("reads an experiment and an arm, writes them back, clears them, and keeps them out of the replay's choice", () => {
+    const parsed = parseRunListUrl({ experiment: "exp-a", arm: "holdout", agent: "etf-agent" }, NOW);
+    expect(parsed).toEqual({
+      ok: true,
+      view: { agent: "etf-agent", experiment: "exp-a", arm: "holdout", sort: "-started" },
+      filters: { agent: "etf-agent", experiment: "exp-a", arm: "holdout", sort: "-started" },
+    });
+    const href = runListHref(parsed.view);
+    expect(href).toBe("/runs?agent=etf-agent&experiment=exp-a&arm=holdout");
+    expect(parseRunListUrl(new URL(href, "http://x").searchParams, NOW)).toEqual(parsed);
+    expect([hasFilters(parsed.view), hasFigureFilters(parsed.view)]).toEqual([true, true]);
+    expect(replayHref(parsed.view)).toBe("/copy/replay?agent=etf-agent");
+    expect(runListHref(parsed.view, CLEARED_FILTERS)).toBe("/runs");
+  });
+
+  it("names an arm too long as a problem of `arm`", () => {
+    const parsed = parseRunListUrl({ arm: "a".repeat(201) }, NOW);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problems.map((p) => p.path)).toEqual(["arm"]);
+  });
+});
+
 describe("the figure filters, sorts and page size in the URL", () => {
   it("reads has-violations, has-drops, a finding code, a figure sort and a page size, and writes them back", () => {
     const parsed = parseRunListUrl({ hasViolations: "true", hasDrops: "1", finding: "FREE_REQUEST", sort: "-dropRate", limit: "200" }, NOW);

@@ -38,6 +38,9 @@ export interface RunListView {
   status?: TRunStatus;
   agent?: string;
   model?: string;
+  /** An experiment's id and an arm's name (contract §10). */
+  experiment?: string;
+  arm?: string;
   range?: TimeRange;
   from?: string;
   to?: string;
@@ -61,6 +64,8 @@ const PARAMS = [
   "status",
   "agent",
   "model",
+  "experiment",
+  "arm",
   "range",
   "from",
   "to",
@@ -83,6 +88,8 @@ export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListU
     status: params.status,
     agent: params.agent,
     model: params.model,
+    experiment: params.experiment,
+    arm: params.arm,
     q: params.q,
     from: range ? rangeStart(range, now) : params.from,
     to: range ? undefined : params.to,
@@ -104,6 +111,8 @@ export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListU
     status: params.status as TRunStatus | undefined,
     agent: params.agent,
     model: params.model,
+    experiment: params.experiment,
+    arm: params.arm,
     range: range ?? (params.range as TimeRange | undefined),
     from: range ? undefined : params.from,
     to: range ? undefined : params.to,
@@ -116,11 +125,13 @@ export function parseRunListUrl(input: SearchInput, now: number): ParsedRunListU
   });
   if (!query.success || problems.length > 0) return { ok: false, problems, view };
 
-  const { status, agent, model, q, from, to, cursor, hasViolations, hasDrops, finding } = query.data;
+  const { status, agent, model, experiment, arm, q, from, to, cursor, hasViolations, hasDrops, finding } = query.data;
   const filters: RunFilters = stripUndefined({
     status,
     agent,
     model,
+    experiment,
+    arm,
     q,
     from,
     to,
@@ -190,6 +201,8 @@ export function hasFilters(view: RunListView): boolean {
     view.status ||
     view.agent ||
     view.model ||
+    view.experiment ||
+    view.arm ||
     view.range ||
     view.from ||
     view.to ||
@@ -199,9 +212,12 @@ export function hasFilters(view: RunListView): boolean {
   );
 }
 
-/** Whether the view filters on a rebuild's figures (violations, drops, a finding code), which the replay's choice of runs does not. */
+/**
+ * Whether the view filters on what the replay's choice of runs does not take: a rebuild's figures
+ * (violations, drops, a finding code) or an experiment and arm.
+ */
 export function hasFigureFilters(view: RunListView): boolean {
-  return Boolean(view.hasViolations || view.hasDrops || view.finding);
+  return Boolean(view.hasViolations || view.hasDrops || view.finding || view.experiment || view.arm);
 }
 
 /** The changes that clear every filter (search, facets, time window and the three figure filters). */
@@ -210,6 +226,8 @@ export const CLEARED_FILTERS: Partial<RunListView> = {
   status: undefined,
   agent: undefined,
   model: undefined,
+  experiment: undefined,
+  arm: undefined,
   range: undefined,
   hasViolations: undefined,
   hasDrops: undefined,

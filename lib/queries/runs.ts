@@ -9,7 +9,20 @@ import { endpointUrl } from "./paths";
 export type RunFilters = Partial<
   Pick<
     TRunListQuery,
-    "status" | "agent" | "model" | "q" | "from" | "to" | "hasViolations" | "hasDrops" | "finding" | "sort" | "cursor" | "limit"
+    | "status"
+    | "agent"
+    | "model"
+    | "experiment"
+    | "arm"
+    | "q"
+    | "from"
+    | "to"
+    | "hasViolations"
+    | "hasDrops"
+    | "finding"
+    | "sort"
+    | "cursor"
+    | "limit"
   >
 >;
 

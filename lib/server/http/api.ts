@@ -4,6 +4,7 @@ import { LOADERS } from "@/lib/server/loaders";
 import type { Loader } from "@/lib/server/loaders/define-loader";
 import * as comments from "./comment-routes";
 import { endpointRoute, isEndpointRoute, type EndpointRoute } from "./endpoint-route";
+import * as experiments from "./experiment-routes";
 import { json } from "./errors-to-response";
 import * as otlp from "./otlp-routes";
 import * as replay from "./replay-routes";
@@ -25,7 +26,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [comments, otlp, replay, reviewer, runs, service, versions, views]) {
+  for (const group of [comments, experiments, otlp, replay, reviewer, runs, service, versions, views]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));

@@ -93,6 +93,28 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     expect(inBatch.results.map((r) => r.status)).toEqual(["created", "error", "duplicate"]);
   });
 
+  it("keeps the experiment and arm a run.started names on the run (contract §10), and null for a v1 start without one", async () => {
+    const inExperiment = nextRunId();
+    const plain = nextRunId();
+    const lateStart = nextRunId();
+    const experiment = { id: "exp_requests_copy", arm: "shorter" };
+    await ingestBatch(db, projectId, [startedEvent(inExperiment, undefined, { experiment }), ...turnEvents(inExperiment, 0, 5, 100)]);
+    await ingestBatch(db, projectId, smallRun(plain, 2));
+    // The run exists before its start arrives: the start's experiment still reaches the run.
+    await ingestBatch(db, projectId, turnEvents(lateStart, 0, 5, 100));
+    await ingestBatch(db, projectId, [startedEvent(lateStart, undefined, { experiment: { id: "exp-b", arm: "holdout" } })]);
+    // A second start naming another arm is refused and changes nothing.
+    await ingestBatch(db, projectId, [startedEvent(inExperiment, `${inExperiment}-again`, { experiment: { id: "exp-x", arm: "other" } })]);
+    const columns = async (runId: string) =>
+      db.prisma.run.findUniqueOrThrow({
+        where: { projectId_runId: { projectId, runId } },
+        select: { experimentId: true, experimentArm: true, agent: true },
+      });
+    expect(await columns(inExperiment)).toEqual({ experimentId: "exp_requests_copy", experimentArm: "shorter", agent: "etf-agent" });
+    expect(await columns(plain)).toEqual({ experimentId: null, experimentArm: null, agent: "etf-agent" });
+    expect(await columns(lateStart)).toEqual({ experimentId: "exp-b", experimentArm: "holdout", agent: "etf-agent" });
+  });
+
   it("refuses a second run.started for a run, keeping the first", async () => {
     const runId = nextRunId();
     const first = startedEvent(runId);

@@ -304,6 +304,8 @@ async function storeStatement(
               (array_agg(e."body"->>'task' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS task,
               (array_agg(e."body"->>'agent' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS agent,
               (array_agg(e."body"->>'model' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS model,
+              (array_agg(e."body"->'experiment'->>'id' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xi,
+              (array_agg(e."body"->'experiment'->>'arm' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xa,
               (array_agg(e."body"->>'status' ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS st,
               (array_agg(e."at" ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS en
          FROM ins e JOIN input u ON u.event_id = e."event_id"
@@ -324,6 +326,8 @@ async function storeStatement(
          "task" = CASE WHEN c.sa IS NOT NULL THEN c.task ELSE r."task" END,
          "agent" = CASE WHEN c.sa IS NOT NULL THEN c.agent ELSE r."agent" END,
          "model" = CASE WHEN c.sa IS NOT NULL THEN c.model ELSE r."model" END,
+         "experiment_id" = CASE WHEN c.sa IS NOT NULL THEN c.xi ELSE r."experiment_id" END,
+         "experiment_arm" = CASE WHEN c.sa IS NOT NULL THEN c.xa ELSE r."experiment_arm" END,
          "status" = COALESCE(c.st, r."status"),
          "ended_at" = CASE WHEN c.st IS NOT NULL THEN c.en ELSE r."ended_at" END
        FROM changes c JOIN locked l ON l."id" = c.pk

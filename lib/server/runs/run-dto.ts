@@ -14,6 +14,8 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     task: run.task,
     agent: run.agent,
     model: run.model,
+    experimentId: run.experimentId,
+    experimentArm: run.experimentArm,
     status: run.status as TRunStatus,
     startedAt: run.startedAt?.toISOString() ?? null,
     endedAt: run.endedAt?.toISOString() ?? null,

@@ -7,8 +7,23 @@ import { runFilterSql } from "./run-filter-sql";
 import { runFilterWhere, type RunFilters } from "./run-filters";
 
 /** Runs that differ in every filtered column, with tasks that hold LIKE's special characters. */
-const RUNS: { runId: string; task: string; agent: string; model: string; ts: string; status?: string }[] = [
-  { runId: "percent", task: "Cut fees by 5% this year", agent: "etf-agent", model: "m-large", ts: "2026-11-01T10:00:00.000Z" },
+const RUNS: {
+  runId: string;
+  task: string;
+  agent: string;
+  model: string;
+  ts: string;
+  status?: string;
+  experiment?: { id: string; arm: string };
+}[] = [
+  {
+    runId: "percent",
+    task: "Cut fees by 5% this year",
+    agent: "etf-agent",
+    model: "m-large",
+    ts: "2026-11-01T10:00:00.000Z",
+    experiment: { id: "exp-a", arm: "control" },
+  },
   { runId: "under", task: "Read fee_table.csv", agent: "etf-agent", model: "m-small", ts: "2026-11-02T10:00:00.000Z", status: "completed" },
   {
     runId: "slash",
@@ -18,7 +33,14 @@ const RUNS: { runId: string; task: string; agent: string; model: string; ts: str
     ts: "2026-11-03T10:00:00.000Z",
     status: "failed",
   },
-  { runId: "plain", task: "Compare fees of VOO and IVV", agent: "bond-agent", model: "m-small", ts: "2026-11-04T10:00:00.000Z" },
+  {
+    runId: "plain",
+    task: "Compare fees of VOO and IVV",
+    agent: "bond-agent",
+    model: "m-small",
+    ts: "2026-11-04T10:00:00.000Z",
+    experiment: { id: "exp-a", arm: "shorter" },
+  },
   {
     runId: "letters",
     task: "Compare 5 x fees_or_not",
@@ -26,6 +48,7 @@ const RUNS: { runId: string; task: string; agent: string; model: string; ts: str
     model: "m-large",
     ts: "2026-11-05T10:00:00.000Z",
     status: "completed",
+    experiment: { id: "exp-b", arm: "control" },
   },
 ];
 
@@ -38,6 +61,12 @@ const FILTERS: RunFilters[] = [
   { agent: "nobody" },
   { model: "m-small" },
   { runId: "slash" },
+  { experiment: "exp-a" },
+  { experiment: "exp-b" },
+  { experiment: "nobody" },
+  { arm: "control" },
+  { experiment: "exp-a", arm: "shorter" },
+  { experiment: "exp-b", arm: "shorter" },
   { runId: "no-start" },
   { q: "fees" },
   { q: "bond" },
@@ -82,7 +111,15 @@ describe.each(testDatabases())("runFilterSql on $name", (kind) => {
     const other = (await db.prisma.project.create({ data: { name: "filter-sql-other" } })).id;
     const events: Raw[] = [];
     for (const run of RUNS) {
-      events.push({ ...startedEvent(run.runId, `${run.runId}-start`, { task: run.task, agent: run.agent, model: run.model }), ts: run.ts });
+      events.push({
+        ...startedEvent(run.runId, `${run.runId}-start`, {
+          task: run.task,
+          agent: run.agent,
+          model: run.model,
+          ...(run.experiment ? { experiment: run.experiment } : {}),
+        }),
+        ts: run.ts,
+      });
       if (run.status) events.push({ ...endedEvent(run.runId, run.status), ts: run.ts.replace("T10", "T11") });
     }
     events.push(...turnEvents("no-start", 1, 3, 100)); // a run without run.started: no task, no agent

@@ -19,6 +19,8 @@ export function runFilterSql(projectId: string, filters: RunFilters, options: { 
   if (filters.status) parts.push(Prisma.sql`r."status" = ${filters.status}`);
   if (filters.agent) parts.push(Prisma.sql`r."agent" = ${filters.agent}`);
   if (filters.model) parts.push(Prisma.sql`r."model" = ${filters.model}`);
+  if (filters.experiment) parts.push(Prisma.sql`r."experiment_id" = ${filters.experiment}`);
+  if (filters.arm) parts.push(Prisma.sql`r."experiment_arm" = ${filters.arm}`);
   if (filters.runId) parts.push(Prisma.sql`r."run_id" = ${filters.runId}`);
   if (filters.hasViolations) parts.push(Prisma.sql`r."reviewer_violations" > 0`);
   if (filters.hasDrops) parts.push(Prisma.sql`r."dropped_count" > 0`);

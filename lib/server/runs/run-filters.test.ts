@@ -20,6 +20,13 @@ const TASKS: Record<string, string> = {
   letters: "Compare 5 x fees_or_not", // no %; `_` only inside a word
 };
 
+/** The experiment and arm some runs' run.started name (contract §10). */
+const EXPERIMENTS: Record<string, { id: string; arm: string }> = {
+  percent: { id: "exp-a", arm: "control" },
+  underscore: { id: "exp-a", arm: "shorter" },
+  plain: { id: "exp-b", arm: "control" },
+};
+
 describe("likeLiteral", () => {
   it("escapes the escape character and both wildcards, nothing else", () => {
     expect(likeLiteral("a%b_c\\d")).toBe("a\\%b\\_c\\\\d");
@@ -39,7 +46,9 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
     const result = await ingestBatch(
       db,
       projectId,
-      Object.entries(TASKS).map(([runId, task]) => startedEvent(runId, `${runId}-start`, { task })),
+      Object.entries(TASKS).map(([runId, task]) =>
+        startedEvent(runId, `${runId}-start`, { task, ...(EXPERIMENTS[runId] ? { experiment: EXPERIMENTS[runId] } : {}) }),
+      ),
     );
     expect(result.summary.error).toBe(0);
     // Early years, set directly: the filter is under test here, not the ingest of such timestamps.
@@ -68,6 +77,25 @@ describe.each(testDatabases())("runs list filters on $name", (kind) => {
     expect((await list({ q: "5%" })).runIds).toEqual(["percent"]);
     expect((await list({ q: "C:\\reports" })).runIds).toEqual(["backslash"]);
     expect((await list({ q: "FEES" })).runIds).toEqual(Object.keys(TASKS).sort());
+  });
+
+  it("filters by the experiment and the arm the run.started named, and lists both on each run", async () => {
+    expect((await list({ experiment: "exp-a" })).runIds).toEqual(["percent", "underscore"]);
+    expect((await list({ arm: "control" })).runIds).toEqual(["percent", "plain"]);
+    expect((await list({ experiment: "exp-a", arm: "control" })).runIds).toEqual(["percent"]);
+    expect((await list({ experiment: "exp-b", arm: "shorter" })).runIds).toEqual([]);
+    expect((await list({ experiment: "nobody" })).runIds).toEqual([]);
+    const all = (await list({})).body.runs as { runId: string; experimentId: string | null; experimentArm: string | null }[];
+    expect(Object.fromEntries(all.map((r) => [r.runId, [r.experimentId, r.experimentArm]]))).toEqual({
+      percent: ["exp-a", "control"],
+      underscore: ["exp-a", "shorter"],
+      plain: ["exp-b", "control"],
+      backslash: [null, null],
+      letters: [null, null],
+    });
+    const tooLong = await list({ experiment: "x".repeat(201) });
+    expect([tooLong.status, tooLong.body.error.path]).toEqual([400, "experiment"]);
+    expect((await list({ arm: "" })).status).toBe(400);
   });
 
   it("searches the run id, the agent and the model as well as the task", async () => {

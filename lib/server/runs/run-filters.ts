@@ -2,7 +2,7 @@ import { queryInstantDate, type TRunListQuery } from "@/lib/contracts";
 import type { Prisma } from "@/lib/server/db/generated/client";
 
 export type RunFilters = Partial<
-  Pick<TRunListQuery, "status" | "agent" | "model" | "q" | "from" | "to" | "hasViolations" | "hasDrops" | "finding">
+  Pick<TRunListQuery, "status" | "agent" | "model" | "experiment" | "arm" | "q" | "from" | "to" | "hasViolations" | "hasDrops" | "finding">
 > & {
   runId?: string;
 };
@@ -14,6 +14,8 @@ export function runFilterWhere(projectId: string, filters: RunFilters, options: 
   if (filters.status) where.status = filters.status;
   if (filters.agent) where.agent = filters.agent;
   if (filters.model) where.model = filters.model;
+  if (filters.experiment) where.experimentId = filters.experiment;
+  if (filters.arm) where.experimentArm = filters.arm;
   if (filters.runId) where.runId = filters.runId;
   // The run's last rebuild's figures, kept on its row (lib/server/runs/list-figures.ts).
   if (filters.hasViolations) where.reviewerViolations = { gt: 0 };

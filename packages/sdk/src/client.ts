@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { BODIES, EVENT_TYPES, type TEvent, type TEventType } from "../../../lib/contracts/events";
 import { checkEvent } from "../../../lib/contracts/storable";
+import { experimentFields, readExperiment, type Experiment, type ExperimentArm } from "./experiment";
 import { newId } from "./ids";
 import { isRetryableStatus, retryDelayMs } from "../../../lib/client/retry-policy";
 
@@ -101,6 +102,14 @@ export interface StartRunOptions {
   model?: string;
   policy: EventBody<"run.started">["policy"];
   copy?: EventBody<"run.started">["copy"];
+  /**
+   * An experiment from `cuescope.experiment(id)` (contract §10): the run is assigned its arm here,
+   * by the same function as the server's assignment endpoint; the arm's copy and policy replace
+   * `copy` and `policy` when it has them, and run.started records `experiment: { id, arm }`. Only a
+   * running experiment assigns runs: another status throws in development (reported in production,
+   * and the run starts without the experiment).
+   */
+  experiment?: Experiment;
 }
 
 type TurnMethods = {
@@ -112,6 +121,8 @@ export type RecordedEvent = TEvent;
 
 export type Run = TurnMethods & {
   readonly runId: string;
+  /** The run's arm when it was started in an experiment (its copy and policy are the run's). */
+  readonly arm: ExperimentArm | undefined;
   /**
    * The run's `run.started` event as it was sent (its policy and copy are the run's); undefined
    * when it was refused (production mode: reported to onError, never thrown).
@@ -127,6 +138,13 @@ export type Run = TurnMethods & {
 
 export interface Cuescope {
   startRun(options: StartRunOptions): Run;
+  /**
+   * Reads an experiment (`GET /api/v1/experiments/:id` with this client's key): its status and arms,
+   * each with its copy and policy, to pass to `startRun({ experiment })`. Rejects with a
+   * CuescopeError (`rejected` with the status, or `failed` when the server cannot be reached or does
+   * not answer within `requestTimeoutMs`). Not retried: the caller decides.
+   */
+  experiment(id: string): Promise<Experiment>;
   /** Resolves when every event recorded so far is acknowledged or failed for good. */
   flush(): Promise<void>;
   /** Flushes, stops the timer, and refuses new events (record throws in development, is reported in production). */
@@ -348,12 +366,16 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
 
   function startRun(start: StartRunOptions): Run {
     const runId = start.runId ?? newId();
-    const { runId: _runId, ...body } = start;
+    const { runId: _runId, experiment, ...body } = start;
+    const assigned = experiment ? experimentFields(experiment, runId) : undefined;
+    if (typeof assigned === "string") refuse(`run ${runId}: ${assigned}`, runId);
+    const arm = typeof assigned === "object" ? assigned.arm : undefined;
     lastRecorded = undefined;
-    record(runId, "run.started", body);
+    record(runId, "run.started", typeof assigned === "object" ? { ...body, ...assigned.fields } : body);
     const started = lastRecorded as RecordedEvent | undefined; // undefined when refused in production
     const run: Record<string, unknown> = {
       runId,
+      arm,
       started,
       onEvent(listener: (event: RecordedEvent) => void) {
         let set = listeners.get(runId);
@@ -414,8 +436,15 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
     if (hooked) proc!.off?.("beforeExit", onBeforeExit);
   }
 
+  async function experiment(id: string): Promise<Experiment> {
+    const read = await readExperiment(options.url, options.apiKey, doFetch, id, requestTimeoutMs);
+    if (!read.ok) throw new CuescopeError(read.message, read.kind, [], read.status);
+    return read.experiment;
+  }
+
   return {
     startRun,
+    experiment,
     flush,
     async shutdown() {
       await shutdown();

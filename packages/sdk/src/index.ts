@@ -14,4 +14,5 @@ export {
   type StartRunOptions,
   type TurnEventType,
 } from "./client";
+export type { Experiment, ExperimentArm } from "./experiment";
 export { newId } from "./ids";

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveApi } from "@/lib/server/http/api";
 import { ingestRoute as POST } from "@/lib/server/http/routes";
 import { createKey } from "@/lib/server/auth/keys";
 // `useDatabase` sets the routes' database; it is not a React hook (the alias keeps the hooks lint rule quiet).
@@ -38,7 +39,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A plain Node http server on 127.0.0.1 whose handler is the app's real ingest route (the route
- * uses the database `useDatabase` set). `port` 0 takes a free port; a given port is taken again
+ * uses the database `useDatabase` set), and the app's API entry (serveApi) for any other path. `port` 0 takes a free port; a given port is taken again
  * (a server that comes back after it was down).
  */
 export function hostIngest(port = 0, faults: Partial<HostFaults> = {}): Promise<IngestHost> {
@@ -62,7 +63,12 @@ export function hostIngest(port = 0, faults: Partial<HostFaults> = {}): Promise<
     if (slow && f.slowMode === "before") await wait(f.delayMs);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const response = await POST(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: new Uint8Array(body) }));
+    // The ingest route itself; any other path goes through the API's one entry (an experiment's read and assignment).
+    const route = (req.url ?? "").split("?")[0] === "/api/v1/ingest" ? POST : serveApi;
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const response = await route(
+      new Request(`http://localhost${req.url}`, { method: req.method, headers, ...(hasBody ? { body: new Uint8Array(body) } : {}) }),
+    );
     const answer = Buffer.from(await response.arrayBuffer());
     if (slow && f.slowMode === "after") await wait(f.delayMs);
     if (res.destroyed) return; // the client gave up waiting
