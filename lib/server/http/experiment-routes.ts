@@ -1,10 +1,9 @@
 import "server-only";
+// The GETs the pages also read (the list, one experiment, its results) are loaders: lib/server/loaders/experiments.ts.
 import { experimentsApi } from "@/lib/endpoints/experiments";
 import {
   assignRun,
   createExperiment,
-  getExperiment,
-  listExperiments,
   promoteArm,
   startExperiment,
   stopExperiment,
@@ -12,18 +11,8 @@ import {
 } from "@/lib/server/experiments/experiments";
 import { endpointRoute } from "./endpoint-route";
 
-/** The project's experiments, newest first. */
-export const listExperimentsRoute = endpointRoute(experimentsApi.list, async ({ db, auth }) => ({
-  experiments: await listExperiments(db, auth.projectId),
-}));
-
 /** Saves a draft (201; 409 for a name the project has). */
 export const createExperimentRoute = endpointRoute(experimentsApi.create, ({ input, db, auth }) => createExperiment(db, auth, input.body));
-
-/** One experiment, its arms' copy and policy resolved. */
-export const getExperimentRoute = endpointRoute(experimentsApi.get, ({ input, db, auth }) =>
-  getExperiment(db, auth.projectId, input.path.id),
-);
 
 /** Changes a draft over the version read (409: not a draft, or a newer version). */
 export const updateExperimentRoute = endpointRoute(experimentsApi.update, ({ input, db, auth }) =>
