@@ -146,6 +146,7 @@ describe("the narrow-screen Menu", () => {
       ["Runs", "/runs"],
       ["Reviewer", "/reviewer"],
       ["Trends", "/trends"],
+      ["Experiments", "/experiments"],
       ["Copy", "/copy"],
       ["API", "/docs/api"],
     ]);

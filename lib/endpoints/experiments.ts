@@ -7,6 +7,7 @@ import {
   ZExperimentList,
   ZExperimentPromotion,
   ZExperimentUpdate,
+  ZExperimentResults,
   ZExperimentVersion,
   ZIdPathParams,
 } from "@/lib/contracts";
@@ -55,6 +56,23 @@ export const experimentsApi = {
     auth: "key",
     pathParams: ZIdPathParams,
     responses: [{ status: 200, description: "The experiment.", schema: ZExperiment }],
+    errors: { 404: "No such experiment in the project." },
+  }),
+  results: endpoint({
+    id: "getExperimentResults",
+    method: "GET",
+    path: "/api/v1/experiments/{id}/results",
+    tag: TAG,
+    summary: "An experiment's results per arm",
+    description:
+      "Per arm (contract §10): its ended runs counted (their arm is their assignment), live and mismatched runs apart, and each measure with its counts, " +
+      "95% interval and difference from the control (the first arm): follow-up after a due reminder and of delivered reminders, drop rate per key, " +
+      "reminder bytes per turn, findings per 1,000 turns, runs finished, out of requests and out of time, requests and time left at the end. Ratios use " +
+      "the run as the unit (delta method, Student's t). Fixed horizon: `verdict` is null until every arm has its planned ended runs, then one per arm on " +
+      "the key's follow-up after a due reminder at the Bonferroni-adjusted level. Served from sums each run's rebuild stores.",
+    auth: "key",
+    pathParams: ZIdPathParams,
+    responses: [{ status: 200, description: "The results.", schema: ZExperimentResults }],
     errors: { 404: "No such experiment in the project." },
   }),
   update: endpoint({
