@@ -11,6 +11,8 @@ import { openDatabase, refreshStatistics } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { loadDemo } from "./lib/load-demo";
+import { databaseStore, loadDemoExperiment } from "./lib/load-demo-experiment";
+import { authenticateKey } from "@/lib/server/auth/keys";
 import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 
 async function main(): Promise<void> {
@@ -27,6 +29,11 @@ async function main(): Promise<void> {
       const project = await db.prisma.project.findUniqueOrThrow({ where: { name: "demo" } });
       const { errors } = await loadDemo((batch) => ingestBatch(db, project.id, batch));
       if (errors > 0) throw new Error(`${errors} demo events were rejected; the demo generator and the contracts disagree`);
+      const experiment = await loadDemoExperiment(databaseStore(db, await authenticateKey(db, secret)), (batch) =>
+        ingestBatch(db, project.id, batch),
+      );
+      if (experiment.errors > 0) throw new Error(`${experiment.errors} demo experiment events were rejected`);
+      console.error(`demo experiment: ${experiment.runs} runs`);
       // Rebuilt now, so the demo's decisions and Reviewer audit are stored before the first page asks.
       console.error(`rebuilt ${await settleRebuilds(db, { projectId: project.id })} demo runs`);
       await refreshStatistics(db); // the planner's statistics of the tables the demo filled

@@ -26,7 +26,7 @@ describe.each(testDatabases())("rebuildLoadedRuns on $name", (kind) => {
     if (kind.name === "pglite") expect(await eventStats()).toBe(0);
 
     const sink = (batch: readonly unknown[]) => ingestBatch(db, projectId, batch);
-    await rebuildLoadedRuns({ kind: "direct", label: "test", db, projectId, sink, close: async () => {} });
+    await rebuildLoadedRuns({ kind: "direct", label: "test", db, projectId, project: "p", sink, close: async () => {} });
     expect(await db.prisma.runDecisionsCache.count({ where: { projectId } })).toBe(1);
     expect(await eventStats()).toBeGreaterThan(0);
   }, 120_000);

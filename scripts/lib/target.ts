@@ -12,8 +12,8 @@ export interface TargetOptions {
 }
 
 export type Target =
-  | { kind: "http"; label: string; sink: IngestSink; close(): Promise<void> }
-  | { kind: "direct"; label: string; sink: IngestSink; db: Database; projectId: string; close(): Promise<void> };
+  | { kind: "http"; label: string; sink: IngestSink; url: string; key: string; close(): Promise<void> }
+  | { kind: "direct"; label: string; sink: IngestSink; db: Database; projectId: string; project: string; close(): Promise<void> };
 
 /**
  * Where CLI tools send events. A running server is used over its API (so the embedded database is
@@ -30,7 +30,7 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     const sink = httpSink(url, key, {
       onRetry: ({ attempt, delayMs, reason }) => console.error(`\n${reason}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
     });
-    return { kind: "http", label: `the Cuescope server at ${url}`, sink, close: async () => {} };
+    return { kind: "http", label: `the Cuescope server at ${url}`, sink, url, key, close: async () => {} };
   }
   const db = await openDatabase();
   const name = options.project ?? "default";
@@ -40,6 +40,7 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     label: `project "${name}" in ${db.label}`,
     db,
     projectId: project.id,
+    project: name,
     sink: (batch) => ingestBatch(db, project.id, batch),
     close: () => db.close(),
   };
