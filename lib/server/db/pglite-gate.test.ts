@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { asBackgroundWork, gatedPglite, REQUESTS_BEFORE_BACKGROUND } from "./pglite-gate";
 
 /**
@@ -61,6 +61,22 @@ describe("the PGlite gate", () => {
     expect(order.filter((s) => s.startsWith("b"))).toEqual(["b0", "b1", "b2"]);
     // No background statement started while a request's was waiting.
     expect(order.indexOf("r1")).toBeLessThan(order.indexOf("b0"));
+  });
+
+  it("sees background work marked by another copy of this module (a production build bundles it more than once)", async () => {
+    // The database is opened from one bundle's copy (its gate), the replay workers mark their work
+    // with another's asBackgroundWork: a fresh import of the module is such a second copy.
+    vi.resetModules();
+    const other = await import("./pglite-gate");
+    expect(other.asBackgroundWork).not.toBe(asBackgroundWork);
+    const db = gatedPglite(pglite);
+    const order: string[] = [];
+    const query = (name: string) => db.query("SELECT count(*) FROM generate_series(1, 2000)").then(() => order.push(name));
+    const background = other.asBackgroundWork(() => Promise.all([query("b0"), query("b1")]));
+    const requests = [query("r0"), query("r1")];
+    await Promise.all([background, ...requests]);
+    // Both of the requests' statements, issued after the background ones, ran first.
+    expect(order).toEqual(["r0", "r1", "b0", "b1"]);
   });
 
   it("keeps background work its share while requests' statements keep coming", async () => {

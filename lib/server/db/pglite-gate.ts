@@ -1,12 +1,20 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite } from "@electric-sql/pglite";
 
+const BACKGROUND_WORK = Symbol.for("cuescope.pgliteGate.backgroundWork");
+
 /**
  * Work done for a background job (a what-if replay) rather than for a request: its statements on
  * the embedded database give way to requests' (gatedPglite). Everything the work starts, timers
  * included, runs in it.
+ *
+ * One for the whole process, kept on globalThis: a production build bundles this module more than
+ * once (the database is opened from the instrumentation hook's bundle, the replay workers start
+ * from a route's), and a store of one copy's is invisible to another's gate — a replay's statements
+ * then queued as requests' and never gave way.
  */
-const backgroundWork = new AsyncLocalStorage<true>();
+const backgroundWork: AsyncLocalStorage<true> = ((globalThis as { [BACKGROUND_WORK]?: AsyncLocalStorage<true> })[BACKGROUND_WORK] ??=
+  new AsyncLocalStorage<true>());
 
 /** Runs `work` as background work: its embedded-database statements wait while requests' are queued (gatedPglite). */
 export function asBackgroundWork<T>(work: () => T): T {
