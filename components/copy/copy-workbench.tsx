@@ -16,6 +16,7 @@ import { Panel } from "@/components/ui/panel";
 import { EditorColumns, TuningPage } from "@/components/ui/tuning-page";
 import { CopyDiff } from "./copy-diff";
 import { KeyTemplates } from "./key-templates";
+import { EffectPanel } from "./effect-panel";
 import { PreviewTurnPanel } from "./preview-turn-panel";
 import { SaveVersionForm } from "@/components/versions/save-version-form";
 import { usePreviewTurn, type PreviewTarget } from "./use-preview-turn";
@@ -145,6 +146,8 @@ export function CopyWorkbench({ project, initialBaseId, initialPreview }: Props)
           </>
         }
       />
+
+      <EffectPanel />
 
       <VersionsPanel
         kind="copy"

@@ -40,6 +40,14 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
           </span>
           <span>{summary.agent ?? "unknown agent"}</span>
           <span>{summary.model ?? "unknown model"}</span>
+          {summary.experimentId ? (
+            <Link
+              href={`/experiments/${encodeURIComponent(summary.experimentId)}`}
+              title="the experiment this run took part in (contract §10)"
+            >
+              experiment arm: {summary.experimentArm}
+            </Link>
+          ) : null}
           <RunStatus status={summary.status} />
           <span>
             {formatTurnCount(summary.turns)}
