@@ -76,12 +76,19 @@ export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[]
   const timeOf = timesOfTurns(turns, turnTimes);
   if (timeOf.size === 0) return [];
   const buckets = new Map<number, TrendCounts>();
+  // The counts of the turn last added to: most additions come turn by turn.
+  let lastTurn: number | null | undefined;
+  let lastCounts: TrendCounts = {};
   const add = (turn: number | null, key: string, n = 1) => {
-    const ms = turn === null ? undefined : timeOf.get(turn);
-    const at = bucketOf(ms ?? timeOf.get(turns[turns.length - 1])!);
-    let counts = buckets.get(at);
-    if (!counts) buckets.set(at, (counts = {}));
-    counts[key] = (counts[key] ?? 0) + n;
+    if (turn !== lastTurn) {
+      const ms = turn === null ? undefined : timeOf.get(turn);
+      const at = bucketOf(ms ?? timeOf.get(turns[turns.length - 1])!);
+      let counts = buckets.get(at);
+      if (!counts) buckets.set(at, (counts = {}));
+      lastTurn = turn;
+      lastCounts = counts;
+    }
+    lastCounts[key] = (lastCounts[key] ?? 0) + n;
   };
 
   for (const decision of decisions.turns) {

@@ -165,11 +165,11 @@ describe.each(testDatabases())("experiment runs and rollups on $name", (kind) =>
         ...e,
         id: `${plan.runId}:${e.id}`,
       }));
-      raw = raw.flatMap((e) => {
-        if (e.type === "run.started" && plan.experiment) return [{ ...e, body: { ...(e.body as object), experiment: plan.experiment } }];
+      raw = raw.flatMap((e): TRawEvent[] => {
+        if (e.type === "run.started" && plan.experiment) return [{ ...e, body: { ...e.body, experiment: plan.experiment } }];
         if (e.type === "run.ended") return plan.ended === null ? [] : plan.ended ? [{ ...e, body: { status: plan.ended } }] : [e];
         return [e];
-      }) as TRawEvent[];
+      });
       const batches = plan.batches ?? 1;
       const size = Math.ceil(raw.length / batches);
       for (let b = 0; b < batches; b++) {

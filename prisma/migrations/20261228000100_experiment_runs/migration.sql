@@ -53,19 +53,21 @@ ALTER TABLE "experiment_rollups" ADD CONSTRAINT "experiment_rollups_project_id_f
 
 -- The triggers: each adds or subtracts the statement's rows (its transition tables), in key order.
 -- Like trend_rollups_subtract, hash and merge joins are off so that each sum finds its row through
--- the primary key (the planner cannot know how few rows a transition table holds).
-CREATE FUNCTION "experiment_rollups_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- the primary key, and each statement is run by EXECUTE, so planned on every call with the rollups'
+-- current size (not once per session while they were empty: migration 20261228000110_rollup_index_lookups).
+CREATE FUNCTION "experiment_rollups_add"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 BEGIN
-  INSERT INTO "experiment_rollups" AS r ("project_id", "experiment_id", "arm", "status", "key", "n")
+  EXECUTE $q$INSERT INTO "experiment_rollups" AS r ("project_id", "experiment_id", "arm", "status", "key", "n")
   SELECT e."project_id", e."experiment_id", e."arm", e."status", c."key", sum(c."value"::bigint)
     FROM "added" e CROSS JOIN LATERAL jsonb_each_text(e."counts") AS c("key", "value")
    GROUP BY 1, 2, 3, 4, 5
   HAVING sum(c."value"::bigint) <> 0
    ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("project_id", "experiment_id", "arm", "status", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n";
-  DELETE FROM "experiment_rollups" AS r
+  ON CONFLICT ("project_id", "experiment_id", "arm", "status", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n"$q$;
+  EXECUTE $q$DELETE FROM "experiment_rollups" AS r
    USING (SELECT DISTINCT e."project_id", e."experiment_id", e."arm", e."status" FROM "added" e) AS g
-   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0;
+   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0$q$;
   RETURN NULL;
 END $$;
 
@@ -74,14 +76,14 @@ CREATE FUNCTION "experiment_rollups_subtract"() RETURNS trigger LANGUAGE plpgsql
 BEGIN
   -- Every row subtracted from was added with the rows being removed, so it exists (unless its
   -- project is being deleted, which takes its rollups too).
-  UPDATE "experiment_rollups" AS r SET "n" = r."n" - g."n"
+  EXECUTE $q$UPDATE "experiment_rollups" AS r SET "n" = r."n" - g."n"
     FROM (SELECT e."project_id", e."experiment_id", e."arm", e."status", c."key", sum(c."value"::bigint) AS "n"
             FROM "removed" e CROSS JOIN LATERAL jsonb_each_text(e."counts") AS c("key", "value")
            GROUP BY 1, 2, 3, 4, 5) AS g
-   WHERE (r."project_id", r."experiment_id", r."arm", r."status", r."key") = (g."project_id", g."experiment_id", g."arm", g."status", g."key");
-  DELETE FROM "experiment_rollups" AS r
+   WHERE (r."project_id", r."experiment_id", r."arm", r."status", r."key") = (g."project_id", g."experiment_id", g."arm", g."status", g."key")$q$;
+  EXECUTE $q$DELETE FROM "experiment_rollups" AS r
    USING (SELECT DISTINCT e."project_id", e."experiment_id", e."arm", e."status" FROM "removed" e) AS g
-   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0;
+   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0$q$;
   RETURN NULL;
 END $$;
 
@@ -90,7 +92,7 @@ END $$;
 CREATE FUNCTION "experiment_rollups_change"() RETURNS trigger LANGUAGE plpgsql
   SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 BEGIN
-  INSERT INTO "experiment_rollups" AS r ("project_id", "experiment_id", "arm", "status", "key", "n")
+  EXECUTE $q$INSERT INTO "experiment_rollups" AS r ("project_id", "experiment_id", "arm", "status", "key", "n")
   SELECT e."project_id", e."experiment_id", e."arm", e."status", c."key", sum(e."sign" * c."value"::bigint)
     FROM (SELECT 1 AS "sign", a."project_id", a."experiment_id", a."arm", a."status", a."counts" FROM "added" a
           UNION ALL
@@ -99,11 +101,11 @@ BEGIN
    GROUP BY 1, 2, 3, 4, 5
   HAVING sum(e."sign" * c."value"::bigint) <> 0
    ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("project_id", "experiment_id", "arm", "status", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n";
-  DELETE FROM "experiment_rollups" AS r
+  ON CONFLICT ("project_id", "experiment_id", "arm", "status", "key") DO UPDATE SET "n" = r."n" + EXCLUDED."n"$q$;
+  EXECUTE $q$DELETE FROM "experiment_rollups" AS r
    USING (SELECT DISTINCT o."project_id", o."experiment_id", o."arm", o."status" FROM "removed" o
           UNION SELECT DISTINCT a."project_id", a."experiment_id", a."arm", a."status" FROM "added" a) AS g
-   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0;
+   WHERE (r."project_id", r."experiment_id", r."arm", r."status") = (g."project_id", g."experiment_id", g."arm", g."status") AND r."n" = 0$q$;
   RETURN NULL;
 END $$;
 
