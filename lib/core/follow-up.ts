@@ -1,4 +1,11 @@
-import { REMINDER_KEYS, type TEvent, type TReminderKey, type TRunDecisions, type TTurnDecision } from "@/lib/contracts";
+import {
+  REMINDER_KEYS,
+  type TEvent,
+  type TReminderDecision,
+  type TReminderKey,
+  type TRunDecisions,
+  type TTurnDecision,
+} from "@/lib/contracts";
 
 export interface FollowUpItem {
   turn: number;
@@ -24,52 +31,67 @@ export interface FollowUp {
 
 type ActionKind = Extract<TEvent, { type: "model.action" }>["body"]["kind"];
 
-/**
- * Follow-up association (contract §8): for each reminder delivered at turn t (not uncertain), whether
- * the related model action shows up in turns t+1 … t+window. A delivery record says the text was
- * in the request, not that the model read it: this measures association, not effect.
- */
-export function followUp(decisions: TRunDecisions, events: readonly TEvent[], options: { window?: number } = {}): FollowUp {
-  const window = options.window ?? 3;
-  const actions = actionsByTurn(events);
-  const byTurn = new Map<number, TTurnDecision>(decisions.turns.map((t) => [t.turn, t]));
+/** The run's `model.action`s per turn (each event id once): what followUpOf looks for. */
+export type ActionsByTurn = ReadonlyMap<number, readonly { kind: ActionKind; blockId?: string }[]>;
 
-  const anyAction = (turn: number, match: (kind: ActionKind, blockId: string | undefined) => boolean) => {
+/**
+ * Contract §8's rule for one reminder decided at `decision`'s turn t, whatever its status: whether
+ * the related action follows in turns t+1 … t+window (a `context` notice: whether turn t+1 exists and
+ * needs fewer bytes). `null` when the rule does not apply: an `edits` state of a block that is not
+ * exhausted is never followed up. followUp (delivered reminders) and the effectiveness counts of
+ * contract §10 (delivered and dropped reminders, due reminders) share it.
+ */
+export function followUpOf(
+  reminder: Pick<TReminderDecision, "key" | "subject">,
+  decision: TTurnDecision,
+  next: TTurnDecision | undefined,
+  actions: ActionsByTurn,
+  window = 3,
+): boolean | null {
+  const turn = decision.turn;
+  const anyAction = (match: (kind: ActionKind, blockId: string | undefined) => boolean) => {
     for (let t = turn + 1; t <= turn + window; t++) {
       if (actions.get(t)?.some((a) => match(a.kind, a.blockId))) return true;
     }
     return false;
   };
+  switch (reminder.key) {
+    case "requests":
+    case "time":
+      return anyAction((kind) => kind === "finalize");
+    case "context":
+      return next !== undefined && next.turn === turn + 1 && next.requiredBytes < decision.requiredBytes;
+    case "edits": {
+      const block = decision.meters.edits?.find((b) => b.blockId === reminder.subject);
+      if (!block || block.used < block.limit) return null; // only an exhausted block's state is followed up
+      return !anyAction((kind, blockId) => kind === "edit_block" && blockId === reminder.subject);
+    }
+    case "review":
+      return anyAction((kind) => kind === "review_objectives" || kind === "check_evidence");
+  }
+}
 
+/**
+ * Follow-up association (contract §8): for each reminder delivered at turn t (not uncertain), whether
+ * the related model action shows up in turns t+1 … t+window. A delivery record says the text was
+ * in the request, not that the model read it: this measures association, not effect.
+ */
+export function followUp(
+  decisions: TRunDecisions,
+  events: readonly TEvent[],
+  options: { window?: number; /** `actionsByTurn(events)`, when the caller has it. */ actions?: ActionsByTurn } = {},
+): FollowUp {
+  const window = options.window ?? 3;
+  const actions = options.actions ?? actionsByTurn(events);
   const items: FollowUpItem[] = [];
-  for (const decision of decisions.turns) {
-    const { turn } = decision;
+  decisions.turns.forEach((decision, i) => {
     for (const reminder of decision.reminders) {
       if (reminder.status !== "delivered") continue;
-      let followed: boolean;
-      switch (reminder.key) {
-        case "requests":
-        case "time":
-          followed = anyAction(turn, (kind) => kind === "finalize");
-          break;
-        case "context": {
-          const next = byTurn.get(turn + 1);
-          followed = next !== undefined && next.requiredBytes < decision.requiredBytes;
-          break;
-        }
-        case "edits": {
-          const block = decision.meters.edits?.find((b) => b.blockId === reminder.subject);
-          if (!block || block.used < block.limit) continue; // only an exhausted block's state is followed up
-          followed = !anyAction(turn, (kind, blockId) => kind === "edit_block" && blockId === reminder.subject);
-          break;
-        }
-        case "review":
-          followed = anyAction(turn, (kind) => kind === "review_objectives" || kind === "check_evidence");
-          break;
-      }
-      items.push({ turn, key: reminder.key, subject: reminder.subject, stage: reminder.stage, followed });
+      const followed = followUpOf(reminder, decision, decisions.turns[i + 1], actions, window);
+      if (followed === null) continue;
+      items.push({ turn: decision.turn, key: reminder.key, subject: reminder.subject, stage: reminder.stage, followed });
     }
-  }
+  });
 
   const byKey = REMINDER_KEYS.map((key): FollowUpStat => {
     const mine = items.filter((item) => item.key === key);
@@ -79,7 +101,8 @@ export function followUp(decisions: TRunDecisions, events: readonly TEvent[], op
   return { window, items, byKey };
 }
 
-function actionsByTurn(events: readonly TEvent[]): Map<number, { kind: ActionKind; blockId?: string }[]> {
+/** The run's `model.action`s per turn, each event id once. */
+export function actionsByTurn(events: readonly TEvent[]): Map<number, { kind: ActionKind; blockId?: string }[]> {
   const seen = new Set<string>();
   const byTurn = new Map<number, { kind: ActionKind; blockId?: string }[]>();
   for (const event of events) {

@@ -17,7 +17,7 @@ export {
   type ResumeBase,
   type ResumedTail,
 } from "./resume";
-export { followUp, type FollowUp, type FollowUpItem, type FollowUpStat } from "./follow-up";
+export { actionsByTurn, followUp, followUpOf, type ActionsByTurn, type FollowUp, type FollowUpItem, type FollowUpStat } from "./follow-up";
 export { inRunOrder } from "./run-order";
 export { ratioOf, stageOf, outputRatio, percentOf } from "./stages";
 export { reviewCheckpoint } from "./checkpoint";

@@ -46,6 +46,10 @@ describe("trendBuckets", () => {
         {
           at: minutes(0),
           counts: {
+            // §10: the context notice dropped at 0 is not followed (turn 1 needs as many bytes), nor the requests notice.
+            "effect.context.1.none.dropped": 1,
+            "effect.requests.1.none.delivered": 1,
+            "fatigue.requests.bytes": 10,
             "followUp.requests.delivered": 1,
             "reminders.context.candidates": 2,
             "reminders.context.dropped": 1,
@@ -54,7 +58,8 @@ describe("trendBuckets", () => {
             turns: 2,
           },
         },
-        { at: minutes(15), counts: { turns: 1 } },
+        // Run-level fatigue counts go to the last turn's bucket: its only delivered bytes are requests'.
+        { at: minutes(15), counts: { "fatigue.requests.dominatedRuns": 1, "fatigue.runsWithReminderBytes": 1, turns: 1 } },
       ],
     },
     {
@@ -100,6 +105,13 @@ describe("trendBuckets", () => {
         {
           at: minutes(0),
           counts: {
+            // §10: the same two delivered reminders; 10 bytes each, so neither key dominates.
+            "effect.requests.1.none.delivered": 1,
+            "effect.requests.1.none.deliveredFollowed": 1,
+            "effect.review.1.none.delivered": 1,
+            "fatigue.requests.bytes": 10,
+            "fatigue.review.bytes": 10,
+            "fatigue.runsWithReminderBytes": 1,
             "followUp.requests.delivered": 1,
             "followUp.requests.followed": 1,
             "followUp.review.delivered": 1,
@@ -109,6 +121,60 @@ describe("trendBuckets", () => {
             "reminders.review.delivered": 1,
             "reminders.time.candidates": 1,
             turns: 4,
+          },
+        },
+      ],
+    },
+    {
+      name: "§10 effect and fatigue keys in their turn's bucket, by the turn's context stage",
+      decisions: {
+        runId: "r",
+        turns: [
+          {
+            ...turn(0, [reminder("requests", "delivered"), reminder("review", "dropped")]),
+            meters: { context: { requiredBytes: 100, capacityBytes: 1000, ratio: 0.1, stage: 0 } },
+          },
+          turn(1, [reminder("requests", "delivered")]),
+        ],
+        findings: [],
+      },
+      events: [action(1, "check_evidence")],
+      times: [
+        [0, minutes(0)],
+        [1, minutes(20)],
+      ],
+      want: [
+        {
+          at: minutes(0),
+          counts: {
+            "effect.requests.1.0.delivered": 1,
+            "effect.review.1.0.dropped": 1,
+            "effect.review.1.0.droppedFollowed": 1,
+            "fatigue.capacityBytes": 1000,
+            "fatigue.requests.bytes": 10,
+            "fatigue.requests.contextBytes": 10,
+            "followUp.requests.delivered": 1,
+            "reminders.requests.candidates": 1,
+            "reminders.requests.delivered": 1,
+            "reminders.review.candidates": 1,
+            "reminders.review.dropped": 1,
+            turns: 1,
+          },
+        },
+        {
+          at: minutes(15),
+          counts: {
+            // The requests notice again (same subject and stage) one turn later: a repeat, gap 1; all bytes are requests'.
+            "effect.requests.1.none.delivered": 1,
+            "fatigue.requests.bytes": 10,
+            "fatigue.requests.dominatedRuns": 1,
+            "fatigue.requests.repeatGapTurns": 1,
+            "fatigue.requests.repeats": 1,
+            "fatigue.runsWithReminderBytes": 1,
+            "followUp.requests.delivered": 1,
+            "reminders.requests.candidates": 1,
+            "reminders.requests.delivered": 1,
+            turns: 1,
           },
         },
       ],

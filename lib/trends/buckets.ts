@@ -1,12 +1,13 @@
 import { REVIEWER_FINDING_CODES, type TCopy, type TEvent, type TRunDecisions } from "@/lib/contracts";
-import { fingerprint, followUp, resolveCopy } from "@/lib/core";
+import { actionsByTurn, fingerprint, followUp, resolveCopy } from "@/lib/core";
+import { addEffectCounts, addFatigueCounts } from "@/lib/derived/effectiveness/effectiveness";
 
 /**
  * The version of this computation. A run whose stored buckets were made by another version (or by
  * none) is rebuilt by the sweep of stale runs, which stores its buckets again. Raise it whenever
  * what trendBuckets stores changes.
  */
-export const TREND_VERSION = 1;
+export const TREND_VERSION = 2;
 
 /** A bucket's length: 15 minutes, so that any real-world time zone's day is a whole number of buckets. */
 export const BUCKET_MS = 15 * 60 * 1000;
@@ -17,7 +18,16 @@ export const BUCKET_MS = 15 * 60 * 1000;
  * - `reminders.<key>.candidates|delivered|dropped`: reminders decided, delivered, dropped (reminders);
  * - `findings.<CODE>`: findings of that code (findings);
  * - `reviewerViolations`: Reviewer findings (findings);
- * - `followUp.<key>.delivered|followed`: delivered reminders contract §8 follows up, and those followed (reminders).
+ * - `followUp.<key>.delivered|followed`: delivered reminders contract §8 follows up, and those followed (reminders);
+ * - `effect.<key>.<stage>.<ctx>.delivered|deliveredFollowed|dropped|droppedFollowed`: contract §10's delivered
+ *   and dropped reminders whose follow-up §8 decides, and those followed, by the reminder's key and stage and
+ *   the turn's context stage `<ctx>` (an integer, or `none` without a context meter) (reminders);
+ * - `fatigue.<key>.repeats` (reminders), `fatigue.<key>.repeatGapTurns` (turns), `fatigue.<key>.bytes`,
+ *   `fatigue.<key>.contextBytes` and `fatigue.capacityBytes` (bytes), `fatigue.runsWithReminderBytes` and
+ *   `fatigue.<key>.dominatedRuns` (runs, in the bucket of the run's last turn): contract §10's fatigue
+ *   (lib/derived/effectiveness/effectiveness.ts).
+ *
+ * Version 2 added the `effect.` and `fatigue.` keys.
  */
 export type TrendCounts = Record<string, number>;
 
@@ -66,12 +76,19 @@ export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[]
   const timeOf = timesOfTurns(turns, turnTimes);
   if (timeOf.size === 0) return [];
   const buckets = new Map<number, TrendCounts>();
+  // The counts of the turn last added to: most additions come turn by turn.
+  let lastTurn: number | null | undefined;
+  let lastCounts: TrendCounts = {};
   const add = (turn: number | null, key: string, n = 1) => {
-    const ms = turn === null ? undefined : timeOf.get(turn);
-    const at = bucketOf(ms ?? timeOf.get(turns[turns.length - 1])!);
-    let counts = buckets.get(at);
-    if (!counts) buckets.set(at, (counts = {}));
-    counts[key] = (counts[key] ?? 0) + n;
+    if (turn !== lastTurn) {
+      const ms = turn === null ? undefined : timeOf.get(turn);
+      const at = bucketOf(ms ?? timeOf.get(turns[turns.length - 1])!);
+      let counts = buckets.get(at);
+      if (!counts) buckets.set(at, (counts = {}));
+      lastTurn = turn;
+      lastCounts = counts;
+    }
+    lastCounts[key] = (lastCounts[key] ?? 0) + n;
   };
 
   for (const decision of decisions.turns) {
@@ -88,10 +105,13 @@ export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[]
     add(turn, `findings.${finding.code}`);
     if ((REVIEWER_FINDING_CODES as readonly string[]).includes(finding.code)) add(turn, "reviewerViolations");
   }
-  for (const item of followUp(decisions, events).items) {
+  const actions = actionsByTurn(events);
+  for (const item of followUp(decisions, events, { actions }).items) {
     add(item.turn, `followUp.${item.key}.delivered`);
     if (item.followed) add(item.turn, `followUp.${item.key}.followed`);
   }
+  addEffectCounts(decisions, actions, add);
+  addFatigueCounts(decisions, add);
   return [...buckets].sort((a, b) => a[0] - b[0]).map(([bucketMs, counts]) => ({ bucketMs, counts: sortedCounts(counts) }));
 }
 

@@ -6,5 +6,6 @@
  *
  * 1: triage marks and counts (run_triage_marks, run_decisions.triage_counts).
  * 2: the run's long Reviewer chains (run_decisions.reviewer_spans), a zoomed timeline's index.
+ * 3: the run's experiment row (experiment_runs, lib/server/rebuild/experiment-runs.ts).
  */
-export const DERIVED_VERSION = 2;
+export const DERIVED_VERSION = 3;

@@ -12,6 +12,7 @@ import { storeRunListFigures } from "@/lib/server/runs/list-figures";
 import { readWholeDecisions, storeChunks, WHOLE_READ_PAGE_CHUNKS } from "@/lib/server/runs/stored-decisions";
 import { storeTriageMarks } from "@/lib/server/runs/triage-marks";
 import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets } from "@/lib/server/trends/store-buckets";
+import { experimentRunRow, readRunExperiment, storeExperimentRun, type ExperimentRunRow, type RunExperiment } from "./experiment-runs";
 import { keepResumeState, resumeStateOf, type ResumeState } from "./resume-state";
 import { DERIVED_VERSION } from "./derived-version";
 import type { RebuildTaskInput, RebuildTaskOutput, RebuildTasks } from "./rebuild-task";
@@ -50,10 +51,11 @@ type RebuiltRun = RunKey & { agent: string | null; model: string | null };
 export async function rebuildRun(db: Database, threads: Threads<RebuildTasks>, projectId: string, runPk: string): Promise<RebuildOutcome> {
   const run = await db.prisma.run.findUnique({
     where: { projectId_id: { projectId, id: runPk } },
-    select: { id: true, projectId: true, runId: true, task: true, agent: true, model: true },
+    select: { id: true, projectId: true, runId: true, task: true, agent: true, model: true, experimentId: true, experimentArm: true },
   });
   if (!run) return { runPk, eventCount: null, ok: false, mode: null };
-  const resumed = await tryResume(db, threads, run);
+  const experiment = await readRunExperiment(db, run);
+  const resumed = await tryResume(db, threads, run, experiment);
   if (resumed) return resumed;
 
   const rows = await queryEventRows(db, run);
@@ -63,14 +65,24 @@ export async function rebuildRun(db: Database, threads: Threads<RebuildTasks>, p
     run.task === null && !rows.some((row) => row.type === "run.started")
       ? { ok: false, error: WAITING_FOR_START, eventCount: rows.length }
       : await threads
-          .run("rebuild", { runId: run.runId, rows, eventCount: rows.length, turnTimes })
+          .run("rebuild", { runId: run.runId, rows, eventCount: rows.length, turnTimes, experiment: taskExperiment(experiment) })
           .catch((error: unknown) => failed(error, rows.length));
   if (output.ok === "full rebuild needed") throw new Error("a full rebuild asked for a full rebuild");
   // The run's next resume starts from what this read (resume-state.ts): its Reviewer lane events as
   // text, a page at a time with a turn of the event loop between.
   const kept = output.ok && output.checkpoint ? { chunkTexts: [], reviewerRowTexts: await auditRowTextsOf(rows), turnTimes } : undefined;
-  await storeRebuild(db, run, maxSeq, output, undefined, kept);
+  await storeRebuild(db, run, maxSeq, output, experimentRowOf(run, experiment, output), undefined, kept);
   return { runPk, eventCount: output.eventCount, ok: output.ok, mode: "full" };
+}
+
+/** What the rebuild task is told of the run's experiment (its key, or null when it is not the project's). */
+function taskExperiment(experiment: RunExperiment | null): RebuildTaskInput["experiment"] {
+  return experiment ? { key: experiment.found?.key ?? null } : undefined;
+}
+
+/** The run's experiment_runs row after this rebuild: none without an experiment or when the rebuild failed. */
+function experimentRowOf(run: { runId: string }, experiment: RunExperiment | null, output: RebuildTaskOutput): ExperimentRunRow | null {
+  return experiment && output.ok && output.experiment ? experimentRunRow(run.runId, experiment, output.experiment) : null;
 }
 
 /** The event types a resume reads over the whole run: the Reviewer audit's, the timeline's and the trends' (model.action). */
@@ -131,6 +143,7 @@ async function tryResume(
   db: Database,
   threads: Threads<RebuildTasks>,
   run: RebuiltRun & { runId: string },
+  experiment: RunExperiment | null,
 ): Promise<RebuildOutcome | null> {
   const stored = await db.prisma.runDecisionsCache.findUnique({
     where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
@@ -228,6 +241,7 @@ async function tryResume(
     eventCount: since.before + since.fresh,
     resume: { checkpoint, chunkTexts, findingsJson, reviewerRowTexts },
     turnTimes,
+    experiment: taskExperiment(experiment),
   };
   const output = await threads.run("rebuild", input).catch((error: unknown) => failed(error, input.eventCount));
   // A resume the core refused, or one that failed: the full rebuild decides (and stores a failure).
@@ -235,7 +249,7 @@ async function tryResume(
   // Stored only over the rebuild it resumed from (it writes the changed chunks only); if another
   // rebuild replaced that one meanwhile, the full rebuild decides.
   const kept = { chunkTexts, reviewerRowTexts, turnTimes };
-  if (!(await storeRebuild(db, run, maxSeq, output, { ...base, state }, kept))) return null;
+  if (!(await storeRebuild(db, run, maxSeq, output, experimentRowOf(run, experiment, output), { ...base, state }, kept))) return null;
   return { runPk: run.id, eventCount: output.eventCount, ok: output.ok, mode: "resumed" };
 }
 
@@ -294,7 +308,8 @@ async function queryTurnTimes(db: Database, run: RunKey, maxSeq: string, fromTur
 /**
  * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
  * checkpoint to resume from), its changed run_decision_chunks, the run's triage marks, its Reviewer
- * audit (reviewer_rows, run_reviewer_funnels) and its trend buckets (trend_buckets), then the run's
+ * audit (reviewer_rows, run_reviewer_funnels), its trend buckets (trend_buckets) and its experiment row
+ * (experiment_runs, lib/server/rebuild/experiment-runs.ts), then the run's
  * list figures (its findings, drops, drop rate, violations and finding codes on its row:
  * lib/server/runs/list-figures.ts), so no reader sees the decisions of one version beside the audit
  * or trends of another, or the chunks of two rebuilds.
@@ -309,6 +324,7 @@ async function storeRebuild(
   run: RebuiltRun,
   maxSeq: string,
   output: RebuildTaskOutput,
+  experimentRow: ExperimentRunRow | null,
   base?: { eventCount: number; maxSeq: string; state: ResumeState | null },
   kept?: Pick<ResumeState, "chunkTexts" | "reviewerRowTexts" | "turnTimes">,
 ): Promise<boolean> {
@@ -373,6 +389,8 @@ async function storeRebuild(
         await clearRunAudit(tx, run);
         await clearTrendBuckets(tx, run);
       }
+      // The run's experiment row (a run without one has none: a full rebuild deletes any stale row).
+      if (experimentRow || !base) await storeExperimentRun(tx, run, experimentRow);
       await storeRunListFigures(tx, run, output.ok ? output.listFigures : null);
       return true;
     },

@@ -1,13 +1,16 @@
 import { LRUCache } from "lru-cache";
-import type { TEvent, TFinding, TRunDecisions, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
+import type { TEvent, TFinding, TPolicy, TReminderKey, TRunDecisions, TTriageCounts, TTurnDecision, TriageMark } from "@/lib/contracts";
 import {
+  actionsByTurn,
   RebuildCheckpointError,
+  rebuild,
   rebuildWithCheckpoint,
   resumeRebuildTail,
   RunInputError,
   summarizeDecisions,
   type RebuildCheckpoint,
 } from "@/lib/core";
+import { duePolicyOf, experimentRunCounts } from "@/lib/derived/effectiveness/effectiveness";
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
@@ -43,6 +46,20 @@ export interface RebuildTaskInput {
    * `model.action` (the follow-up the buckets count reads them). Absent: no buckets.
    */
   turnTimes?: readonly (readonly [number, number])[];
+  /**
+   * The run names an experiment (runs.experiment_id): its counts are computed once the run has
+   * ended (lib/derived/effectiveness/effectiveness.ts). `key`: the experiment's reminder key, null
+   * when the experiment is not the project's. A holdout (the run's policy has `remind: false` on
+   * the key) needs a second core rebuild of every event: a resume of an ended holdout run answers
+   * "full rebuild needed".
+   */
+  experiment?: { key: TReminderKey | null };
+}
+
+/** A run's experiment counts (experiment_runs.counts): whether it has ended, and its counts (only `runs` while live). */
+export interface ExperimentOutput {
+  ended: boolean;
+  counts: Record<string, number>;
 }
 
 /** The decisions as they are stored: the chunks that changed, how many there are now, and the findings. */
@@ -85,6 +102,8 @@ export type RebuildTaskOutput =
       reviewerSpansJson: string;
       /** The run's counts per 15-minute bucket (lib/trends/buckets.ts) and its copy and policy versions. */
       trends: { buckets: TrendBucket[] } & TrendVersions;
+      /** The run's experiment counts, when the input named an experiment. */
+      experiment: ExperimentOutput | null;
       checkpoint: RebuildCheckpoint | null;
       /** "resumed": from the stored checkpoint; "full": from every event. */
       mode: "full" | "resumed";
@@ -147,6 +166,27 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       ({ decisions, checkpoint } = rebuildWithCheckpoint(events));
     }
     const summary = summaryOf(decisions, input.resume ? input.resume.checkpoint : events);
+    let experiment: ExperimentOutput | null = null;
+    if (input.experiment) {
+      const ended = events.find((e) => e.type === "run.ended");
+      if (!ended || ended.type !== "run.ended") experiment = { ended: false, counts: { runs: 1 } };
+      else {
+        const key = input.experiment.key;
+        const duePolicy = key === null ? null : duePolicyOf(summary.policy as TPolicy, key);
+        // The holdout's due reminders: a rebuild of every event with the key's reminders on.
+        if (duePolicy && input.resume) return { ok: "full rebuild needed" };
+        experiment = {
+          ended: true,
+          counts: experimentRunCounts({
+            decisions,
+            actions: actionsByTurn(auditEvents),
+            endedStatus: ended.body.status,
+            experimentKey: key ?? undefined,
+            dueDecisions: duePolicy ? rebuild(events, { policy: duePolicy }) : undefined,
+          }),
+        };
+      }
+    }
     const audit = reviewerAudit(auditEvents, decisions);
     return {
       ok: true,
@@ -165,6 +205,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         copyVersion: copyVersionOf(summary.copy),
         policyVersion: policyVersionOf(summary.policy),
       },
+      experiment,
       timelineJson: JSON.stringify(
         buildTimeline(
           decisions,

@@ -110,6 +110,6 @@ const ROLLUP_LOCK = 727074;
  * other needs next (a deadlock, which PostgreSQL would break by failing one rebuild). Taken late in the
  * rebuild's transaction, so it is held only for these statements and the commit.
  */
-async function lockProjectRollups(tx: Prisma.TransactionClient, projectId: string): Promise<void> {
+export async function lockProjectRollups(tx: Prisma.TransactionClient, projectId: string): Promise<void> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK}::int, hashtext(${projectId}))::text`;
 }

@@ -1,0 +1,215 @@
+import { REMINDER_KEYS, type TPolicy, type TReminderKey, type TRunDecisions } from "@/lib/contracts";
+import { followUpOf, type ActionsByTurn } from "@/lib/core";
+
+/**
+ * Adds `n` to count `key` at `turn` (the turn's trend bucket), or at the run level (`turn` null:
+ * the bucket of the run's last turn, as run-level findings).
+ */
+export type AddCount = (turn: number | null, key: string, n: number) => void;
+
+/** The context stage a turn's counts are grouped by (contract §10): its context meter's stage, or `none`. */
+function contextStageOf(decision: TRunDecisions["turns"][number]): string {
+  return decision.meters.context ? String(decision.meters.context.stage) : "none";
+}
+
+/**
+ * Contract §10, "Delivered and dropped reminders": every reminder `delivered` or `dropped` at turn
+ * t whose follow-up §8's rule decides (an `edits` state of a block that is not exhausted is not),
+ * and whether it was followed, counted at t as
+ * `effect.<key>.<stage>.<ctx>.delivered|deliveredFollowed|dropped|droppedFollowed` (reminders),
+ * `<ctx>` the turn's context meter stage or `none`.
+ */
+export function addEffectCounts(decisions: TRunDecisions, actions: ActionsByTurn, add: AddCount): void {
+  const turns = decisions.turns;
+  for (let i = 0; i < turns.length; i++) {
+    const decision = turns[i];
+    let ctx: string | undefined;
+    for (const reminder of decision.reminders) {
+      if (reminder.status !== "delivered" && reminder.status !== "dropped") continue;
+      const followed = followUpOf(reminder, decision, turns[i + 1], actions);
+      if (followed === null) continue;
+      ctx ??= contextStageOf(decision);
+      const group = `effect.${reminder.key}.${reminder.stage}.${ctx}.${reminder.status}`;
+      add(decision.turn, group, 1);
+      if (followed) add(decision.turn, `${group}Followed`, 1);
+    }
+  }
+}
+
+/**
+ * Contract §10, "Fatigue", over the run's turns (all of them: repeats look back to the run's first):
+ * - `fatigue.<key>.repeats` (reminders): deliveries of a (key, subject, stage) the run delivered before;
+ * - `fatigue.<key>.repeatGapTurns` (turns): per repeat, its turn minus the previous delivery's;
+ * - `fatigue.<key>.bytes` (bytes): delivered reminder bytes;
+ * - `fatigue.<key>.contextBytes` (bytes): delivered bytes on turns with a context meter;
+ * - `fatigue.capacityBytes` (bytes): the context meter's capacityBytes, per turn that has one;
+ * at the turn; and at the run level (`turn` null)
+ * - `fatigue.runsWithReminderBytes` (runs): 1 when the run delivered any reminder bytes;
+ * - `fatigue.<key>.dominatedRuns` (runs): 1 when the key's delivered bytes are more than half of them.
+ */
+export function addFatigueCounts(decisions: TRunDecisions, add: AddCount): void {
+  const lastDelivery = new Map<string, number>();
+  const bytesOf = new Map<TReminderKey, number>();
+  let total = 0;
+  for (const decision of decisions.turns) {
+    const context = decision.meters.context;
+    if (context) add(decision.turn, "fatigue.capacityBytes", context.capacityBytes);
+    for (const reminder of decision.reminders) {
+      if (reminder.status !== "delivered") continue;
+      const { key, turn } = { key: reminder.key, turn: decision.turn };
+      const id = `${key}\u0000${reminder.stage}\u0000${reminder.subject === null ? "\u0001" : reminder.subject}`;
+      const before = lastDelivery.get(id);
+      if (before !== undefined) {
+        add(turn, `fatigue.${key}.repeats`, 1);
+        add(turn, `fatigue.${key}.repeatGapTurns`, turn - before);
+      }
+      lastDelivery.set(id, turn);
+      add(turn, `fatigue.${key}.bytes`, reminder.bytes);
+      if (context) add(turn, `fatigue.${key}.contextBytes`, reminder.bytes);
+      bytesOf.set(key, (bytesOf.get(key) ?? 0) + reminder.bytes);
+      total += reminder.bytes;
+    }
+  }
+  if (total > 0) {
+    add(null, "fatigue.runsWithReminderBytes", 1);
+    for (const [key, bytes] of bytesOf) if (bytes * 2 > total) add(null, `fatigue.${key}.dominatedRuns`, 1);
+  }
+}
+
+/**
+ * The policy of a holdout run with the experiment key's `remind: false` taken away (contract §10:
+ * due reminders come from a rebuild with `remind` taken as true for that key); null when the run's
+ * policy does not turn that key's reminders off, so its own decisions hold its due reminders.
+ */
+export function duePolicyOf(policy: TPolicy, key: TReminderKey): TPolicy | null {
+  const section = policy[key];
+  if (!section || section.remind !== false) return null;
+  const rest = { ...section };
+  delete rest.remind;
+  return { ...policy, [key]: rest };
+}
+
+/** What the per-run experiment counts read. */
+export interface ExperimentRunInput {
+  decisions: TRunDecisions;
+  actions: ActionsByTurn;
+  /** The status of the run's `run.ended`. */
+  endedStatus: "completed" | "failed" | "stopped";
+  /**
+   * The experiment's key and, when the run's policy turned its reminders off (a holdout: duePolicyOf),
+   * the decisions of a rebuild of the run with them on, whose reminders of that key are its due ones.
+   */
+  experimentKey?: TReminderKey;
+  dueDecisions?: TRunDecisions;
+}
+
+/**
+ * One ended run's counts for an experiment's results (contract §10, "Experiments"), every one an
+ * additive integer so that the rows of many runs are summed (experiment_runs → experiment_rollups):
+ *
+ * - `runs`: 1;
+ * - per ratio metric m, this run's numerator X and denominator Y as `m.x`, `m.y`, and `m.xx`, `m.yy`,
+ *   `m.xy` (X², Y², X·Y), for the delta method with the run as the unit. The metrics:
+ *   `due.<key>` (due reminders followed / due reminders: the key's reminders of any status, or for
+ *   the experiment's key of a holdout run those of `dueDecisions`), `followUp.<key>` (delivered
+ *   reminders followed / delivered), `drop.<key>` (dropped / every reminder decided),
+ *   `bytesPerTurn` (delivered reminder bytes / turns), `findingsPerTurn` (findings / turns). A
+ *   reminder whose follow-up §8 does not decide (an `edits` state of a block not exhausted) is in
+ *   neither `due` nor `followUp`;
+ * - shares of runs: `finished` (1 when run.ended's status is `completed`); `outOfRequests.n` (1 when
+ *   the run has a requests meter) and `outOfRequests.x` (1 when, at the last turn that has one,
+ *   `used >= limit − deliveryReserve`); `outOfTime.n|x` the same with `elapsedMs >= limitMs`;
+ * - means per run: `requestsLeft.n|sum|sumSq` (`limit − deliveryReserve − used` at that last turn,
+ *   may be negative), `timeLeftMs.n|sum|sumSq` (`limitMs − elapsedMs`).
+ *
+ * Zero counts are left out (as in the trend buckets).
+ */
+export function experimentRunCounts(input: ExperimentRunInput): Record<string, number> {
+  const { decisions, actions } = input;
+  const counts: Record<string, number> = {};
+  const set = (key: string, n: number) => {
+    if (n !== 0) counts[key] = n;
+  };
+  const ratio = (metric: string, x: number, y: number) => {
+    set(`${metric}.x`, x);
+    set(`${metric}.y`, y);
+    set(`${metric}.xx`, x * x);
+    set(`${metric}.yy`, y * y);
+    set(`${metric}.xy`, x * y);
+  };
+  set("runs", 1);
+
+  type Tally = { due: number; dueFollowed: number; delivered: number; deliveredFollowed: number; dropped: number; decided: number };
+  const tally = new Map<TReminderKey, Tally>(
+    REMINDER_KEYS.map((key) => [key, { due: 0, dueFollowed: 0, delivered: 0, deliveredFollowed: 0, dropped: 0, decided: 0 }]),
+  );
+  const holdoutKey = input.dueDecisions ? input.experimentKey : undefined;
+  let bytes = 0;
+  const turns = decisions.turns;
+  for (let i = 0; i < turns.length; i++) {
+    const decision = turns[i];
+    for (const reminder of decision.reminders) {
+      const t = tally.get(reminder.key)!;
+      t.decided++;
+      if (reminder.status === "dropped") t.dropped++;
+      if (reminder.status === "delivered") bytes += reminder.bytes;
+      const countsDue = reminder.key !== holdoutKey;
+      if (!countsDue && reminder.status !== "delivered") continue;
+      const followed = followUpOf(reminder, decision, turns[i + 1], actions);
+      if (followed === null) continue;
+      if (countsDue) {
+        t.due++;
+        if (followed) t.dueFollowed++;
+      }
+      if (reminder.status === "delivered") {
+        t.delivered++;
+        if (followed) t.deliveredFollowed++;
+      }
+    }
+  }
+  if (holdoutKey && input.dueDecisions) {
+    const t = tally.get(holdoutKey)!;
+    const due = input.dueDecisions.turns;
+    for (let i = 0; i < due.length; i++) {
+      for (const reminder of due[i].reminders) {
+        if (reminder.key !== holdoutKey) continue;
+        const followed = followUpOf(reminder, due[i], due[i + 1], actions);
+        if (followed === null) continue;
+        t.due++;
+        if (followed) t.dueFollowed++;
+      }
+    }
+  }
+  for (const [key, t] of tally) {
+    ratio(`due.${key}`, t.dueFollowed, t.due);
+    ratio(`followUp.${key}`, t.deliveredFollowed, t.delivered);
+    ratio(`drop.${key}`, t.dropped, t.decided);
+  }
+  ratio("bytesPerTurn", bytes, turns.length);
+  ratio("findingsPerTurn", decisions.findings.length, turns.length);
+  set("finished", input.endedStatus === "completed" ? 1 : 0);
+
+  let requests: NonNullable<(typeof turns)[number]["meters"]["requests"]> | undefined;
+  let time: NonNullable<(typeof turns)[number]["meters"]["time"]> | undefined;
+  for (let i = turns.length - 1; i >= 0 && (!requests || !time); i--) {
+    requests ??= turns[i].meters.requests;
+    time ??= turns[i].meters.time;
+  }
+  if (requests) {
+    const left = requests.limit - requests.reserve - requests.used;
+    set("outOfRequests.n", 1);
+    set("outOfRequests.x", left <= 0 ? 1 : 0);
+    set("requestsLeft.n", 1);
+    set("requestsLeft.sum", left);
+    set("requestsLeft.sumSq", left * left);
+  }
+  if (time) {
+    const left = time.limitMs - time.elapsedMs;
+    set("outOfTime.n", 1);
+    set("outOfTime.x", left <= 0 ? 1 : 0);
+    set("timeLeftMs.n", 1);
+    set("timeLeftMs.sum", left);
+    set("timeLeftMs.sumSq", left * left);
+  }
+  return counts;
+}
