@@ -5,7 +5,7 @@ import { streamOf } from "./prng";
 
 /** The demo experiment's runs: short runs of the lite agent, all with the same policy. */
 const TURNS = 40;
-/** Turns of one run: its requests meter reaches stage 1 near turn 23 and stage 2 near turn 34. */
+/** Turns of one run: its requests meter reaches stage 1 near turn 18 and stage 2 near turn 28. */
 export const DEMO_EXPERIMENT_TURNS = TURNS;
 
 /** The copy of the demo's "urgent" arm: its requests notice asks the model to finish. */
@@ -15,8 +15,16 @@ export const URGENT_REQUESTS_COPY: TCopy = {
   },
 };
 
-/** The policy every demo experiment run starts with (the agent's own: the control arm's). */
-export const DEMO_EXPERIMENT_POLICY: TPolicyInput = defaultEtfPolicy(TURNS);
+/**
+ * The policy every demo experiment run starts with (the agent's own: the control arm's): the ETF
+ * agent's, with requests notices at 40% and 60% of the usable requests, so that none is due within 3
+ * turns of a run's natural end (whose `finalize` would count as following it, contract §8).
+ */
+export const DEMO_EXPERIMENT_POLICY: TPolicyInput = (() => {
+  const policy = defaultEtfPolicy(TURNS);
+  policy.requests = { ...policy.requests!, stages: [0.4, 0.6] };
+  return policy;
+})();
 
 /** The holdout arm's policy: the same, with the requests notice turned off (contract §10, `remind: false`). */
 export const HOLDOUT_POLICY: TPolicyInput = (() => {
@@ -44,17 +52,17 @@ export const BASELINE_FOLLOW = 0.05;
 
 /**
  * The demo experiment (contract §10): the requests notice's default copy (the control) against an urgent
- * copy and a holdout without the notice, one third of the runs each, 20 planned runs an arm. The demo
- * model follows a shown default notice with probability 0.2, a shown urgent one with 0.6, and finishes
+ * copy and a holdout without the notice, one third of the runs each, 25 planned runs an arm. The demo
+ * model follows a shown default notice with probability 0.3, a shown urgent one with 0.6, and finishes
  * on its own after an unseen one with 0.05: the true rates the results should recover.
  */
 export const DEMO_EXPERIMENT = {
   name: "Requests notice: default vs urgent copy (demo)",
-  note: "The demo model finalizes on the next turn after a shown default requests notice with probability 0.2, after the urgent one with 0.6, and after a notice it did not see (dropped or held out) with 0.05.",
+  note: "The demo model finalizes on the next turn after a shown default requests notice with probability 0.3, after the urgent one with 0.6, and after a notice it did not see (dropped or held out) with 0.05.",
   key: "requests" as const,
-  plannedRuns: 20,
+  plannedRuns: 25,
   arms: [
-    { name: "default copy", weight: 1, follow: 0.2 },
+    { name: "default copy", weight: 1, follow: 0.3 },
     { name: "urgent copy", weight: 1, copy: URGENT_REQUESTS_COPY, follow: 0.6 },
     { name: "holdout", weight: 1, policy: HOLDOUT_POLICY, follow: BASELINE_FOLLOW },
   ] satisfies DemoArm[],
@@ -79,6 +87,8 @@ export function demoExperimentRuns(experimentId: string, now: string, days = 10)
   const counts = new Map(arms.map((a) => [a.name, 0]));
   const end = Date.parse(now);
   const runs: DemoExperimentRun[] = [];
+  // One stream for the model's choices across runs (streams of neighbouring seeds start alike).
+  const rng = streamOf(5000, "experiment");
   for (let i = 1; [...counts.values()].some((n) => n < DEMO_EXPERIMENT.plannedRuns); i++) {
     const runId = `exp-requests-${String(i).padStart(3, "0")}`;
     const arm = assignArm(experimentId, runId, arms);
@@ -100,7 +110,7 @@ export function demoExperimentRuns(experimentId: string, now: string, days = 10)
       { ...started, body: { ...(started.body as object), experiment: { id: experimentId, arm: arm.name } } } as TRawEvent,
       ...events.slice(1),
     ];
-    const followed = followedTurn(named, arm, streamOf(5000 + i, "experiment"));
+    const followed = followedTurn(named, arm, rng);
     const kept = followed === null ? named : endAfter(named, followed + 1);
     runs.push({ runId, arm: arm.name, events: kept.map((e) => ({ ...e, id: `${runId}:${e.id}` })) });
   }

@@ -16,6 +16,8 @@ export interface DemoExperimentStore {
 }
 
 const URGENT_COPY_NAME = "urgent requests notice (demo)";
+/** The demo experiment's id when it is stored directly (over the API the server chooses one). */
+export const DEMO_EXPERIMENT_ID = "demo-requests-copy";
 const HOLDOUT_POLICY_NAME = "requests notice held out (demo)";
 
 /**
@@ -70,7 +72,8 @@ export function databaseStore(db: Database, caller: Caller): DemoExperimentStore
     },
     async runningExperiment(body) {
       const found = (await listExperiments(db, projectId)).find((e) => e.name === body.name);
-      const experiment = found ?? (await createExperiment(db, caller, body));
+      // A fixed id: the demo's assignments, and so its results, are the same on every fresh database.
+      const experiment = found ?? (await createExperiment(db, caller, body, { id: DEMO_EXPERIMENT_ID }));
       if (experiment.status === "draft") await startExperiment(db, projectId, experiment.id, experiment.version);
       return experiment.id;
     },

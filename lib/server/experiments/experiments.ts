@@ -65,13 +65,23 @@ async function readExperiment(db: Client, projectId: string, id: string): Promis
   return { ...summary(row), arms: await resolveArms(db, projectId, row.arms) };
 }
 
-/** Saves a new draft (201); a name the project has is a conflict, as for saved versions. */
-export async function createExperiment(db: Database, caller: Caller, input: TExperimentCreate): Promise<TExperiment> {
+/**
+ * Saves a new draft (201); a name the project has is a conflict, as for saved versions. `options.id`
+ * chooses its id instead of a new one (the demo data, whose runs' arms then never change); the API
+ * never sends one.
+ */
+export async function createExperiment(
+  db: Database,
+  caller: Caller,
+  input: TExperimentCreate,
+  options: { id?: string } = {},
+): Promise<TExperiment> {
   const { projectId } = caller;
   await checkVersions(db, projectId, input.arms);
   const created = await nameTakenAsConflict(input.name, () =>
     db.prisma.experiment.create({
       data: {
+        ...(options.id ? { id: options.id } : {}),
         projectId,
         name: input.name,
         note: input.note ?? null,
