@@ -100,19 +100,19 @@ for (const theme of ["light", "dark"] as const) {
       test.setTimeout(180_000);
       await signInToDemo(page, "/trends");
       await inTheme(page);
-      await expect(page.getByRole("region", { name: "Follow-up: delivered vs dropped" })).toBeVisible({ timeout: 90_000 });
+      await expect(page.getByRole("region", { name: "Follow-up: delivered vs dropped", exact: true })).toBeVisible({ timeout: 90_000 });
       await expectNoAxeViolations(page, "trends", { soft: true });
 
       await page.goto("/experiments");
       await expect(h1(page, "Experiments")).toBeVisible();
       await expectNoAxeViolations(page, "experiments", { soft: true });
       await page.getByRole("link", { name: /\(demo\)$/ }).click();
-      await expect(page.getByRole("region", { name: "Results per arm" }).getByRole("table")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("region", { name: "Results per arm", exact: true }).getByRole("table")).toBeVisible({ timeout: 30_000 });
       await expectNoAxeViolations(page, "an experiment's results", { soft: true });
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();
-      await expect(page.getByRole("region", { name: "Results per arm" }).getByRole("table")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("region", { name: "Results per arm", exact: true }).getByRole("table")).toBeVisible({ timeout: 30_000 });
       await expectNoAxeViolations(page, "an experiment's results at 390 px", { soft: true });
     });
 

@@ -17,7 +17,7 @@ test.describe("Experiments", () => {
 
   test("the demo experiment: which arm has the higher follow-up, with intervals and the planned size", async ({ page }) => {
     await openDemoExperiment(page);
-    const results = page.getByRole("region", { name: "Results per arm" });
+    const results = page.getByRole("region", { name: "Results per arm", exact: true });
     // The demo generates runs until every arm has its planned 25 ended runs: the horizon is reached.
     await expect(results.getByRole("status").first()).toContainText("Planned size reached");
     await expect(results).toContainText(/default copy\s*\d+ of 25 runs/);
@@ -58,8 +58,8 @@ test.describe("Experiments", () => {
   test("a new draft: a clear error for a bad design, then saved, started and stopped", async ({ page }) => {
     await signInToDemo(page, "/experiments");
     const form = page.getByRole("form", { name: "New experiment" });
-    await hydrated(form.getByLabel("Name"));
-    await form.getByLabel("Name").fill("Review copy trial");
+    await hydrated(form.getByLabel("Experiment name"));
+    await form.getByLabel("Experiment name").fill("Review copy trial");
     await form.getByLabel("Reminder key it is about").selectOption("review");
     // Both weights 0: the API's 400 names the field.
     for (const arm of [1, 2])
@@ -76,7 +76,7 @@ test.describe("Experiments", () => {
     await form.getByRole("button", { name: "Save the draft" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Review copy trial" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText("draft", { exact: true })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Results per arm" })).toContainText("Not enough runs yet");
+    await expect(page.getByRole("region", { name: "Results per arm", exact: true })).toContainText("Not enough runs yet");
 
     await hydrated(page.getByRole("button", { name: "Start: assign runs" }));
     await page.getByRole("button", { name: "Start: assign runs" }).click();
@@ -90,14 +90,14 @@ test.describe("Experiments", () => {
 
   test("trends: delivered vs dropped follow-up and fatigue, with what the comparison can mean", async ({ page }) => {
     await signInToDemo(page, "/trends");
-    const effect = page.getByRole("region", { name: "Follow-up: delivered vs dropped" });
+    const effect = page.getByRole("region", { name: "Follow-up: delivered vs dropped", exact: true });
     await expect(effect).toBeVisible({ timeout: 90_000 });
     await expect(effect).toContainText("This is an association, not an effect");
     const totals = effect.getByRole("table").first();
     await expect(totals.getByRole("rowheader", { name: /requests notice/ }).first()).toBeVisible();
     await effect.getByText("By context stage at the reminder's turn").click();
     await expect(effect.getByRole("table").nth(1)).toBeVisible();
-    const fatigue = page.getByRole("region", { name: "Reminder fatigue" });
+    const fatigue = page.getByRole("region", { name: "Reminder fatigue", exact: true });
     await expect(fatigue.getByRole("rowheader", { name: "edits" })).toBeVisible();
     await expect(fatigue).toContainText("of request capacity");
   });

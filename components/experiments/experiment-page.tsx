@@ -7,6 +7,7 @@ import type { TArmResult, TExperiment, TExperimentResults, TMeasure } from "@/li
 import { armsCsv, estimateText, measureDifferenceText } from "@/lib/experiments/results-text";
 import { experimentsApi } from "@/lib/endpoints/experiments";
 import { formatInstant } from "@/lib/format";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import {
   experimentKeys,
   experimentQuery,
@@ -17,6 +18,7 @@ import {
 } from "@/lib/queries/experiments";
 import { DEFAULT_SORT, runListHref } from "@/lib/queries/run-list-url";
 import { Panel } from "@/components/ui/panel";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import styles from "./experiments.module.css";
 
@@ -68,6 +70,7 @@ export function ExperimentPage({ id }: { id: string }) {
 }
 
 function StatusActions({ experiment }: { experiment: TExperiment }) {
+  const hydrated = useHydrated() ? "true" : undefined;
   const client = useQueryClient();
   const change = useMutation({
     mutationFn: (action: "start" | "stop") =>
@@ -77,12 +80,24 @@ function StatusActions({ experiment }: { experiment: TExperiment }) {
   return (
     <div className={styles.actions}>
       {experiment.status === "draft" ? (
-        <button type="button" className="button" disabled={change.isPending} onClick={() => change.mutate("start")}>
+        <button
+          type="button"
+          className="button"
+          disabled={change.isPending}
+          onClick={() => change.mutate("start")}
+          data-hydrated={hydrated}
+        >
           Start: assign runs
         </button>
       ) : null}
       {experiment.status === "running" ? (
-        <button type="button" className="button button-quiet" disabled={change.isPending} onClick={() => change.mutate("stop")}>
+        <button
+          type="button"
+          className="button button-quiet"
+          disabled={change.isPending}
+          onClick={() => change.mutate("stop")}
+          data-hydrated={hydrated}
+        >
           Stop assigning runs
         </button>
       ) : null}
@@ -103,6 +118,10 @@ function StatusActions({ experiment }: { experiment: TExperiment }) {
 }
 
 function DesignPanel({ experiment }: { experiment: TExperiment }) {
+  const copies = useQuery(copyVersionsQuery());
+  const policies = useQuery(policyVersionsQuery());
+  const names = new Map([...(copies.data?.versions ?? []), ...(policies.data?.versions ?? [])].map((v) => [v.id, v.name]));
+  const named = (id: string | null) => (id === null ? null : `“${names.get(id) ?? id}”`);
   return (
     <Panel id="experiment-design" title="Arms" meta="the first arm is the control">
       <ScrollRegion label="The experiment's arms">
@@ -122,7 +141,7 @@ function DesignPanel({ experiment }: { experiment: TExperiment }) {
                 <th scope="row">{arm.name}</th>
                 <td>{arm.weight}</td>
                 <td>{arm.plannedRuns}</td>
-                <td>{rendersWith(arm.copyVersionId, arm.policyVersionId, arm.policy, experiment.key)}</td>
+                <td>{rendersWith(named(arm.copyVersionId), named(arm.policyVersionId), arm.policy, experiment.key)}</td>
                 <td>
                   <Link href={runListHref({ sort: DEFAULT_SORT }, { experiment: experiment.id, arm: arm.name })}>Runs of {arm.name}</Link>
                   {arm.copyVersionId || arm.policyVersionId ? (
@@ -159,6 +178,7 @@ function replayHref(copy: string | null, policy: string | null): string {
 }
 
 function ResultsPanel({ experiment, results }: { experiment: TExperiment; results: TExperimentResults }) {
+  const hydrated = useHydrated() ? "true" : undefined;
   const [measure, setMeasure] = useState<"key" | "all">("key");
   const shown = (m: TMeasure) => measure === "all" || m.id.endsWith(`.${experiment.key}`) || !m.id.includes(".");
   const ids = results.arms[0]?.measures.filter(shown).map((m) => m.id) ?? [];
@@ -186,11 +206,12 @@ function ResultsPanel({ experiment, results }: { experiment: TExperiment; result
         <fieldset className={styles.choice}>
           <legend>Measures</legend>
           <label>
-            <input type="radio" name="measures" checked={measure === "key"} onChange={() => setMeasure("key")} /> the {experiment.key}{" "}
-            reminder and outcomes
+            <input type="radio" name="measures" checked={measure === "key"} onChange={() => setMeasure("key")} data-hydrated={hydrated} />{" "}
+            the {experiment.key} reminder and outcomes
           </label>
           <label>
-            <input type="radio" name="measures" checked={measure === "all"} onChange={() => setMeasure("all")} /> every key
+            <input type="radio" name="measures" checked={measure === "all"} onChange={() => setMeasure("all")} data-hydrated={hydrated} />{" "}
+            every key
           </label>
         </fieldset>
         <ScrollRegion label="Measures per arm">

@@ -10,6 +10,7 @@ import { ApiRequestError } from "@/lib/queries/api-fetch";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { createExperiment, experimentKeys, experimentsQuery } from "@/lib/queries/experiments";
 import { Panel } from "@/components/ui/panel";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./experiments.module.css";
 
 type ArmDraft = { name: string; weight: string; plannedRuns: string; copyVersionId: string; policyVersionId: string };
@@ -56,6 +57,7 @@ export function ExperimentsPage() {
 
 function NewExperiment() {
   const id = useId();
+  const hydrated = useHydrated() ? "true" : undefined;
   const router = useRouter();
   const client = useQueryClient();
   const copies = useQuery(copyVersionsQuery());
@@ -100,8 +102,15 @@ function NewExperiment() {
         }}
       >
         <label className={styles.field} htmlFor={`${id}-name`}>
-          <span>Name</span>
-          <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} />
+          <span>Experiment name</span>
+          <input
+            id={`${id}-name`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={80}
+            data-hydrated={hydrated}
+          />
         </label>
         <label className={styles.field} htmlFor={`${id}-note`}>
           <span>Hypothesis or note (optional)</span>
@@ -200,7 +209,7 @@ function NewExperiment() {
           Plan the runs per arm before starting and keep to the plan: the results name no winner until every arm has its planned ended runs.
         </p>
         <div className={styles.actions}>
-          <button type="submit" className="button" disabled={create.isPending}>
+          <button type="submit" className="button" disabled={create.isPending} data-hydrated={hydrated}>
             Save the draft
           </button>
         </div>

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ExperimentPage } from "@/components/experiments/experiment-page";
 import { ZRecordIdParam } from "@/lib/contracts";
+import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { experimentQuery, experimentResultsQuery } from "@/lib/queries/experiments";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { requireSession } from "@/lib/server/auth/session";
@@ -34,7 +35,11 @@ export default async function Experiment({ params }: Props) {
     if (error instanceof DomainError && error.kind === "not_found") notFound();
     throw error;
   }
-  await prefetchQuery(queryClient, experimentResultsQuery(id), context);
+  await Promise.all([
+    prefetchQuery(queryClient, experimentResultsQuery(id), context),
+    prefetchQuery(queryClient, copyVersionsQuery(), context),
+    prefetchQuery(queryClient, policyVersionsQuery(), context),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ExperimentPage id={id} />

@@ -8,6 +8,9 @@ import { useDatabase, type Database } from "@/lib/server/db";
 import { routeOf } from "@/lib/server/http/api";
 import { createCopyVersionRoute, createPolicyVersionRoute } from "@/lib/server/http/version-routes";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
+import { settleRebuilds } from "@/lib/server/rebuild/settle";
+import { staleRuns } from "@/lib/server/rebuild/stale-runs";
 
 const route = {
   list: routeOf(experimentsApi.list),
@@ -297,6 +300,48 @@ describe.each(testDatabases())("experiments on $name", (kind) => {
     const stored = ZExperiment.parse((await json(call(route.get, { params: { id: d.id } }))).body);
     expect(stored.version).toBe(3);
     expect([stored.name, stored.arms[2].weight]).toEqual([winner.name, winner.arms[2].weight]);
+  });
+
+  it("rebuilds the runs that named a draft when its arms change and when it starts (their rows used the old arms)", async () => {
+    const d = await draft();
+    const { projectId } = await authenticate(db, `Bearer ${key}`);
+    const ts = "2026-12-03T10:00:00.000Z";
+    const answer = await ingestBatch(db, projectId, [
+      {
+        id: `${d.id}-s`,
+        runId: `${d.id}-run`,
+        type: "run.started",
+        ts,
+        body: { task: "t", policy: {}, experiment: { id: d.id, arm: "control" } },
+      },
+      { id: `${d.id}-e`, runId: `${d.id}-run`, type: "run.ended", ts, body: { status: "completed" } },
+    ]);
+    expect(answer.summary.error).toBe(0);
+    await settleRebuilds(db, { projectId });
+    const staleNow = async () => (await staleRuns(db, { projectId })).get(projectId) ?? [];
+    expect(await staleNow()).toEqual([]);
+    const row = () =>
+      db.prisma.$queryRawUnsafe<{ status: string; arm: string }[]>(
+        `SELECT "status", "arm" FROM "experiment_runs" WHERE "experiment_id" = $1`,
+        d.id,
+      );
+    expect((await row())[0]?.arm).toBe("control");
+
+    const put = await json(
+      call(route.update, {
+        method: "PUT",
+        params: { id: d.id },
+        body: { version: d.version, name: d.name, key: "requests", arms: arms().slice(0, 2) },
+      }),
+    );
+    expect(put.status).toBe(200);
+    expect(await staleNow()).toHaveLength(1);
+    await settleRebuilds(db, { projectId });
+    expect(await staleNow()).toEqual([]);
+
+    const started = await json(call(route.start, { params: { id: d.id }, body: { version: put.body.version } }));
+    expect(started.status).toBe(200);
+    expect(await staleNow()).toHaveLength(1);
   });
 
   it("freezes the arms once started, answers assignments only while running, and keeps the experiment after stop", async () => {

@@ -13,6 +13,7 @@ import type {
 } from "@/lib/contracts";
 import { assignArm } from "@/lib/core/experiment-assignment";
 import type { Caller } from "@/lib/server/auth/keys";
+import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
 import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
@@ -110,12 +111,37 @@ export async function updateExperiment(db: Database, projectId: string, id: stri
       });
       return readExperiment(tx, projectId, id);
     }),
+  ).then(async (experiment) => {
+    await markRunsStale(db, projectId, id);
+    return experiment;
+  });
+}
+
+/**
+ * Runs that named the experiment keep rows (experiment_runs) computed with the arms their rebuild
+ * read: after the arms changed, their stored rebuild is marked behind (derived_version 0), so the
+ * sweep of stale runs rebuilds them, and the background work is asked to now. Only runs that named
+ * this experiment are touched (usually none: a draft answers no assignments).
+ */
+async function markRunsStale(db: Database, projectId: string, id: string): Promise<void> {
+  const rows = await db.prisma.$queryRawUnsafe<{ runPk: string }[]>(
+    `UPDATE "run_decisions" d SET "derived_version" = 0 FROM "runs" r
+      WHERE r."project_id" = $1 AND r."experiment_id" = $2 AND d."project_id" = r."project_id" AND d."run_pk" = r."id"
+      RETURNING d."run_pk" AS "runPk"`,
+    projectId,
+    id,
+  );
+  wantRebuild(
+    projectId,
+    rows.map((r) => r.runPk),
   );
 }
 
 /** `draft` → `running`: assignments are answered from now on. */
-export function startExperiment(db: Database, projectId: string, id: string, version: number): Promise<TExperiment> {
-  return move(db, projectId, id, version, "draft", { status: "running", startedAt: new Date() }, "start");
+export async function startExperiment(db: Database, projectId: string, id: string, version: number): Promise<TExperiment> {
+  const experiment = await move(db, projectId, id, version, "draft", { status: "running", startedAt: new Date() }, "start");
+  await markRunsStale(db, projectId, id);
+  return experiment;
 }
 
 /** `running` → `stopped`: no more assignments; runs keep the arm they were in. */
