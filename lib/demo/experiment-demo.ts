@@ -93,12 +93,13 @@ export function demoExperimentRuns(experimentId: string, now: string, days = 10)
     const runId = `exp-requests-${String(i).padStart(3, "0")}`;
     const arm = assignArm(experimentId, runId, arms);
     counts.set(arm.name, counts.get(arm.name)! + 1);
-    const startTime = new Date(end - days * 86_400_000 + i * 3 * 3_600_000 * (days / 10)).toISOString();
+    // Spread over the days before `now`, never after it (every 2.5 hours, wrapping round).
+    const startTime = new Date(end - days * 86_400_000 + ((i * 2.5 * 3_600_000) % ((days * 24 - 6) * 3_600_000))).toISOString();
     const { events } = generateEtfRun({
       runId,
       seed: 5000 + i,
       turns: TURNS,
-      agent: "etf-lite-agent",
+      agent: "etf-quick-agent",
       model: "m-small",
       task: `Quick fee check ${i}: VTI vs ITOT vs SCHB`,
       policy: "policy" in arm ? arm.policy : DEMO_EXPERIMENT_POLICY,

@@ -7,6 +7,8 @@
  * runs: the report is the ratio of the two medians, measured in one run (no test asserts a time),
  * beside the read the rollups replaced (summing every run's buckets, lib/server/testing/trend-rollups.ts)
  * and the cost of a rebuild's write of one run's buckets (which keeps the rollups) at each size.
+ * The effectiveness read (contract §10) of the same window is timed the same way, and an experiment's
+ * results whose runs are the window's runs (200, then 2,000: results read its arms' rollups).
  *
  * The buckets go in by one INSERT per batch of runs, so the rollups are filled by the same triggers
  * as a rebuild's. PostgreSQL with DATABASE_URL (a scratch database), else PGlite.
@@ -15,6 +17,8 @@ import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { perRunCounts } from "@/lib/server/testing/trend-rollups";
 import { storeTrendBuckets } from "@/lib/server/trends/store-buckets";
+import { getExperimentResults } from "@/lib/server/experiments/results";
+import { getEffectiveness } from "@/lib/server/trends/effectiveness";
 import { getTrends, type TrendFilters } from "@/lib/server/trends/trends";
 import { BUCKET_MS } from "@/lib/trends/buckets";
 import { collectGarbage, fmt, markdownTable, median, verdict, type BenchContext, type BenchSection } from "./common";
@@ -48,7 +52,65 @@ const COUNTS = JSON.stringify({
   "findings.MISSING_REMINDER": 1,
   "followUp.requests.delivered": 2,
   "followUp.requests.followed": 1,
+  // Contract §10's keys, as a rebuild stores them since TREND_VERSION 2.
+  "effect.requests.1.0.delivered": 1,
+  "effect.requests.1.0.deliveredFollowed": 1,
+  "effect.requests.2.3.delivered": 1,
+  "effect.requests.2.3.dropped": 1,
+  "effect.context.1.1.delivered": 2,
+  "effect.context.1.1.deliveredFollowed": 1,
+  "fatigue.requests.bytes": 180,
+  "fatigue.requests.contextBytes": 180,
+  "fatigue.context.bytes": 90,
+  "fatigue.context.contextBytes": 90,
+  "fatigue.capacityBytes": 2400000,
 });
+
+/** One ended run's counts in an experiment (lib/derived/effectiveness experimentRunCounts' keys). */
+const EXPERIMENT_COUNTS = JSON.stringify({
+  runs: 1,
+  "due.requests.x": 1,
+  "due.requests.y": 2,
+  "due.requests.xx": 1,
+  "due.requests.yy": 4,
+  "due.requests.xy": 2,
+  "followUp.requests.x": 1,
+  "followUp.requests.y": 2,
+  "followUp.requests.xx": 1,
+  "followUp.requests.yy": 4,
+  "followUp.requests.xy": 2,
+  "drop.requests.x": 1,
+  "drop.requests.y": 3,
+  "drop.requests.xx": 1,
+  "drop.requests.yy": 9,
+  "drop.requests.xy": 3,
+  "bytesPerTurn.x": 270,
+  "bytesPerTurn.y": 12,
+  "bytesPerTurn.xx": 72900,
+  "bytesPerTurn.yy": 144,
+  "bytesPerTurn.xy": 3240,
+  finished: 1,
+  "requestsLeft.n": 1,
+  "requestsLeft.sum": 4,
+  "requestsLeft.sumSq": 16,
+});
+
+/** The bench's experiment (two arms) whose runs are the window's runs `in-…`. */
+const EXPERIMENT = "bench-experiment";
+
+/** The runs `in-first` … `in-last` as ended runs of the experiment, half in each arm (the rollups' trigger sums them). */
+async function addExperimentRuns(db: Database, projectId: string, first: number, last: number) {
+  await db.prisma.$executeRawUnsafe(
+    `INSERT INTO "experiment_runs" ("project_id", "run_pk", "experiment_id", "arm", "assigned_arm", "status", "counts")
+     SELECT $1, 'in-' || i, $4, CASE WHEN i % 2 = 0 THEN 'A' ELSE 'B' END, CASE WHEN i % 2 = 0 THEN 'A' ELSE 'B' END, 'counted', $5::jsonb
+       FROM generate_series($2::int, $3::int) AS i`,
+    projectId,
+    first,
+    last,
+    EXPERIMENT,
+    EXPERIMENT_COUNTS,
+  );
+}
 
 /**
  * Runs `first`..`first + runs - 1` of a project (named `prefix-i`), spread evenly over `days` days
@@ -92,6 +154,8 @@ interface Measurement {
   rollupRows: number;
   rollupMs: number;
   filteredMs: number;
+  effectivenessMs: number;
+  resultsMs: number;
   perRunMs: number;
   writeMs: number;
 }
@@ -125,6 +189,8 @@ async function run(ctx: BenchContext): Promise<void> {
         rollupRows: await count(`SELECT count(*)::int AS n FROM "trend_rollups" WHERE ${inWindow} AND "minutes" = 15`),
         rollupMs: await timed(`${runs} runs, rollups`, () => getTrends(db, projectId, query)),
         filteredMs: await timed(`${runs} runs, rollups, one agent`, () => getTrends(db, projectId, { ...query, ...FILTER })),
+        effectivenessMs: await timed(`${runs} runs, effectiveness`, () => getEffectiveness(db, projectId, query)),
+        resultsMs: await timed(`${runs} runs, experiment results`, () => getExperimentResults(db, projectId, EXPERIMENT)),
         perRunMs: await timed(`${runs} runs, every run's buckets`, () => perRunCounts(db, projectId, query, {})),
         // A rebuild's write of one run's buckets (13 of them, in the window), which updates the rollups.
         writeMs: await timed(`${runs} runs, a rebuild's write of one run's buckets`, () => {
@@ -147,11 +213,24 @@ async function run(ctx: BenchContext): Promise<void> {
       };
     };
 
+    await db.prisma.experiment.create({
+      data: {
+        id: EXPERIMENT,
+        projectId,
+        name: "bench",
+        key: "requests",
+        status: "running",
+        createdBy: "bench",
+        arms: { create: ["A", "B"].map((name, position) => ({ projectId, position, name, weight: 1, plannedRuns: N })) },
+      },
+    });
     ctx.progress(`trends: ${N} runs in the window ...`);
     await addRuns(db, projectId, "in-", 1, N, `${FROM}T00:00:00Z`, 14);
+    await addExperimentRuns(db, projectId, 1, N);
     const small = await measure(N);
     ctx.progress(`trends: ${9 * N} more runs in the window, ${10 * N} outside, 10 more projects ...`);
     await addRuns(db, projectId, "in-", N + 1, 9 * N, `${FROM}T00:00:00Z`, 14);
+    await addExperimentRuns(db, projectId, N + 1, 10 * N);
     await addRuns(db, projectId, "old-", 1, 10 * N, "2026-10-01T00:00:00Z", 14);
     for (let p = 0; p < 10; p++) {
       const other = (await authenticate(db, `Bearer ${(await createKey(db, `bench-trends-${p}`)).secret}`)).projectId;
@@ -180,6 +259,8 @@ async function run(ctx: BenchContext): Promise<void> {
           row("15-minute rollup rows in the window (trend_rollups)", (m) => m.rollupRows, fmt.int),
           row("GET /api/v1/trends read, ms", (m) => m.rollupMs, fmt.ms, RATIO_TARGET),
           row("… with agent filter, ms", (m) => m.filteredMs, fmt.ms, RATIO_TARGET),
+          row("GET /api/v1/effectiveness read (same window), ms", (m) => m.effectivenessMs, fmt.ms, RATIO_TARGET),
+          row("GET /api/v1/experiments/:id/results read (its runs: all of the window's), ms", (m) => m.resultsMs, fmt.ms, RATIO_TARGET),
           row("summing every run's buckets instead (before rollups), ms", (m) => m.perRunMs, fmt.ms),
           row("a rebuild's write of one run's buckets, ms", (m) => m.writeMs, fmt.ms),
         ],
