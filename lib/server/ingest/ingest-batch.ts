@@ -162,15 +162,16 @@ async function storeOnce(
   pending: readonly Candidate[],
 ): Promise<Stored> {
   const rows = eventRows(pending);
+  const experiment = pending.some((c) => c.event.type === "run.started" && c.event.body.experiment !== undefined);
   // Straight to the driver (the pool, or PGlite's one connection, which waits for any open
   // transaction): Prisma would pass the large JSON parameter through JSON.stringify and JSON.parse
   // once more on its way (see storeStatement).
-  const stored = await storeStatement((sql, params) => db.executeSql(sql, params).then((r) => r.rows), projectId, rows);
+  const stored = await storeStatement((sql, params) => db.executeSql(sql, params).then((r) => r.rows), projectId, rows, experiment);
   if (stored) return stored;
   return db.prisma.$transaction(
     async (tx) => {
       await insertRuns(tx, projectId, runs);
-      const again = await storeStatement((sql, params) => tx.$queryRawUnsafe(sql, ...params), projectId, rows);
+      const again = await storeStatement((sql, params) => tx.$queryRawUnsafe(sql, ...params), projectId, rows, experiment);
       // Only a run deleted in between gets here; the whole attempt goes again.
       if (!again) throw new RetryIngest("a run of the batch was neither created nor found");
       return again;
@@ -254,6 +255,17 @@ function eventRows(candidates: readonly Candidate[]): string {
 }
 
 /**
+ * Step 3 and 5's parts for a run.started naming an experiment (contract §10): only in the statement
+ * of a batch that holds one, so a v1 batch runs the statement it always ran.
+ */
+const EXPERIMENT_CHANGES = `(array_agg(e."body"->'experiment'->>'id' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xi,
+              (array_agg(e."body"->'experiment'->>'arm' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xa,
+              `;
+const EXPERIMENT_UPDATES = `"experiment_id" = CASE WHEN c.sa IS NOT NULL THEN c.xi ELSE r."experiment_id" END,
+         "experiment_arm" = CASE WHEN c.sa IS NOT NULL THEN c.xa ELSE r."experiment_arm" END,
+         `;
+
+/**
  * The store itself: one statement (one round trip, atomic on its own) for up to 1,000 events, run
  * by `query` (the driver, or a transaction). Answers null — nothing done — when a run of the batch
  * does not exist yet (the caller creates the runs and runs it again). In order, each step reading the one before (so the order is the data's, not the
@@ -275,6 +287,7 @@ async function storeStatement(
   query: (sql: string, params: unknown[]) => Promise<unknown[]>,
   projectId: string,
   rows: string,
+  experiment: boolean,
 ): Promise<Stored | null> {
   const [answer] = (await query(
     `WITH input AS (
@@ -304,9 +317,7 @@ async function storeStatement(
               (array_agg(e."body"->>'task' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS task,
               (array_agg(e."body"->>'agent' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS agent,
               (array_agg(e."body"->>'model' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS model,
-              (array_agg(e."body"->'experiment'->>'id' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xi,
-              (array_agg(e."body"->'experiment'->>'arm' ORDER BY u.k) FILTER (WHERE e."type" = 'run.started'))[1] AS xa,
-              (array_agg(e."body"->>'status' ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS st,
+${experiment ? EXPERIMENT_CHANGES : ""}              (array_agg(e."body"->>'status' ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS st,
               (array_agg(e."at" ORDER BY u.k) FILTER (WHERE e."type" = 'run.ended'))[1] AS en
          FROM ins e JOIN input u ON u.event_id = e."event_id"
         GROUP BY e."run_pk"
@@ -326,9 +337,7 @@ async function storeStatement(
          "task" = CASE WHEN c.sa IS NOT NULL THEN c.task ELSE r."task" END,
          "agent" = CASE WHEN c.sa IS NOT NULL THEN c.agent ELSE r."agent" END,
          "model" = CASE WHEN c.sa IS NOT NULL THEN c.model ELSE r."model" END,
-         "experiment_id" = CASE WHEN c.sa IS NOT NULL THEN c.xi ELSE r."experiment_id" END,
-         "experiment_arm" = CASE WHEN c.sa IS NOT NULL THEN c.xa ELSE r."experiment_arm" END,
-         "status" = COALESCE(c.st, r."status"),
+${experiment ? EXPERIMENT_UPDATES : ""}         "status" = COALESCE(c.st, r."status"),
          "ended_at" = CASE WHEN c.st IS NOT NULL THEN c.en ELSE r."ended_at" END
        FROM changes c JOIN locked l ON l."id" = c.pk
        WHERE r."project_id" = $1 AND r."id" = c.pk
