@@ -45,7 +45,7 @@ test.describe("home page", () => {
 
     // Every section is a link in the main navigation.
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveCount(6);
+    await expect(nav.getByRole("link")).toHaveCount(7);
     await expect(nav.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs");
     await expect(nav.getByRole("link", { name: "Reviewer" })).toHaveAttribute("href", "/reviewer");
     await expect(nav.getByRole("link", { name: "Trends" })).toHaveAttribute("href", "/trends");

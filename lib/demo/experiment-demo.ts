@@ -18,11 +18,13 @@ export const URGENT_REQUESTS_COPY: TCopy = {
 /**
  * The policy every demo experiment run starts with (the agent's own: the control arm's): the ETF
  * agent's, with requests notices at 40% and 60% of the usable requests, so that none is due within 3
- * turns of a run's natural end (whose `finalize` would count as following it, contract §8).
+ * turns of a run's natural end (whose `finalize` would count as following it, contract §8). The quick
+ * agent has no Reviewer (no `reviewer` section), so the Reviewer audit shows the research agent's alone.
  */
 export const DEMO_EXPERIMENT_POLICY: TPolicyInput = (() => {
   const policy = defaultEtfPolicy(TURNS);
   policy.requests = { ...policy.requests!, stages: [0.4, 0.6] };
+  delete policy.reviewer;
   return policy;
 })();
 
