@@ -48,11 +48,23 @@ test.describe("Experiments", () => {
     await page.getByRole("link", { name: "Runs of urgent copy" }).click();
     await expect(page).toHaveURL(/\/runs\?.*experiment=.*arm=urgent\+copy|arm=urgent%20copy/);
     await expect(page.getByRole("link", { name: /Quick fee check/ }).first()).toBeVisible({ timeout: 30_000 });
+    // The filter bar names the experiment and arm the list is filtered by.
+    await expect(page.getByRole("combobox", { name: "Experiment" })).toHaveValue("demo-requests-copy");
+    await expect(page.getByRole("combobox", { name: "Arm" })).toHaveValue("urgent copy");
     await page
       .getByRole("link", { name: /Quick fee check/ })
       .first()
       .click();
     await expect(page.getByRole("link", { name: "experiment arm: urgent copy" })).toBeVisible({ timeout: 30_000 });
+    // The run's own follow-up and fatigue: its requests notices, delivered and followed or not.
+    const own = page.getByRole("region", { name: "Follow-up and fatigue in this run" });
+    await expect(
+      own
+        .getByRole("table")
+        .first()
+        .getByRole("rowheader", { name: /requests notice/ }),
+    ).toBeVisible({ timeout: 30_000 });
+    await expect(own.getByRole("columnheader", { name: "most of the run's reminder bytes" })).toBeVisible();
   });
 
   test("a new draft: a clear error for a bad design, then saved, started and stopped", async ({ page }) => {
@@ -100,5 +112,29 @@ test.describe("Experiments", () => {
     const fatigue = page.getByRole("region", { name: "Reminder fatigue", exact: true });
     await expect(fatigue.getByRole("rowheader", { name: "edits" })).toBeVisible();
     await expect(fatigue).toContainText("of request capacity");
+
+    // Filtered to one arm of the demo experiment: the rows of the runs that named it.
+    const filters = page.getByRole("form", { name: "Trend filters" });
+    await hydrated(filters.getByLabel("Experiment"));
+    await filters.getByLabel("Experiment").selectOption({ label: DEMO });
+    await expect(page).toHaveURL(/experiment=demo-requests-copy/);
+    await filters.getByLabel("Arm").selectOption("urgent copy");
+    await expect(page).toHaveURL(/arm=urgent/);
+    await expect(
+      effect
+        .getByRole("table")
+        .first()
+        .getByRole("rowheader", { name: /requests notice/ })
+        .first(),
+    ).toBeVisible({
+      timeout: 30_000,
+    });
+    // The quick agent has no Reviewer: no review suggestion in this arm's rows.
+    await expect(
+      effect
+        .getByRole("table")
+        .first()
+        .getByRole("rowheader", { name: /review suggestion/ }),
+    ).toHaveCount(0);
   });
 });

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { RunsList } from "@/components/runs/runs-list";
 import { RunsUrlError } from "@/components/runs/runs-url-error";
+import { experimentsQuery } from "@/lib/queries/experiments";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { parseRunListUrl, runListHref } from "@/lib/queries/run-list-url";
 import { runFacetsQuery, runsListQuery } from "@/lib/queries/runs";
@@ -27,6 +28,7 @@ export default async function RunsPage({ searchParams }: { searchParams: SearchP
   await Promise.all([
     prefetchQuery(queryClient, runsListQuery(parsed.filters), context),
     prefetchQuery(queryClient, runFacetsQuery(), context),
+    prefetchQuery(queryClient, experimentsQuery(), context),
   ]);
 
   return (

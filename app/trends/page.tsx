@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { TrendsPage } from "@/components/trends/trends-page";
 import { LOCAL_TZ_COOKIE, parseZoneChoice, resolveZone, TZ_COOKIE } from "@/lib/format/zone";
 import { makeQueryClient } from "@/lib/queries/query-client";
+import { experimentsQuery } from "@/lib/queries/experiments";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { effectivenessQuery, parseTrendsUrl, trendsHref, trendsQuery } from "@/lib/queries/trends";
 import { requireSession } from "@/lib/server/auth/session";
@@ -30,6 +31,7 @@ export default async function Trends({ searchParams }: { searchParams: SearchPar
     prefetchQuery(queryClient, trendsQuery({ ...view, tz: zone }), context),
     prefetchQuery(queryClient, effectivenessQuery({ ...view, tz: zone }), context),
     prefetchQuery(queryClient, runFacetsQuery(), context),
+    prefetchQuery(queryClient, experimentsQuery(), context),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

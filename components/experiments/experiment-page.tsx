@@ -17,6 +17,7 @@ import {
   stopExperiment,
 } from "@/lib/queries/experiments";
 import { DEFAULT_SORT, runListHref } from "@/lib/queries/run-list-url";
+import { DownloadButton } from "@/components/ui/download-button";
 import { Panel } from "@/components/ui/panel";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { ScrollRegion } from "@/components/ui/scroll-region";
@@ -254,7 +255,11 @@ function ResultsPanel({ experiment, results }: { experiment: TExperiment; result
           the control. {results.horizon.reached ? "" : "Every interval is interim: do not stop the experiment because one excludes 0."}
         </p>
         <p className={styles.downloads}>
-          <CsvButton results={results} />
+          <DownloadButton
+            name={`experiment-${results.experimentId}-results.csv`}
+            text={() => armsCsv(results)}
+            label="Download the table (CSV)"
+          />
           <a href={experimentsApi.results.path.replace("{id}", experiment.id)} download={`experiment-${experiment.id}-results.json`}>
             Download the results (JSON)
           </a>
@@ -278,25 +283,6 @@ function MeasureCell({ arm, id, interim }: { arm: TArmResult; id: string; interi
         </span>
       ) : null}
     </td>
-  );
-}
-
-function CsvButton({ results }: { results: TExperimentResults }) {
-  return (
-    <button
-      type="button"
-      className="button button-quiet"
-      onClick={() => {
-        const url = URL.createObjectURL(new Blob([armsCsv(results)], { type: "text/csv;charset=utf-8" }));
-        const a = document.createElement("a");
-        a.href = url;
-        a.download = `experiment-${results.experimentId}-results.csv`;
-        a.click();
-        URL.revokeObjectURL(url);
-      }}
-    >
-      Download the table (CSV)
-    </button>
   );
 }
 

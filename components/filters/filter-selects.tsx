@@ -5,18 +5,20 @@ import { TIME_RANGES, type TimeRange } from "@/lib/queries/url-params";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./filter-select.module.css";
 
-/** A filter over the values a facet takes (agents, models); "all" clears it. */
+/** A filter over the values a facet takes (agents, models, experiments); "all" clears it. `labels`: what to show for a value, when not the value itself. */
 export function FacetSelect({
   label,
   all,
   value,
   options,
+  labels,
   onChange,
 }: {
   label: string;
   all: string;
   value: string | undefined;
   options: readonly string[] | undefined;
+  labels?: ReadonlyMap<string, string>;
   onChange: (value: string | undefined) => void;
 }) {
   // The URL's value stays selectable even when no run has it (a shared link, a run since deleted).
@@ -35,7 +37,7 @@ export function FacetSelect({
         <option value="">{all}</option>
         {values.map((v) => (
           <option key={v} value={v}>
-            {v}
+            {labels?.get(v) ?? v}
           </option>
         ))}
       </select>

@@ -6,6 +6,7 @@ import { TurnInspector } from "@/components/inspector/turn-inspector";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { runSummaryQuery, runTimelineQuery } from "@/lib/queries/runs";
 import { ChartLegend } from "./chart-legend";
+import { RunEffectPanel } from "./effect-panel";
 import { FindingsView } from "./findings-view";
 import { LanesPanel } from "./lanes-panel";
 import { NotesLane } from "./notes-lane";
@@ -139,6 +140,7 @@ export function RunExplorer({ runId }: { runId: string }) {
           )}
 
           <NotesPanel runId={runId} />
+          {secondary ? <RunEffectPanel runId={runId} poll={poll} /> : null}
           <RunOtlpPanel runId={runId} poll={poll} />
         </div>
 

@@ -32,8 +32,38 @@ function Page({ href }: { href: string }) {
     return () => void (router.listener = null);
   }, []);
   const { view, navigate } = useRunsNavigation(serverView);
-  return <RunsFilters view={view} facets={{ ...facets, statuses: [...facets.statuses] }} navigate={navigate} />;
+  return <RunsFilters view={view} facets={{ ...facets, statuses: [...facets.statuses] }} experiments={EXPERIMENTS} navigate={navigate} />;
 }
+
+const arm = (name: string) => ({ name, weight: 1, plannedRuns: 10, copyVersionId: null, policyVersionId: null });
+const EXPERIMENTS = [
+  {
+    id: "exp-copy",
+    name: "Requests copy",
+    note: "",
+    key: "requests",
+    status: "running",
+    version: 1,
+    createdBy: "demo",
+    createdAt: "2026-11-01T00:00:00Z",
+    startedAt: null,
+    stoppedAt: null,
+    arms: [arm("control"), arm("urgent")],
+  },
+  {
+    id: "exp-hold",
+    name: "Context holdout",
+    note: "",
+    key: "context",
+    status: "draft",
+    version: 0,
+    createdBy: "demo",
+    createdAt: "2026-11-02T00:00:00Z",
+    startedAt: null,
+    stoppedAt: null,
+    arms: [arm("on"), arm("off")],
+  },
+] as unknown as NonNullable<Parameters<typeof RunsFilters>[0]["experiments"]>;
 
 beforeEach(() => {
   router.push.mockClear();
@@ -60,6 +90,20 @@ describe("runs list filters ↔ URL", () => {
     expect(screen.getByRole("combobox", { name: "Model" })).toHaveValue("m-small");
     await user.selectOptions(screen.getByRole("combobox", { name: "Agent" }), "All agents");
     expect(router.push).toHaveBeenLastCalledWith("/runs?model=m-small");
+  });
+
+  it("filters by an experiment by its name, then by one of its arms; another experiment clears the arm", async () => {
+    const user = userEvent.setup();
+    render(<Page href="/runs" />);
+    expect(screen.queryByRole("combobox", { name: "Arm" })).toBeNull();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Experiment" }), "Requests copy");
+    expect(router.push).toHaveBeenLastCalledWith("/runs?experiment=exp-copy");
+    const arms = screen.getByRole("combobox", { name: "Arm" });
+    expect([...arms.querySelectorAll("option")].map((o) => o.textContent)).toEqual(["All arms", "control", "urgent"]);
+    await user.selectOptions(arms, "urgent");
+    expect(router.push).toHaveBeenLastCalledWith("/runs?experiment=exp-copy&arm=urgent");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Experiment" }), "Context holdout");
+    expect(router.push).toHaveBeenLastCalledWith("/runs?experiment=exp-hold");
   });
 
   it("the default sort is left out of the URL; a preset range replaces fixed from/to", async () => {

@@ -2,7 +2,15 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { FINDING_CODES, RUN_SORTS, type TFindingCode, type TRunFacets, type TRunSort, type TRunStatus } from "@/lib/contracts";
+import {
+  FINDING_CODES,
+  RUN_SORTS,
+  type TExperimentSummary,
+  type TFindingCode,
+  type TRunFacets,
+  type TRunSort,
+  type TRunStatus,
+} from "@/lib/contracts";
 import { CLEARED_FILTERS, hasFilters, runListHref, SORT_LABELS, type RunListView } from "@/lib/queries/run-list-url";
 import { FacetSelect, RangeSelect } from "@/components/filters/filter-selects";
 import styles from "./runs-filters.module.css";
@@ -12,11 +20,14 @@ const SEARCH_DEBOUNCE_MS = 300;
 type Props = {
   view: RunListView;
   facets: TRunFacets | undefined;
+  /** The project's experiments (contract §10), for the experiment and arm filters. */
+  experiments?: readonly TExperimentSummary[];
   navigate: (changes: Partial<RunListView>, options?: { replace?: boolean }) => void;
 };
 
 /** The list's filter bar: every control reads and writes the URL. */
-export function RunsFilters({ view, facets, navigate }: Props) {
+export function RunsFilters({ view, facets, experiments, navigate }: Props) {
+  const chosen = experiments?.find((e) => e.id === view.experiment);
   return (
     <form className={styles.bar} role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
       <SearchBox value={view.q ?? ""} onSearch={(q, replace) => navigate({ q: q || undefined }, { replace })} />
@@ -29,6 +40,25 @@ export function RunsFilters({ view, facets, navigate }: Props) {
       />
       <FacetSelect label="Agent" all="All agents" value={view.agent} options={facets?.agents} onChange={(agent) => navigate({ agent })} />
       <FacetSelect label="Model" all="All models" value={view.model} options={facets?.models} onChange={(model) => navigate({ model })} />
+      {experiments?.length || view.experiment ? (
+        <FacetSelect
+          label="Experiment"
+          all="All experiments"
+          value={view.experiment}
+          options={experiments?.map((e) => e.id)}
+          labels={new Map(experiments?.map((e) => [e.id, e.name]))}
+          onChange={(experiment) => navigate({ experiment, arm: undefined })}
+        />
+      ) : null}
+      {view.experiment ? (
+        <FacetSelect
+          label="Arm"
+          all="All arms"
+          value={view.arm}
+          options={chosen?.arms.map((a) => a.name)}
+          onChange={(arm) => navigate({ arm })}
+        />
+      ) : null}
       <RangeSelect label="Started" range={view.range} from={view.from} to={view.to} onChange={(range) => navigate({ range })} />
       <label className={styles.field}>
         <span className={styles.label}>Finding</span>

@@ -20,6 +20,7 @@ import { SavedViewsMenu } from "@/components/views/saved-views-menu";
 import { ColumnChooser } from "./column-chooser";
 import toolbarStyles from "./runs-toolbar.module.css";
 import { useRunColumns } from "./use-run-columns";
+import { experimentsQuery } from "@/lib/queries/experiments";
 import { runFacetsQuery, runsListQuery, type RunFilters } from "@/lib/queries/runs";
 import { RunsEmpty } from "./runs-empty";
 import { RunsFilters } from "./runs-filters";
@@ -50,6 +51,7 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
   const now = useNow(serverNow);
   const { view, navigate, pending } = useRunsNavigation(serverView);
   const facets = useQuery(runFacetsQuery());
+  const experiments = useQuery(experimentsQuery());
   const list = useQuery({
     ...runsListQuery(filters),
     // Refreshed while a run is live or its figures are behind its events (rebuilt in the background).
@@ -97,7 +99,7 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
         }
       />
 
-      <RunsFilters view={view} facets={facets.data} navigate={navigate} />
+      <RunsFilters view={view} facets={facets.data} experiments={experiments.data?.experiments} navigate={navigate} />
 
       <div className={toolbarStyles.toolbar} role="toolbar" aria-label="Runs list tools">
         <PageSizeSelect

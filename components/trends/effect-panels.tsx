@@ -3,11 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, Bar, BarChart } from "recharts";
-import type { TEffectivenessResponse, TEffectRow } from "@/lib/contracts";
-import { differenceText, effectCharts, effectCsv, fatigueCsv, rateText } from "@/lib/charts/effect";
+import type { TEffectivenessResponse } from "@/lib/contracts";
+import { effectCharts, effectCsv, fatigueCsv } from "@/lib/charts/effect";
 import { trendsApi } from "@/lib/endpoints/trends";
-import { formatBytes, formatNumber } from "@/lib/format";
 import { effectivenessQuery, type TrendsFilters } from "@/lib/queries/trends";
+import { EffectTable, FatigueTable } from "@/components/effectiveness/effect-tables";
+import { DownloadButton } from "@/components/ui/download-button";
 import { Panel } from "@/components/ui/panel";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import styles from "./trends.module.css";
@@ -95,7 +96,7 @@ function EffectContent({ data, filters }: { data: TEffectivenessResponse; filter
             </>
           )}
           <p className={styles.downloads}>
-            <Download name="delivered-vs-dropped.csv" text={() => effectCsv(data.rows)} label="Download the table (CSV)" />
+            <DownloadButton name="delivered-vs-dropped.csv" text={() => effectCsv(data.rows)} label="Download the table (CSV)" />
             <a href={json} download="effectiveness.json">
               Download the answer (JSON)
             </a>
@@ -110,38 +111,7 @@ function EffectContent({ data, filters }: { data: TEffectivenessResponse; filter
           ) : (
             <>
               <ScrollRegion label="Reminder fatigue per key">
-                <table className="data-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">key</th>
-                      <th scope="col">deliveries (reminders)</th>
-                      <th scope="col">repeats (reminders)</th>
-                      <th scope="col">turns between repeats (mean)</th>
-                      <th scope="col">delivered (bytes)</th>
-                      <th scope="col">share of capacity</th>
-                      <th scope="col">runs it dominated</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {charts.fatigue.map(({ row }) => (
-                      <tr key={row.key}>
-                        <th scope="row">{row.key}</th>
-                        <td>{formatNumber(row.deliveries)}</td>
-                        <td>{formatNumber(row.repeats)}</td>
-                        <td>{row.meanTurnsBetweenRepeats === null ? "–" : formatNumber(row.meanTurnsBetweenRepeats, 1)}</td>
-                        <td>{formatBytes(row.bytes)}</td>
-                        <td>
-                          {row.capacityShare === null
-                            ? "–"
-                            : `${formatNumber(row.capacityShare * 100, 2)}% (${formatBytes(row.contextBytes)} of ${formatBytes(row.capacityBytes)})`}
-                        </td>
-                        <td>
-                          {formatNumber(row.dominatedRuns)} of {formatNumber(row.runsWithReminderBytes)} runs
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <FatigueTable rows={charts.fatigue.map((f) => f.row)} />
               </ScrollRegion>
               <div className={styles.multiples}>
                 {charts.fatigue.map((f) => (
@@ -163,43 +133,11 @@ function EffectContent({ data, filters }: { data: TEffectivenessResponse; filter
             </>
           )}
           <p className={styles.downloads}>
-            <Download name="reminder-fatigue.csv" text={() => fatigueCsv(data.fatigue)} label="Download the table (CSV)" />
+            <DownloadButton name="reminder-fatigue.csv" text={() => fatigueCsv(data.fatigue)} label="Download the table (CSV)" />
           </p>
         </div>
       </Panel>
     </>
-  );
-}
-
-function EffectTable({ rows, caption }: { rows: readonly TEffectRow[]; caption: string }) {
-  return (
-    <table className="data-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">key</th>
-          <th scope="col">stage</th>
-          <th scope="col">context stage</th>
-          <th scope="col">delivered: followed</th>
-          <th scope="col">dropped: followed</th>
-          <th scope="col">difference (delivered − dropped)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={`${r.key}.${r.stage}.${r.contextStage}`}>
-            <th scope="row">
-              {r.key} <span className="muted">{r.kind}</span>
-            </th>
-            <td>{r.stage}</td>
-            <td>{r.contextStage === null ? "all" : r.contextStage}</td>
-            <td>{rateText(r.deliveredRate, r.deliveredFollowed, r.delivered)}</td>
-            <td>{rateText(r.droppedRate, r.droppedFollowed, r.dropped)}</td>
-            <td>{differenceText(r.difference)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
@@ -210,26 +148,6 @@ function Plot({ small, children }: { small?: boolean; children: ReactNode }) {
         {children as React.ReactElement}
       </ResponsiveContainer>
     </div>
-  );
-}
-
-/** A button that saves text made on click as a file. */
-function Download({ name, text, label }: { name: string; text: () => string; label: string }) {
-  return (
-    <button
-      type="button"
-      className="button button-quiet"
-      onClick={() => {
-        const url = URL.createObjectURL(new Blob([text()], { type: "text/csv;charset=utf-8" }));
-        const a = document.createElement("a");
-        a.href = url;
-        a.download = name;
-        a.click();
-        URL.revokeObjectURL(url);
-      }}
-    >
-      {label}
-    </button>
   );
 }
 

@@ -6,9 +6,10 @@ import { useRouter } from "next/navigation";
 import { useId, type ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { MouseHandlerDataParam } from "recharts";
-import type { TRunFacets, TTrendDay, TTrendsResponse } from "@/lib/contracts";
+import type { TExperimentSummary, TRunFacets, TTrendDay, TTrendsResponse } from "@/lib/contracts";
 import { trendCharts, type TrendRow } from "@/lib/charts/trends";
 import { DEFAULT_SORT, runListHref, type RunListView } from "@/lib/queries/run-list-url";
+import { experimentsQuery } from "@/lib/queries/experiments";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { trendsHref, trendsQuery, type TrendsView } from "@/lib/queries/trends";
 import { useTimeZone } from "@/components/layout/time-zone";
@@ -37,13 +38,21 @@ const FOCUS: Record<DayFocus, { changes: Partial<RunListView>; words: string }> 
 
 /**
  * The runs list over one day of the trends (the runs started that day in the zone), with the view's
- * agent and model; from a chart of drops or violations only the runs that have them (drops sorted
+ * agent, model, experiment and arm; from a chart of drops or violations only the runs that have them (drops sorted
  * by drop rate), from the findings chart sorted by findings.
  */
 export function dayRunsHref(day: Pick<TTrendDay, "start" | "end">, view: TrendsView, focus?: DayFocus): string {
   return runListHref(
     { sort: DEFAULT_SORT },
-    { from: day.start, to: day.end, agent: view.agent, model: view.model, ...(focus ? FOCUS[focus].changes : {}) },
+    {
+      from: day.start,
+      to: day.end,
+      agent: view.agent,
+      model: view.model,
+      experiment: view.experiment,
+      arm: view.arm,
+      ...(focus ? FOCUS[focus].changes : {}),
+    },
   );
 }
 
@@ -52,6 +61,7 @@ export function TrendsPage({ view }: { view: TrendsView }) {
   const { zone } = useTimeZone();
   const trends = useQuery(trendsQuery({ ...view, tz: zone }));
   const facets = useQuery(runFacetsQuery());
+  const experiments = useQuery(experimentsQuery());
   return (
     <div className={styles.page}>
       <header className={styles.head}>
@@ -61,7 +71,7 @@ export function TrendsPage({ view }: { view: TrendsView }) {
           its turns. Click a day to list the runs started that day (from a chart of drops or violations, the runs that have them).
         </p>
       </header>
-      <TrendsFilters view={view} facets={facets.data} data={trends.data} />
+      <TrendsFilters view={view} facets={facets.data} data={trends.data} experiments={experiments.data?.experiments} />
       {trends.isError ? (
         <p role="alert" className={styles.error}>
           The trends could not be loaded: {trends.error.message}
@@ -76,10 +86,24 @@ export function TrendsPage({ view }: { view: TrendsView }) {
   );
 }
 
-function TrendsFilters({ view, facets, data }: { view: TrendsView; facets?: TRunFacets; data?: TTrendsResponse }) {
+function TrendsFilters({
+  view,
+  facets,
+  data,
+  experiments,
+}: {
+  view: TrendsView;
+  facets?: TRunFacets;
+  data?: TTrendsResponse;
+  experiments?: readonly TExperimentSummary[];
+}) {
   const router = useRouter();
   const id = useId();
   const hydrated = useHydrated();
+  // The URL's value stays selectable when the list does not have it (a shared link, an id sent by an agent).
+  const withValue = (value: string | undefined, options: { value: string; label: string }[]) =>
+    value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
+  const chosen = experiments?.find((e) => e.id === view.experiment);
   const select = (name: keyof TrendsView, label: string, options: { value: string; label: string }[]) => (
     <label className={styles.field} htmlFor={`${id}-${name}`}>
       <span>{label}</span>
@@ -87,10 +111,13 @@ function TrendsFilters({ view, facets, data }: { view: TrendsView; facets?: TRun
         id={`${id}-${name}`}
         value={view[name] ?? ""}
         data-hydrated={hydrated ? "true" : undefined}
-        onChange={(e) => router.push(trendsHref({ ...view, [name]: e.target.value || undefined }))}
+        // Another experiment has other arms: choosing one clears the arm.
+        onChange={(e) =>
+          router.push(trendsHref({ ...view, ...(name === "experiment" ? { arm: undefined } : {}), [name]: e.target.value || undefined }))
+        }
       >
         <option value="">All</option>
-        {options.map((o) => (
+        {withValue(view[name], options).map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
@@ -132,6 +159,18 @@ function TrendsFilters({ view, facets, data }: { view: TrendsView; facets?: TRun
         "Policy version",
         (data?.policyVersions ?? []).map((v) => ({ value: v.id, label: v.label })),
       )}
+      {select(
+        "experiment",
+        "Experiment",
+        (experiments ?? []).map((e) => ({ value: e.id, label: e.name })),
+      )}
+      {view.experiment
+        ? select(
+            "arm",
+            "Arm",
+            (chosen?.arms ?? []).map((a) => ({ value: a.name, label: a.name })),
+          )
+        : null}
       {date("from", "From day")}
       {date("to", "To day")}
       <Link href="/trends" className="button button-quiet">

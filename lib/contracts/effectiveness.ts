@@ -74,7 +74,23 @@ export const ZEffectivenessResponse = z.object({
   days: z.array(ZEffectivenessDay),
 });
 
+/** `GET /api/v1/runs/:runId/effectiveness`: one run's rows and fatigue, from its last rebuild. */
+export const ZRunEffectivenessResponse = z.object({
+  runId: z.string(),
+  /** The rebuild the counts come from covered this many of the run's events; null before its first rebuild (then no rows). */
+  rebuiltEvents: z.number().int().nullable(),
+  eventCount: z.number().int(),
+  rows: z
+    .array(ZEffectRow)
+    .meta({ description: "Per key, stage and kind: every context stage together (contextStage null) first, then each context stage." }),
+  fatigue: z.array(ZFatigueRow).meta({
+    description:
+      "Per key the run delivered: runsWithReminderBytes is 1 when the run delivered reminder bytes, dominatedRuns 1 when this key took most of them.",
+  }),
+});
+
 export type TEffectRow = z.infer<typeof ZEffectRow>;
 export type TFatigueRow = z.infer<typeof ZFatigueRow>;
 export type TEffectivenessDay = z.infer<typeof ZEffectivenessDay>;
 export type TEffectivenessResponse = z.infer<typeof ZEffectivenessResponse>;
+export type TRunEffectivenessResponse = z.infer<typeof ZRunEffectivenessResponse>;

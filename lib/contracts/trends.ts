@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FINDING_CODES } from "./decisions";
-import { ZNameParam, showParam } from "./params";
+import { ZNameParam, showParam, zTextParam } from "./params";
 import { REMINDER_KEYS } from "./reminders";
 
 /** The longest window the trends answer for, in days. */
@@ -64,9 +64,15 @@ export const ZTrendsQuery = z
     model: ZNameParam.optional(),
     copyVersion: ZTrendVersionParam.optional(),
     policyVersion: ZTrendVersionParam.optional(),
+    /** Only runs whose run.started named this experiment (its id; contract §10). */
+    experiment: zTextParam({ max: 200, what: "an experiment id of 1-200 characters" }).optional(),
+    /** Only runs whose run.started named this arm of `experiment`. */
+    arm: zTextParam({ max: 200, what: "an arm's name of 1-200 characters" }).optional(),
   })
   .check((ctx) => {
-    const { from, to } = ctx.value;
+    const { from, to, experiment, arm } = ctx.value;
+    if (arm !== undefined && experiment === undefined)
+      ctx.issues.push({ code: "custom", input: arm, path: ["arm"], message: "expected experiment with arm: an arm is an experiment's" });
     if (from !== undefined && to !== undefined) {
       const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
       if (days < 1)

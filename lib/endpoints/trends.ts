@@ -1,4 +1,4 @@
-import { ZEffectivenessResponse, ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
+import { ZEffectivenessResponse, ZRunEffectivenessResponse, ZRunPathParams, ZTrendsQuery, ZTrendsResponse } from "@/lib/contracts";
 import { endpoint } from "./endpoint";
 
 /** Counts per day in a time zone, from the per-run aggregates each rebuild stores. */
@@ -21,6 +21,8 @@ export const trendsApi = {
       to: "The last day (included), `YYYY-MM-DD` in `tz`; at most 366 days after `from`. Default: today in `tz`.",
       copyVersion: "Only runs whose copy has this version id (an id from `copyVersions`).",
       policyVersion: "Only runs whose policy has this version id (an id from `policyVersions`).",
+      experiment: "Only runs whose run.started named this experiment id (contract §10).",
+      arm: "Only runs whose run.started named this arm of `experiment` (needs `experiment`).",
     },
     responses: [{ status: 200, description: "The days of the window.", schema: ZTrendsResponse }],
   }),
@@ -44,7 +46,25 @@ export const trendsApi = {
       to: "The last day (included), `YYYY-MM-DD` in `tz`; at most 366 days after `from`. Default: today in `tz`.",
       copyVersion: "Only runs whose copy has this version id (as the trends name versions).",
       policyVersion: "Only runs whose policy has this version id.",
+      experiment: "Only runs whose run.started named this experiment id (contract §10): its arms' rows, every arm together.",
+      arm: "Only runs whose run.started named this arm of `experiment` (needs `experiment`).",
     },
     responses: [{ status: 200, description: "The window's rows, fatigue and days.", schema: ZEffectivenessResponse }],
+  }),
+  runEffectiveness: endpoint({
+    id: "getRunEffectiveness",
+    method: "GET",
+    path: "/api/v1/runs/{runId}/effectiveness",
+    tag: "Trends",
+    summary: "One run's delivered vs. dropped follow-up and reminder fatigue",
+    description:
+      "The rows and fatigue of GET /api/v1/effectiveness for one run (contract §10), over all its turns: per reminder key, stage and kind its " +
+      "delivered and dropped reminders and how many of each were followed up, with intervals (the run's reminders are not independent: read " +
+      "them as a description of the run); per key its deliveries, repeats, turns between repeats, bytes and their share of request capacity, " +
+      "and whether the key took most of the run's reminder bytes. From the counts the run's last rebuild stored (`rebuiltEvents` of `eventCount`).",
+    auth: "key",
+    pathParams: ZRunPathParams,
+    responses: [{ status: 200, description: "The run's rows and fatigue.", schema: ZRunEffectivenessResponse }],
+    errors: { 404: "No run of that id in the key's project." },
   }),
 };

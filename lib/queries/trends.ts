@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { trendsApi } from "@/lib/endpoints/trends";
 import { queryInput } from "./api-input";
 import { endpointFetch, withEndpoint } from "./endpoint-query";
+import { runKeys } from "./runs";
 import { readParams, stripUndefined, type SearchInput } from "./url-params";
 
 /** What the trends page's URL says (the time zone is the user's, not the URL's). */
@@ -12,12 +13,15 @@ export interface TrendsView {
   model?: string;
   copyVersion?: string;
   policyVersion?: string;
+  /** An experiment's id and one of its arms' names (contract §10): only the runs that named them. */
+  experiment?: string;
+  arm?: string;
 }
 
 /** The trends query: a view in a time zone. */
 export type TrendsFilters = TrendsView & { tz: string };
 
-const PARAMS = ["from", "to", "agent", "model", "copyVersion", "policyVersion"] as const;
+const PARAMS = ["from", "to", "agent", "model", "copyVersion", "policyVersion", "experiment", "arm"] as const;
 
 /** Reads the trends page's URL (values are checked by the API's schema, ZTrendsQuery). */
 export function parseTrendsUrl(input: SearchInput): TrendsView {
@@ -54,5 +58,18 @@ export function effectivenessQuery(filters: TrendsFilters) {
     trendsApi.effectiveness,
     input,
     queryOptions({ queryKey: effectivenessKeys.view(filters), queryFn: endpointFetch(trendsApi.effectiveness, input) }),
+  );
+}
+
+/** GET /api/v1/runs/:runId/effectiveness: one run's delivered vs dropped follow-up and fatigue. */
+export function runEffectivenessQuery(runId: string) {
+  const input = { path: { runId }, query: {} };
+  return withEndpoint(
+    trendsApi.runEffectiveness,
+    input,
+    queryOptions({
+      queryKey: [...runKeys.run(runId), "effectiveness"] as const,
+      queryFn: endpointFetch(trendsApi.runEffectiveness, input),
+    }),
   );
 }

@@ -114,9 +114,19 @@ async function addExperimentRuns(db: Database, projectId: string, first: number,
 
 /**
  * Runs `first`..`first + runs - 1` of a project (named `prefix-i`), spread evenly over `days` days
- * from `start`, each with RUN_BUCKETS buckets from its start.
+ * from `start`, each with RUN_BUCKETS buckets from its start; with `experiment`, runs of it, half in
+ * arm A and half in B (as addExperimentRuns files them).
  */
-export async function addRuns(db: Database, projectId: string, prefix: string, first: number, runs: number, start: string, days: number) {
+export async function addRuns(
+  db: Database,
+  projectId: string,
+  prefix: string,
+  first: number,
+  runs: number,
+  start: string,
+  days: number,
+  experiment: string | null = null,
+) {
   const last = first + runs - 1;
   await db.prisma.$executeRawUnsafe(
     `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count")
@@ -129,10 +139,12 @@ export async function addRuns(db: Database, projectId: string, prefix: string, f
   // One statement per 500 runs: the rollups' trigger sums each statement's rows.
   for (let from = first; from <= last; from += 500) {
     await db.prisma.$executeRawUnsafe(
-      `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+      `INSERT INTO "trend_buckets"
+         ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
        SELECT $1, $2 || i, to_timestamp(floor((extract(epoch FROM $5::timestamptz) * 1000 + (i * 7919 % $6::int)::float8 / $6 * $7 * 86400000) / $8) * $8 / 1000.0)
                 + h * interval '15 minutes',
-              'agent-' || (i % 3), 'model-' || (i % 4), lpad(to_hex(i % 2), 28, '0'), lpad('a', 28, '0'), $9::jsonb
+              'agent-' || (i % 3), 'model-' || (i % 4), lpad(to_hex(i % 2), 28, '0'), lpad('a', 28, '0'),
+              $11::text, CASE WHEN $11::text IS NULL THEN NULL WHEN i % 2 = 0 THEN 'A' ELSE 'B' END, $9::jsonb
          FROM generate_series($3::int, $4::int) AS i, generate_series(0, $10::int - 1) AS h`,
       projectId,
       prefix,
@@ -144,6 +156,7 @@ export async function addRuns(db: Database, projectId: string, prefix: string, f
       BUCKET_MS,
       COUNTS,
       RUN_BUCKETS,
+      experiment,
     );
   }
 }
@@ -155,6 +168,7 @@ interface Measurement {
   rollupMs: number;
   filteredMs: number;
   effectivenessMs: number;
+  armEffectivenessMs: number;
   resultsMs: number;
   perRunMs: number;
   writeMs: number;
@@ -190,6 +204,9 @@ async function run(ctx: BenchContext): Promise<void> {
         rollupMs: await timed(`${runs} runs, rollups`, () => getTrends(db, projectId, query)),
         filteredMs: await timed(`${runs} runs, rollups, one agent`, () => getTrends(db, projectId, { ...query, ...FILTER })),
         effectivenessMs: await timed(`${runs} runs, effectiveness`, () => getEffectiveness(db, projectId, query)),
+        armEffectivenessMs: await timed(`${runs} runs, effectiveness of one arm`, () =>
+          getEffectiveness(db, projectId, { ...query, experiment: EXPERIMENT, arm: "A" }),
+        ),
         resultsMs: await timed(`${runs} runs, experiment results`, () => getExperimentResults(db, projectId, EXPERIMENT)),
         perRunMs: await timed(`${runs} runs, every run's buckets`, () => perRunCounts(db, projectId, query, {})),
         // A rebuild's write of one run's buckets (13 of them, in the window), which updates the rollups.
@@ -198,7 +215,7 @@ async function run(ctx: BenchContext): Promise<void> {
           return db.prisma.$transaction((tx) =>
             storeTrendBuckets(
               tx,
-              { id: "in-1", projectId, agent: "agent-1", model: "model-1" },
+              { id: "in-1", projectId, agent: "agent-1", model: "model-1", experimentId: EXPERIMENT, experimentArm: "B" },
               {
                 copyVersion: "0".repeat(27) + "1",
                 policyVersion: "a".padStart(28, "0"),
@@ -225,11 +242,11 @@ async function run(ctx: BenchContext): Promise<void> {
       },
     });
     ctx.progress(`trends: ${N} runs in the window ...`);
-    await addRuns(db, projectId, "in-", 1, N, `${FROM}T00:00:00Z`, 14);
+    await addRuns(db, projectId, "in-", 1, N, `${FROM}T00:00:00Z`, 14, EXPERIMENT);
     await addExperimentRuns(db, projectId, 1, N);
     const small = await measure(N);
     ctx.progress(`trends: ${9 * N} more runs in the window, ${10 * N} outside, 10 more projects ...`);
-    await addRuns(db, projectId, "in-", N + 1, 9 * N, `${FROM}T00:00:00Z`, 14);
+    await addRuns(db, projectId, "in-", N + 1, 9 * N, `${FROM}T00:00:00Z`, 14, EXPERIMENT);
     await addExperimentRuns(db, projectId, N + 1, 10 * N);
     await addRuns(db, projectId, "old-", 1, 10 * N, "2026-10-01T00:00:00Z", 14);
     for (let p = 0; p < 10; p++) {
@@ -260,6 +277,7 @@ async function run(ctx: BenchContext): Promise<void> {
           row("GET /api/v1/trends read, ms", (m) => m.rollupMs, fmt.ms, RATIO_TARGET),
           row("… with agent filter, ms", (m) => m.filteredMs, fmt.ms, RATIO_TARGET),
           row("GET /api/v1/effectiveness read (same window), ms", (m) => m.effectivenessMs, fmt.ms, RATIO_TARGET),
+          row("… of one experiment arm (?experiment=&arm=), ms", (m) => m.armEffectivenessMs, fmt.ms, RATIO_TARGET),
           row("GET /api/v1/experiments/:id/results read (its runs: all of the window's), ms", (m) => m.resultsMs, fmt.ms, RATIO_TARGET),
           row("summing every run's buckets instead (before rollups), ms", (m) => m.perRunMs, fmt.ms),
           row("a rebuild's write of one run's buckets, ms", (m) => m.writeMs, fmt.ms),

@@ -103,3 +103,62 @@ describe.each(bareDatabases())(`${TREND_ROLLUPS} on a populated $name database`,
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   }, 120_000);
 });
+
+const TREND_EXPERIMENT_ROLLUPS = "20261229000000_trend_experiment_rollups";
+
+describe.each(bareDatabases())(`${TREND_EXPERIMENT_ROLLUPS} on a populated $name database`, (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+  }, 180_000);
+  afterAll(async () => db?.close());
+
+  it("files the buckets of the runs that name an experiment under it and sums them per arm; runs without one add nothing", async () => {
+    await db.withSql((sql) => applyMigrations(sql, migrationsBefore(TREND_EXPERIMENT_ROLLUPS)));
+    const projectId = (await db.prisma.project.create({ data: { name: "trend-experiment-migration" } })).id;
+    const runs = [
+      { id: "e1", experiment: "exp", arm: "control", buckets: { "2026-11-20T08:00Z": { turns: 3 }, "2026-11-20T09:15Z": { turns: 2 } } },
+      { id: "e2", experiment: "exp", arm: "urgent", buckets: { "2026-11-20T08:00Z": { turns: 4, "effect.requests.1.0.delivered": 1 } } },
+      { id: "e3", experiment: "exp", arm: "urgent", buckets: { "2026-11-20T08:00Z": { turns: 1, "effect.requests.1.0.delivered": 2 } } },
+      { id: "n1", experiment: null, arm: null, buckets: { "2026-11-20T08:00Z": { turns: 7 } } },
+    ];
+    for (const run of runs) {
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "experiment_id", "experiment_arm", "event_count")
+         VALUES ($1, $2, $1, 't', 'a', $3, $4, 1)`,
+        run.id,
+        projectId,
+        run.experiment,
+        run.arm,
+      );
+      for (const [bucket, counts] of Object.entries(run.buckets)) {
+        await db.prisma.$executeRawUnsafe(
+          `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+           VALUES ($1, $2, $3::timestamptz, 'a', NULL, 'c', 'p', $4::jsonb)`,
+          projectId,
+          run.id,
+          bucket,
+          JSON.stringify(counts),
+        );
+      }
+    }
+
+    await db.withSql((sql) => applyMigrations(sql, MIGRATIONS_DIR));
+    const days = await db.prisma.$queryRawUnsafe<{ arm: string; key: string; n: number }[]>(
+      `SELECT "arm", "key", "n"::int AS "n" FROM "trend_experiment_rollups"
+        WHERE "project_id" = $1 AND "experiment_id" = 'exp' AND "minutes" = 1440 ORDER BY 1, 2`,
+      projectId,
+    );
+    // Summed by hand from the rows above: n1 names no experiment.
+    expect(days).toEqual([
+      { arm: "control", key: "turns", n: 5 },
+      { arm: "urgent", key: "effect.requests.1.0.delivered", n: 3 },
+      { arm: "urgent", key: "turns", n: 5 },
+    ]);
+    expect(await rollupDrift(db)).toEqual([]);
+    // From here on the triggers keep them: a run deleted goes from the sums.
+    await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'e2'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  }, 120_000);
+});

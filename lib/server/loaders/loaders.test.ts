@@ -31,9 +31,9 @@ import { commentedTurnsLoader, commentsLoader } from "./comments";
 import { runOtlpRecordsLoader } from "./otlp";
 import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
-import { trendsLoader } from "./trends";
+import { runEffectivenessLoader, trendsLoader } from "./trends";
 
-import { trendsQuery } from "@/lib/queries/trends";
+import { runEffectivenessQuery, trendsQuery } from "@/lib/queries/trends";
 import { serveApi } from "@/lib/server/http/api";
 import { type AnyEndpoint } from "@/lib/endpoints";
 
@@ -160,6 +160,7 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     ["the summary of the run `..` (its path is `~?runId=..`)", () => bothSides(runSummaryQuery(".."), runSummaryLoader)],
     ["a turn's detail", () => bothSides(turnDetailQuery(ETF_RUN, 12), turnDetailLoader)],
     ["a run's whole timeline", () => bothSides(runTimelineQuery(ETF_RUN), runTimelineLoader)],
+    ["a run's follow-up and fatigue", () => bothSides(runEffectivenessQuery(ETF_RUN), runEffectivenessLoader)],
     ["a run's OpenTelemetry records", () => bothSides(runOtlpRecordsQuery(ETF_RUN), runOtlpRecordsLoader)],
     ["a run's OpenTelemetry records of one kind", () => bothSides(runOtlpRecordsQuery(ETF_RUN, { kind: "log" }), runOtlpRecordsLoader)],
     ["a window of the timeline", () => bothSides(runTimelineQuery(ETF_RUN, { from: 10, to: 30 }), runTimelineLoader)],

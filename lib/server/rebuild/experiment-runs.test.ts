@@ -14,6 +14,7 @@ import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { taskThreads } from "@/lib/server/background/tasks";
 import { testDatabases } from "@/lib/server/testing/databases";
+import { getEffectiveness, getRunEffectiveness } from "@/lib/server/trends/effectiveness";
 import { rebuildRun } from "./rebuild-run";
 
 const EXPERIMENT = "exp-requests";
@@ -53,6 +54,18 @@ function followedHere(
   return !within(["edit_block"], reminder.subject ?? undefined);
 }
 
+/** Every reminder of the decisions with whether §8 follows it up (null: §8 does not decide). */
+function followUps(events: TEvent[], d: TRunDecisions) {
+  const seen = new Set<string>();
+  const actions = events.flatMap((e) => {
+    if (e.type !== "model.action" || seen.has(e.id)) return [];
+    seen.add(e.id);
+    return [{ turn: e.turn, kind: e.body.kind, blockId: e.body.blockId }];
+  });
+  const byTurn = new Map(d.turns.map((t) => [t.turn, t]));
+  return d.turns.flatMap((t) => t.reminders.map((r) => ({ ...r, followed: followedHere(r, t, byTurn, actions) })));
+}
+
 /** One ended run's counts as contract §10 defines them, from its events alone. */
 function recount(events: TEvent[], key: string): Record<string, number> {
   const decisions = rebuild(events);
@@ -65,16 +78,7 @@ function recount(events: TEvent[], key: string): Record<string, number> {
     const { remind: _off, ...on } = section;
     dueDecisions = rebuild(events, { policy: { ...policy, [key]: on } });
   }
-  const seen = new Set<string>();
-  const actions = events.flatMap((e) => {
-    if (e.type !== "model.action" || seen.has(e.id)) return [];
-    seen.add(e.id);
-    return [{ turn: e.turn, kind: e.body.kind, blockId: e.body.blockId }];
-  });
-  const list = (d: TRunDecisions) => {
-    const byTurn = new Map(d.turns.map((t) => [t.turn, t]));
-    return d.turns.flatMap((t) => t.reminders.map((r) => ({ ...r, followed: followedHere(r, t, byTurn, actions) })));
-  };
+  const list = (d: TRunDecisions) => followUps(events, d);
   const own = list(decisions);
   const c: Record<string, number> = { runs: 1 };
   const ratio = (m: string, x: number, y: number) =>
@@ -222,6 +226,72 @@ describe.each(testDatabases())("experiment runs and rollups on $name", (kind) =>
     const sorted = (rows: string[]) => [...rows].sort();
 
     expect(sorted(await stored())).toEqual(sorted(expected(plans)));
+
+    // GET /api/v1/effectiveness?experiment=&arm=: the delivered and dropped reminders §8 decides, and
+    // those followed, of the runs whose run.started named that arm (whatever their status), per key.
+    const days = [...eventsOf.values()]
+      .flat()
+      .map((e) => e.ts.slice(0, 10))
+      .sort();
+    for (const arm of ["control", "holdout", "ghost", undefined]) {
+      const named = plans.filter((p) => p.experiment?.id === EXPERIMENT && (arm === undefined || p.experiment.arm === arm));
+      const want: Record<string, number[]> = {};
+      for (const plan of named) {
+        const events = eventsOf.get(plan.runId)!;
+        for (const r of followUps(events, rebuild(events))) {
+          if (r.followed === null || (r.status !== "delivered" && r.status !== "dropped")) continue;
+          const c = (want[r.key] ??= [0, 0, 0, 0]);
+          const at = r.status === "delivered" ? 0 : 2;
+          c[at] += 1;
+          if (r.followed) c[at + 1] += 1;
+        }
+      }
+      const got: Record<string, number[]> = {};
+      const answer = await getEffectiveness(db, projectId, { tz: "UTC", from: days[0], to: days.at(-1), experiment: EXPERIMENT, arm });
+      for (const row of answer.rows.filter((r) => r.contextStage === null)) {
+        const c = (got[row.key] ??= [0, 0, 0, 0]);
+        [row.delivered, row.deliveredFollowed, row.dropped, row.droppedFollowed].forEach((n, i) => (c[i] += n));
+      }
+      expect(got, `arm ${arm ?? "(every arm)"}`).toEqual(want);
+      expect(Object.keys(want).length).toBeGreaterThan(0);
+    }
+
+    // GET /api/v1/runs/:runId/effectiveness: one run's rows over all its turns, and its deliveries and
+    // bytes per key, as recounted from its decisions.
+    for (const runId of [c1, h1]) {
+      const events = eventsOf.get(runId)!;
+      const reminders = followUps(events, rebuild(events));
+      const answer = await getRunEffectiveness(db, projectId, runId);
+      const want: Record<string, number[]> = {};
+      for (const r of reminders) {
+        if (r.followed === null || (r.status !== "delivered" && r.status !== "dropped")) continue;
+        const c = (want[`${r.key}.${r.stage}`] ??= [0, 0, 0, 0]);
+        const at = r.status === "delivered" ? 0 : 2;
+        c[at] += 1;
+        if (r.followed) c[at + 1] += 1;
+      }
+      const got = Object.fromEntries(
+        answer.rows
+          .filter((r) => r.contextStage === null)
+          .map((r) => [`${r.key}.${r.stage}`, [r.delivered, r.deliveredFollowed, r.dropped, r.droppedFollowed]]),
+      );
+      expect(got, runId).toEqual(want);
+      const delivered = reminders.filter((r) => r.status === "delivered");
+      expect(Object.fromEntries(answer.fatigue.map((f) => [f.key, [f.deliveries, f.bytes]]))).toEqual(
+        Object.fromEntries(
+          [...new Set(delivered.map((r) => r.key))].map((key) => {
+            const mine = delivered.filter((r) => r.key === key);
+            return [key, [mine.length, mine.reduce((sum, r) => sum + r.bytes, 0)]];
+          }),
+        ),
+      );
+      expect(answer).toMatchObject({ runId, eventCount: events.length, rebuiltEvents: events.length });
+    }
+    // The holdout delivered no requests notice: its fatigue has no requests row.
+    expect((await getRunEffectiveness(db, projectId, h1)).fatigue.map((f) => f.key)).not.toContain("requests");
+    // Another project's run is not found.
+    const other = (await authenticate(db, `Bearer ${(await createKey(db, "experiments-other")).secret}`)).projectId;
+    await expect(getRunEffectiveness(db, other, c1)).rejects.toMatchObject({ kind: "not_found" });
     // The statuses, and the arm assignment gives; no row for the run in no experiment.
     const rows = await db.prisma.experimentRun.findMany({ where: { projectId }, include: { run: { select: { runId: true } } } });
     expect(Object.fromEntries(rows.map((r) => [r.run.runId, [r.status, r.assignedArm]]))).toEqual(

@@ -32,7 +32,7 @@ export interface RebuildOutcome {
 
 type RunKey = { id: string; projectId: string };
 /** The run as the rebuild stores it: its key and what its trend buckets are filtered by. */
-type RebuiltRun = RunKey & { agent: string | null; model: string | null };
+type RebuiltRun = RunKey & { agent: string | null; model: string | null; experimentId: string | null; experimentArm: string | null };
 
 /**
  * Rebuilds one stored run and stores the result (the body of a rebuild job, lib/server/jobs/queue.ts).

@@ -15,7 +15,7 @@ export interface RollupDrift {
 const LEVELS = [15, 60, 360, 1440];
 
 /**
- * Every row of trend_rollups and trend_agent_rollups that differs from the sum, computed again from
+ * Every row of trend_rollups, trend_agent_rollups and trend_experiment_rollups (the runs with an experiment) that differs from the sum, computed again from
  * trend_buckets, of the buckets it groups (migration 20261224000000_trend_rollups), at each level
  * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
  * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
@@ -23,7 +23,7 @@ const LEVELS = [15, 60, 360, 1440];
  * before the levels (no minutes column).
  */
 export async function rollupDrift(db: Database, { levels = true }: { levels?: boolean } = {}): Promise<RollupDrift[]> {
-  const drift = async (table: string, dims: string[], dimsOfBucket: string[]) => {
+  const drift = async (table: string, dims: string[], dimsOfBucket: string[], where = "") => {
     const keys = ["project_id", ...(levels ? ["minutes"] : []), "bucket", ...dims, "key"].map((c) => `"${c}"`);
     const bucketOf = levels ? `to_timestamp(floor(extract(epoch FROM b."bucket") / (l."m" * 60)) * l."m" * 60)` : `b."bucket"`;
     return db.prisma.$queryRawUnsafe<RollupDrift[]>(
@@ -33,6 +33,7 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
                 c."key" AS "key", sum(c."value"::bigint) AS "n"
            FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
                 ${levels ? `CROSS JOIN unnest(ARRAY[${LEVELS.join(", ")}]) AS l("m")` : ""}
+          ${where}
           GROUP BY ${keys.map((_, i) => i + 1).join(", ")})
        SELECT $1 AS "table", coalesce(r."project_id", s."project_id") AS "projectId",
               ${levels ? `coalesce(r."minutes", s."minutes") || ' min ' || ` : ""}to_char(coalesce(r."bucket", s."bucket") AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
@@ -50,6 +51,39 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
       ["agent", "model", "copy_version", "policy_version"],
       [`coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`, `b."policy_version"`],
     )),
+    // Only the runs that name an experiment (migration 20261229000000_trend_experiment_rollups), with
+    // their stored experiment and arm compared against the run's own.
+    ...(levels ? await experimentDrift(db, drift) : []),
+  ];
+}
+
+type Drift = (table: string, dims: string[], dimsOfBucket: string[], where?: string) => Promise<RollupDrift[]>;
+
+/** trend_experiment_rollups against the buckets of the runs with an experiment, and buckets filed under another experiment than their run's. */
+async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
+  const misfiled = await db.prisma.$queryRawUnsafe<RollupDrift[]>(
+    `SELECT 'trend_buckets' AS "table", b."project_id" AS "projectId", to_char(b."bucket" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
+            'experiment ' || coalesce(b."experiment_id", '-') || '/' || coalesce(b."experiment_arm", '-') || ' of run ' || b."run_pk" AS "key",
+            NULL::float8 AS "stored", NULL::float8 AS "summed"
+       FROM "trend_buckets" b JOIN "runs" r ON r."project_id" = b."project_id" AND r."id" = b."run_pk"
+      WHERE (b."experiment_id", coalesce(b."experiment_arm", '')) IS DISTINCT FROM (r."experiment_id", coalesce(r."experiment_arm", ''))
+        AND NOT (b."experiment_id" IS NULL AND r."experiment_id" IS NULL)`,
+  );
+  return [
+    ...misfiled,
+    ...(await drift(
+      "trend_experiment_rollups",
+      ["experiment_id", "arm", "agent", "model", "copy_version", "policy_version"],
+      [
+        `b."experiment_id"`,
+        `coalesce(b."experiment_arm", '')`,
+        `coalesce(b."agent", '')`,
+        `coalesce(b."model", '')`,
+        `b."copy_version"`,
+        `b."policy_version"`,
+      ],
+      `WHERE b."experiment_id" IS NOT NULL`,
+    )),
   ];
 }
 
@@ -66,6 +100,7 @@ export async function perRunCounts(db: Database, projectId: string, w: TrendWind
       WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
         AND ($5::text IS NULL OR b."agent" = $5) AND ($6::text IS NULL OR b."model" = $6)
         AND ($7::text IS NULL OR b."copy_version" = $7) AND ($8::text IS NULL OR b."policy_version" = $8)
+        AND ($9::text IS NULL OR b."experiment_id" = $9) AND ($10::text IS NULL OR b."experiment_arm" = $10)
       GROUP BY 1, 2, 3`,
     projectId,
     w.tz,
@@ -75,6 +110,8 @@ export async function perRunCounts(db: Database, projectId: string, w: TrendWind
     f.model ?? null,
     f.copyVersion ?? null,
     f.policyVersion ?? null,
+    f.experiment ?? null,
+    f.experiment === undefined ? null : (f.arm ?? null),
   );
 }
 

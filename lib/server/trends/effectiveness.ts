@@ -1,5 +1,6 @@
-import type { TEffectivenessResponse, TTrendsQuery } from "@/lib/contracts";
+import type { TEffectivenessResponse, TRunEffectivenessResponse, TTrendsQuery } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
+import { findRun } from "@/lib/server/runs/find-run";
 import { effectivenessDays, effectRows, fatigueRows, type DayCount } from "@/lib/experiments/effectiveness";
 import { EFFECT_KEYS, windowCounts, windowDays, windowOf, zoned, type TrendFilters, type TrendWindow } from "./trends";
 
@@ -18,6 +19,8 @@ export async function getEffectiveness(db: Database, projectId: string, query: T
     model: query.model,
     copyVersion: query.copyVersion,
     policyVersion: query.policyVersion,
+    experiment: query.experiment,
+    arm: query.arm,
     keys: { like: [...EFFECT_KEYS, "reminders.%.delivered"] },
   };
   const days = await zoned(() => windowDays(db, window));
@@ -33,5 +36,37 @@ export async function getEffectiveness(db: Database, projectId: string, query: T
       days.map((d) => d.day),
       summed,
     ),
+  };
+}
+
+/**
+ * GET /api/v1/runs/:runId/effectiveness: the effect and fatigue counts of the run's stored trend
+ * buckets (one row per 15-minute span of its turns, written by its last rebuild), summed. The rows
+ * read are the run's buckets, so a run of a day reads about a hundred; never the run's turns.
+ */
+export async function getRunEffectiveness(db: Database, projectId: string, runId: string): Promise<TRunEffectivenessResponse> {
+  const run = await findRun(db, projectId, runId);
+  const [rebuilt, counts] = await Promise.all([
+    db.prisma.runDecisionsCache.findUnique({
+      where: { projectId_runPk: { projectId, runPk: run.id } },
+      select: { eventCount: true, error: true },
+    }),
+    db.prisma.$queryRawUnsafe<{ key: string; n: number }[]>(
+      `SELECT c."key", sum(c."value"::bigint)::float8 AS "n"
+         FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+        WHERE b."project_id" = $1 AND b."run_pk" = $2 AND c."key" LIKE ANY($3::text[])
+        GROUP BY 1`,
+      projectId,
+      run.id,
+      [...EFFECT_KEYS, "reminders.%.delivered"],
+    ),
+  ]);
+  const summed: DayCount[] = counts.map(({ key, n }) => ({ day: "", key, n }));
+  return {
+    runId,
+    rebuiltEvents: rebuilt && rebuilt.error === null ? rebuilt.eventCount : null,
+    eventCount: run.eventCount,
+    rows: effectRows(summed),
+    fatigue: fatigueRows(summed),
   };
 }

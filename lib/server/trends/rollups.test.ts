@@ -24,6 +24,9 @@ const AGENTS = ["agent-a", "agent-b", null] as const;
 const MODELS = ["model-x", "model-y", null] as const;
 const COPIES = ["c".repeat(28), "d".repeat(28)];
 const POLICIES = ["a".repeat(28), "b".repeat(28)];
+/** Most runs name no experiment (contract §10); those that do, one of two, and an arm of it. */
+const EXPERIMENTS = ["exp-1", "exp-2", null, null] as const;
+const ARMS = ["control", "urgent"] as const;
 const KEYS = [
   "turns",
   "reminders.requests.candidates",
@@ -70,21 +73,27 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
   async function newRun(rng: () => number, projectId: string): Promise<StoredRun> {
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)];
     const id = `run-${++runCount}`;
+    const experimentId = pick(EXPERIMENTS);
     const run = {
       id,
       projectId,
       agent: pick(AGENTS),
       model: pick(MODELS),
+      experimentId,
+      experimentArm: experimentId === null ? null : pick(ARMS),
       copyVersion: pick(COPIES),
       policyVersion: pick(POLICIES),
       buckets: [],
     };
     await db.prisma.$executeRawUnsafe(
-      `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count") VALUES ($1, $2, $1, 'rollups', $3, $4, 1)`,
+      `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "experiment_id", "experiment_arm", "event_count")
+       VALUES ($1, $2, $1, 'rollups', $3, $4, $5, $6, 1)`,
       id,
       projectId,
       run.agent,
       run.model,
+      run.experimentId,
+      run.experimentArm,
     );
     return run;
   }
@@ -127,6 +136,11 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
       { policyVersion: POLICIES[1] },
       { agent: "agent-a", policyVersion: POLICIES[0], copyVersion: COPIES[1] },
       { agent: "nobody" },
+      { experiment: "exp-1" },
+      { experiment: "exp-1", arm: "urgent" },
+      { experiment: "exp-2", agent: "agent-a", copyVersion: COPIES[0] },
+      { experiment: "exp-2", arm: "control", model: "model-x" },
+      { experiment: "nobody" },
     ];
     for (const projectId of projects) {
       for (const w of windows) {
@@ -158,6 +172,16 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
         await store(run, randomBuckets(rng, Math.floor(rng() * SPAN_BUCKETS)));
       } else if (roll < 0.7) {
         // A resumed rebuild: the buckets before the resumed turns stay, the last ones change and more follow.
+        // Now and then the run is in another experiment or arm by now (a run.started that came late):
+        // every bucket is filed anew.
+        if (rng() < 0.15) {
+          run.experimentId = EXPERIMENTS[Math.floor(rng() * EXPERIMENTS.length)];
+          run.experimentArm = run.experimentId === null ? null : ARMS[Math.floor(rng() * ARMS.length)];
+          await db.prisma.run.update({
+            where: { projectId_id: { projectId: run.projectId, id: run.id } },
+            data: { experimentId: run.experimentId, experimentArm: run.experimentArm },
+          });
+        }
         const kept = run.buckets.slice(0, Math.floor(rng() * (run.buckets.length + 1)));
         const from = kept.length ? (kept[kept.length - 1].bucketMs - START) / BUCKET_MS : Math.floor(rng() * SPAN_BUCKETS);
         const more = randomBuckets(rng, from).filter((b) => !kept.some((k) => k.bucketMs === b.bucketMs));
@@ -188,6 +212,7 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     await db.prisma.project.delete({ where: { id: projects[1] } });
     expect(await db.prisma.trendRollup.count({ where: { projectId: projects[1] } })).toBe(0);
     expect(await db.prisma.trendAgentRollup.count({ where: { projectId: projects[1] } })).toBe(0);
+    expect(await db.prisma.trendExperimentRollup.count({ where: { projectId: projects[1] } })).toBe(0);
     expect(await rollupDrift(db)).toEqual([]);
   }, 300_000);
 
@@ -240,7 +265,8 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
     const projectId = (await db.prisma.project.create({ data: { name: "rollups-juneau" } })).id;
     const first = Date.parse("1867-10-16T00:00:00Z");
     for (let i = 0; i < 6; i++) {
-      const run = await newRun(rng, projectId);
+      // Half of them of the agent the read filters by, whatever the generator picked.
+      const run = { ...(await newRun(rng, projectId)), ...(i % 2 === 0 ? { agent: "agent-a" as const } : {}) };
       await store(
         run,
         Array.from({ length: 40 }, (_, b) => ({

@@ -7,18 +7,21 @@ export interface TrendRun {
   projectId: string;
   agent: string | null;
   model: string | null;
+  /** The experiment and arm its run.started named (contract §10), null for most runs. */
+  experimentId: string | null;
+  experimentArm: string | null;
 }
 
 /** The buckets a run has stored, when the caller knows them: what they are filed under, and each bucket's counts as JSON text. */
 export interface StoredTrendBuckets {
-  /** The run's agent, model, copy and policy versions, joined (bucketsFiling). */
+  /** The run's agent, model, copy and policy versions, experiment and arm, joined (bucketsFiling). */
   filing: string;
   counts: ReadonlyMap<number, string>;
 }
 
 /** What a run's buckets are filed under besides their time: when it changes, every bucket is replaced. */
 export function bucketsFiling(run: TrendRun, versions: TrendVersions): string {
-  return JSON.stringify([run.agent, run.model, versions.copyVersion, versions.policyVersion]);
+  return JSON.stringify([run.agent, run.model, versions.copyVersion, versions.policyVersion, run.experimentId, run.experimentArm]);
 }
 
 /**
@@ -27,7 +30,8 @@ export function bucketsFiling(run: TrendRun, versions: TrendVersions): string {
  * one rebuild and list it by another. The project's rollups (trend_rollups, which the trends read)
  * follow in the same statements: triggers on trend_buckets subtract the DELETE's rows, add the
  * INSERT's, and add the UPDATE's differences (migrations 20261224000000_trend_rollups and
- * 20261227000200_trend_levels).
+ * 20261227000200_trend_levels; trend_experiment_rollups, for a run that names an experiment,
+ * 20261229000000_trend_experiment_rollups).
  *
  * `stored`: the buckets the run has stored, when the caller knows them (a resume over the rebuild it
  * made itself, lib/server/rebuild/resume-state.ts). Then only the buckets whose counts changed are
@@ -77,8 +81,9 @@ export async function storeTrendBuckets(
   } else await clearTrendBuckets(tx, run);
   if (write.length > 0) {
     await tx.$executeRawUnsafe(
-      `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
-       SELECT $1, $2, to_timestamp(u.ms / 1000.0), $3, $4, $5, $6, u.c::jsonb FROM unnest($7::float8[], $8::text[]) AS u(ms, c)`,
+      `INSERT INTO "trend_buckets"
+         ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
+       SELECT $1, $2, to_timestamp(u.ms / 1000.0), $3, $4, $5, $6, $9, $10, u.c::jsonb FROM unnest($7::float8[], $8::text[]) AS u(ms, c)`,
       run.projectId,
       run.id,
       run.agent,
@@ -87,6 +92,8 @@ export async function storeTrendBuckets(
       trends.policyVersion,
       write,
       write.map((ms) => counts.get(ms)!),
+      run.experimentId,
+      run.experimentId === null ? null : (run.experimentArm ?? ""),
     );
   }
   return { filing, counts };

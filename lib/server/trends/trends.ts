@@ -24,6 +24,9 @@ export type TrendFilters = {
   model?: string;
   copyVersion?: string;
   policyVersion?: string;
+  /** Only the runs whose run.started named this experiment (and this arm of it), contract §10. */
+  experiment?: string;
+  arm?: string;
   /** Only count keys matching one of these LIKE patterns, or only those matching none of them. */
   keys?: { like: readonly string[] } | { notLike: readonly string[] };
 };
@@ -135,9 +138,24 @@ export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDa
   );
 }
 
+/**
+ * The rollup table a read with these filters sums (migrations 20261224000000_trend_rollups and
+ * 20261229000000_trend_experiment_rollups): `trend_rollups` (per copy and policy version) unless an
+ * agent or model is asked for, then `trend_agent_rollups` (also per agent and model), or an experiment,
+ * then `trend_experiment_rollups` (only the experiments' runs, also per experiment and arm).
+ */
+function rollupTable(f: TrendFilters): { table: string; byAgent: boolean; byExperiment: boolean } {
+  if (f.experiment !== undefined) return { table: `"trend_experiment_rollups"`, byAgent: true, byExperiment: true };
+  const byAgent = f.agent !== undefined || f.model !== undefined;
+  return { table: byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`, byAgent, byExperiment: false };
+}
+
 /** The SQL conditions of the filters asked for, on rollup rows `r`, and their parameters from `$first` on. */
-function filtersOf(f: TrendFilters, byAgent: boolean, first: number): { sql: string; params: (string | readonly string[])[] } {
+function filtersOf(f: TrendFilters, first: number): { sql: string; params: (string | readonly string[])[] } {
+  const { byAgent, byExperiment } = rollupTable(f);
   const asked: [string, string | undefined][] = [
+    ["experiment_id", byExperiment ? f.experiment : undefined],
+    ["arm", byExperiment ? f.arm : undefined],
     ["agent", byAgent ? f.agent : undefined],
     ["model", byAgent ? f.model : undefined],
     ["copy_version", f.copyVersion],
@@ -188,9 +206,8 @@ function termRows(table: string, select: string, where: string, firstParam: numb
 
 /**
  * Each count key's sum per day of the window and copy version, from the project's trend rollups
- * (migrations 20261224000000_trend_rollups and 20261227000200_trend_levels): `trend_rollups` (per copy
- * and policy version) unless an agent or model is asked for, then `trend_agent_rollups` (also per agent
- * and model). Each day is summed from a few spans of the rollups' levels (levelTerms), so rows read are
+ * (migrations 20261224000000_trend_rollups and 20261227000200_trend_levels; which table: rollupTable).
+ * Each day is summed from a few spans of the rollups' levels (levelTerms), so rows read are
  * the window's days × a few × the versions (and agents and models) in them × count keys, however many
  * runs they sum and however many of the day's 15-minute buckets hold some. A day whose rows sum to 0
  * has none in a 15-minute bucket either (counts are positive), so it is left out as before.
@@ -202,12 +219,11 @@ export async function windowCounts(
   f: TrendFilters,
   days?: readonly WindowDay[],
 ): Promise<Count[]> {
-  const byAgent = f.agent !== undefined || f.model !== undefined;
-  const table = byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`;
+  const { table } = rollupTable(f);
   const terms = termArrays(days ?? (await windowDays(db, w)));
   if (terms === null) {
     // The 15-minute rows of the window grouped by their zone date, exact for any zone.
-    const filters = filtersOf(f, byAgent, 5);
+    const filters = filtersOf(f, 5);
     return db.prisma.$queryRawUnsafe<Count[]>(
       `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
               r."key", sum(r."n")::float8 AS "n"
@@ -220,7 +236,7 @@ export async function windowCounts(
       ...filters.params,
     );
   }
-  const filters = filtersOf(f, byAgent, 6);
+  const filters = filtersOf(f, 6);
   return db.prisma.$queryRawUnsafe<Count[]>(
     `SELECT t."day", r."copyVersion", r."key", sum(r."n")::float8 AS "n"
        ${termRows(table, `r."copy_version" AS "copyVersion"`, filters.sql, 2)}
@@ -278,6 +294,8 @@ export async function getTrends(db: Database, projectId: string, query: TTrendsQ
     model: query.model,
     copyVersion: query.copyVersion,
     policyVersion: query.policyVersion,
+    experiment: query.experiment,
+    arm: query.arm,
     keys: { notLike: EFFECT_KEYS },
   };
   const windowDays$ = zoned(() => windowDays(db, window));
