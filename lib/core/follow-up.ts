@@ -49,26 +49,42 @@ export function followUpOf(
   window = 3,
 ): boolean | null {
   const turn = decision.turn;
-  const anyAction = (match: (kind: ActionKind, blockId: string | undefined) => boolean) => {
-    for (let t = turn + 1; t <= turn + window; t++) {
-      if (actions.get(t)?.some((a) => match(a.kind, a.blockId))) return true;
-    }
-    return false;
-  };
   switch (reminder.key) {
     case "requests":
     case "time":
-      return anyAction((kind) => kind === "finalize");
+      return actionWithin(actions, turn, window, "finalize");
     case "context":
       return next !== undefined && next.turn === turn + 1 && next.requiredBytes < decision.requiredBytes;
     case "edits": {
       const block = decision.meters.edits?.find((b) => b.blockId === reminder.subject);
       if (!block || block.used < block.limit) return null; // only an exhausted block's state is followed up
-      return !anyAction((kind, blockId) => kind === "edit_block" && blockId === reminder.subject);
+      return !actionWithin(actions, turn, window, "edit_block", reminder.subject ?? undefined);
     }
     case "review":
-      return anyAction((kind) => kind === "review_objectives" || kind === "check_evidence");
+      return actionWithin(actions, turn, window, "review_objectives", undefined, "check_evidence");
   }
+}
+
+/**
+ * Whether an action of kind `kind` (or `orKind`), on block `blockId` when given, is in turns
+ * `turn + 1 … turn + window`. A plain loop: it runs for every reminder of every rebuilt run.
+ */
+function actionWithin(
+  actions: ActionsByTurn,
+  turn: number,
+  window: number,
+  kind: ActionKind,
+  blockId?: string,
+  orKind?: ActionKind,
+): boolean {
+  for (let t = turn + 1; t <= turn + window; t++) {
+    const list = actions.get(t);
+    if (!list) continue;
+    for (const a of list) {
+      if ((a.kind === kind || a.kind === orKind) && (blockId === undefined || a.blockId === blockId)) return true;
+    }
+  }
+  return false;
 }
 
 /**

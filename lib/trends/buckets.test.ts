@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { TEvent, TReminderDecision, TRunDecisions, TTurnDecision } from "@/lib/contracts";
+import { ZEvent, type TEvent, type TReminderDecision, type TRunDecisions, type TTurnDecision } from "@/lib/contracts";
+import { followUp, rebuild } from "@/lib/core";
+import { generateEtfRun } from "@/lib/demo/etf-run";
 import { BUCKET_MS, bucketOf, copyVersionOf, policyVersionOf, trendBuckets } from "./buckets";
 
 const T0 = Date.UTC(2026, 2, 29, 0, 0); // a bucket boundary
@@ -194,6 +196,31 @@ describe("trendBuckets", () => {
     { name: "no times, no buckets", decisions: { runId: "r", turns: [turn(0)], findings: [] }, times: [], want: [] },
   ])("$name", ({ decisions, events, times, want }) => {
     expect(trendBuckets(decisions, events ?? [], new Map(times))).toEqual(want.map((w) => ({ bucketMs: w.at, counts: w.counts })));
+  });
+
+  it("counts §8's follow-up in the one pass with §10's counts exactly as lib/core's followUp does (a generated run with anomalies)", () => {
+    const events = generateEtfRun({ turns: 600, seed: 11, anomalies: true, runId: "one-pass" }).events.map((e) => ZEvent.parse(e));
+    const decisions = rebuild(events);
+    const times = new Map<number, number>();
+    for (const e of events) if ("turn" in e && typeof e.turn === "number" && !times.has(e.turn)) times.set(e.turn, Date.parse(e.ts));
+    const without = (buckets: ReturnType<typeof trendBuckets>) =>
+      buckets.map((b) => ({
+        ...b,
+        counts: Object.fromEntries(Object.entries(b.counts).filter(([k]) => !k.startsWith("effect.") && !k.startsWith("fatigue."))),
+      }));
+    const full = trendBuckets(decisions, events, times);
+    const before = trendBuckets(decisions, events, times, { effect: false });
+    expect(without(full)).toEqual(before);
+    // Independently: the follow-up counts are lib/core followUp's items.
+    const items = followUp(decisions, events).items;
+    const sum = (suffix: string) =>
+      full.reduce(
+        (n, b) => n + Object.entries(b.counts).reduce((m, [k, v]) => m + (k.startsWith("followUp.") && k.endsWith(suffix) ? v : 0), 0),
+        0,
+      );
+    expect(sum(".delivered")).toBe(items.length);
+    expect(sum(".followed")).toBe(items.filter((i) => i.followed).length);
+    expect(items.length).toBeGreaterThan(100);
   });
 
   it("buckets start at multiples of 15 minutes, before the epoch too", () => {

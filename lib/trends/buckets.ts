@@ -1,4 +1,4 @@
-import { REVIEWER_FINDING_CODES, type TCopy, type TEvent, type TRunDecisions } from "@/lib/contracts";
+import { REMINDER_KEYS, REVIEWER_FINDING_CODES, type TCopy, type TEvent, type TReminderKey, type TRunDecisions } from "@/lib/contracts";
 import { actionsByTurn, fingerprint, followUp, resolveCopy } from "@/lib/core";
 import { addEffectCounts, addFatigueCounts } from "@/lib/derived/effectiveness/effectiveness";
 
@@ -68,10 +68,18 @@ export function bucketOf(ms: number): number {
  * - `turnTimes`: each turn's time (ms since the epoch; the job takes its earliest event's). A turn
  *   without a time takes the time of the nearest earlier turn that has one, else of the nearest later.
  *
+ * `effect: false` leaves out contract §10's `effect.` and `fatigue.` keys (the counts as before them:
+ * the rebuild bench's baseline, and a test that the one pass counts §8's follow-up as before).
+ *
  * A finding with a turn counts in that turn's bucket; a run-level finding (no turn) in the bucket of
  * the run's last turn. A run with no turn with a time has no buckets. Buckets come in time order.
  */
-export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[], turnTimes: ReadonlyMap<number, number>): TrendBucket[] {
+export function trendBuckets(
+  decisions: TRunDecisions,
+  events: readonly TEvent[],
+  turnTimes: ReadonlyMap<number, number>,
+  options: { effect?: boolean } = {},
+): TrendBucket[] {
   const turns = decisions.turns.map((t) => t.turn);
   const timeOf = timesOfTurns(turns, turnTimes);
   if (timeOf.size === 0) return [];
@@ -94,9 +102,10 @@ export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[]
   for (const decision of decisions.turns) {
     add(decision.turn, "turns");
     for (const reminder of decision.reminders) {
-      add(decision.turn, `reminders.${reminder.key}.candidates`);
-      if (reminder.status === "delivered") add(decision.turn, `reminders.${reminder.key}.delivered`);
-      if (reminder.status === "dropped") add(decision.turn, `reminders.${reminder.key}.dropped`);
+      const names = REMINDER_NAMES[reminder.key];
+      add(decision.turn, names.candidates);
+      if (reminder.status === "delivered") add(decision.turn, names.delivered);
+      if (reminder.status === "dropped") add(decision.turn, names.dropped);
     }
   }
   const known = new Set(turns);
@@ -106,14 +115,26 @@ export function trendBuckets(decisions: TRunDecisions, events: readonly TEvent[]
     if ((REVIEWER_FINDING_CODES as readonly string[]).includes(finding.code)) add(turn, "reviewerViolations");
   }
   const actions = actionsByTurn(events);
-  for (const item of followUp(decisions, events, { actions }).items) {
-    add(item.turn, `followUp.${item.key}.delivered`);
-    if (item.followed) add(item.turn, `followUp.${item.key}.followed`);
+  if (options.effect === false) {
+    for (const item of followUp(decisions, events, { actions }).items) {
+      add(item.turn, `followUp.${item.key}.delivered`);
+      if (item.followed) add(item.turn, `followUp.${item.key}.followed`);
+    }
+  } else {
+    // §8's follow-up and §10's delivered-vs-dropped in one pass, then §10's fatigue.
+    addEffectCounts(decisions, actions, add, { followUp: true });
+    addFatigueCounts(decisions, add);
   }
-  addEffectCounts(decisions, actions, add);
-  addFatigueCounts(decisions, add);
   return [...buckets].sort((a, b) => a[0] - b[0]).map(([bucketMs, counts]) => ({ bucketMs, counts: sortedCounts(counts) }));
 }
+
+/** `reminders.<key>.candidates|delivered|dropped`, made once (they are added for every reminder of a run). */
+const REMINDER_NAMES = Object.fromEntries(
+  REMINDER_KEYS.map((key) => [
+    key,
+    { candidates: `reminders.${key}.candidates`, delivered: `reminders.${key}.delivered`, dropped: `reminders.${key}.dropped` },
+  ]),
+) as Record<TReminderKey, { candidates: string; delivered: string; dropped: string }>;
 
 /** Each turn's time: its own, else the nearest earlier turn's, else the nearest later turn's. */
 function timesOfTurns(turns: readonly number[], turnTimes: ReadonlyMap<number, number>): Map<number, number> {

@@ -9,15 +9,22 @@
  * (`resumeRebuild`) from the previous batch's checkpoint with the events of turns >= its nextTurn,
  * as a background rebuild job does. The median time per batch over the run's last batches is
  * compared with a full `rebuild` of the whole run. Target: incremental/full <= 0.02.
+ *
+ * Then contract §10's extra cost: of the smallest run, the rebuild job's pure work (`rebuild` and its
+ * trend buckets, `trendBuckets`) timed with the delivered-vs-dropped and fatigue counts and without
+ * them (the buckets as before §10), interleaved. The job also reads, parses and stores, so the extra
+ * share of the whole job is smaller still. Target: <= 10% extra.
  */
 import { ZEvent, type TEvent } from "@/lib/contracts";
 import { rebuild, rebuildWithCheckpoint, resumeRebuild, type CheckpointedRebuild } from "@/lib/core";
+import { trendBuckets } from "@/lib/trends/buckets";
 import { generateEtfRun, toJsonl } from "@/lib/demo/etf-run";
 import { collectGarbage, fmt, median, table, timeMs, verdict, type BenchContext, type BenchSection } from "./common";
 
 export const RATIO_TARGET = 1.0;
 export const SCALING_TARGET = 2.2;
 export const INCREMENTAL_TARGET = 0.02;
+export const EFFECT_COST_TARGET = 0.1;
 
 export interface RebuildMeasurement {
   turns: number;
@@ -162,6 +169,45 @@ export function measureIncremental(ctx: BenchContext, turns: number, seed: numbe
   };
 }
 
+/**
+ * Contract §10's extra cost: the rebuild job's pure work (`rebuild`, then its trend buckets) with the
+ * §10 counts and without them (`trendBuckets(…, { effect: false })`, the counts as before), interleaved.
+ */
+export function measureEffectCost(ctx: BenchContext, turns: number, seed: number): { withMs: number; withoutMs: number } {
+  const events: TEvent[] = generateJsonl(ctx, turns, seed)
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => ZEvent.parse(JSON.parse(line)));
+  const turnTimes = new Map<number, number>();
+  for (const e of events)
+    if (e.type !== "run.started" && e.type !== "run.ended" && !turnTimes.has(e.turn)) turnTimes.set(e.turn, Date.parse(e.ts));
+  let sink = 0;
+  const job = (effect: boolean) => () => {
+    sink += trendBuckets(rebuild(events), events, turnTimes, { effect }).length;
+  };
+  job(true)();
+  job(false)();
+  const withTimes: number[] = [];
+  const withoutTimes: number[] = [];
+  collectGarbage();
+  for (let r = 0; r < ctx.repeats; r++) {
+    ctx.progress(`rebuild: contract §10's counts: repetition ${r + 1}/${ctx.repeats}`);
+    withTimes.push(timeMs(job(true)));
+    withoutTimes.push(timeMs(job(false)));
+  }
+  if (sink < 0) ctx.print(String(sink));
+  return { withMs: median(withTimes), withoutMs: median(withoutTimes) };
+}
+
+export function reportEffectCost(ctx: BenchContext, turns: number, m: { withMs: number; withoutMs: number }): void {
+  const extra = m.withMs / m.withoutMs - 1;
+  ctx.print(
+    `contract §10 counts (${fmt.int(turns)} turns): rebuild + trend buckets ${fmt.ms(m.withMs)} ms with the delivered-vs-dropped and ` +
+      `fatigue counts, ${fmt.ms(m.withoutMs)} ms without: ${(extra * 100).toFixed(1)}% extra (target <= ${EFFECT_COST_TARGET * 100}%)  ` +
+      verdict(extra, EFFECT_COST_TARGET),
+  );
+}
+
 export function reportIncremental(ctx: BenchContext, m: IncrementalMeasurement): void {
   const ratio = m.resumeMs / m.fullMs;
   ctx.print(
@@ -216,6 +262,8 @@ export function rebuildSection(options: RebuildBenchOptions = {}): BenchSection 
       const rows = sizes.map((turns) => measureRebuild(ctx, turns, seed));
       reportRebuild(ctx, rows);
       reportIncremental(ctx, measureIncremental(ctx, live, seed, batchTurns));
+      const small = Math.min(...sizes);
+      reportEffectCost(ctx, small, measureEffectCost(ctx, small, seed));
     },
   };
 }

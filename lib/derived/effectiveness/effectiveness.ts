@@ -8,9 +8,18 @@ import { followUpOf, type ActionsByTurn } from "@/lib/core";
 export type AddCount = (turn: number | null, key: string, n: number) => void;
 
 /** The context stage a turn's counts are grouped by (contract §10): its context meter's stage, or `none`. */
-function contextStageOf(decision: TRunDecisions["turns"][number]): string {
-  return decision.meters.context ? String(decision.meters.context.stage) : "none";
+function contextStageOf(decision: TRunDecisions["turns"][number]): number | "none" {
+  return decision.meters.context ? decision.meters.context.stage : "none";
 }
+
+const KEY_INDEX: Record<TReminderKey, number> = Object.fromEntries(REMINDER_KEYS.map((k, i) => [k, i])) as Record<TReminderKey, number>;
+/** Stages and context stages below this are coded as numbers (any stage of a real policy); a name with others is built each time. */
+const SMALL = 1024;
+
+/** §8's `followUp.<key>.delivered|followed` for each key, made once. */
+const FOLLOW_UP = Object.fromEntries(
+  REMINDER_KEYS.map((key) => [key, { delivered: `followUp.${key}.delivered`, followed: `followUp.${key}.followed` }]),
+) as Record<TReminderKey, { delivered: string; followed: string }>;
 
 /**
  * Contract §10, "Delivered and dropped reminders": every reminder `delivered` or `dropped` at turn
@@ -18,23 +27,72 @@ function contextStageOf(decision: TRunDecisions["turns"][number]): string {
  * and whether it was followed, counted at t as
  * `effect.<key>.<stage>.<ctx>.delivered|deliveredFollowed|dropped|droppedFollowed` (reminders),
  * `<ctx>` the turn's context meter stage or `none`.
+ *
+ * `followUp: true`: also §8's `followUp.<key>.delivered|followed` for the delivered ones (the
+ * trend buckets' follow-up, the same reminders as lib/core followUp's items), decided in the same
+ * pass, so a reminder's follow-up is worked out once.
  */
-export function addEffectCounts(decisions: TRunDecisions, actions: ActionsByTurn, add: AddCount): void {
+export function addEffectCounts(
+  decisions: TRunDecisions,
+  actions: ActionsByTurn,
+  add: AddCount,
+  options: { followUp?: boolean } = {},
+): void {
   const turns = decisions.turns;
+  // The count names, each made once: a run adds tens of thousands of counts under a few dozen names,
+  // and a name built anew for each (then hashed again as a property key) cost more than the counting.
+  const names = new Map<number, string>();
+  const followedNames = new Map<number, string>();
   for (let i = 0; i < turns.length; i++) {
     const decision = turns[i];
-    let ctx: string | undefined;
+    let ctx: number | "none" | undefined;
     for (const reminder of decision.reminders) {
-      if (reminder.status !== "delivered" && reminder.status !== "dropped") continue;
+      const { status, key, stage } = reminder;
+      if (status !== "delivered" && status !== "dropped") continue;
       const followed = followUpOf(reminder, decision, turns[i + 1], actions);
       if (followed === null) continue;
+      if (options.followUp && status === "delivered") {
+        add(decision.turn, FOLLOW_UP[key].delivered, 1);
+        if (followed) add(decision.turn, FOLLOW_UP[key].followed, 1);
+      }
       ctx ??= contextStageOf(decision);
-      const group = `effect.${reminder.key}.${reminder.stage}.${ctx}.${reminder.status}`;
-      add(decision.turn, group, 1);
-      if (followed) add(decision.turn, `${group}Followed`, 1);
+      const ctxCode = ctx === "none" ? SMALL - 1 : ctx;
+      // The name's key, stage, context stage and status as one number, when they are small (always, in practice).
+      const code =
+        stage < SMALL && (ctx === "none" || ctx < SMALL - 1)
+          ? ((KEY_INDEX[key] * SMALL + stage) * SMALL + ctxCode) * 2 + (status === "dropped" ? 1 : 0)
+          : -1;
+      let name = code < 0 ? undefined : names.get(code);
+      if (name === undefined) {
+        name = `effect.${key}.${stage}.${ctx}.${status}`;
+        if (code >= 0) names.set(code, name);
+      }
+      add(decision.turn, name, 1);
+      if (followed) {
+        let followedName = code < 0 ? undefined : followedNames.get(code);
+        if (followedName === undefined) {
+          followedName = `${name}Followed`;
+          if (code >= 0) followedNames.set(code, followedName);
+        }
+        add(decision.turn, followedName, 1);
+      }
     }
   }
 }
+
+/** `fatigue.<key>.<what>` for each key, made once. */
+const FATIGUE = Object.fromEntries(
+  REMINDER_KEYS.map((key) => [
+    key,
+    {
+      repeats: `fatigue.${key}.repeats`,
+      repeatGapTurns: `fatigue.${key}.repeatGapTurns`,
+      bytes: `fatigue.${key}.bytes`,
+      contextBytes: `fatigue.${key}.contextBytes`,
+      dominatedRuns: `fatigue.${key}.dominatedRuns`,
+    },
+  ]),
+) as Record<TReminderKey, Record<"repeats" | "repeatGapTurns" | "bytes" | "contextBytes" | "dominatedRuns", string>>;
 
 /**
  * Contract §10, "Fatigue", over the run's turns (all of them: repeats look back to the run's first):
@@ -48,7 +106,8 @@ export function addEffectCounts(decisions: TRunDecisions, actions: ActionsByTurn
  * - `fatigue.<key>.dominatedRuns` (runs): 1 when the key's delivered bytes are more than half of them.
  */
 export function addFatigueCounts(decisions: TRunDecisions, add: AddCount): void {
-  const lastDelivery = new Map<string, number>();
+  // The turn of the last delivery of each (key, stage), per subject (null: the key's one subject).
+  const lastDelivery = new Map<number | string, Map<string | null, number>>();
   const bytesOf = new Map<TReminderKey, number>();
   let total = 0;
   for (const decision of decisions.turns) {
@@ -56,23 +115,27 @@ export function addFatigueCounts(decisions: TRunDecisions, add: AddCount): void 
     if (context) add(decision.turn, "fatigue.capacityBytes", context.capacityBytes);
     for (const reminder of decision.reminders) {
       if (reminder.status !== "delivered") continue;
-      const { key, turn } = { key: reminder.key, turn: decision.turn };
-      const id = `${key}\u0000${reminder.stage}\u0000${reminder.subject === null ? "\u0001" : reminder.subject}`;
-      const before = lastDelivery.get(id);
+      const { key, stage, subject, bytes } = reminder;
+      const turn = decision.turn;
+      const names = FATIGUE[key];
+      const keyStage = stage < SMALL ? KEY_INDEX[key] * SMALL + stage : `${key}.${stage}`;
+      let bySubject = lastDelivery.get(keyStage);
+      if (!bySubject) lastDelivery.set(keyStage, (bySubject = new Map()));
+      const before = bySubject.get(subject);
       if (before !== undefined) {
-        add(turn, `fatigue.${key}.repeats`, 1);
-        add(turn, `fatigue.${key}.repeatGapTurns`, turn - before);
+        add(turn, names.repeats, 1);
+        add(turn, names.repeatGapTurns, turn - before);
       }
-      lastDelivery.set(id, turn);
-      add(turn, `fatigue.${key}.bytes`, reminder.bytes);
-      if (context) add(turn, `fatigue.${key}.contextBytes`, reminder.bytes);
-      bytesOf.set(key, (bytesOf.get(key) ?? 0) + reminder.bytes);
-      total += reminder.bytes;
+      bySubject.set(subject, turn);
+      add(turn, names.bytes, bytes);
+      if (context) add(turn, names.contextBytes, bytes);
+      bytesOf.set(key, (bytesOf.get(key) ?? 0) + bytes);
+      total += bytes;
     }
   }
   if (total > 0) {
     add(null, "fatigue.runsWithReminderBytes", 1);
-    for (const [key, bytes] of bytesOf) if (bytes * 2 > total) add(null, `fatigue.${key}.dominatedRuns`, 1);
+    for (const [key, bytes] of bytesOf) if (bytes * 2 > total) add(null, FATIGUE[key].dominatedRuns, 1);
   }
 }
 
