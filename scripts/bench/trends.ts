@@ -238,7 +238,7 @@ async function run(ctx: BenchContext): Promise<void> {
         key: "requests",
         status: "running",
         createdBy: "bench",
-        arms: { create: ["A", "B"].map((name, position) => ({ projectId, position, name, weight: 1, plannedRuns: N })) },
+        arms: { create: ["A", "B"].map((name, position) => ({ position, name, weight: 1, plannedRuns: N })) },
       },
     });
     ctx.progress(`trends: ${N} runs in the window ...`);
