@@ -113,28 +113,20 @@ test.describe("Experiments", () => {
     await expect(fatigue.getByRole("rowheader", { name: "edits" })).toBeVisible();
     await expect(fatigue).toContainText("of request capacity");
 
-    // Filtered to one arm of the demo experiment: the rows of the runs that named it.
+    // Filtered to one arm of the demo experiment: the rows of the runs that named it, fewer than all.
+    const requestsRow = effect
+      .getByRole("table")
+      .first()
+      .getByRole("row", { name: /requests notice/ })
+      .first();
+    const everyRun = await requestsRow.textContent();
     const filters = page.getByRole("form", { name: "Trend filters" });
     await hydrated(filters.getByLabel("Experiment"));
     await filters.getByLabel("Experiment").selectOption({ label: DEMO });
     await expect(page).toHaveURL(/experiment=demo-requests-copy/);
     await filters.getByLabel("Arm").selectOption("urgent copy");
     await expect(page).toHaveURL(/arm=urgent/);
-    await expect(
-      effect
-        .getByRole("table")
-        .first()
-        .getByRole("rowheader", { name: /requests notice/ })
-        .first(),
-    ).toBeVisible({
-      timeout: 30_000,
-    });
-    // The quick agent has no Reviewer: no review suggestion in this arm's rows.
-    await expect(
-      effect
-        .getByRole("table")
-        .first()
-        .getByRole("rowheader", { name: /review suggestion/ }),
-    ).toHaveCount(0);
+    await expect(requestsRow).toBeVisible({ timeout: 30_000 });
+    await expect(requestsRow).not.toHaveText(everyRun ?? "", { timeout: 30_000 });
   });
 });

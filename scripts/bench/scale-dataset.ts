@@ -28,6 +28,9 @@ import {
 /** The run whose summary and timeline are timed: run 0, the same run at every size. */
 const SAMPLE_RUN = "scale-0000";
 
+/** The days of the effectiveness reads: the generated runs' (scale-data.ts starts them on 2026-11-01). */
+const EFFECT_WINDOW = "tz=UTC&from=2026-10-25&to=2026-11-07";
+
 /** The read paths, with the issue's targets where it sets one (p95 at the large size, large/small). */
 export const READ_PATHS: readonly { label: string; path: string; targeted: boolean }[] = [
   { label: "GET /api/v1/reviewer/funnel", path: "/api/v1/reviewer/funnel", targeted: true },
@@ -39,7 +42,15 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: "GET /api/v1/runs", path: "/api/v1/runs", targeted: true },
   { label: "GET /api/v1/runs?sort=-turns", path: "/api/v1/runs?sort=-turns", targeted: true },
   { label: `GET /api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, path: `/api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, targeted: true },
+  // Contract §10's reads, over a window holding every generated run (they start 2026-11-01, 15 minutes apart).
+  { label: "GET /api/v1/effectiveness (the data's 14 days)", path: `/api/v1/effectiveness?${EFFECT_WINDOW}`, targeted: true },
+  {
+    label: `GET /api/v1/effectiveness?agent=${FILTER_AGENT}`,
+    path: `/api/v1/effectiveness?${EFFECT_WINDOW}&agent=${FILTER_AGENT}`,
+    targeted: true,
+  },
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
+  { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
 ];
 

@@ -8,6 +8,7 @@ import { TRIAGE_KINDS, ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
+import { runEffectivenessQuery } from "@/lib/queries/trends";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
 import { requireSession } from "@/lib/server/auth/session";
@@ -104,6 +105,8 @@ export default async function RunPage(props: Props) {
   prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
   prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), context));
+  // The run's follow-up and fatigue (a sum over its stored trend buckets).
+  prefetches.push(prefetchQuery(queryClient, runEffectivenessQuery(runId), context));
   await Promise.all(prefetches);
 
   return (
