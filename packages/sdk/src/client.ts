@@ -140,9 +140,10 @@ export interface Cuescope {
   startRun(options: StartRunOptions): Run;
   /**
    * Reads an experiment (`GET /api/v1/experiments/:id` with this client's key): its status and arms,
-   * each with its copy and policy, to pass to `startRun({ experiment })`. Rejects with a
-   * CuescopeError (`rejected` with the status, or `failed` when the server cannot be reached or does
-   * not answer within `requestTimeoutMs`). Not retried: the caller decides.
+   * each with its copy and policy, to pass to `startRun({ experiment })`. Network errors, time-outs
+   * (`requestTimeoutMs`), 429 and 5xx are retried as batches are (`retries`, full jitter,
+   * Retry-After). Rejects with a CuescopeError: `rejected` with the status (404 for an unknown
+   * experiment, 401/403 for the key), or `failed` when every attempt failed.
    */
   experiment(id: string): Promise<Experiment>;
   /** Resolves when every event recorded so far is acknowledged or failed for good. */
@@ -436,10 +437,22 @@ export function createCuescope(options: CuescopeOptions): Cuescope {
     if (hooked) proc!.off?.("beforeExit", onBeforeExit);
   }
 
+  /**
+   * The read is retried as a batch is (network errors, 429 and 5xx; full jitter, Retry-After; at
+   * most `retries` times): an agent starting while the server restarts still gets its experiment.
+   */
   async function experiment(id: string): Promise<Experiment> {
-    const read = await readExperiment(options.url, options.apiKey, doFetch, id, requestTimeoutMs);
-    if (!read.ok) throw new CuescopeError(read.message, read.kind, [], read.status);
-    return read.experiment;
+    for (let attempt = 1; ; attempt++) {
+      const read = await readExperiment(options.url, options.apiKey, doFetch, id, requestTimeoutMs);
+      if (read.ok) return read.experiment;
+      const retryable = read.status === undefined || isRetryableStatus(read.status);
+      if (retryable && attempt <= retries) {
+        await sleep(retryDelayMs(attempt, read.retryAfter ?? null, backoff));
+        continue;
+      }
+      const message = retryable && attempt > 1 ? `${read.message} (gave up after ${attempt} attempts)` : read.message;
+      throw new CuescopeError(message, retryable ? "failed" : read.kind, [], read.status);
+    }
   }
 
   return {

@@ -11,7 +11,8 @@ export type Experiment = TExperiment;
 export type ExperimentArm = TResolvedExperimentArm;
 
 export type ExperimentRead =
-  { ok: true; experiment: Experiment } | { ok: false; message: string; kind: "rejected" | "failed"; status?: number };
+  | { ok: true; experiment: Experiment }
+  | { ok: false; message: string; kind: "rejected" | "failed"; status?: number; retryAfter?: string | null };
 
 /** GET `{base}/api/v1/experiments/{id}` with the key, parsed with the contract; `timeoutMs` (0: none) covers the answer too. */
 export async function readExperiment(
@@ -40,7 +41,13 @@ export async function readExperiment(
     if (timeout) clearTimeout(timeout);
   }
   if (response.status !== 200) {
-    return { ok: false, kind: "rejected", status: response.status, message: `${url} answered ${response.status}: ${errorText(text)}` };
+    return {
+      ok: false,
+      kind: "rejected",
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      message: `${url} answered ${response.status}: ${errorText(text)}`,
+    };
   }
   let body: unknown;
   try {

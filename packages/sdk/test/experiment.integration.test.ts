@@ -111,9 +111,49 @@ describe.each(testDatabases())("the SDK in an experiment on $name", (kind) => {
     const run = production.startRun({ task: "draft in production", policy: POLICY, copy: OWN_COPY, experiment: draft });
     expect(reported.map((e) => [e.kind, e.message])).toEqual([["invalid", expect.stringMatching(/is draft/)]]);
     expect([run.arm, run.started!.body.experiment, run.started!.body.copy]).toEqual([undefined, undefined, OWN_COPY]);
-    const unreachable = createCuescope({ url: "http://127.0.0.1:9", apiKey: hosted.key, mode: "production", flushOnExit: false });
-    await expect(unreachable.experiment(experimentId)).rejects.toMatchObject({ kind: "failed" });
+    // Nothing listens on port 9: every attempt fails (2 retries, no waiting), then `failed`.
+    const waits: number[] = [];
+    const unreachable = createCuescope({
+      url: "http://127.0.0.1:9",
+      apiKey: hosted.key,
+      mode: "production",
+      flushOnExit: false,
+      retries: 2,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const failed = await unreachable.experiment(experimentId).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ kind: "failed", message: expect.stringMatching(/gave up after 3 attempts/) });
+    expect(waits).toHaveLength(2);
     await production.shutdown();
     await unreachable.shutdown();
+  });
+
+  it("retries the read through 503s and answers the experiment; a 404 is not retried", async () => {
+    const waits: number[] = [];
+    const cuescope = createCuescope({
+      url: hosted.host.url,
+      apiKey: hosted.key,
+      mode: "development",
+      flushOnExit: false,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const before = hosted.host.requests;
+    hosted.host.faults.failFirst = 3; // the server answers 503 (Retry-After: 0) three times, then the route
+    const experiment = await cuescope.experiment(experimentId);
+    expect(experiment.id).toBe(experimentId);
+    expect(hosted.host.requests - before).toBe(4);
+    expect(waits).toHaveLength(3);
+
+    const beforeUnknown = hosted.host.requests;
+    await expect(cuescope.experiment("no-such-experiment")).rejects.toMatchObject({ kind: "rejected", status: 404 });
+    expect(hosted.host.requests - beforeUnknown).toBe(1);
+    expect(waits).toHaveLength(3);
+
+    // Fewer retries than failures: `failed`, with the last status.
+    const few = createCuescope({ url: hosted.host.url, apiKey: hosted.key, flushOnExit: false, retries: 1, sleep: async () => {} });
+    hosted.host.faults.failFirst = 2;
+    await expect(few.experiment(experimentId)).rejects.toMatchObject({ kind: "failed", status: 503 });
+    await cuescope.shutdown();
+    await few.shutdown();
   });
 });
