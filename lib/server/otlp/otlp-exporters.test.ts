@@ -106,7 +106,10 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
   let server: Server;
   let base: string;
   const run = generateEtfRun({ runId: RUN_ID, seed: 5, turns: 40, anomalies: true });
-  const events = run.events as TEvent[];
+  // The run takes part in an experiment (contract §10's run.started addition), which the
+  // JavaScript exporter carries in cuescope.body (JSON text: its attributes cannot nest).
+  const EXPERIMENT = { id: "exp-otlp-copy", arm: "shorter" };
+  const events = (run.events as TEvent[]).map((e) => (e.type === "run.started" ? { ...e, body: { ...e.body, experiment: EXPERIMENT } } : e));
   const ended = events.filter((e) => e.type === "run.ended");
   const byTurn = new Map<number | null, TEvent[]>();
   for (const event of events) {
@@ -211,6 +214,14 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
     expect(fromOtlp.turns.length).toBeGreaterThan(30);
     expect(fromOtlp.findings.length).toBeGreaterThan(0);
     expect(fromOtlp).toEqual(fromJson);
+    const stored = await db.prisma.run.findMany({
+      where: { runId: RUN_ID, projectId: { in: [otelProjectId, jsonProjectId] } },
+      select: { experimentId: true, experimentArm: true },
+    });
+    expect(stored).toEqual([
+      { experimentId: EXPERIMENT.id, experimentArm: EXPERIMENT.arm },
+      { experimentId: EXPERIMENT.id, experimentArm: EXPERIMENT.arm },
+    ]);
   });
 
   it("keeps the model requests (tokens as tokens) and the unmapped span and log record, and lists them for the run", async () => {
