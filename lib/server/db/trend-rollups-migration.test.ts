@@ -162,3 +162,86 @@ describe.each(bareDatabases())(`${TREND_EXPERIMENT_ROLLUPS} on a populated $name
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   }, 120_000);
 });
+
+const WITHOUT_POLICY = "20261230000000_trend_rollups_without_policy";
+
+describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`, (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+  }, 180_000);
+  afterAll(async () => db?.close());
+
+  it("sums the rollups over the policy versions, keeps them per policy version apart, and its triggers keep all three", async () => {
+    await db.withSql((sql) => applyMigrations(sql, migrationsBefore(WITHOUT_POLICY)));
+    const projectId = (await db.prisma.project.create({ data: { name: "trend-rollups-without-policy" } })).id;
+    // Three runs of one agent and copy in one bucket, each with its own policy (limits sized per task); a fourth with another copy.
+    const runs = [
+      { id: "p1", agent: "a", copy: "c", policy: "p1", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
+      { id: "p2", agent: "a", copy: "c", policy: "p2", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
+      { id: "p3", agent: "b", copy: "c", policy: "p3", counts: { turns: 5 } },
+      { id: "p4", agent: "a", copy: "d", policy: "p1", counts: { turns: 1 } },
+    ];
+    for (const run of runs) {
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "event_count") VALUES ($1, $2, $1, 't', $3, 1)`,
+        run.id,
+        projectId,
+        run.agent,
+      );
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+         VALUES ($1, $2, '2026-11-20T08:00Z', $3, NULL, $4, $5, $6::jsonb)`,
+        projectId,
+        run.id,
+        run.agent,
+        run.copy,
+        run.policy,
+        JSON.stringify(run.counts),
+      );
+    }
+
+    expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(WITHOUT_POLICY, true)))).toEqual([WITHOUT_POLICY]);
+    const day = (table: string, columns: string) =>
+      db.prisma.$queryRawUnsafe<Record<string, string | number>[]>(
+        `SELECT ${columns}, "key", "n"::int AS "n" FROM "${table}" WHERE "project_id" = $1 AND "minutes" = 1440 ORDER BY ${columns}, "key"`,
+        projectId,
+      );
+    // Summed by hand from the rows above.
+    expect(await day("trend_rollups", `"copy_version"`)).toEqual([
+      { copy_version: "c", key: "effect.requests.1.0.delivered", n: 3 },
+      { copy_version: "c", key: "turns", n: 12 },
+      { copy_version: "d", key: "turns", n: 1 },
+    ]);
+    expect(await day("trend_agent_rollups", `"agent", "copy_version"`)).toEqual([
+      { agent: "a", copy_version: "c", key: "effect.requests.1.0.delivered", n: 3 },
+      { agent: "a", copy_version: "c", key: "turns", n: 7 },
+      { agent: "a", copy_version: "d", key: "turns", n: 1 },
+      { agent: "b", copy_version: "c", key: "turns", n: 5 },
+    ]);
+    expect(await day("trend_policy_rollups", `"agent", "copy_version", "policy_version"`)).toEqual([
+      { agent: "a", copy_version: "c", policy_version: "p1", key: "effect.requests.1.0.delivered", n: 1 },
+      { agent: "a", copy_version: "c", policy_version: "p1", key: "turns", n: 3 },
+      { agent: "a", copy_version: "c", policy_version: "p2", key: "effect.requests.1.0.delivered", n: 2 },
+      { agent: "a", copy_version: "c", policy_version: "p2", key: "turns", n: 4 },
+      { agent: "a", copy_version: "d", policy_version: "p1", key: "turns", n: 1 },
+      { agent: "b", copy_version: "c", policy_version: "p3", key: "turns", n: 5 },
+    ]);
+    expect(await rollupDrift(db)).toEqual([]);
+
+    // From here on the triggers keep all three: a bucket updated in place, a run deleted.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "counts" = '{"turns": 6, "effect.requests.1.0.delivered": 2}'::jsonb WHERE "project_id" = $1 AND "run_pk" = 'p1'`,
+      projectId,
+    );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'p2'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    expect(await day("trend_rollups", `"copy_version"`)).toEqual([
+      { copy_version: "c", key: "effect.requests.1.0.delivered", n: 2 },
+      { copy_version: "c", key: "turns", n: 11 },
+      { copy_version: "d", key: "turns", n: 1 },
+    ]);
+    expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  }, 120_000);
+});

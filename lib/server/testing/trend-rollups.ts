@@ -15,12 +15,14 @@ export interface RollupDrift {
 const LEVELS = [15, 60, 360, 1440];
 
 /**
- * Every row of trend_rollups, trend_agent_rollups and trend_experiment_rollups (the runs with an experiment) that differs from the sum, computed again from
- * trend_buckets, of the buckets it groups (migration 20261224000000_trend_rollups), at each level
+ * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups and trend_experiment_rollups
+ * (the runs with an experiment) that differs from the sum, computed again from trend_buckets, of the
+ * buckets it groups (migration 20261224000000_trend_rollups), at each level
  * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
  * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
- * row summing to 0 should not exist. Empty when the rollups are exact. `levels: false`: the tables as
- * before the levels (no minutes column).
+ * row summing to 0 should not exist. Empty when the rollups are exact. `levels: false`: the two
+ * tables as migration 20261224000000_trend_rollups made them (no minutes column; both per policy
+ * version, which 20261230000000_trend_rollups_without_policy moved to trend_policy_rollups).
  */
 export async function rollupDrift(db: Database, { levels = true }: { levels?: boolean } = {}): Promise<RollupDrift[]> {
   const drift = async (table: string, dims: string[], dimsOfBucket: string[], where = "") => {
@@ -44,16 +46,21 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
       table,
     );
   };
+  const agentDims = ["agent", "model", "copy_version"];
+  const agentOfBucket = [`coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`];
+  if (!levels) {
+    return [
+      ...(await drift("trend_rollups", ["copy_version", "policy_version"], [`b."copy_version"`, `b."policy_version"`])),
+      ...(await drift("trend_agent_rollups", [...agentDims, "policy_version"], [...agentOfBucket, `b."policy_version"`])),
+    ];
+  }
   return [
-    ...(await drift("trend_rollups", ["copy_version", "policy_version"], [`b."copy_version"`, `b."policy_version"`])),
-    ...(await drift(
-      "trend_agent_rollups",
-      ["agent", "model", "copy_version", "policy_version"],
-      [`coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`, `b."policy_version"`],
-    )),
+    ...(await drift("trend_rollups", ["copy_version"], [`b."copy_version"`])),
+    ...(await drift("trend_agent_rollups", agentDims, agentOfBucket)),
+    ...(await drift("trend_policy_rollups", [...agentDims, "policy_version"], [...agentOfBucket, `b."policy_version"`])),
     // Only the runs that name an experiment (migration 20261229000000_trend_experiment_rollups), with
     // their stored experiment and arm compared against the run's own.
-    ...(levels ? await experimentDrift(db, drift) : []),
+    ...(await experimentDrift(db, drift)),
   ];
 }
 

@@ -139,27 +139,33 @@ export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDa
 }
 
 /**
- * The rollup table a read with these filters sums (migrations 20261224000000_trend_rollups and
- * 20261229000000_trend_experiment_rollups): `trend_rollups` (per copy and policy version) unless an
- * agent or model is asked for, then `trend_agent_rollups` (also per agent and model), or an experiment,
- * then `trend_experiment_rollups` (only the experiments' runs, also per experiment and arm).
+ * The rollup table a read with these filters sums (migrations 20261224000000_trend_rollups,
+ * 20261229000000_trend_experiment_rollups and 20261230000000_trend_rollups_without_policy), the one
+ * with the fewest dimensions that has every column asked for, so a read sums rows of only the
+ * versions, agents and models it can tell apart: `trend_rollups` (per copy version), or
+ * `trend_agent_rollups` (also per agent and model) when an agent or model is asked for, or
+ * `trend_policy_rollups` (also per policy version) when a policy version is, or
+ * `trend_experiment_rollups` (only the experiments' runs, also per experiment and arm) when an
+ * experiment is. A policy version is often one run's own (an agent that sizes its limits per task),
+ * so the reads that ask for none never group by it.
  */
-function rollupTable(f: TrendFilters): { table: string; byAgent: boolean; byExperiment: boolean } {
-  if (f.experiment !== undefined) return { table: `"trend_experiment_rollups"`, byAgent: true, byExperiment: true };
+function rollupTable(f: TrendFilters): { table: string; byAgent: boolean; byPolicy: boolean; byExperiment: boolean } {
+  if (f.experiment !== undefined) return { table: `"trend_experiment_rollups"`, byAgent: true, byPolicy: true, byExperiment: true };
+  if (f.policyVersion !== undefined) return { table: `"trend_policy_rollups"`, byAgent: true, byPolicy: true, byExperiment: false };
   const byAgent = f.agent !== undefined || f.model !== undefined;
-  return { table: byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`, byAgent, byExperiment: false };
+  return { table: byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`, byAgent, byPolicy: false, byExperiment: false };
 }
 
 /** The SQL conditions of the filters asked for, on rollup rows `r`, and their parameters from `$first` on. */
 function filtersOf(f: TrendFilters, first: number): { sql: string; params: (string | readonly string[])[] } {
-  const { byAgent, byExperiment } = rollupTable(f);
+  const { byAgent, byPolicy, byExperiment } = rollupTable(f);
   const asked: [string, string | undefined][] = [
     ["experiment_id", byExperiment ? f.experiment : undefined],
     ["arm", byExperiment ? f.arm : undefined],
     ["agent", byAgent ? f.agent : undefined],
     ["model", byAgent ? f.model : undefined],
     ["copy_version", f.copyVersion],
-    ["policy_version", f.policyVersion],
+    ["policy_version", byPolicy ? f.policyVersion : undefined],
   ];
   const used = asked.filter((a): a is [string, string] => a[1] !== undefined);
   const sql = used.map(([column], i) => ` AND r."${column}" = $${first + i}`).join("");
@@ -249,9 +255,9 @@ export async function windowCounts(
 
 /**
  * The copy and policy versions of the runs with buckets in the window, whatever the filters: those
- * whose count key `turns` sums to more than 0 on a day of the window (trend_rollups, by the levels'
- * terms as in windowCounts). Every bucket holds a turn (lib/trends/buckets.ts puts a finding without a
- * turn in the last turn's bucket).
+ * whose count key `turns` sums to more than 0 on a day of the window (trend_policy_rollups, by the
+ * levels' terms as in windowCounts: rows of one key per agent, model and version). Every bucket holds
+ * a turn (lib/trends/buckets.ts puts a finding without a turn in the last turn's bucket).
  */
 export async function windowVersions(
   db: Database,
@@ -263,7 +269,7 @@ export async function windowVersions(
   if (terms === null) {
     return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
       `SELECT DISTINCT r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"
-         FROM "trend_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
+         FROM "trend_policy_rollups" r WHERE ${IN_WINDOW} AND r."key" = 'turns'`,
       projectId,
       w.tz,
       w.from,
@@ -273,7 +279,7 @@ export async function windowVersions(
   return db.prisma.$queryRawUnsafe<{ copyVersion: string; policyVersion: string }[]>(
     `SELECT DISTINCT v."copyVersion", v."policyVersion" FROM (
        SELECT r."copyVersion", r."policyVersion"
-         ${termRows(`"trend_rollups"`, `r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"`, `AND r."key" = 'turns'`, 2)}
+         ${termRows(`"trend_policy_rollups"`, `r."copy_version" AS "copyVersion", r."policy_version" AS "policyVersion"`, `AND r."key" = 'turns'`, 2)}
         GROUP BY t."day", 1, 2 HAVING sum(r."n") <> 0) AS v`,
     projectId,
     ...terms,
