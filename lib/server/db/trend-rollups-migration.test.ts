@@ -189,14 +189,25 @@ describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`
         projectId,
         run.agent,
       );
+      // p1 and p2 are in one experiment's arm (runs.experiment_id as the rebuild files it on the buckets).
+      const experiment = run.id === "p1" || run.id === "p2" ? "exp" : null;
       await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
-         VALUES ($1, $2, '2026-11-20T08:00Z', $3, NULL, $4, $5, $6::jsonb)`,
+        `UPDATE "runs" SET "experiment_id" = $3, "experiment_arm" = $4 WHERE "project_id" = $1 AND "id" = $2`,
+        projectId,
+        run.id,
+        experiment,
+        experiment === null ? null : "B",
+      );
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
+         VALUES ($1, $2, '2026-11-20T08:00Z', $3, NULL, $4, $5, $6, $7, $8::jsonb)`,
         projectId,
         run.id,
         run.agent,
         run.copy,
         run.policy,
+        experiment,
+        experiment === null ? null : "B",
         JSON.stringify(run.counts),
       );
     }
@@ -226,6 +237,11 @@ describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`
       { agent: "a", copy_version: "c", policy_version: "p2", key: "turns", n: 4 },
       { agent: "a", copy_version: "d", policy_version: "p1", key: "turns", n: 1 },
       { agent: "b", copy_version: "c", policy_version: "p3", key: "turns", n: 5 },
+    ]);
+    // The experiment's arm, summed over p1's and p2's policies.
+    expect(await day("trend_experiment_rollups", `"experiment_id", "arm"`)).toEqual([
+      { experiment_id: "exp", arm: "B", key: "effect.requests.1.0.delivered", n: 3 },
+      { experiment_id: "exp", arm: "B", key: "turns", n: 7 },
     ]);
     expect(await rollupDrift(db)).toEqual([]);
 

@@ -80,15 +80,8 @@ async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[
     ...misfiled,
     ...(await drift(
       "trend_experiment_rollups",
-      ["experiment_id", "arm", "agent", "model", "copy_version", "policy_version"],
-      [
-        `b."experiment_id"`,
-        `coalesce(b."experiment_arm", '')`,
-        `coalesce(b."agent", '')`,
-        `coalesce(b."model", '')`,
-        `b."copy_version"`,
-        `b."policy_version"`,
-      ],
+      ["experiment_id", "arm", "agent", "model", "copy_version"],
+      [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`],
       `WHERE b."experiment_id" IS NOT NULL`,
     )),
   ];

@@ -140,6 +140,9 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
       { experiment: "exp-1", arm: "urgent" },
       { experiment: "exp-2", agent: "agent-a", copyVersion: COPIES[0] },
       { experiment: "exp-2", arm: "control", model: "model-x" },
+      // No rollup keeps an experiment per policy version: summed from the runs' buckets.
+      { experiment: "exp-1", policyVersion: POLICIES[0] },
+      { experiment: "exp-2", arm: "control", policyVersion: POLICIES[1] },
       { experiment: "nobody" },
     ];
     for (const projectId of projects) {
@@ -148,6 +151,10 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
         for (const f of filters) {
           const want = sorted(await perRunCounts(db, projectId, w, f));
           expect(sorted(await windowCounts(db, projectId, w, f)), JSON.stringify({ w, f })).toEqual(want);
+          // Only some count keys (as the effectiveness and trends reads ask): the same rows, those keys only.
+          const keys = { like: ["turns", "reminders.%.delivered"] };
+          const wanted = want.filter((c) => c.key === "turns" || /^reminders\.[^.]+\.delivered$/.test(c.key));
+          expect(sorted(await windowCounts(db, projectId, w, { ...f, keys })), JSON.stringify({ w, f, keys })).toEqual(wanted);
         }
       }
     }

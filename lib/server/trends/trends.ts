@@ -145,12 +145,13 @@ export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDa
  * versions, agents and models it can tell apart: `trend_rollups` (per copy version), or
  * `trend_agent_rollups` (also per agent and model) when an agent or model is asked for, or
  * `trend_policy_rollups` (also per policy version) when a policy version is, or
- * `trend_experiment_rollups` (only the experiments' runs, also per experiment and arm) when an
- * experiment is. A policy version is often one run's own (an agent that sizes its limits per task),
- * so the reads that ask for none never group by it.
+ * `trend_experiment_rollups` (only the experiments' runs, also per experiment and arm, not per
+ * policy version) when an experiment is. A policy version is often one run's own (an agent that
+ * sizes its limits per task), so the reads that ask for none never group by it; an experiment and a
+ * policy version together are summed from the runs' buckets (windowCounts).
  */
 function rollupTable(f: TrendFilters): { table: string; byAgent: boolean; byPolicy: boolean; byExperiment: boolean } {
-  if (f.experiment !== undefined) return { table: `"trend_experiment_rollups"`, byAgent: true, byPolicy: true, byExperiment: true };
+  if (f.experiment !== undefined) return { table: `"trend_experiment_rollups"`, byAgent: true, byPolicy: false, byExperiment: true };
   if (f.policyVersion !== undefined) return { table: `"trend_policy_rollups"`, byAgent: true, byPolicy: true, byExperiment: false };
   const byAgent = f.agent !== undefined || f.model !== undefined;
   return { table: byAgent ? `"trend_agent_rollups"` : `"trend_rollups"`, byAgent, byPolicy: false, byExperiment: false };
@@ -225,6 +226,7 @@ export async function windowCounts(
   f: TrendFilters,
   days?: readonly WindowDay[],
 ): Promise<Count[]> {
+  if (f.experiment !== undefined && f.policyVersion !== undefined) return experimentPolicyCounts(db, projectId, w, f);
   const { table } = rollupTable(f);
   const terms = termArrays(days ?? (await windowDays(db, w)));
   if (terms === null) {
@@ -250,6 +252,44 @@ export async function windowCounts(
     projectId,
     ...terms,
     ...filters.params,
+  );
+}
+
+/**
+ * windowCounts for an experiment and a policy version together, which no rollup keeps: the buckets
+ * of the window's runs in that experiment (and arm) with that policy version, summed per zone day,
+ * copy version and count key (an index range of trend_buckets per project and bucket; rows read are
+ * those runs' buckets, a narrow set: one experiment's runs of one policy).
+ */
+async function experimentPolicyCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
+  const asked: [string, string | undefined][] = [
+    ["experiment_id", f.experiment],
+    ["experiment_arm", f.arm],
+    ["agent", f.agent],
+    ["model", f.model],
+    ["copy_version", f.copyVersion],
+    ["policy_version", f.policyVersion],
+  ];
+  const used = asked.filter((a): a is [string, string] => a[1] !== undefined);
+  const params: (string | readonly string[])[] = used.map(([, value]) => value);
+  let sql = used.map(([column], i) => ` AND b."${column}" = $${5 + i}`).join("");
+  if (f.keys) {
+    const like = "like" in f.keys;
+    params.push("like" in f.keys ? f.keys.like : f.keys.notLike);
+    sql += ` AND ${like ? "" : "NOT "}c."key" LIKE ${like ? "ANY" : "ALL"}($${5 + used.length}::text[])`;
+  }
+  return db.prisma.$queryRawUnsafe<Count[]>(
+    `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
+            c."key", sum(c."value"::bigint)::float8 AS "n"
+       FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
+            ${sql}
+      GROUP BY 1, 2, 3 HAVING sum(c."value"::bigint) <> 0`,
+    projectId,
+    w.tz,
+    w.from,
+    w.to,
+    ...params,
   );
 }
 

@@ -172,3 +172,96 @@ BEGIN
    WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0$q$;
   RETURN NULL;
 END $$;
+
+-- trend_experiment_rollups without the policy version as well: an experiment's runs send their own
+-- policies like any others (an arm without a policy version keeps the agent's), so the read of one
+-- arm grew with the arm's runs. A read filtered by an experiment and a policy version sums the
+-- runs' buckets instead (lib/server/trends/trends.ts windowCounts).
+ALTER TABLE "trend_experiment_rollups" RENAME TO "trend_experiment_rollups_by_policy";
+ALTER TABLE "trend_experiment_rollups_by_policy" RENAME CONSTRAINT "trend_experiment_rollups_pkey" TO "trend_experiment_rollups_by_policy_pkey";
+CREATE TABLE "trend_experiment_rollups" (
+    "project_id" TEXT NOT NULL,
+    "minutes" SMALLINT NOT NULL,
+    "bucket" TIMESTAMPTZ(3) NOT NULL,
+    "experiment_id" TEXT NOT NULL,
+    "arm" TEXT NOT NULL,
+    "agent" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "copy_version" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "n" BIGINT NOT NULL,
+
+    CONSTRAINT "trend_experiment_rollups_pkey"
+      PRIMARY KEY ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key") INCLUDE ("n")
+);
+INSERT INTO "trend_experiment_rollups" ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key", "n")
+SELECT "project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key", sum("n")
+  FROM "trend_experiment_rollups_by_policy"
+ GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+HAVING sum("n") <> 0;
+DROP TABLE "trend_experiment_rollups_by_policy";
+ALTER TABLE "trend_experiment_rollups" ADD CONSTRAINT "trend_experiment_rollups_project_id_fkey"
+  FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION;
+
+-- Its triggers (migration 20261229000000_trend_experiment_rollups), without the policy version.
+CREATE OR REPLACE FUNCTION "trend_experiment_rollups_add"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE $q$INSERT INTO "trend_experiment_rollups" AS r
+         ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key", "n")
+  SELECT b."project_id", l."m", "trend_level_start"(l."m", b."bucket"), b."experiment_id", coalesce(b."experiment_arm", ''),
+         coalesce(b."agent", ''), coalesce(b."model", ''), b."copy_version", c."key", sum(c."value"::bigint)
+    FROM "added" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+         CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+   WHERE b."experiment_id" IS NOT NULL
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  HAVING sum(c."value"::bigint) <> 0
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  ON CONFLICT ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key")
+  DO UPDATE SET "n" = r."n" + EXCLUDED."n"$q$;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION "trend_experiment_rollups_subtract"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+BEGIN
+  EXECUTE $q$UPDATE "trend_experiment_rollups" AS r SET "n" = r."n" - g."n"
+    FROM (SELECT b."project_id", l."m", "trend_level_start"(l."m", b."bucket") AS "bucket", b."experiment_id",
+                 coalesce(b."experiment_arm", '') AS "arm", coalesce(b."agent", '') AS "agent", coalesce(b."model", '') AS "model",
+                 b."copy_version", c."key", sum(c."value"::bigint) AS "n"
+            FROM "removed" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+                 CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+           WHERE b."experiment_id" IS NOT NULL
+           GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) AS g
+   WHERE (r."project_id", r."minutes", r."bucket", r."experiment_id", r."arm", r."agent", r."model", r."copy_version", r."key")
+       = (g."project_id", g."m", g."bucket", g."experiment_id", g."arm", g."agent", g."model", g."copy_version", g."key")$q$;
+  EXECUTE $q$DELETE FROM "trend_experiment_rollups" AS r
+   USING (SELECT DISTINCT b."project_id", l."m", "trend_level_start"(l."m", b."bucket") AS "bucket"
+            FROM "removed" b CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+           WHERE b."experiment_id" IS NOT NULL) AS g
+   WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0$q$;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION "trend_experiment_rollups_change"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+BEGIN
+  EXECUTE $q$INSERT INTO "trend_experiment_rollups" AS r
+         ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key", "n")
+  SELECT b."project_id", l."m", "trend_level_start"(l."m", b."bucket"), b."experiment_id", coalesce(b."experiment_arm", ''),
+         coalesce(b."agent", ''), coalesce(b."model", ''), b."copy_version", c."key", sum(b."sign" * c."value"::bigint)
+    FROM (SELECT 1 AS "sign", a.* FROM "added" a UNION ALL SELECT -1, o.* FROM "removed" o) AS b
+         CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+         CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+   WHERE b."experiment_id" IS NOT NULL
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  HAVING sum(b."sign" * c."value"::bigint) <> 0
+   ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+  ON CONFLICT ("project_id", "minutes", "bucket", "experiment_id", "arm", "agent", "model", "copy_version", "key")
+  DO UPDATE SET "n" = r."n" + EXCLUDED."n"$q$;
+  EXECUTE $q$DELETE FROM "trend_experiment_rollups" AS r
+   USING (SELECT DISTINCT o."project_id", l."m", "trend_level_start"(l."m", o."bucket") AS "bucket"
+            FROM "removed" o CROSS JOIN (VALUES (15::smallint), (60::smallint), (360::smallint), (1440::smallint)) AS l("m")
+           WHERE o."experiment_id" IS NOT NULL) AS g
+   WHERE r."project_id" = g."project_id" AND r."minutes" = g."m" AND r."bucket" = g."bucket" AND r."n" = 0$q$;
+  RETURN NULL;
+END $$;
