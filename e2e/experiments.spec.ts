@@ -90,9 +90,27 @@ test.describe("Experiments", () => {
     await expect(page.getByText("draft", { exact: true })).toBeVisible();
     await expect(page.getByRole("region", { name: "Results per arm", exact: true })).toContainText("Not enough runs yet");
 
+    // A draft can still change: rename arm 2 and add a third, over the version read.
+    await hydrated(page.getByRole("button", { name: "Edit name, key and arms" }));
+    await page.getByRole("button", { name: "Edit name, key and arms" }).click();
+    const edit = page.getByRole("form", { name: "Edit the draft" });
+    await expect(edit.getByLabel("Experiment name")).toHaveValue("Review copy trial");
+    await expect(edit.getByRole("group", { name: "Arm 2" }).getByLabel("Copy version")).toHaveValue(/.+/);
+    await edit.getByRole("group", { name: "Arm 2" }).getByLabel("Name").fill("urgent");
+    await edit.getByRole("button", { name: "Add an arm" }).click();
+    await edit.getByRole("group", { name: "Arm 3" }).getByLabel("Name").fill("holdout");
+    await edit.getByRole("group", { name: "Arm 3" }).getByLabel("Weight").fill("2");
+    await edit.getByRole("button", { name: "Save the changes" }).click();
+    const arms = page.getByRole("region", { name: "Arms", exact: true });
+    await expect(arms.getByRole("rowheader")).toHaveText(["control", "urgent", "holdout"]);
+    await expect(arms.getByRole("row", { name: /holdout/ }).getByRole("cell").first()).toHaveText("2");
+    await expect(page.getByRole("region", { name: "Edit the draft" })).toContainText("version 2");
+
     await hydrated(page.getByRole("button", { name: "Start: assign runs" }));
     await page.getByRole("button", { name: "Start: assign runs" }).click();
     await expect(page.getByText("running", { exact: true })).toBeVisible();
+    // Started: the arms are frozen, and the page no longer offers to edit them.
+    await expect(page.getByRole("region", { name: "Edit the draft" })).toHaveCount(0);
     await page.getByRole("button", { name: "Stop assigning runs" }).click();
     await expect(page.getByText("stopped", { exact: true })).toBeVisible();
 

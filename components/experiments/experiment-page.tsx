@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { TArmResult, TExperiment, TExperimentResults, TMeasure } from "@/lib/contracts";
+import type { TArmResult, TExperiment, TExperimentCreate, TExperimentResults, TMeasure } from "@/lib/contracts";
 import { armsCsv, estimateText, measureDifferenceText } from "@/lib/experiments/results-text";
 import { experimentsApi } from "@/lib/endpoints/experiments";
 import { formatInstant } from "@/lib/format";
@@ -15,12 +15,14 @@ import {
   promoteArm,
   startExperiment,
   stopExperiment,
+  updateExperiment,
 } from "@/lib/queries/experiments";
 import { DEFAULT_SORT, runListHref } from "@/lib/queries/run-list-url";
 import { DownloadButton } from "@/components/ui/download-button";
 import { Panel } from "@/components/ui/panel";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { ExperimentForm } from "./experiment-form";
 import styles from "./experiments.module.css";
 
 /**
@@ -57,6 +59,7 @@ export function ExperimentPage({ id }: { id: string }) {
         <StatusActions experiment={e} />
       </header>
       <DesignPanel experiment={e} />
+      {e.status === "draft" ? <EditDraft key={e.version} experiment={e} /> : null}
       {results.isError ? (
         <p role="alert" className={styles.error}>
           The results could not be loaded: {results.error.message}
@@ -157,6 +160,45 @@ function DesignPanel({ experiment }: { experiment: TExperiment }) {
           </tbody>
         </table>
       </ScrollRegion>
+    </Panel>
+  );
+}
+
+/**
+ * A draft's design, editable until it starts (PUT over the version read: a change saved meanwhile
+ * elsewhere is refused with 409, never merged). Keyed by the version, so a saved change starts a
+ * fresh form from what the server answered.
+ */
+function EditDraft({ experiment }: { experiment: TExperiment }) {
+  const hydrated = useHydrated() ? "true" : undefined;
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const save = useMutation({
+    mutationFn: (body: TExperimentCreate) => updateExperiment(experiment.id, { ...body, version: experiment.version }),
+    onSuccess: (saved) => {
+      client.setQueryData(experimentKeys.one(experiment.id), saved);
+      void client.invalidateQueries({ queryKey: experimentKeys.all });
+    },
+  });
+  return (
+    <Panel id="experiment-edit" title="Edit the draft" meta={`version ${experiment.version}`}>
+      {open ? (
+        <ExperimentForm
+          draft={experiment}
+          label="Edit the draft"
+          submitLabel="Save the changes"
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={(body) => save.mutate(body)}
+        />
+      ) : (
+        <div className={styles.actions}>
+          <button type="button" className="button button-quiet" onClick={() => setOpen(true)} data-hydrated={hydrated}>
+            Edit name, key and arms
+          </button>
+          <p className="muted">A draft can change until it starts; its arms are frozen from then on.</p>
+        </div>
+      )}
     </Panel>
   );
 }

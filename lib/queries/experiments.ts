@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { TExperimentCreate } from "@/lib/contracts";
+import type { TExperimentCreate, TExperimentUpdate } from "@/lib/contracts";
 import { experimentsApi } from "@/lib/endpoints/experiments";
 import { callEndpoint, endpointFetch, withEndpoint } from "./endpoint-query";
 
@@ -43,6 +43,11 @@ export function experimentResultsQuery(id: string) {
 
 export function createExperiment(body: TExperimentCreate) {
   return callEndpoint(experimentsApi.create, {}, body);
+}
+
+/** Replaces a draft's design, over the version read (a newer version answers 409). */
+export function updateExperiment(id: string, body: TExperimentUpdate) {
+  return callEndpoint(experimentsApi.update, { path: { id } }, body);
 }
 
 /** Starts, stops (over the version read) or promotes an arm's versions to the project's defaults. */
