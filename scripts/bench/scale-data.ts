@@ -6,6 +6,7 @@
  * when asked — the same rows are written again by raw multi-row INSERTs into a copy of the
  * events table, chunk by chunk, so both run side by side on a table of the same size.
  */
+import { assignArm } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import type { Database } from "@/lib/server/db";
 import { progressBar } from "@/scripts/lib/progress";
@@ -26,7 +27,34 @@ const TASKS = [
 /** The filter the runs-list measurement uses: one agent of three. */
 export const FILTER_AGENT = AGENTS[1];
 
-const START = Date.parse("2026-11-01T00:00:00.000Z");
+/**
+ * The data set's experiment (contract §10): every other run of the main project takes part, in the
+ * arm assignArm gives it, so its results and the effectiveness of one arm are read at each size. Its
+ * arms keep the agent's own copy and policy (the bench measures reads, not an effect).
+ */
+export const SCALE_EXPERIMENT = { id: "scale-experiment", arms: [{ name: "A", weight: 1 }, { name: "B", weight: 1 }] } as const;
+
+/**
+ * The data set's days: runs start in the 4 days from 2026-10-25 (UTC), inside the 14-day window the
+ * effectiveness reads ask for (2026-10-25 to 2026-11-07; a run lasts hours, so one started late
+ * still ends inside it). Four, so that the smallest data set (5 runs at 20k events) already starts a
+ * run on each of them.
+ */
+const START = Date.parse("2026-10-25T00:00:00.000Z");
+const SPAN_MS = 4 * 86_400_000;
+/** 1/φ: run i starts at the fractional part of i/φ of the span, spread evenly at any size (run 0 first). */
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+/**
+ * When run `index` starts: spread over the same days at every size (a low-discrepancy sequence, on
+ * 15-minute bounds), so that a larger data set holds more runs on those days, as a steadier flow of
+ * runs does, rather than more days: a read of a window grows with the days in it that hold data, up
+ * to the window's own (bounded by the window, not by the data), and that filling is not what the
+ * sizes compare.
+ */
+export function runStart(index: number): number {
+  const quarter = 15 * 60_000;
+  return START + Math.floor(((index * GOLDEN) % 1) * (SPAN_MS / quarter)) * quarter;
+}
 /** Runs are generated and loaded this many events at a time. */
 const CHUNK_EVENTS = 100_000;
 
@@ -41,10 +69,18 @@ export function datasetRun(index: number, prefix = "scale"): RunEvents {
     agent: AGENTS[index % AGENTS.length],
     model: MODELS[index % MODELS.length],
     task: TASKS[index % TASKS.length],
-    startTime: new Date(START + index * 15 * 60_000).toISOString(),
+    startTime: new Date(runStart(index)).toISOString(),
   });
-  // Event ids are unique per project, not per run.
-  return { runId, events: events.map((e) => ({ ...e, id: `${runId}:${e.id}` })) };
+  const arm = prefix === "scale" && index % 2 === 0 ? assignArm(SCALE_EXPERIMENT.id, runId, SCALE_EXPERIMENT.arms).name : null;
+  return {
+    runId,
+    // Event ids are unique per project, not per run.
+    events: events.map((e) =>
+      arm !== null && e.type === "run.started"
+        ? { ...e, id: `${runId}:${e.id}`, body: { ...e.body, experiment: { id: SCALE_EXPERIMENT.id, arm } } }
+        : { ...e, id: `${runId}:${e.id}` },
+    ),
+  };
 }
 
 export interface LoadResult {

@@ -8,9 +8,10 @@ import { ZReplayJob, type TCopy, type TReplayJob } from "@/lib/contracts";
 import { apiRunPath } from "@/lib/queries/paths";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { createCopyVersion } from "@/lib/server/versions/versions";
+import type { Database } from "@/lib/server/db";
 import type { BenchContext } from "./common";
 import { countLabel } from "./scale-options";
-import { datasetRun, FILTER_AGENT, loadDataset, type LoadResult } from "./scale-data";
+import { datasetRun, FILTER_AGENT, loadDataset, SCALE_EXPERIMENT, type LoadResult } from "./scale-data";
 import { createScratchDatabase, ingestRuns, settle, type DatabaseKind } from "./scale-db";
 import { rawInserter } from "./scale-raw";
 import {
@@ -28,7 +29,7 @@ import {
 /** The run whose summary and timeline are timed: run 0, the same run at every size. */
 const SAMPLE_RUN = "scale-0000";
 
-/** The days of the effectiveness reads: the generated runs' (scale-data.ts starts them on 2026-11-01). */
+/** The days of the effectiveness reads: the generated runs' (scale-data.ts runStart). */
 const EFFECT_WINDOW = "tz=UTC&from=2026-10-25&to=2026-11-07";
 
 /** The read paths, with the issue's targets where it sets one (p95 at the large size, large/small). */
@@ -42,13 +43,20 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: "GET /api/v1/runs", path: "/api/v1/runs", targeted: true },
   { label: "GET /api/v1/runs?sort=-turns", path: "/api/v1/runs?sort=-turns", targeted: true },
   { label: `GET /api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, path: `/api/v1/runs?sort=-turns&agent=${FILTER_AGENT}`, targeted: true },
-  // Contract §10's reads, over a window holding every generated run (they start 2026-11-01, 15 minutes apart).
+  // Contract §10's reads, over the window holding every generated run (spread over its 14 days).
   { label: "GET /api/v1/effectiveness (the data's 14 days)", path: `/api/v1/effectiveness?${EFFECT_WINDOW}`, targeted: true },
   {
     label: `GET /api/v1/effectiveness?agent=${FILTER_AGENT}`,
     path: `/api/v1/effectiveness?${EFFECT_WINDOW}&agent=${FILTER_AGENT}`,
     targeted: true,
   },
+  // The experiment every other run is in (scale-data.ts SCALE_EXPERIMENT): one arm's effectiveness, and its results.
+  {
+    label: "GET /api/v1/effectiveness?experiment=…&arm=A",
+    path: `/api/v1/effectiveness?${EFFECT_WINDOW}&experiment=${SCALE_EXPERIMENT.id}&arm=A`,
+    targeted: true,
+  },
+  { label: "GET /api/v1/experiments/:id/results", path: `/api/v1/experiments/${SCALE_EXPERIMENT.id}/results`, targeted: true },
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
   { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
@@ -104,6 +112,7 @@ export async function measureDataset(
       const other = await createKey(db, "scale-other", "bench scale (replay isolation)");
       keys = { main: main.secret, other: other.secret };
       const caller = await authenticate(db, `Bearer ${main.secret}`);
+      await createScaleExperiment(db, caller.projectId);
       const raw = parts.ingest ? await rawInserter(db, database, caller.projectId) : undefined;
       try {
         measurement.load = await loadDataset(db, caller.projectId, size, { raw });
@@ -200,4 +209,22 @@ async function replayIsolation(
     postMs,
     status: job!.status,
   };
+}
+
+/** The data set's experiment, running, before its runs arrive (their rebuilds count them in it). */
+async function createScaleExperiment(db: Database, projectId: string): Promise<void> {
+  await db.prisma.experiment.create({
+    data: {
+      id: SCALE_EXPERIMENT.id,
+      projectId,
+      name: "bench scale",
+      key: "requests",
+      status: "running",
+      createdBy: "bench",
+      startedAt: new Date(),
+      arms: {
+        create: SCALE_EXPERIMENT.arms.map((arm, position) => ({ position, name: arm.name, weight: arm.weight, plannedRuns: 1_000 })),
+      },
+    },
+  });
 }
