@@ -215,8 +215,9 @@ function termRows(table: string, select: string, where: string, firstParam: numb
  * Each count key's sum per day of the window and copy version, from the project's trend rollups
  * (migrations 20261224000000_trend_rollups and 20261227000200_trend_levels; which table: rollupTable).
  * Each day is summed from a few spans of the rollups' levels (levelTerms), so rows read are
- * the window's days × a few × the versions (and agents and models) in them × count keys, however many
- * runs they sum and however many of the day's 15-minute buckets hold some. A day whose rows sum to 0
+ * the window's days × a few × the copy versions (and the agents and models, or policy versions, only
+ * when the filters name them) in them × count keys, however many runs they sum and however many of
+ * the day's 15-minute buckets hold some. A day whose rows sum to 0
  * has none in a 15-minute bucket either (counts are positive), so it is left out as before.
  */
 export async function windowCounts(
