@@ -103,7 +103,12 @@ test.describe("Experiments", () => {
     await edit.getByRole("button", { name: "Save the changes" }).click();
     const arms = page.getByRole("region", { name: "Arms", exact: true });
     await expect(arms.getByRole("rowheader")).toHaveText(["control", "urgent", "holdout"]);
-    await expect(arms.getByRole("row", { name: /holdout/ }).getByRole("cell").first()).toHaveText("2");
+    await expect(
+      arms
+        .getByRole("row", { name: /holdout/ })
+        .getByRole("cell")
+        .first(),
+    ).toHaveText("2");
     await expect(page.getByRole("region", { name: "Edit the draft" })).toContainText("version 2");
 
     await hydrated(page.getByRole("button", { name: "Start: assign runs" }));

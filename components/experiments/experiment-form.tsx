@@ -181,11 +181,7 @@ export function ExperimentForm({
           </div>
         ))}
         <div className={styles.actions}>
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={() => setArms([...arms, newArm(unusedName(arms))])}
-          >
+          <button type="button" className="button button-quiet" onClick={() => setArms([...arms, newArm(unusedName(arms))])}>
             Add an arm
           </button>
         </div>

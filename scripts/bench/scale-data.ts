@@ -32,7 +32,13 @@ export const FILTER_AGENT = AGENTS[1];
  * arm assignArm gives it, so its results and the effectiveness of one arm are read at each size. Its
  * arms keep the agent's own copy and policy (the bench measures reads, not an effect).
  */
-export const SCALE_EXPERIMENT = { id: "scale-experiment", arms: [{ name: "A", weight: 1 }, { name: "B", weight: 1 }] } as const;
+export const SCALE_EXPERIMENT = {
+  id: "scale-experiment",
+  arms: [
+    { name: "A", weight: 1 },
+    { name: "B", weight: 1 },
+  ],
+} as const;
 
 /**
  * The data set's days: runs start in the 4 days from 2026-10-25 (UTC), inside the 14-day window the

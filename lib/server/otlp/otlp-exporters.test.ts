@@ -109,7 +109,9 @@ describe.each(testDatabases())("OTLP/HTTP with the official OpenTelemetry export
   // The run takes part in an experiment (contract §10's run.started addition), which the
   // JavaScript exporter carries in cuescope.body (JSON text: its attributes cannot nest).
   const EXPERIMENT = { id: "exp-otlp-copy", arm: "shorter" };
-  const events = (run.events as TEvent[]).map((e) => (e.type === "run.started" ? { ...e, body: { ...e.body, experiment: EXPERIMENT } } : e));
+  const events = (run.events as TEvent[]).map((e) =>
+    e.type === "run.started" ? { ...e, body: { ...e.body, experiment: EXPERIMENT } } : e,
+  );
   const ended = events.filter((e) => e.type === "run.ended");
   const byTurn = new Map<number | null, TEvent[]>();
   for (const event of events) {
