@@ -2,7 +2,7 @@ import type { TEffectivenessResponse, TRunEffectivenessResponse, TTrendsQuery } 
 import type { Database } from "@/lib/server/db";
 import { findRun } from "@/lib/server/runs/find-run";
 import { effectivenessDays, effectRows, fatigueRows, type DayCount } from "@/lib/experiments/effectiveness";
-import { EFFECT_KEYS, windowCounts, windowDays, windowOf, zoned, type TrendFilters, type TrendWindow } from "./trends";
+import { EFFECT_KEYS, windowDays, windowEffectCounts, windowOf, zoned, type TrendFilters, type TrendWindow } from "./trends";
 
 /**
  * GET /api/v1/effectiveness: delivered vs dropped follow-up and reminder fatigue (contract §10) over
@@ -24,17 +24,17 @@ export async function getEffectiveness(db: Database, projectId: string, query: T
     keys: { like: [...EFFECT_KEYS, "reminders.%.delivered"] },
   };
   const days = await zoned(() => windowDays(db, window));
-  const counts = await zoned(() => windowCounts(db, projectId, window, filters, days));
-  const summed: DayCount[] = counts.map(({ day, key, n }) => ({ day, key, n }));
+  const counts = await zoned(() => windowEffectCounts(db, projectId, window, filters, days));
+  const totals: DayCount[] = counts.totals.map(({ key, n }) => ({ day: "", key, n }));
   return {
     tz,
     from,
     to,
-    rows: effectRows(summed),
-    fatigue: fatigueRows(summed),
+    rows: effectRows(totals),
+    fatigue: fatigueRows(totals),
     days: effectivenessDays(
       days.map((d) => d.day),
-      summed,
+      counts.days,
     ),
   };
 }

@@ -4,7 +4,7 @@ import { testDatabases } from "@/lib/server/testing/databases";
 import { perRunCounts, perRunVersions, rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { BUCKET_MS, type TrendBucket } from "@/lib/trends/buckets";
 import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets, type TrendRun } from "./store-buckets";
-import { windowCounts, windowDays, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
+import { windowCounts, windowDays, windowEffectCounts, windowVersions, type TrendFilters, type TrendWindow } from "./trends";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -36,7 +36,32 @@ const KEYS = [
   "reviewerViolations",
   "followUp.requests.delivered",
   "followUp.requests.followed",
+  // Contract §10's keys, which the effectiveness read sums (windowEffectCounts).
+  "effect.requests.1.2.delivered",
+  "effect.requests.1.none.dropped",
+  "effect.requests.2.2.delivered",
+  "effect.time.0.3.deliveredFollowed",
+  "fatigue.requests.repeats",
 ];
+const EFFECT_LIKE = ["effect.%", "fatigue.%", "reminders.%.delivered"];
+
+/**
+ * What windowEffectCounts answers, from a window's per-run sums (each key and day): the keys the
+ * effectiveness read asks for summed over the days, and each day's sums with the key's stage and
+ * context stage left out of its `effect.` keys (contract §10: effect.<key>.<stage>.<ctx>.<count>).
+ */
+function effectSums(counts: readonly { day: string; key: string; n: number }[]) {
+  const asked = counts.filter((c) => /^(effect\.|fatigue\.|reminders\.[^.]+\.delivered$)/.test(c.key));
+  const totals = new Map<string, number>();
+  const days = new Map<string, { day: string; key: string; n: number }>();
+  for (const { day, key, n } of asked) {
+    totals.set(key, (totals.get(key) ?? 0) + n);
+    const name = key.replace(/^effect\.([a-z]+)\.[^.]+\.[^.]+\.([A-Za-z]+)$/, "effect.$1.$2");
+    const id = `${day} ${name}`;
+    days.set(id, { day, key: name, n: (days.get(id)?.n ?? 0) + n });
+  }
+  return { totals: sorted([...totals].map(([key, n]) => ({ key, n }))), days: sorted([...days.values()]) };
+}
 
 type StoredRun = TrendRun & { copyVersion: string; policyVersion: string; buckets: TrendBucket[]; stored?: StoredTrendBuckets };
 
@@ -155,6 +180,11 @@ describe.each(testDatabases())("trend rollups on $name", (kind) => {
           const keys = { like: ["turns", "reminders.%.delivered"] };
           const wanted = want.filter((c) => c.key === "turns" || /^reminders\.[^.]+\.delivered$/.test(c.key));
           expect(sorted(await windowCounts(db, projectId, w, { ...f, keys })), JSON.stringify({ w, f, keys })).toEqual(wanted);
+          // The effectiveness read's sums: per key over the window, and per day with effect keys collapsed.
+          const effect = await windowEffectCounts(db, projectId, w, { ...f, keys: { like: EFFECT_LIKE } });
+          expect({ totals: sorted(effect.totals), days: sorted(effect.days) }, JSON.stringify({ w, f, effect: true })).toEqual(
+            effectSums(want),
+          );
         }
       }
     }

@@ -211,14 +211,48 @@ function termRows(table: string, select: string, where: string, firstParam: numb
            OFFSET 0) AS r`;
 }
 
+/** A query of signed counts (`day`, `copyVersion`, `key`, `n`), ungrouped, and its parameters ($1 the project). */
+type CountRows = { sql: string; params: unknown[] };
+
 /**
- * Each count key's sum per day of the window and copy version, from the project's trend rollups
- * (migrations 20261224000000_trend_rollups and 20261227000200_trend_levels; which table: rollupTable).
- * Each day is summed from a few spans of the rollups' levels (levelTerms), so rows read are
- * the window's days × a few × the copy versions (and the agents and models, or policy versions, only
- * when the filters name them) in them × count keys, however many runs they sum and however many of
- * the day's 15-minute buckets hold some. A day whose rows sum to 0
- * has none in a 15-minute bucket either (counts are positive), so it is left out as before.
+ * The window's counts before they are summed: each a count key's signed count `n` on a day of the
+ * window for a copy version, whose sums per day, copy version and key are the runs' (windowCounts).
+ * From the project's trend rollups (migrations 20261224000000_trend_rollups and
+ * 20261227000200_trend_levels; which table: rollupTable): each day is summed from a few spans of the
+ * rollups' levels (levelTerms), so rows read are the window's days × a few × the copy versions (and
+ * the agents and models, or policy versions, only when the filters name them) in them × count keys,
+ * however many runs they sum and however many of the day's 15-minute buckets hold some. A day that is
+ * not exact (WindowDay) reads the window's 15-minute rows by their zone date instead.
+ */
+async function countRows(
+  db: Database,
+  projectId: string,
+  w: TrendWindow,
+  f: TrendFilters,
+  days?: readonly WindowDay[],
+): Promise<CountRows> {
+  if (f.experiment !== undefined && f.policyVersion !== undefined) return experimentPolicyRows(projectId, w, f);
+  const { table } = rollupTable(f);
+  const terms = termArrays(days ?? (await windowDays(db, w)));
+  if (terms === null) {
+    // The 15-minute rows of the window by their zone date, exact for any zone.
+    const filters = filtersOf(f, 5);
+    return {
+      sql: `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion", r."key", r."n"
+              FROM ${table} r WHERE ${IN_WINDOW} ${filters.sql}`,
+      params: [projectId, w.tz, w.from, w.to, ...filters.params],
+    };
+  }
+  const filters = filtersOf(f, 6);
+  return {
+    sql: `SELECT t."day", r."copyVersion", r."key", r."n" ${termRows(table, `r."copy_version" AS "copyVersion"`, filters.sql, 2)}`,
+    params: [projectId, ...terms, ...filters.params],
+  };
+}
+
+/**
+ * Each count key's sum per day of the window and copy version (countRows summed). A day whose rows
+ * sum to 0 has none in a 15-minute bucket either (counts are positive), so it is left out.
  */
 export async function windowCounts(
   db: Database,
@@ -227,42 +261,61 @@ export async function windowCounts(
   f: TrendFilters,
   days?: readonly WindowDay[],
 ): Promise<Count[]> {
-  if (f.experiment !== undefined && f.policyVersion !== undefined) return experimentPolicyCounts(db, projectId, w, f);
-  const { table } = rollupTable(f);
-  const terms = termArrays(days ?? (await windowDays(db, w)));
-  if (terms === null) {
-    // The 15-minute rows of the window grouped by their zone date, exact for any zone.
-    const filters = filtersOf(f, 5);
-    return db.prisma.$queryRawUnsafe<Count[]>(
-      `SELECT to_char(date_trunc('day', r."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", r."copy_version" AS "copyVersion",
-              r."key", sum(r."n")::float8 AS "n"
-         FROM ${table} r WHERE ${IN_WINDOW} ${filters.sql}
-        GROUP BY 1, 2, 3`,
-      projectId,
-      w.tz,
-      w.from,
-      w.to,
-      ...filters.params,
-    );
-  }
-  const filters = filtersOf(f, 6);
+  const rows = await countRows(db, projectId, w, f, days);
   return db.prisma.$queryRawUnsafe<Count[]>(
-    `SELECT t."day", r."copyVersion", r."key", sum(r."n")::float8 AS "n"
-       ${termRows(table, `r."copy_version" AS "copyVersion"`, filters.sql, 2)}
-      GROUP BY 1, 2, 3 HAVING sum(r."n") <> 0`,
-    projectId,
-    ...terms,
-    ...filters.params,
+    `SELECT c."day", c."copyVersion", c."key", sum(c."n")::float8 AS "n" FROM (${rows.sql}) AS c
+      GROUP BY 1, 2, 3 HAVING sum(c."n") <> 0`,
+    ...rows.params,
   );
 }
 
+/** The window's effect counts: each key's sum over the window, and each day's sums with effect keys collapsed. */
+export type EffectCounts = {
+  /** Each count key's sum over the window's days, every copy version together. */
+  totals: { key: string; n: number }[];
+  /** Each day's sums, every copy version together, `effect.<key>.<stage>.<ctx>.<count>` summed as `effect.<key>.<count>`. */
+  days: { day: string; key: string; n: number }[];
+};
+
 /**
- * windowCounts for an experiment and a policy version together, which no rollup keeps: the buckets
- * of the window's runs in that experiment (and arm) with that policy version, summed per zone day,
- * copy version and count key (an index range of trend_buckets per project and bucket; rows read are
+ * The effectiveness read's sums (contract §10), summed in the database to what its answer shows (one
+ * GROUPING SETS pass over countRows): each count key over the whole window (its rows per key, stage
+ * and context stage) and each day's per-key totals (its charts over days), not each day × copy version
+ * × count key as windowCounts answers. So the rows answered are the keys that hold data plus the
+ * window's days × a few dozen names. The count keys are lib/trends/buckets.ts's only, so every
+ * `effect.` key is `effect.<key>.<stage>.<ctx>.<count>` (parseEffectKey reads the same form).
+ */
+export async function windowEffectCounts(
+  db: Database,
+  projectId: string,
+  w: TrendWindow,
+  f: TrendFilters,
+  days?: readonly WindowDay[],
+): Promise<EffectCounts> {
+  const rows = await countRows(db, projectId, w, f, days);
+  const sums = await db.prisma.$queryRawUnsafe<{ perDay: number; day: string; key: string; name: string; n: number }[]>(
+    `SELECT GROUPING(c."key") AS "perDay", c."day", c."key", c."name", sum(c."n") AS "n" FROM (
+       SELECT r."day", r."key", r."n"::float8 AS "n",
+              CASE WHEN r."key" LIKE 'effect.%' THEN 'effect.' || split_part(r."key", '.', 2) || '.' || split_part(r."key", '.', 5) ELSE r."key" END AS "name"
+         FROM (${rows.sql}) AS r) AS c
+      GROUP BY GROUPING SETS (("key"), ("day", "name")) HAVING sum(c."n") <> 0`,
+    ...rows.params,
+  );
+  const counts: EffectCounts = { totals: [], days: [] };
+  for (const { perDay, day, key, name, n } of sums) {
+    if (perDay === 0) counts.totals.push({ key, n });
+    else counts.days.push({ day, key: name, n });
+  }
+  return counts;
+}
+
+/**
+ * countRows for an experiment and a policy version together, which no rollup keeps: the buckets
+ * of the window's runs in that experiment (and arm) with that policy version, by zone day, copy
+ * version and count key (an index range of trend_buckets per project and bucket; rows read are
  * those runs' buckets, a narrow set: one experiment's runs of one policy).
  */
-async function experimentPolicyCounts(db: Database, projectId: string, w: TrendWindow, f: TrendFilters): Promise<Count[]> {
+function experimentPolicyRows(projectId: string, w: TrendWindow, f: TrendFilters): CountRows {
   const asked: [string, string | undefined][] = [
     ["experiment_id", f.experiment],
     ["experiment_arm", f.arm],
@@ -279,19 +332,14 @@ async function experimentPolicyCounts(db: Database, projectId: string, w: TrendW
     params.push("like" in f.keys ? f.keys.like : f.keys.notLike);
     sql += ` AND ${like ? "" : "NOT "}c."key" LIKE ${like ? "ANY" : "ALL"}($${5 + used.length}::text[])`;
   }
-  return db.prisma.$queryRawUnsafe<Count[]>(
-    `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
-            c."key", sum(c."value"::bigint)::float8 AS "n"
-       FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
-      WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
-            ${sql}
-      GROUP BY 1, 2, 3 HAVING sum(c."value"::bigint) <> 0`,
-    projectId,
-    w.tz,
-    w.from,
-    w.to,
-    ...params,
-  );
+  return {
+    sql: `SELECT to_char(date_trunc('day', b."bucket" AT TIME ZONE $2), 'YYYY-MM-DD') AS "day", b."copy_version" AS "copyVersion",
+                 c."key", c."value"::bigint AS "n"
+            FROM "trend_buckets" b CROSS JOIN LATERAL jsonb_each_text(b."counts") AS c("key", "value")
+           WHERE b."project_id" = $1 AND b."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND b."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)
+                 ${sql}`,
+    params: [projectId, w.tz, w.from, w.to, ...params],
+  };
 }
 
 /**
