@@ -261,3 +261,83 @@ describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   }, 120_000);
 });
+
+const ARM_ROLLUPS = "20261231000000_trend_arm_rollups";
+
+describe.each(bareDatabases())(`${ARM_ROLLUPS} on a populated $name database`, (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+  }, 180_000);
+  afterAll(async () => db?.close());
+
+  it("sums an experiment's rollups over agents and models per arm and copy, and its triggers keep both tables", async () => {
+    await db.withSql((sql) => applyMigrations(sql, migrationsBefore(ARM_ROLLUPS)));
+    const projectId = (await db.prisma.project.create({ data: { name: "trend-arm-rollups" } })).id;
+    // One arm's runs over two agents and two models (one with none), another arm's, and a run in no experiment.
+    const runs = [
+      { id: "a1", agent: "x", model: "m1", arm: "A", copy: "c", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
+      { id: "a2", agent: "y", model: "m2", arm: "A", copy: "c", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
+      { id: "a3", agent: "y", model: null, arm: "A", copy: "d", counts: { turns: 2 } },
+      { id: "b1", agent: "x", model: "m1", arm: "B", copy: "c", counts: { turns: 5 } },
+      { id: "n1", agent: "x", model: "m1", arm: null, copy: "c", counts: { turns: 7 } },
+    ];
+    for (const run of runs) {
+      const experiment = run.arm === null ? null : "exp";
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "experiment_id", "experiment_arm", "event_count")
+         VALUES ($1, $2, $1, 't', $3, $4, $5, $6, 1)`,
+        run.id,
+        projectId,
+        run.agent,
+        run.model,
+        experiment,
+        run.arm,
+      );
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
+         VALUES ($1, $2, '2026-11-20T08:00Z', $3, $4, $5, 'p', $6, $7, $8::jsonb)`,
+        projectId,
+        run.id,
+        run.agent,
+        run.model,
+        run.copy,
+        experiment,
+        run.arm,
+        JSON.stringify(run.counts),
+      );
+    }
+
+    expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(ARM_ROLLUPS, true)))).toEqual([ARM_ROLLUPS]);
+    const day = () =>
+      db.prisma.$queryRawUnsafe<Record<string, string | number>[]>(
+        `SELECT "experiment_id", "arm", "copy_version", "key", "n"::int AS "n" FROM "trend_arm_rollups"
+          WHERE "project_id" = $1 AND "minutes" = 1440 ORDER BY 1, 2, 3, 4`,
+        projectId,
+      );
+    // Summed by hand from the rows above: n1 names no experiment.
+    expect(await day()).toEqual([
+      { experiment_id: "exp", arm: "A", copy_version: "c", key: "effect.requests.1.0.delivered", n: 3 },
+      { experiment_id: "exp", arm: "A", copy_version: "c", key: "turns", n: 7 },
+      { experiment_id: "exp", arm: "A", copy_version: "d", key: "turns", n: 2 },
+      { experiment_id: "exp", arm: "B", copy_version: "c", key: "turns", n: 5 },
+    ]);
+    expect(await rollupDrift(db)).toEqual([]);
+
+    // From here on the triggers keep both: a bucket updated in place (into the other arm), a run deleted.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "experiment_arm" = 'B', "counts" = '{"turns": 6}'::jsonb WHERE "project_id" = $1 AND "run_pk" = 'a1'`,
+      projectId,
+    );
+    await db.prisma.$executeRawUnsafe(`UPDATE "runs" SET "experiment_arm" = 'B' WHERE "project_id" = $1 AND "id" = 'a1'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'a3'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    expect(await day()).toEqual([
+      { experiment_id: "exp", arm: "A", copy_version: "c", key: "effect.requests.1.0.delivered", n: 2 },
+      { experiment_id: "exp", arm: "A", copy_version: "c", key: "turns", n: 4 },
+      { experiment_id: "exp", arm: "B", copy_version: "c", key: "turns", n: 11 },
+    ]);
+    expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  }, 120_000);
+});

@@ -15,8 +15,9 @@ export interface RollupDrift {
 const LEVELS = [15, 60, 360, 1440];
 
 /**
- * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups and trend_experiment_rollups
- * (the runs with an experiment) that differs from the sum, computed again from trend_buckets, of the
+ * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups, trend_experiment_rollups and
+ * trend_arm_rollups (the runs with an experiment; the last once migration 20261231000000_trend_arm_rollups
+ * made it) that differs from the sum, computed again from trend_buckets, of the
  * buckets it groups (migration 20261224000000_trend_rollups), at each level
  * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
  * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
@@ -66,7 +67,10 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
 
 type Drift = (table: string, dims: string[], dimsOfBucket: string[], where?: string) => Promise<RollupDrift[]>;
 
-/** trend_experiment_rollups against the buckets of the runs with an experiment, and buckets filed under another experiment than their run's. */
+/**
+ * trend_experiment_rollups and trend_arm_rollups (where it exists yet) against the buckets of the runs
+ * with an experiment, and buckets filed under another experiment than their run's.
+ */
 async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
   const misfiled = await db.prisma.$queryRawUnsafe<RollupDrift[]>(
     `SELECT 'trend_buckets' AS "table", b."project_id" AS "projectId", to_char(b."bucket" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS "bucket",
@@ -84,7 +88,21 @@ async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[
       [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`],
       `WHERE b."experiment_id" IS NOT NULL`,
     )),
+    ...(await armDrift(db, drift)),
   ];
+}
+
+async function armDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
+  const [{ made }] = await db.prisma.$queryRawUnsafe<{ made: boolean }[]>(
+    `SELECT to_regclass('"trend_arm_rollups"') IS NOT NULL AS "made"`,
+  );
+  if (!made) return [];
+  return drift(
+    "trend_arm_rollups",
+    ["experiment_id", "arm", "copy_version"],
+    [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `b."copy_version"`],
+    `WHERE b."experiment_id" IS NOT NULL`,
+  );
 }
 
 /**
