@@ -341,3 +341,78 @@ describe.each(bareDatabases())(`${ARM_ROLLUPS} on a populated $name database`, (
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
   }, 120_000);
 });
+
+const AGENT_COPY_ROLLUPS = "20261231000100_trend_agent_copy_rollups";
+
+describe.each(bareDatabases())(`${AGENT_COPY_ROLLUPS} on a populated $name database`, (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await kind.open();
+  }, 180_000);
+  afterAll(async () => db?.close());
+
+  it("sums the per-agent rollups over models per agent and copy, and the triggers keep all four tables", async () => {
+    await db.withSql((sql) => applyMigrations(sql, migrationsBefore(AGENT_COPY_ROLLUPS)));
+    const projectId = (await db.prisma.project.create({ data: { name: "trend-agent-copy-rollups" } })).id;
+    // One agent's runs over two models (one with none) and two copies; another agent; a run with no agent.
+    const runs = [
+      { id: "r1", agent: "x", model: "m1", copy: "c", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
+      { id: "r2", agent: "x", model: "m2", copy: "c", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
+      { id: "r3", agent: "x", model: null, copy: "d", counts: { turns: 2 } },
+      { id: "r4", agent: "y", model: "m1", copy: "c", counts: { turns: 5 } },
+      { id: "r5", agent: null, model: "m1", copy: "c", counts: { turns: 1 } },
+    ];
+    for (const run of runs) {
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count") VALUES ($1, $2, $1, 't', $3, $4, 1)`,
+        run.id,
+        projectId,
+        run.agent,
+        run.model,
+      );
+      await db.prisma.$executeRawUnsafe(
+        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
+         VALUES ($1, $2, '2026-11-20T08:00Z', $3, $4, $5, $2, $6::jsonb)`,
+        projectId,
+        run.id,
+        run.agent,
+        run.model,
+        run.copy,
+        JSON.stringify(run.counts),
+      );
+    }
+
+    expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(AGENT_COPY_ROLLUPS, true)))).toEqual([AGENT_COPY_ROLLUPS]);
+    const day = () =>
+      db.prisma.$queryRawUnsafe<Record<string, string | number>[]>(
+        `SELECT "agent", "copy_version", "key", "n"::int AS "n" FROM "trend_agent_copy_rollups"
+          WHERE "project_id" = $1 AND "minutes" = 1440 ORDER BY 1, 2, 3`,
+        projectId,
+      );
+    // Summed by hand from the rows above ('' for the run with no agent).
+    expect(await day()).toEqual([
+      { agent: "", copy_version: "c", key: "turns", n: 1 },
+      { agent: "x", copy_version: "c", key: "effect.requests.1.0.delivered", n: 3 },
+      { agent: "x", copy_version: "c", key: "turns", n: 7 },
+      { agent: "x", copy_version: "d", key: "turns", n: 2 },
+      { agent: "y", copy_version: "c", key: "turns", n: 5 },
+    ]);
+    expect(await rollupDrift(db)).toEqual([]);
+
+    // From here on the triggers keep it: a bucket updated in place, a run deleted.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_buckets" SET "counts" = '{"turns": 6}'::jsonb WHERE "project_id" = $1 AND "run_pk" = 'r1'`,
+      projectId,
+    );
+    expect(await rollupDrift(db)).toEqual([]);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM "runs" WHERE "project_id" = $1 AND "id" = 'r3'`, projectId);
+    expect(await rollupDrift(db)).toEqual([]);
+    expect(await day()).toEqual([
+      { agent: "", copy_version: "c", key: "turns", n: 1 },
+      { agent: "x", copy_version: "c", key: "effect.requests.1.0.delivered", n: 2 },
+      { agent: "x", copy_version: "c", key: "turns", n: 10 },
+      { agent: "y", copy_version: "c", key: "turns", n: 5 },
+    ]);
+    expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  }, 120_000);
+});

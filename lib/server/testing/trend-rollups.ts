@@ -15,9 +15,8 @@ export interface RollupDrift {
 const LEVELS = [15, 60, 360, 1440];
 
 /**
- * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups, trend_experiment_rollups and
- * trend_arm_rollups (the runs with an experiment; the last once migration 20261231000000_trend_arm_rollups
- * made it) that differs from the sum, computed again from trend_buckets, of the
+ * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups, trend_agent_copy_rollups,
+ * trend_experiment_rollups and trend_arm_rollups (the runs with an experiment) that differs from the sum, computed again from trend_buckets, of the
  * buckets it groups (migration 20261224000000_trend_rollups), at each level
  * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
  * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
@@ -59,6 +58,9 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
     ...(await drift("trend_rollups", ["copy_version"], [`b."copy_version"`])),
     ...(await drift("trend_agent_rollups", agentDims, agentOfBucket)),
     ...(await drift("trend_policy_rollups", [...agentDims, "policy_version"], [...agentOfBucket, `b."policy_version"`])),
+    ...((await made(db, "trend_agent_copy_rollups"))
+      ? await drift("trend_agent_copy_rollups", ["agent", "copy_version"], [agentOfBucket[0], agentOfBucket[2]])
+      : []),
     // Only the runs that name an experiment (migration 20261229000000_trend_experiment_rollups), with
     // their stored experiment and arm compared against the run's own.
     ...(await experimentDrift(db, drift)),
@@ -92,11 +94,14 @@ async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[
   ];
 }
 
+/** Whether a table exists yet (the tables of later migrations, in the tests of earlier ones). */
+async function made(db: Database, table: string): Promise<boolean> {
+  const [row] = await db.prisma.$queryRawUnsafe<{ made: boolean }[]>(`SELECT to_regclass($1) IS NOT NULL AS "made"`, `"${table}"`);
+  return row.made;
+}
+
 async function armDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
-  const [{ made }] = await db.prisma.$queryRawUnsafe<{ made: boolean }[]>(
-    `SELECT to_regclass('"trend_arm_rollups"') IS NOT NULL AS "made"`,
-  );
-  if (!made) return [];
+  if (!(await made(db, "trend_arm_rollups"))) return [];
   return drift(
     "trend_arm_rollups",
     ["experiment_id", "arm", "copy_version"],

@@ -30,7 +30,9 @@ export function bucketsFiling(run: TrendRun, versions: TrendVersions): string {
  * one rebuild and list it by another. The project's rollups (trend_rollups, which the trends read)
  * follow in the same statements: triggers on trend_buckets subtract the DELETE's rows, add the
  * INSERT's, and add the UPDATE's differences (migrations 20261224000000_trend_rollups and
- * 20261227000200_trend_levels; trend_experiment_rollups and trend_arm_rollups, for a run that names
+ * 20261227000200_trend_levels; trend_agent_rollups, trend_policy_rollups and trend_agent_copy_rollups
+ * beside it, 20261230000000_trend_rollups_without_policy and 20261231000100_trend_agent_copy_rollups;
+ * trend_experiment_rollups and trend_arm_rollups, for a run that names
  * an experiment, 20261229000000_trend_experiment_rollups and 20261231000000_trend_arm_rollups).
  *
  * `stored`: the buckets the run has stored, when the caller knows them (a resume over the rebuild it
