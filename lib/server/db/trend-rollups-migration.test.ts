@@ -163,6 +163,47 @@ describe.each(bareDatabases())(`${TREND_EXPERIMENT_ROLLUPS} on a populated $name
   }, 120_000);
 });
 
+/**
+ * A run with one bucket at 2026-11-20T08:00Z, stored as a rebuild stores it (runs and trend_buckets as
+ * they are from migration 20261229000000_trend_experiment_rollups on: the bucket filed under the run's experiment).
+ */
+type StoredRun = {
+  id: string;
+  agent: string | null;
+  model?: string | null;
+  copy: string;
+  policy: string;
+  experiment?: string | null;
+  arm?: string | null;
+  counts: Record<string, number>;
+};
+
+async function storeRun(db: Database, projectId: string, run: StoredRun): Promise<void> {
+  await db.prisma.$executeRawUnsafe(
+    `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "experiment_id", "experiment_arm", "event_count")
+     VALUES ($1, $2, $1, 't', $3, $4, $5, $6, 1)`,
+    run.id,
+    projectId,
+    run.agent,
+    run.model ?? null,
+    run.experiment ?? null,
+    run.arm ?? null,
+  );
+  await db.prisma.$executeRawUnsafe(
+    `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
+     VALUES ($1, $2, '2026-11-20T08:00Z', $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+    projectId,
+    run.id,
+    run.agent,
+    run.model ?? null,
+    run.copy,
+    run.policy,
+    run.experiment ?? null,
+    run.arm ?? null,
+    JSON.stringify(run.counts),
+  );
+}
+
 const WITHOUT_POLICY = "20261230000000_trend_rollups_without_policy";
 
 describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`, (kind) => {
@@ -176,41 +217,30 @@ describe.each(bareDatabases())(`${WITHOUT_POLICY} on a populated $name database`
     await db.withSql((sql) => applyMigrations(sql, migrationsBefore(WITHOUT_POLICY)));
     const projectId = (await db.prisma.project.create({ data: { name: "trend-rollups-without-policy" } })).id;
     // Three runs of one agent and copy in one bucket, each with its own policy (limits sized per task); a fourth with another copy.
-    const runs = [
-      { id: "p1", agent: "a", copy: "c", policy: "p1", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
-      { id: "p2", agent: "a", copy: "c", policy: "p2", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
+    // p1 and p2 are in one experiment's arm.
+    const runs: StoredRun[] = [
+      {
+        id: "p1",
+        agent: "a",
+        copy: "c",
+        policy: "p1",
+        experiment: "exp",
+        arm: "B",
+        counts: { turns: 3, "effect.requests.1.0.delivered": 1 },
+      },
+      {
+        id: "p2",
+        agent: "a",
+        copy: "c",
+        policy: "p2",
+        experiment: "exp",
+        arm: "B",
+        counts: { turns: 4, "effect.requests.1.0.delivered": 2 },
+      },
       { id: "p3", agent: "b", copy: "c", policy: "p3", counts: { turns: 5 } },
       { id: "p4", agent: "a", copy: "d", policy: "p1", counts: { turns: 1 } },
     ];
-    for (const run of runs) {
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "event_count") VALUES ($1, $2, $1, 't', $3, 1)`,
-        run.id,
-        projectId,
-        run.agent,
-      );
-      // p1 and p2 are in one experiment's arm (runs.experiment_id as the rebuild files it on the buckets).
-      const experiment = run.id === "p1" || run.id === "p2" ? "exp" : null;
-      await db.prisma.$executeRawUnsafe(
-        `UPDATE "runs" SET "experiment_id" = $3, "experiment_arm" = $4 WHERE "project_id" = $1 AND "id" = $2`,
-        projectId,
-        run.id,
-        experiment,
-        experiment === null ? null : "B",
-      );
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
-         VALUES ($1, $2, '2026-11-20T08:00Z', $3, NULL, $4, $5, $6, $7, $8::jsonb)`,
-        projectId,
-        run.id,
-        run.agent,
-        run.copy,
-        run.policy,
-        experiment,
-        experiment === null ? null : "B",
-        JSON.stringify(run.counts),
-      );
-    }
+    for (const run of runs) await storeRun(db, projectId, run);
 
     expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(WITHOUT_POLICY, true)))).toEqual([WITHOUT_POLICY]);
     const day = (table: string, columns: string) =>
@@ -275,38 +305,14 @@ describe.each(bareDatabases())(`${ARM_ROLLUPS} on a populated $name database`, (
     await db.withSql((sql) => applyMigrations(sql, migrationsBefore(ARM_ROLLUPS)));
     const projectId = (await db.prisma.project.create({ data: { name: "trend-arm-rollups" } })).id;
     // One arm's runs over two agents and two models (one with none), another arm's, and a run in no experiment.
-    const runs = [
+    const rows: Omit<StoredRun, "policy" | "experiment">[] = [
       { id: "a1", agent: "x", model: "m1", arm: "A", copy: "c", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
       { id: "a2", agent: "y", model: "m2", arm: "A", copy: "c", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
       { id: "a3", agent: "y", model: null, arm: "A", copy: "d", counts: { turns: 2 } },
       { id: "b1", agent: "x", model: "m1", arm: "B", copy: "c", counts: { turns: 5 } },
       { id: "n1", agent: "x", model: "m1", arm: null, copy: "c", counts: { turns: 7 } },
     ];
-    for (const run of runs) {
-      const experiment = run.arm === null ? null : "exp";
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "experiment_id", "experiment_arm", "event_count")
-         VALUES ($1, $2, $1, 't', $3, $4, $5, $6, 1)`,
-        run.id,
-        projectId,
-        run.agent,
-        run.model,
-        experiment,
-        run.arm,
-      );
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "experiment_id", "experiment_arm", "counts")
-         VALUES ($1, $2, '2026-11-20T08:00Z', $3, $4, $5, 'p', $6, $7, $8::jsonb)`,
-        projectId,
-        run.id,
-        run.agent,
-        run.model,
-        run.copy,
-        experiment,
-        run.arm,
-        JSON.stringify(run.counts),
-      );
-    }
+    for (const run of rows) await storeRun(db, projectId, { ...run, policy: "p", experiment: run.arm === null ? null : "exp" });
 
     expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(ARM_ROLLUPS, true)))).toEqual([ARM_ROLLUPS]);
     const day = () =>
@@ -354,33 +360,15 @@ describe.each(bareDatabases())(`${AGENT_COPY_ROLLUPS} on a populated $name datab
   it("sums the per-agent rollups over models per agent and copy, and the triggers keep all four tables", async () => {
     await db.withSql((sql) => applyMigrations(sql, migrationsBefore(AGENT_COPY_ROLLUPS)));
     const projectId = (await db.prisma.project.create({ data: { name: "trend-agent-copy-rollups" } })).id;
-    // One agent's runs over two models (one with none) and two copies; another agent; a run with no agent.
-    const runs = [
+    // One agent's runs over two models (one with none) and two copies; another agent; a run with no agent. Each its own policy.
+    const rows: Omit<StoredRun, "policy">[] = [
       { id: "r1", agent: "x", model: "m1", copy: "c", counts: { turns: 3, "effect.requests.1.0.delivered": 1 } },
       { id: "r2", agent: "x", model: "m2", copy: "c", counts: { turns: 4, "effect.requests.1.0.delivered": 2 } },
       { id: "r3", agent: "x", model: null, copy: "d", counts: { turns: 2 } },
       { id: "r4", agent: "y", model: "m1", copy: "c", counts: { turns: 5 } },
       { id: "r5", agent: null, model: "m1", copy: "c", counts: { turns: 1 } },
     ];
-    for (const run of runs) {
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "runs" ("id", "project_id", "run_id", "task", "agent", "model", "event_count") VALUES ($1, $2, $1, 't', $3, $4, 1)`,
-        run.id,
-        projectId,
-        run.agent,
-        run.model,
-      );
-      await db.prisma.$executeRawUnsafe(
-        `INSERT INTO "trend_buckets" ("project_id", "run_pk", "bucket", "agent", "model", "copy_version", "policy_version", "counts")
-         VALUES ($1, $2, '2026-11-20T08:00Z', $3, $4, $5, $2, $6::jsonb)`,
-        projectId,
-        run.id,
-        run.agent,
-        run.model,
-        run.copy,
-        JSON.stringify(run.counts),
-      );
-    }
+    for (const run of rows) await storeRun(db, projectId, { ...run, policy: run.id });
 
     expect(await db.withSql((sql) => applyMigrations(sql, migrationsBefore(AGENT_COPY_ROLLUPS, true)))).toEqual([AGENT_COPY_ROLLUPS]);
     const day = () =>
