@@ -140,12 +140,13 @@ export async function windowDays(db: Database, w: TrendWindow): Promise<WindowDa
 
 /**
  * The rollup table a read with these filters sums (migrations 20261224000000_trend_rollups,
- * 20261229000000_trend_experiment_rollups, 20261230000000_trend_rollups_without_policy and
+ * 20261229000000_trend_experiment_rollups, 20261230000000_trend_rollups_without_policy,
  * 20261231000000_trend_arm_rollups and 20261231000100_trend_agent_copy_rollups), the one with the
- * fewest dimensions that has every column asked for, so a read sums rows of only the versions, agents
- * and models it can tell apart: `trend_rollups` (per copy version), or `trend_agent_copy_rollups`
- * (also per agent) when an agent is asked for, or `trend_agent_rollups` (per agent and model) when
- * a model is, or `trend_policy_rollups` (also per policy version) when a policy version is; when an experiment is, only the experiments' runs: `trend_arm_rollups` (per
+ * fewest dimensions that has every column asked for, so a read sums rows of only the versions,
+ * agents and models it can tell apart: `trend_rollups` (per copy version), or
+ * `trend_agent_copy_rollups` (also per agent) when an agent is asked for, or `trend_agent_rollups`
+ * (per agent and model) when a model is, or `trend_policy_rollups` (also per policy version) when a
+ * policy version is. When an experiment is, only the experiments' runs: `trend_arm_rollups` (per
  * experiment, arm and copy version), or `trend_experiment_rollups` (also per agent and model) when
  * an agent or model is asked for too. A policy version is often one run's own (an agent that sizes
  * its limits per task), so the reads that ask for none never group by it; an experiment and a
