@@ -329,6 +329,21 @@ describe.each(bareDatabases())(`${ARM_ROLLUPS} on a populated $name database`, (
       { experiment_id: "exp", arm: "B", copy_version: "c", key: "turns", n: 5 },
     ]);
     expect(await rollupDrift(db)).toEqual([]);
+    // The check sees this table: a row off by one is drift.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_arm_rollups" SET "n" = "n" + 1 WHERE "project_id" = $1 AND "key" = 'turns' AND "arm" = 'B'`,
+      projectId,
+    );
+    expect((await rollupDrift(db)).map((d) => d.table)).toEqual([
+      "trend_arm_rollups",
+      "trend_arm_rollups",
+      "trend_arm_rollups",
+      "trend_arm_rollups",
+    ]);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_arm_rollups" SET "n" = "n" - 1 WHERE "project_id" = $1 AND "key" = 'turns' AND "arm" = 'B'`,
+      projectId,
+    );
 
     // From here on the triggers keep both: a bucket updated in place (into the other arm), a run deleted.
     await db.prisma.$executeRawUnsafe(
@@ -386,6 +401,21 @@ describe.each(bareDatabases())(`${AGENT_COPY_ROLLUPS} on a populated $name datab
       { agent: "y", copy_version: "c", key: "turns", n: 5 },
     ]);
     expect(await rollupDrift(db)).toEqual([]);
+    // The check sees this table: a row off by one is drift.
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_agent_copy_rollups" SET "n" = "n" + 1 WHERE "project_id" = $1 AND "key" = 'turns' AND "agent" = 'y'`,
+      projectId,
+    );
+    expect((await rollupDrift(db)).map((d) => d.table)).toEqual([
+      "trend_agent_copy_rollups",
+      "trend_agent_copy_rollups",
+      "trend_agent_copy_rollups",
+      "trend_agent_copy_rollups",
+    ]);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "trend_agent_copy_rollups" SET "n" = "n" - 1 WHERE "project_id" = $1 AND "key" = 'turns' AND "agent" = 'y'`,
+      projectId,
+    );
 
     // From here on the triggers keep it: a bucket updated in place, a run deleted.
     await db.prisma.$executeRawUnsafe(

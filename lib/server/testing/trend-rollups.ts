@@ -16,10 +16,10 @@ const LEVELS = [15, 60, 360, 1440];
 
 /**
  * Every row of trend_rollups, trend_agent_rollups, trend_policy_rollups, trend_agent_copy_rollups,
- * trend_experiment_rollups and trend_arm_rollups (the runs with an experiment) that differs from the sum, computed again from trend_buckets, of the
- * buckets it groups (migration 20261224000000_trend_rollups), at each level
- * (20261227000200_trend_levels: the 15-minute bucket, the UTC hour, 6-hour block and day the bucket
- * is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
+ * trend_experiment_rollups and trend_arm_rollups (the runs with an experiment; each table once its
+ * migration made it) that differs from the sum, computed again from trend_buckets, of the buckets
+ * it groups (migration 20261224000000_trend_rollups), at each level (20261227000200_trend_levels:
+ * the 15-minute bucket, the UTC hour, 6-hour block and day the bucket is in, by epoch arithmetic rather than the migration's date_bin), and every such sum with no row; a
  * row summing to 0 should not exist. Empty when the rollups are exact. `levels: false`: the two
  * tables as migration 20261224000000_trend_rollups made them (no minutes column; both per policy
  * version, which 20261230000000_trend_rollups_without_policy moved to trend_policy_rollups).
@@ -58,9 +58,7 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
     ...(await drift("trend_rollups", ["copy_version"], [`b."copy_version"`])),
     ...(await drift("trend_agent_rollups", agentDims, agentOfBucket)),
     ...(await drift("trend_policy_rollups", [...agentDims, "policy_version"], [...agentOfBucket, `b."policy_version"`])),
-    ...((await made(db, "trend_agent_copy_rollups"))
-      ? await drift("trend_agent_copy_rollups", ["agent", "copy_version"], [agentOfBucket[0], agentOfBucket[2]])
-      : []),
+    ...(await driftOnceMade(db, drift, "trend_agent_copy_rollups", ["agent", "copy_version"], [agentOfBucket[0], agentOfBucket[2]])),
     // Only the runs that name an experiment (migration 20261229000000_trend_experiment_rollups), with
     // their stored experiment and arm compared against the run's own.
     ...(await experimentDrift(db, drift)),
@@ -70,7 +68,7 @@ export async function rollupDrift(db: Database, { levels = true }: { levels?: bo
 type Drift = (table: string, dims: string[], dimsOfBucket: string[], where?: string) => Promise<RollupDrift[]>;
 
 /**
- * trend_experiment_rollups and trend_arm_rollups (where it exists yet) against the buckets of the runs
+ * trend_experiment_rollups and trend_arm_rollups against the buckets of the runs
  * with an experiment, and buckets filed under another experiment than their run's.
  */
 async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
@@ -90,24 +88,21 @@ async function experimentDrift(db: Database, drift: Drift): Promise<RollupDrift[
       [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `coalesce(b."agent", '')`, `coalesce(b."model", '')`, `b."copy_version"`],
       `WHERE b."experiment_id" IS NOT NULL`,
     )),
-    ...(await armDrift(db, drift)),
+    ...(await driftOnceMade(
+      db,
+      drift,
+      "trend_arm_rollups",
+      ["experiment_id", "arm", "copy_version"],
+      [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `b."copy_version"`],
+      `WHERE b."experiment_id" IS NOT NULL`,
+    )),
   ];
 }
 
-/** Whether a table exists yet (the tables of later migrations, in the tests of earlier ones). */
-async function made(db: Database, table: string): Promise<boolean> {
-  const [row] = await db.prisma.$queryRawUnsafe<{ made: boolean }[]>(`SELECT to_regclass($1) IS NOT NULL AS "made"`, `"${table}"`);
-  return row.made;
-}
-
-async function armDrift(db: Database, drift: Drift): Promise<RollupDrift[]> {
-  if (!(await made(db, "trend_arm_rollups"))) return [];
-  return drift(
-    "trend_arm_rollups",
-    ["experiment_id", "arm", "copy_version"],
-    [`b."experiment_id"`, `coalesce(b."experiment_arm", '')`, `b."copy_version"`],
-    `WHERE b."experiment_id" IS NOT NULL`,
-  );
+/** `drift` of a table a later migration makes: none while it does not exist yet (in the tests of earlier migrations). */
+async function driftOnceMade(db: Database, drift: Drift, ...args: Parameters<Drift>): Promise<RollupDrift[]> {
+  const [{ made }] = await db.prisma.$queryRawUnsafe<{ made: boolean }[]>(`SELECT to_regclass($1) IS NOT NULL AS "made"`, `"${args[0]}"`);
+  return made ? drift(...args) : [];
 }
 
 /**
