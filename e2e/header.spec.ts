@@ -15,6 +15,7 @@ const SECTIONS = [
   { name: "Trends", path: "/trends", heading: /trends/i },
   { name: "Experiments", path: "/experiments", heading: /experiments/i },
   { name: "Copy", path: "/copy", heading: /copy/i },
+  { name: "Audit", path: "/audit", heading: /audit log/i },
   { name: "API", path: "/docs/api", heading: /api/i },
 ] as const;
 

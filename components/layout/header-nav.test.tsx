@@ -148,6 +148,7 @@ describe("the narrow-screen Menu", () => {
       ["Trends", "/trends"],
       ["Experiments", "/experiments"],
       ["Copy", "/copy"],
+      ["Audit", "/audit"],
       ["API", "/docs/api"],
     ]);
     expect(within(panel).getByRole("link", { name: "Runs" })).toHaveAttribute("aria-current", "page");

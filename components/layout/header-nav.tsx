@@ -15,6 +15,7 @@ const SECTIONS = [
   { name: "Trends", href: "/trends" },
   { name: "Experiments", href: "/experiments" },
   { name: "Copy", href: "/copy" },
+  { name: "Audit", href: "/audit" },
   { name: "API", href: "/docs/api" },
 ] as const;
 

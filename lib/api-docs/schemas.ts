@@ -12,6 +12,8 @@ import {
   ZCopyVersionList,
   ZEvent,
   ZEventsResponse,
+  ZAuditEntry,
+  ZAuditList,
   ZExperiment,
   ZExperimentAssignment,
   ZExperimentCreate,
@@ -113,6 +115,8 @@ export const RESPONSE_SCHEMAS = {
   ExperimentList: ZExperimentList,
   ExperimentAssignment: ZExperimentAssignment,
   ExperimentPromotion: ZExperimentPromotion,
+  AuditEntry: ZAuditEntry,
+  AuditList: ZAuditList,
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

@@ -20,3 +20,4 @@ export * from "./comments";
 export * from "./trends";
 export * from "./views";
 export * from "./experiments";
+export * from "./audit";

@@ -29,6 +29,10 @@ export const TAGS = [
     name: "Experiments",
     description: "Copy and policy experiments: arms assigned per run (contract §10), started, stopped, an arm promoted to the defaults.",
   },
+  {
+    name: "Audit log",
+    description: "Who changed what, when, from where, before → after: versions and defaults, experiments, keys, deleted comments.",
+  },
   { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
   { name: "Service", description: "Health and this reference; no key needed." },
 ] as const;

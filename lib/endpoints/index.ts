@@ -1,3 +1,4 @@
+import { auditApi } from "./audit";
 import { commentsApi } from "./comments";
 import { endpointsIn, type AnyEndpoint } from "./endpoint";
 import { experimentsApi } from "./experiments";
@@ -11,6 +12,7 @@ import { copyVersionsApi, policyVersionsApi } from "./versions";
 import { viewsApi } from "./views";
 
 export {
+  auditApi,
   commentsApi,
   copyVersionsApi,
   experimentsApi,
@@ -39,6 +41,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   copyVersionsApi,
   policyVersionsApi,
   experimentsApi,
+  auditApi,
   replayApi,
   serviceApi,
 );

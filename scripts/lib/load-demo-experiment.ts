@@ -74,7 +74,7 @@ export function databaseStore(db: Database, caller: Caller): DemoExperimentStore
       const found = (await listExperiments(db, projectId)).find((e) => e.name === body.name);
       // A fixed id: the demo's assignments, and so its results, are the same on every fresh database.
       const experiment = found ?? (await createExperiment(db, caller, body, { id: DEMO_EXPERIMENT_ID }));
-      if (experiment.status === "draft") await startExperiment(db, projectId, experiment.id, experiment.version);
+      if (experiment.status === "draft") await startExperiment(db, caller, experiment.id, experiment.version);
       return experiment.id;
     },
   };

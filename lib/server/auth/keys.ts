@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { COMMAND_LINE, keyName, recordAudit, type Actor } from "@/lib/server/audit/audit-log";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { bearerKey } from "./authorization";
@@ -18,14 +19,30 @@ function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-/** Creates a key for a project (and the project, if new). The secret is returned once; only its hash is kept. */
-export async function createKey(db: Database, projectName: string, label?: string): Promise<{ secret: string; key: KeyInfo }> {
+/**
+ * Creates a key for a project (and the project, if new). The secret is returned once; only its hash
+ * is kept. The audit log records it as `actor`'s doing (the command line unless told otherwise).
+ */
+export async function createKey(
+  db: Database,
+  projectName: string,
+  label?: string,
+  actor: Actor = COMMAND_LINE,
+): Promise<{ secret: string; key: KeyInfo }> {
   const name = projectName.trim();
   if (!name) throw new DomainError("invalid", "a project name is required", "project");
   const secret = `${SECRET_PREFIX}${randomBytes(24).toString("base64url")}`;
   const project = await db.prisma.project.upsert({ where: { name }, create: { name }, update: {} });
-  const row = await db.prisma.apiKey.create({
-    data: { projectId: project.id, prefix: secret.slice(0, 10), secretHash: hashSecret(secret), label: label ?? null },
+  const row = await db.prisma.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { projectId: project.id, prefix: secret.slice(0, 10), secretHash: hashSecret(secret), label: label ?? null },
+    });
+    await recordAudit(tx, project.id, actor, {
+      action: "key.create",
+      target: { id: created.id, name: keyName(created) },
+      after: { prefix: created.prefix, label: created.label },
+    });
+    return created;
   });
   return { secret, key: toInfo(row, name) };
 }
@@ -39,20 +56,30 @@ export async function listKeys(db: Database, projectName?: string): Promise<KeyI
   return rows.map((row) => toInfo(row, row.project.name));
 }
 
-/** Revokes a key by its id or its prefix; revoking twice is harmless. */
-export async function revokeKey(db: Database, idOrPrefix: string): Promise<KeyInfo> {
+/** Revokes a key by its id or its prefix; revoking twice is harmless (and recorded once). */
+export async function revokeKey(db: Database, idOrPrefix: string, actor: Actor = COMMAND_LINE): Promise<KeyInfo> {
   const matches = await db.prisma.apiKey.findMany({
     where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] },
     include: { project: { select: { name: true } } },
   });
   if (matches.length === 0) throw new DomainError("not_found", `no key with id or prefix ${JSON.stringify(idOrPrefix)}`);
   if (matches.length > 1) throw new DomainError("conflict", `${matches.length} keys match ${JSON.stringify(idOrPrefix)}; use the key id`);
-  const row = await db.prisma.apiKey.update({
-    where: { id: matches[0].id },
-    data: { revokedAt: matches[0].revokedAt ?? new Date() },
-    include: { project: { select: { name: true } } },
+  const key = matches[0];
+  return db.prisma.$transaction(async (tx) => {
+    // Only the revoke that finds the key live changes it (and is recorded).
+    const revokedAt = new Date();
+    const { count } = await tx.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt } });
+    if (count > 0) {
+      await recordAudit(tx, key.projectId, actor, {
+        action: "key.revoke",
+        target: { id: key.id, name: keyName(key) },
+        before: { revokedAt: null },
+        after: { revokedAt: revokedAt.toISOString() },
+      });
+    }
+    const row = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, include: { project: { select: { name: true } } } });
+    return toInfo(row, row.project.name);
   });
-  return toInfo(row, row.project.name);
 }
 
 /** Who is calling: the project a key belongs to, and the key itself (to record who saved what). */
@@ -62,6 +89,8 @@ export interface Caller {
   key: { id: string; prefix: string; label: string | null };
   /** How: a Bearer key, or a browser session opened with that key. */
   via?: "key" | "session";
+  /** The client's address when the caller came over HTTP (lib/server/auth/client-address.ts): the audit log records it. */
+  address?: string;
 }
 
 /** The project of an `Authorization: Bearer <key>` value (any case of the scheme); unauthorized for a missing, unknown or revoked key. */

@@ -3,7 +3,7 @@ import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { requestHostRefusal } from "./allowed-hosts";
 import { bearerKey, exporterKey } from "./authorization";
-import { clientAddress } from "./client-address";
+import { clientAddress, UNKNOWN_ADDRESS } from "./client-address";
 import { assertSameOrigin, isSafeMethod } from "./csrf";
 import { authenticateKey, type Caller } from "./keys";
 import { authFailureLimiter, recentlyAcceptedKeys } from "./rate-limit";
@@ -27,7 +27,7 @@ export async function authenticateRequest(db: Database, request: Request): Promi
   const badHost = requestHostRefusal(request);
   if (badHost) throw new DomainError("forbidden", `the session cookie is not accepted here: ${badHost}`);
   if (!isSafeMethod(request.method)) assertSameOrigin(request.headers);
-  return authenticateSession(db, token);
+  return { ...(await authenticateSession(db, token)), address: knownAddress(clientAddress(request.headers)) };
 }
 
 /**
@@ -42,7 +42,7 @@ export async function authenticateKeyLimited(db: Database, key: string | null, a
   const digest = key === null ? null : createHash("sha256").update(key).digest("hex");
   if (digest === null || !known.has(digest)) limiter.assertMayTry(address, "API key checks");
   try {
-    const caller: Caller = { ...(await authenticateKey(db, key)), via: "key" };
+    const caller: Caller = { ...(await authenticateKey(db, key)), via: "key", address: knownAddress(address) };
     if (digest !== null) known.add(digest);
     return caller;
   } catch (error) {
@@ -67,4 +67,9 @@ export async function authenticateExporter(db: Database, request: Request): Prom
     );
   }
   return authenticateKeyLimited(db, "key" in sent ? sent.key : null, clientAddress(request.headers));
+}
+
+/** An address the audit log can name: not the shared bucket of requests whose peer is unknown. */
+function knownAddress(address: string): string | undefined {
+  return address === UNKNOWN_ADDRESS ? undefined : address;
 }

@@ -7,6 +7,7 @@ import {
   type TCommentedTurns,
 } from "@/lib/contracts";
 import { renderMarkdown } from "@/lib/markdown/markdown";
+import { actorOf, recordAudit } from "@/lib/server/audit/audit-log";
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
@@ -139,6 +140,11 @@ export async function deleteComment(
       await tx.run.update({
         where: { projectId_id: { projectId: caller.projectId, id: run.id } },
         data: { commentCount: { decrement: count } },
+      });
+      await recordAudit(tx, caller.projectId, actorOf(caller), {
+        action: "comment.delete",
+        target: { id: row.id },
+        before: { runId: run.runId, turn: row.turn, author: row.authorName, body: row.body, createdAt: row.createdAt.toISOString() },
       });
     }
   });

@@ -16,6 +16,7 @@ import type { Caller } from "@/lib/server/auth/keys";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
+import { actorOf, recordAudit } from "@/lib/server/audit/audit-log";
 import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 
@@ -80,26 +81,37 @@ export async function createExperiment(
   const { projectId } = caller;
   await checkVersions(db, projectId, input.arms);
   const created = await nameTakenAsConflict(input.name, () =>
-    db.prisma.experiment.create({
-      data: {
-        ...(options.id ? { id: options.id } : {}),
-        projectId,
-        name: input.name,
-        note: input.note ?? null,
-        key: input.key,
-        createdBy: caller.key.label ?? `key ${caller.key.prefix}…`,
-        arms: { create: input.arms.map((arm, position) => armRow(arm, position)) },
-      },
+    db.prisma.$transaction(async (tx) => {
+      const row = await tx.experiment.create({
+        data: {
+          ...(options.id ? { id: options.id } : {}),
+          projectId,
+          name: input.name,
+          note: input.note ?? null,
+          key: input.key,
+          createdBy: caller.key.label ?? `key ${caller.key.prefix}…`,
+          arms: { create: input.arms.map((arm, position) => armRow(arm, position)) },
+        },
+      });
+      const experiment = await readExperiment(tx, projectId, row.id);
+      await recordAudit(tx, projectId, actorOf(caller), {
+        action: "experiment.create",
+        target: { id: row.id, name: row.name },
+        after: auditFields(experiment),
+      });
+      return row;
     }),
   );
   return getExperiment(db, projectId, created.id);
 }
 
 /** Replaces a draft's name, note, key and arms; only in `draft`, and only over the version read. */
-export async function updateExperiment(db: Database, projectId: string, id: string, input: TExperimentUpdate): Promise<TExperiment> {
+export async function updateExperiment(db: Database, caller: Caller, id: string, input: TExperimentUpdate): Promise<TExperiment> {
+  const { projectId } = caller;
   await checkVersions(db, projectId, input.arms);
   return nameTakenAsConflict(input.name, () =>
     db.prisma.$transaction(async (tx) => {
+      const before = await findExperiment(tx, projectId, id).catch(() => null);
       const { count } = await tx.experiment.updateMany({
         where: { projectId, id, version: input.version, status: "draft" },
         data: { name: input.name, note: input.note ?? null, key: input.key, version: { increment: 1 } },
@@ -109,7 +121,14 @@ export async function updateExperiment(db: Database, projectId: string, id: stri
       await tx.experimentArm.createMany({
         data: input.arms.map((arm, position) => ({ projectId, experimentId: id, ...armRow(arm, position) })),
       });
-      return readExperiment(tx, projectId, id);
+      const after = await readExperiment(tx, projectId, id);
+      await recordAudit(tx, projectId, actorOf(caller), {
+        action: "experiment.update",
+        target: { id, name: after.name },
+        before: before ? auditFields(summary(before)) : null,
+        after: auditFields(after),
+      });
+      return after;
     }),
   ).then(async (experiment) => {
     await markRunsStale(db, projectId, id);
@@ -138,15 +157,15 @@ async function markRunsStale(db: Database, projectId: string, id: string): Promi
 }
 
 /** `draft` → `running`: assignments are answered from now on. */
-export async function startExperiment(db: Database, projectId: string, id: string, version: number): Promise<TExperiment> {
-  const experiment = await move(db, projectId, id, version, "draft", { status: "running", startedAt: new Date() }, "start");
-  await markRunsStale(db, projectId, id);
+export async function startExperiment(db: Database, caller: Caller, id: string, version: number): Promise<TExperiment> {
+  const experiment = await move(db, caller, id, version, "draft", { status: "running", startedAt: new Date() }, "start");
+  await markRunsStale(db, caller.projectId, id);
   return experiment;
 }
 
 /** `running` → `stopped`: no more assignments; runs keep the arm they were in. */
-export function stopExperiment(db: Database, projectId: string, id: string, version: number): Promise<TExperiment> {
-  return move(db, projectId, id, version, "running", { status: "stopped", stoppedAt: new Date() }, "stop");
+export function stopExperiment(db: Database, caller: Caller, id: string, version: number): Promise<TExperiment> {
+  return move(db, caller, id, version, "running", { status: "stopped", stoppedAt: new Date() }, "stop");
 }
 
 /** The arm of `runId` (contract §10, assignment), answered only while the experiment is running. */
@@ -180,11 +199,12 @@ export async function assignRun(db: Database, projectId: string, id: string, run
  */
 export async function promoteArm(
   db: Database,
-  projectId: string,
+  caller: Caller,
   id: string,
   armName: string,
   version: number,
 ): Promise<TExperimentPromotion> {
+  const { projectId } = caller;
   return db.prisma.$transaction(async (tx) => {
     const row = await findExperiment(tx, projectId, id);
     const arm = row.arms.find((a) => a.name === armName);
@@ -198,6 +218,12 @@ export async function promoteArm(
     }
     const { count } = await tx.experiment.updateMany({ where: { projectId, id, version }, data: { version: { increment: 1 } } });
     if (count === 0) throw await refusal(tx, projectId, id, version, null, "promote an arm of");
+    // Locked, so the entry's "before" is the defaults this promotion replaced.
+    const [before] = await tx.$queryRawUnsafe<{ defaultCopyVersionId: string | null; defaultPolicyVersionId: string | null }[]>(
+      `SELECT "default_copy_version_id" AS "defaultCopyVersionId", "default_policy_version_id" AS "defaultPolicyVersionId"
+         FROM "projects" WHERE "id" = $1 FOR UPDATE`,
+      projectId,
+    );
     const project = await tx.project.update({
       where: { id: projectId },
       data: {
@@ -206,26 +232,40 @@ export async function promoteArm(
       },
       select: { defaultCopyVersionId: true, defaultPolicyVersionId: true },
     });
+    await recordAudit(tx, projectId, actorOf(caller), {
+      action: "experiment.promote",
+      target: { id, name: row.name },
+      before: { arm: armName, ...before },
+      after: { arm: armName, ...project },
+    });
     return { experiment: await readExperiment(tx, projectId, id), ...project };
   });
 }
 
 async function move(
   db: Database,
-  projectId: string,
+  caller: Caller,
   id: string,
   version: number,
   from: TExperimentStatus,
   data: { status: TExperimentStatus; startedAt?: Date; stoppedAt?: Date },
   verb: "start" | "stop",
 ): Promise<TExperiment> {
+  const { projectId } = caller;
   return db.prisma.$transaction(async (tx) => {
     const { count } = await tx.experiment.updateMany({
       where: { projectId, id, version, status: from },
       data: { ...data, version: { increment: 1 } },
     });
     if (count === 0) throw await refusal(tx, projectId, id, version, from, verb);
-    return readExperiment(tx, projectId, id);
+    const experiment = await readExperiment(tx, projectId, id);
+    await recordAudit(tx, projectId, actorOf(caller), {
+      action: `experiment.${verb}`,
+      target: { id, name: experiment.name },
+      before: { status: from },
+      after: { status: experiment.status },
+    });
+    return experiment;
   });
 }
 
@@ -356,5 +396,21 @@ function summary(row: Omit<ExperimentRow, "arms"> & { arms: (TExperimentArm & Re
     startedAt: row.startedAt?.toISOString() ?? null,
     stoppedAt: row.stoppedAt?.toISOString() ?? null,
     arms: row.arms.map(armOf),
+  };
+}
+
+/** What an experiment's audit entries keep of it: what a draft's change can change, never the arms' documents. */
+function auditFields(experiment: Pick<TExperiment, "name" | "note" | "key"> & { arms: readonly TExperimentArm[] }) {
+  return {
+    name: experiment.name,
+    note: experiment.note,
+    key: experiment.key,
+    arms: experiment.arms.map(({ name, weight, plannedRuns, copyVersionId, policyVersionId }) => ({
+      name,
+      weight,
+      plannedRuns,
+      copyVersionId,
+      policyVersionId,
+    })),
   };
 }

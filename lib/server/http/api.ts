@@ -2,6 +2,7 @@ import "server-only";
 import { ENDPOINTS, type AnyEndpoint, type Method } from "@/lib/endpoints";
 import { LOADERS } from "@/lib/server/loaders";
 import type { Loader } from "@/lib/server/loaders/define-loader";
+import * as audit from "./audit-routes";
 import * as comments from "./comment-routes";
 import { endpointRoute, isEndpointRoute, type EndpointRoute } from "./endpoint-route";
 import * as experiments from "./experiment-routes";
@@ -26,7 +27,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [comments, experiments, otlp, replay, reviewer, runs, service, versions, views]) {
+  for (const group of [audit, comments, experiments, otlp, replay, reviewer, runs, service, versions, views]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));

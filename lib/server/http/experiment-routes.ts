@@ -16,15 +16,15 @@ export const createExperimentRoute = endpointRoute(experimentsApi.create, ({ inp
 
 /** Changes a draft over the version read (409: not a draft, or a newer version). */
 export const updateExperimentRoute = endpointRoute(experimentsApi.update, ({ input, db, auth }) =>
-  updateExperiment(db, auth.projectId, input.path.id, input.body),
+  updateExperiment(db, auth, input.path.id, input.body),
 );
 
 export const startExperimentRoute = endpointRoute(experimentsApi.start, ({ input, db, auth }) =>
-  startExperiment(db, auth.projectId, input.path.id, input.body.version),
+  startExperiment(db, auth, input.path.id, input.body.version),
 );
 
 export const stopExperimentRoute = endpointRoute(experimentsApi.stop, ({ input, db, auth }) =>
-  stopExperiment(db, auth.projectId, input.path.id, input.body.version),
+  stopExperiment(db, auth, input.path.id, input.body.version),
 );
 
 /** A run's arm, while the experiment runs. */
@@ -34,5 +34,5 @@ export const experimentAssignmentRoute = endpointRoute(experimentsApi.assignment
 
 /** An arm's versions made the project's defaults, over the experiment version read. */
 export const promoteArmRoute = endpointRoute(experimentsApi.promote, ({ input, db, auth }) =>
-  promoteArm(db, auth.projectId, input.path.id, input.path.arm, input.body.version),
+  promoteArm(db, auth, input.path.id, input.path.arm, input.body.version),
 );

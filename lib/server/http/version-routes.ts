@@ -15,7 +15,7 @@ function versionRoutes<K extends TVersionKind>(of: VersionKind<K>, api: typeof c
     create: endpointRoute(api.create, ({ input, db, auth }) => createVersion(db, auth, of, input.body as TVersionCreateOf<K>)),
     get: endpointRoute(api.get, ({ input, db, auth }) => getVersion(db, auth.projectId, of, input.path.id)),
     makeDefault: endpointRoute(api.makeDefault, async ({ input, db, auth }) => {
-      await setDefault(db, auth.projectId, of.kind, input.path.id);
+      await setDefault(db, auth, of.kind, input.path.id);
       return getVersion(db, auth.projectId, of, input.path.id);
     }),
   };

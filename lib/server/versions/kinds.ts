@@ -31,6 +31,9 @@ export interface VersionTable<R extends VersionRow, D> {
   count(args: { where: { projectId: string; id?: string; name?: string } }): Promise<number>;
 }
 
+/** The database's client or a transaction's: what `VersionKind.table` reads a table from. */
+export type VersionClient = Pick<Database["prisma"], "copyVersion" | "policyVersion">;
+
 /** The storage types of each kind: its stored row and its document column. */
 interface KindTypes {
   copy: { row: VersionRow & { copy: unknown }; document: { copy: Prisma.InputJsonValue } };
@@ -50,8 +53,8 @@ export interface VersionKind<K extends TVersionKind> {
   readonly createSchema: z.ZodType<TVersionCreateOf<K>>;
   /** The project column naming its default version of this kind. */
   readonly defaultColumn: "defaultCopyVersionId" | "defaultPolicyVersionId";
-  /** Its table: copy_versions or policy_versions. */
-  table(db: Database): VersionTable<KindTypes[K]["row"], KindTypes[K]["document"]>;
+  /** Its table (copy_versions or policy_versions), on the database's client or a transaction's. */
+  table(client: VersionClient): VersionTable<KindTypes[K]["row"], KindTypes[K]["document"]>;
   /** The new row's document column, from a body that passed `createSchema`. */
   documentColumn(input: TVersionCreateOf<K>): KindTypes[K]["document"];
   /** The answer for a stored row: its document read back through its contract (json-columns.ts). */
@@ -63,7 +66,7 @@ export const COPY_VERSIONS: VersionKind<"copy"> = {
   noun: "copy version",
   createSchema: VERSION_CONTRACTS.copy.create,
   defaultColumn: "defaultCopyVersionId",
-  table: (db) => db.prisma.copyVersion,
+  table: (client) => client.copyVersion,
   documentColumn: (input) => ({ copy: jsonColumn(input.copy) }),
   version: (fields, row) => ({ ...fields, kind: "copy", copy: copyColumn(row) }),
 };
@@ -73,7 +76,7 @@ export const POLICY_VERSIONS: VersionKind<"policy"> = {
   noun: "policy version",
   createSchema: VERSION_CONTRACTS.policy.create,
   defaultColumn: "defaultPolicyVersionId",
-  table: (db) => db.prisma.policyVersion,
+  table: (client) => client.policyVersion,
   documentColumn: (input) => ({ policy: jsonColumn(input.policy) }),
   version: (fields, row) => ({ ...fields, kind: "policy", policy: policyColumn(row) }),
 };

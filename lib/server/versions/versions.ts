@@ -11,6 +11,7 @@ import type {
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
+import { actorOf, recordAudit } from "@/lib/server/audit/audit-log";
 import { DomainError } from "@/lib/server/errors";
 import { COPY_VERSIONS, POLICY_VERSIONS, VERSION_KIND, type VersionKind, type VersionRow } from "./kinds";
 
@@ -27,17 +28,26 @@ export async function createVersion<K extends TVersionKind>(
   input: TVersionCreateOf<K>,
 ): Promise<TVersionOf<K>> {
   await checkNew(db, caller.projectId, of, input.name, input.parentId);
+  // The version, its audit entry and (with makeDefault) the new default commit together.
   const row = await nameTakenAsConflict(of, input.name, () =>
-    of.table(db).create({ data: { ...meta(caller, input), ...of.documentColumn(input) } }),
+    db.prisma.$transaction(async (tx) => {
+      const created = await of.table(tx).create({ data: { ...meta(caller, input), ...of.documentColumn(input) } });
+      await recordAudit(tx, caller.projectId, actorOf(caller), {
+        action: `${of.kind}Version.create`,
+        target: { id: created.id, name: created.name },
+        after: { id: created.id, name: created.name, parentId: created.parentId, note: created.note },
+      });
+      if (input.makeDefault) await changeDefault(tx, caller, of, created);
+      return created;
+    }),
   );
-  if (input.makeDefault) await setDefault(db, caller.projectId, of.kind, row.id);
   return getVersion(db, caller.projectId, of, row.id);
 }
 
 /** A project's versions of one kind, newest first. */
 export async function listVersions<K extends TVersionKind>(db: Database, projectId: string, of: VersionKind<K>): Promise<TVersionOf<K>[]> {
   const [rows, defaultId] = await Promise.all([
-    of.table(db).findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
+    of.table(db.prisma).findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
     defaultOf(db, projectId, of),
   ]);
   return rows.map((row) => of.version(fields(row, defaultId), row));
@@ -49,16 +59,44 @@ export async function getVersion<K extends TVersionKind>(
   of: VersionKind<K>,
   id: string,
 ): Promise<TVersionOf<K>> {
-  const row = await of.table(db).findFirst({ where: { id, projectId } });
+  const row = await of.table(db.prisma).findFirst({ where: { id, projectId } });
   if (!row) throw notFound(of, id);
   return of.version(fields(row, await defaultOf(db, projectId, of)), row);
 }
 
-/** Marks a saved version as the project's default of its kind. */
-export async function setDefault(db: Database, projectId: string, kind: TVersionKind, id: string): Promise<void> {
+/** Marks a saved version as the project's default of its kind (the audit log records the change). */
+export async function setDefault(db: Database, caller: Caller, kind: TVersionKind, id: string): Promise<void> {
   const of: VersionKind<TVersionKind> = VERSION_KIND[kind];
-  if (!(await of.table(db).count({ where: { id, projectId } }))) throw notFound(of, id);
-  await db.prisma.project.update({ where: { id: projectId }, data: { [of.defaultColumn]: id } });
+  await db.prisma.$transaction(async (tx) => {
+    const row = await of.table(tx).findFirst({ where: { id, projectId: caller.projectId } });
+    if (!row) throw notFound(of, id);
+    await changeDefault(tx, caller, of, row);
+  });
+}
+
+type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
+
+/**
+ * Makes `row` the default of its kind and records the change with the default it replaced. The
+ * project's row is locked first, so two changes at once each record the default the other left.
+ * Marking the default again changes nothing and records nothing.
+ */
+async function changeDefault(tx: Tx, caller: Caller, of: VersionKind<TVersionKind>, row: VersionRow): Promise<void> {
+  const column = of.kind === "copy" ? "default_copy_version_id" : "default_policy_version_id";
+  const [locked] = await tx.$queryRawUnsafe<{ current: string | null }[]>(
+    `SELECT "${column}" AS "current" FROM "projects" WHERE "id" = $1 FOR UPDATE`,
+    caller.projectId,
+  );
+  const current = locked?.current ?? null;
+  if (current === row.id) return;
+  const previous = current ? await of.table(tx).findFirst({ where: { id: current, projectId: caller.projectId } }) : null;
+  await tx.project.update({ where: { id: caller.projectId }, data: { [of.defaultColumn]: row.id } });
+  await recordAudit(tx, caller.projectId, actorOf(caller), {
+    action: `${of.kind}Version.makeDefault`,
+    target: { id: row.id, name: row.name },
+    before: previous ? { id: previous.id, name: previous.name } : null,
+    after: { id: row.id, name: row.name },
+  });
 }
 
 export function createCopyVersion(db: Database, caller: Caller, input: TCopyVersionCreate): Promise<TCopyVersion> {
@@ -106,7 +144,7 @@ async function checkNew(
   name: string,
   parentId: string | undefined,
 ): Promise<void> {
-  const table = of.table(db);
+  const table = of.table(db.prisma);
   if (await table.count({ where: { projectId, name } })) throw nameTaken(of, name);
   if (parentId && !(await table.count({ where: { id: parentId, projectId } }))) {
     throw new DomainError("invalid", `the parent ${of.noun} ${JSON.stringify(parentId)} does not exist in this project`, "parentId");

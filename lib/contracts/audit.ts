@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { ZCursorParam, ZInstantParam, ZRecordIdParam, zIntParam } from "./params";
+import { ZExportFormat } from "./reviewer";
+
+/**
+ * The audit log: one entry per state change a team cares about, who made it, when, from where, and
+ * what it was before and after. Entries are never changed or deleted.
+ */
+
+/** What an entry is about. */
+export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "key"] as const;
+export type TAuditTarget = (typeof AUDIT_TARGETS)[number];
+
+/** Every action, as `<target>.<verb>`, and what `before` and `after` hold for it. */
+export const AUDIT_ACTIONS = {
+  "copyVersion.create": "a copy version was saved (after: its id, name, parent and note)",
+  "copyVersion.makeDefault": "the project's default copy changed (before and after: the default version's id and name)",
+  "policyVersion.create": "a policy version was saved (after: its id, name, parent and note)",
+  "policyVersion.makeDefault": "the project's default policy changed (before and after: the default version's id and name)",
+  "experiment.create": "an experiment was created as a draft (after: its name, note, key and arms)",
+  "experiment.update": "a draft's name, note, key or arms changed (before and after: the same fields)",
+  "experiment.start": "an experiment started answering assignments (before and after: its status)",
+  "experiment.stop": "an experiment stopped answering assignments (before and after: its status)",
+  "experiment.promote": "an arm's copy and/or policy became the project's defaults (before and after: the default versions' ids)",
+  "comment.delete": "a comment was deleted (before: its run, turn, author and text)",
+  "key.create": "an API key was created (after: its prefix and label; never its secret)",
+  "key.revoke": "an API key was revoked (before and after: when it was revoked)",
+} as const satisfies Record<`${TAuditTarget}.${string}`, string>;
+export type TAuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as TAuditAction[];
+export const ZAuditAction = z.enum(AUDIT_ACTION_NAMES as [TAuditAction, ...TAuditAction[]], {
+  error: `expected one of ${AUDIT_ACTION_NAMES.join(", ")}`,
+});
+
+/** How the actor was signed in: a Bearer key, a browser session opened with a key, or the server's command line (`npm run keys`). */
+export const AUDIT_ACTOR_KINDS = ["key", "session", "cli"] as const;
+
+export const ZAuditEntry = z.object({
+  /** The entry's place in the log: later entries have larger ids. */
+  id: z.string(),
+  at: z.string(),
+  action: ZAuditAction,
+  target: z.object({
+    kind: z.enum(AUDIT_TARGETS),
+    id: z.string(),
+    /** Its name when it has one (a version's, an experiment's, a key's label). */
+    name: z.string().nullable(),
+  }),
+  actor: z.object({
+    kind: z.enum(AUDIT_ACTOR_KINDS),
+    /** The API key the change was made with (a session's key for a browser); null from the command line. */
+    keyId: z.string().nullable(),
+    /** The key's label, or `key <prefix>…` for a key without one; `command line` from it. */
+    name: z.string(),
+  }),
+  /** The client's address (the TCP peer, or a trusted proxy's forwarded one); null from the command line. */
+  address: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+});
+
+/** Query of `GET /api/v1/audit`: filters (all optional, combined with AND), newest first in keyset pages. */
+export const ZAuditQuery = z.object({
+  action: ZAuditAction.optional(),
+  target: z.enum(AUDIT_TARGETS, { error: `expected one of ${AUDIT_TARGETS.join(", ")}` }).optional(),
+  /** One target's history (usually with `target`). */
+  targetId: ZRecordIdParam.optional(),
+  /** Changes made with this API key (its id). */
+  actorKeyId: ZRecordIdParam.optional(),
+  /** Changes at or after this instant. */
+  from: ZInstantParam.optional(),
+  /** Changes before this instant. */
+  to: ZInstantParam.optional(),
+  cursor: ZCursorParam.optional(),
+  limit: zIntParam(1, 200).default(50),
+});
+
+export const ZAuditList = z.object({ entries: z.array(ZAuditEntry), nextCursor: z.string().nullable() });
+
+/** Query of `GET /api/v1/audit/export`: the list's filters and a format. */
+export const ZAuditExportQuery = ZAuditQuery.extend(ZExportFormat.shape);
+
+export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+export type TAuditQuery = z.infer<typeof ZAuditQuery>;
+export type TAuditList = z.infer<typeof ZAuditList>;
