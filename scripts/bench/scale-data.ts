@@ -6,6 +6,7 @@
  * when asked — the same rows are written again by raw multi-row INSERTs into a copy of the
  * events table, chunk by chunk, so both run side by side on a table of the same size.
  */
+import { AUDIT_ACTION_NAMES } from "@/lib/contracts";
 import { assignArm } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
 import type { Database } from "@/lib/server/db";
@@ -128,4 +129,25 @@ export async function loadDataset(
   }
   bar.done(`${result.runs} runs, ${result.events.toLocaleString("en-US")} events`);
   return result;
+}
+
+/** The audit reads' key filter: one of the eight keys loadAuditLog spreads the entries over. */
+export const AUDIT_SCALE_KEY = "scale-audit-key-3";
+/** One day of loadAuditLog's 30 (as the list's `from`/`to`). */
+export const AUDIT_DAY = "from=2026-10-20T00:00:00Z&to=2026-10-21T00:00:00Z";
+
+/**
+ * `count` audit entries for the project, spread evenly over the 30 days from 2026-10-06, every
+ * action in turn, eight keys in turn: the audit reads' data, growing with the data set (one
+ * entry per 100 events). Inserted in one statement, as the app would have over time.
+ */
+export async function loadAuditLog(db: Database, projectId: string, count: number): Promise<void> {
+  const actions = AUDIT_ACTION_NAMES.map((a) => `'${a}'`).join(",");
+  await db.executeSql(
+    `INSERT INTO "audit_log" ("project_id", "at", "action", "target_kind", "target_id", "target_name", "actor_kind", "actor_key_id", "actor_name", "address", "before", "after")
+     SELECT $1, timestamptz '2026-10-06T00:00:00Z' + (i * interval '30 days' / $2::int), a, split_part(a, '.', 1), 'target-' || (i % 97), 'target ' || (i % 97),
+            'key', 'scale-audit-key-' || (i % 8), 'bench key ' || (i % 8), '192.0.2.' || (i % 200), '{"name":"before"}'::jsonb, '{"name":"after"}'::jsonb
+       FROM generate_series(0, $2::int - 1) AS i, LATERAL (SELECT (ARRAY[${actions}])[1 + i % ${AUDIT_ACTION_NAMES.length}] AS a) AS pick`,
+    [projectId, count],
+  );
 }

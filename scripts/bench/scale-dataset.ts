@@ -11,7 +11,16 @@ import { createCopyVersion } from "@/lib/server/versions/versions";
 import type { Database } from "@/lib/server/db";
 import type { BenchContext } from "./common";
 import { countLabel } from "./scale-options";
-import { datasetRun, FILTER_AGENT, loadDataset, SCALE_EXPERIMENT, type LoadResult } from "./scale-data";
+import {
+  AUDIT_DAY,
+  AUDIT_SCALE_KEY,
+  datasetRun,
+  FILTER_AGENT,
+  loadAuditLog,
+  loadDataset,
+  SCALE_EXPERIMENT,
+  type LoadResult,
+} from "./scale-data";
 import { createScratchDatabase, ingestRuns, settle, type DatabaseKind } from "./scale-db";
 import { rawInserter } from "./scale-raw";
 import {
@@ -57,6 +66,11 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
     targeted: true,
   },
   { label: "GET /api/v1/experiments/:id/results", path: `/api/v1/experiments/${SCALE_EXPERIMENT.id}/results`, targeted: true },
+  // The audit log (scale-data.ts loadAuditLog: an entry per 100 events): its newest page, one action, one key's and a day's.
+  { label: "GET /api/v1/audit", path: "/api/v1/audit", targeted: true },
+  { label: "GET /api/v1/audit?action=copyVersion.makeDefault", path: "/api/v1/audit?action=copyVersion.makeDefault", targeted: true },
+  { label: "GET /api/v1/audit?actorKeyId=…", path: `/api/v1/audit?actorKeyId=${AUDIT_SCALE_KEY}`, targeted: true },
+  { label: "GET /api/v1/audit (one day)", path: `/api/v1/audit?${AUDIT_DAY}`, targeted: true },
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
   { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
@@ -117,6 +131,7 @@ export async function measureDataset(
       try {
         measurement.load = await loadDataset(db, caller.projectId, size, { raw });
         measurement.rawClients = raw?.clients;
+        await loadAuditLog(db, caller.projectId, Math.ceil(size / 100));
       } finally {
         await raw?.close();
       }
