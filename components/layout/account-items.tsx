@@ -1,10 +1,11 @@
 "use client";
 
+import Link from "next/link";
 import { useId } from "react";
 import { THEME_LABELS, THEMES, type Theme } from "./theme";
 import { TimeZoneChoice } from "./time-zone-choice";
 
-/** The user menu's items: the theme (System, Light, Dark), the time zone, the keyboard help and, when signed in, Sign out. */
+/** The user menu's items: the theme (System, Light, Dark), the time zone, the keyboard help and, when signed in, the API keys page and Sign out. */
 export function AccountItems({
   theme,
   onTheme,
@@ -34,6 +35,11 @@ export function AccountItems({
       <button type="button" className="button button-quiet" onClick={(event) => onShortcuts(event.currentTarget)} aria-keyshortcuts="?">
         Keyboard shortcuts <kbd aria-hidden="true">?</kbd>
       </button>
+      {signOut && (
+        <Link href="/keys" className="button button-quiet">
+          API keys
+        </Link>
+      )}
       {signOut && (
         <form action={signOut} className="nav-session">
           <button type="submit" className="button button-quiet">

@@ -77,10 +77,11 @@ describe("the OpenAPI document", () => {
   it("lists the errors an operation's shape implies", () => {
     const byId = Object.fromEntries(ENDPOINTS.map((op) => [op.id, op]));
     expect(errorStatuses(byId.ingestEvents)).toEqual([400, 401, 403, 413, 415, 429, 503]);
-    expect(errorStatuses(byId.getRunSummary)).toEqual([400, 401, 404, 409, 429, 503]);
-    expect(errorStatuses(byId.getRunFacets)).toEqual([401, 429, 503]);
+    // 403 wherever a key is needed: a key whose scope does not allow the endpoint.
+    expect(errorStatuses(byId.getRunSummary)).toEqual([400, 401, 403, 404, 409, 429, 503]);
+    expect(errorStatuses(byId.getRunFacets)).toEqual([401, 403, 429, 503]);
     expect(errorStatuses(byId.getOpenApiDocument)).toEqual([]);
-    expect(errorStatuses(byId.otlpExportTraces)).toEqual([400, 401, 413, 415, 429, 503]);
+    expect(errorStatuses(byId.otlpExportTraces)).toEqual([400, 401, 403, 413, 415, 429, 503]);
     expect(doc.paths["/api/v1/otlp/v1/traces"].post.security).toEqual([{ bearerKey: [] }, { apiKeyHeader: [] }, { basicKey: [] }]);
     expect(Object.keys(doc.paths["/api/v1/otlp/v1/logs"].post.requestBody!.content)).toEqual([
       "application/x-protobuf",

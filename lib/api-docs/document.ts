@@ -62,7 +62,7 @@ const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before retr
 const ERROR_MEANING: Record<ErrorStatus, string> = {
   400: "A parameter or the body is invalid: `error.path` names the first field, `error.message` what was expected.",
   401: "No API key, or an unknown or revoked one (or an expired session).",
-  403: "A request with the session cookie from another origin (the CSRF check); requests with a Bearer key are not affected.",
+  403: "The key's scope does not allow this endpoint (see Key scope above), or a request with the session cookie came from another origin (the CSRF check, for anything but GET).",
   404: "Nothing of that id in the key's project.",
   409: "A conflict with what is stored.",
   413: "The body is larger than the limit (the message says which).",
@@ -79,7 +79,7 @@ export function errorStatuses(operation: AnyEndpoint): ErrorStatus[] {
   const applies: Record<ErrorStatus, boolean> = {
     400: hasFields(operation.pathParams) || hasFields(operation.query) || Boolean(operation.body),
     401: operation.auth !== "public",
-    403: operation.auth === "key" && operation.method !== "GET",
+    403: operation.auth !== "public",
     404: hasFields(operation.pathParams),
     409: false,
     413: Boolean(operation.body),
@@ -133,6 +133,14 @@ function sizeInWords(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} kB`;
 }
 
+/** Which key scopes may call an endpoint (lib/server/auth/access.ts); any other key is answered 403. */
+const SCOPE_NOTE: Record<AnyEndpoint["access"], string> = {
+  ingest: "Key scope: `ingest` or `admin`.",
+  read: "Key scope: `read` or `admin`.",
+  write: "Key scope: `admin`.",
+  admin: "Key scope: `admin`.",
+};
+
 function toOpenApi(operation: AnyEndpoint): OpenApiOperation {
   const params = parameters(operation);
   const responses: Record<string, OpenApiResponse> = {};
@@ -142,7 +150,7 @@ function toOpenApi(operation: AnyEndpoint): OpenApiOperation {
     operationId: operation.id,
     tags: [operation.tag],
     summary: operation.summary,
-    description: operation.description,
+    description: operation.auth === "public" ? operation.description : `${operation.description}\n\n${SCOPE_NOTE[operation.access]}`,
     security: SECURITY[operation.auth],
     ...(params.length ? { parameters: params } : {}),
     ...(operation.body

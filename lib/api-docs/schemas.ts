@@ -12,6 +12,10 @@ import {
   ZCopyVersionList,
   ZEvent,
   ZEventsResponse,
+  ZApiKey,
+  ZApiKeyCreate,
+  ZApiKeyCreated,
+  ZApiKeyList,
   ZAuditEntry,
   ZAuditList,
   ZExperiment,
@@ -74,6 +78,7 @@ export const REQUEST_SCHEMAS = {
   ExperimentCreate: ZExperimentCreate,
   ExperimentUpdate: ZExperimentUpdate,
   ExperimentVersion: ZExperimentVersion,
+  ApiKeyCreate: ZApiKeyCreate,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -116,6 +121,9 @@ export const RESPONSE_SCHEMAS = {
   ExperimentAssignment: ZExperimentAssignment,
   ExperimentPromotion: ZExperimentPromotion,
   AuditEntry: ZAuditEntry,
+  ApiKey: ZApiKey,
+  ApiKeyCreated: ZApiKeyCreated,
+  ApiKeyList: ZApiKeyList,
   AuditList: ZAuditList,
 } as const;
 

@@ -21,3 +21,4 @@ export * from "./trends";
 export * from "./views";
 export * from "./experiments";
 export * from "./audit";
+export * from "./keys";

@@ -29,6 +29,7 @@ export const TAGS = [
     name: "Experiments",
     description: "Copy and policy experiments: arms assigned per run (contract §10), started, stopped, an arm promoted to the defaults.",
   },
+  { name: "API keys", description: "The project's keys: made with a name and a scope (ingest, read, admin), listed, revoked." },
   {
     name: "Audit log",
     description: "Who changed what, when, from where, before → after: versions and defaults, experiments, keys, deleted comments.",
@@ -47,6 +48,13 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * session); `public`: no credentials.
  */
 export type Auth = "key" | "exporter" | "public";
+
+/**
+ * What an endpoint does, which a key's scope must allow (lib/server/auth/access.ts): `ingest` sends
+ * telemetry; `read` reads; `write` changes the team's working data (comments, saved views, drafts
+ * saved as versions, replays); `admin` changes what everyone works with (defaults, experiments, keys).
+ */
+export type Access = "ingest" | "read" | "write" | "admin";
 
 /** The error statuses the API answers with (lib/server/http/errors-to-response.ts), 500 aside. */
 export const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 429, 503] as const;
@@ -96,6 +104,8 @@ export interface EndpointSpec<
   summary: string;
   description: string;
   auth: Auth;
+  /** What it does, for the key scopes: `read` for a GET and `write` for another method unless said. */
+  access?: Access;
   pathParams?: P;
   query?: Q;
   /** What a parameter means, by name (path and query alike); common ones are in PARAM_DESCRIPTIONS. */
@@ -112,8 +122,9 @@ export interface Endpoint<
   Q extends z.ZodObject = z.ZodObject,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType | undefined = z.ZodType | undefined,
-> extends Omit<EndpointSpec<P, Q, B, R>, "pathParams" | "query"> {
+> extends Omit<EndpointSpec<P, Q, B, R>, "pathParams" | "query" | "access"> {
   readonly kind: "endpoint";
+  readonly access: Access;
   readonly pathParams: P;
   readonly query: Q;
   /** The path's segments: a fixed name, or `{ param }`. */
@@ -157,7 +168,8 @@ export function endpoint<
     throw new Error(`endpoint ${spec.id}: the path names {${named.join("}, {")}} but pathParams has ${declared.join(", ") || "nothing"}`);
   }
   const response = spec.responses[0].schema as R;
-  return { ...spec, kind: "endpoint", pathParams, query, segments, response };
+  const access = spec.access ?? (spec.method === "GET" ? "read" : "write");
+  return { ...spec, kind: "endpoint", access, pathParams, query, segments, response };
 }
 
 export function isEndpoint(value: unknown): value is AnyEndpoint {

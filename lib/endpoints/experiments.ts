@@ -31,6 +31,7 @@ export const experimentsApi = {
   }),
   create: endpoint({
     id: "createExperiment",
+    access: "admin",
     method: "POST",
     path: "/api/v1/experiments",
     tag: TAG,
@@ -77,6 +78,7 @@ export const experimentsApi = {
   }),
   update: endpoint({
     id: "updateExperiment",
+    access: "admin",
     method: "PUT",
     path: "/api/v1/experiments/{id}",
     tag: TAG,
@@ -94,6 +96,7 @@ export const experimentsApi = {
   }),
   start: endpoint({
     id: "startExperiment",
+    access: "admin",
     method: "POST",
     path: "/api/v1/experiments/{id}/start",
     tag: TAG,
@@ -107,6 +110,7 @@ export const experimentsApi = {
   }),
   stop: endpoint({
     id: "stopExperiment",
+    access: "admin",
     method: "POST",
     path: "/api/v1/experiments/{id}/stop",
     tag: TAG,
@@ -120,6 +124,7 @@ export const experimentsApi = {
   }),
   assignment: endpoint({
     id: "getExperimentAssignment",
+    access: "ingest",
     method: "GET",
     path: "/api/v1/experiments/{id}/assignment",
     tag: TAG,
@@ -138,6 +143,7 @@ export const experimentsApi = {
   }),
   promote: endpoint({
     id: "promoteExperimentArm",
+    access: "admin",
     method: "POST",
     path: "/api/v1/experiments/{id}/arms/{arm}/promote",
     tag: TAG,

@@ -3,6 +3,7 @@ import { commentsApi } from "./comments";
 import { endpointsIn, type AnyEndpoint } from "./endpoint";
 import { experimentsApi } from "./experiments";
 import { ingestApi } from "./ingest";
+import { keysApi } from "./keys";
 import { replayApi } from "./replay";
 import { reviewerApi } from "./reviewer";
 import { runsApi } from "./runs";
@@ -17,6 +18,7 @@ export {
   copyVersionsApi,
   experimentsApi,
   ingestApi,
+  keysApi,
   policyVersionsApi,
   replayApi,
   reviewerApi,
@@ -42,6 +44,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   policyVersionsApi,
   experimentsApi,
   auditApi,
+  keysApi,
   replayApi,
   serviceApi,
 );

@@ -23,6 +23,7 @@ export const ZIngestRequestDoc = ZIngestRequest.extend({ batch: z.array(ZEvent).
 export const ingestApi = {
   ingest: endpoint({
     id: "ingestEvents",
+    access: "ingest",
     method: "POST",
     path: "/api/v1/ingest",
     tag: "Ingest",
@@ -74,6 +75,7 @@ function otlpExport(signal: "traces" | "logs"): AnyEndpoint {
   ];
   return endpoint({
     id: signal === "traces" ? "otlpExportTraces" : "otlpExportLogs",
+    access: "ingest",
     method: "POST",
     path: `/api/v1/otlp/v1/${signal}`,
     tag: "OpenTelemetry",

@@ -61,6 +61,7 @@ function versionEndpoints<C extends z.ZodType, V extends z.ZodType, L extends z.
     }),
     makeDefault: endpoint({
       id: `makeDefault${Kind}Version`,
+      access: "admin",
       method: "POST",
       path: `${base}/{id}/default`,
       tag,

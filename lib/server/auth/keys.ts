@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { COMMAND_LINE, keyName, recordAudit, type Actor } from "@/lib/server/audit/audit-log";
+import type { TApiKey, TApiKeyCreate, TKeyScope } from "@/lib/contracts";
+import { actorOf, COMMAND_LINE, keyName, recordAudit, type Actor } from "@/lib/server/audit/audit-log";
 import type { Database } from "@/lib/server/db";
+import { noteKeyUse } from "./last-used";
 import { DomainError } from "@/lib/server/errors";
 import { bearerKey } from "./authorization";
 
@@ -11,6 +13,7 @@ export interface KeyInfo {
   project: string;
   prefix: string;
   label: string | null;
+  scope: TKeyScope;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -27,20 +30,21 @@ export async function createKey(
   db: Database,
   projectName: string,
   label?: string,
-  actor: Actor = COMMAND_LINE,
+  options: { scope?: TKeyScope; actor?: Actor } = {},
 ): Promise<{ secret: string; key: KeyInfo }> {
+  const { scope = "admin", actor = COMMAND_LINE } = options;
   const name = projectName.trim();
   if (!name) throw new DomainError("invalid", "a project name is required", "project");
   const secret = `${SECRET_PREFIX}${randomBytes(24).toString("base64url")}`;
   const project = await db.prisma.project.upsert({ where: { name }, create: { name }, update: {} });
   const row = await db.prisma.$transaction(async (tx) => {
     const created = await tx.apiKey.create({
-      data: { projectId: project.id, prefix: secret.slice(0, 10), secretHash: hashSecret(secret), label: label ?? null },
+      data: { projectId: project.id, prefix: secret.slice(0, 10), secretHash: hashSecret(secret), label: label ?? null, scope },
     });
     await recordAudit(tx, project.id, actor, {
       action: "key.create",
       target: { id: created.id, name: keyName(created) },
-      after: { prefix: created.prefix, label: created.label },
+      after: { prefix: created.prefix, label: created.label, scope: created.scope },
     });
     return created;
   });
@@ -56,15 +60,17 @@ export async function listKeys(db: Database, projectName?: string): Promise<KeyI
   return rows.map((row) => toInfo(row, row.project.name));
 }
 
-/** Revokes a key by its id or its prefix; revoking twice is harmless (and recorded once). */
+/** Revokes a key by its id or its prefix (the command line: any project's); revoking twice is harmless (and recorded once). */
 export async function revokeKey(db: Database, idOrPrefix: string, actor: Actor = COMMAND_LINE): Promise<KeyInfo> {
-  const matches = await db.prisma.apiKey.findMany({
-    where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] },
-    include: { project: { select: { name: true } } },
-  });
+  const matches = await db.prisma.apiKey.findMany({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
   if (matches.length === 0) throw new DomainError("not_found", `no key with id or prefix ${JSON.stringify(idOrPrefix)}`);
   if (matches.length > 1) throw new DomainError("conflict", `${matches.length} keys match ${JSON.stringify(idOrPrefix)}; use the key id`);
-  const key = matches[0];
+  const row = await revokeRow(db, matches[0], actor);
+  return toInfo(row, row.project.name);
+}
+
+/** Revokes the key `row` if it is live, recording who did, in one transaction; the key as it is after. */
+async function revokeRow(db: Database, key: { id: string; projectId: string; prefix: string; label: string | null }, actor: Actor) {
   return db.prisma.$transaction(async (tx) => {
     // Only the revoke that finds the key live changes it (and is recorded).
     const revokedAt = new Date();
@@ -77,9 +83,55 @@ export async function revokeKey(db: Database, idOrPrefix: string, actor: Actor =
         after: { revokedAt: revokedAt.toISOString() },
       });
     }
-    const row = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, include: { project: { select: { name: true } } } });
-    return toInfo(row, row.project.name);
+    return tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, include: { project: { select: { name: true } } } });
   });
+}
+
+/** The caller's project's keys for the keys page: live ones first, each newest first; `current` marks the caller's own. */
+export async function listProjectKeys(db: Database, projectId: string, currentKeyId?: string): Promise<TApiKey[]> {
+  const rows = await db.prisma.apiKey.findMany({
+    where: { projectId },
+    orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
+  });
+  return rows.map((row) => toApiKey(row, currentKeyId));
+}
+
+/** A new key of the caller's project with a name and a scope; its secret is in the answer only. */
+export async function createProjectKey(db: Database, caller: Caller, input: TApiKeyCreate): Promise<{ key: TApiKey; secret: string }> {
+  const { secret, key } = await createKey(db, caller.project, input.label, { scope: input.scope, actor: actorOf(caller) });
+  const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+  return { key: toApiKey(row, caller.key.id), secret };
+}
+
+/** Revokes one of the caller's project's keys (404 for any other id); the caller's own key too, which ends its sessions. */
+export async function revokeProjectKey(db: Database, caller: Caller, id: string): Promise<TApiKey> {
+  const key = await db.prisma.apiKey.findFirst({ where: { id, projectId: caller.projectId } });
+  if (!key) throw new DomainError("not_found", `no key ${JSON.stringify(id)} in this project`, "id");
+  return toApiKey(await revokeRow(db, key, actorOf(caller)), caller.key.id);
+}
+
+function toApiKey(
+  row: {
+    id: string;
+    prefix: string;
+    label: string | null;
+    scope: string;
+    createdAt: Date;
+    lastUsedAt: Date | null;
+    revokedAt: Date | null;
+  },
+  currentKeyId: string | undefined,
+): TApiKey {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    label: row.label,
+    scope: row.scope as TKeyScope,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    current: row.id === currentKeyId,
+  };
 }
 
 /** Who is calling: the project a key belongs to, and the key itself (to record who saved what). */
@@ -89,6 +141,8 @@ export interface Caller {
   key: { id: string; prefix: string; label: string | null };
   /** How: a Bearer key, or a browser session opened with that key. */
   via?: "key" | "session";
+  /** What the key may do (lib/server/auth/access.ts); a caller made without it is an admin's (the command line). */
+  scope?: TKeyScope;
   /** The client's address when the caller came over HTTP (lib/server/auth/client-address.ts): the audit log records it. */
   address?: string;
 }
@@ -104,19 +158,21 @@ export async function authenticateKey(db: Database, secret: string | null): Prom
   // One statement (every API request runs it): the key and its project together, where the ORM
   // would read them in two round trips.
   const { rows } = await db.executeSql(
-    `SELECT k."id", k."prefix", k."label", k."revoked_at" IS NOT NULL AS "revoked", p."id" AS "projectId", p."name" AS "project"
+    `SELECT k."id", k."prefix", k."label", k."scope", k."revoked_at" IS NOT NULL AS "revoked", p."id" AS "projectId", p."name" AS "project"
        FROM "api_keys" k JOIN "projects" p ON p."id" = k."project_id"
       WHERE k."secret_hash" = $1`,
     [hashSecret(secret)],
   );
   const key = rows[0] as
-    { id: string; prefix: string; label: string | null; revoked: boolean; projectId: string; project: string } | undefined;
+    | { id: string; prefix: string; label: string | null; scope: TKeyScope; revoked: boolean; projectId: string; project: string }
+    | undefined;
   if (!key || key.revoked) throw new DomainError("unauthorized", key ? "this API key was revoked" : "unknown API key");
-  return { projectId: key.projectId, project: key.project, key: { id: key.id, prefix: key.prefix, label: key.label } };
+  await noteKeyUse(db, key.id);
+  return { projectId: key.projectId, project: key.project, key: { id: key.id, prefix: key.prefix, label: key.label }, scope: key.scope };
 }
 
 function toInfo(
-  row: { id: string; prefix: string; label: string | null; createdAt: Date; revokedAt: Date | null },
+  row: { id: string; prefix: string; label: string | null; scope: string; createdAt: Date; revokedAt: Date | null },
   project: string,
 ): KeyInfo {
   return {
@@ -124,6 +180,7 @@ function toInfo(
     project,
     prefix: row.prefix,
     label: row.label,
+    scope: row.scope as TKeyScope,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
+import type { TKeyScope } from "@/lib/contracts";
 import type { Caller } from "./keys";
+import { noteKeyUse } from "./last-used";
 
 /**
  * Browser sessions (issue #10). Signing in (with a key, or the loopback-only demo button) creates a
@@ -72,10 +74,12 @@ export async function authenticateSession(db: Database, token: string, now = new
           : null;
   if (!session || problem) throw new DomainError("unauthorized", `${problem}: sign in again`);
   const key = session.apiKey;
+  await noteKeyUse(db, key.id, now);
   return {
     projectId: session.project.id,
     project: session.project.name,
     key: { id: key.id, prefix: key.prefix, label: key.label },
+    scope: key.scope as TKeyScope,
     via: "session",
   };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { KEY_SCOPE_HELP } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import {
@@ -12,6 +13,7 @@ import {
   type HeaderSource,
 } from "./client-address";
 import { hostRefusal } from "./allowed-hosts";
+import { mayAccess } from "./access";
 import { assertSameOrigin } from "./csrf";
 import { readDemoKey } from "./demo-key";
 import { authenticate } from "./keys";
@@ -54,6 +56,12 @@ function sameOriginOrError(headers: HeaderSource): string | null {
 
 async function openSession(db: Database, key: string, demo: boolean, headers: HeaderSource, jar: CookieJar): Promise<void> {
   const caller = await authenticate(db, `Bearer ${key}`);
+  if (!mayAccess(caller, "read")) {
+    throw new DomainError(
+      "forbidden",
+      `this key's scope is ${caller.scope} (${KEY_SCOPE_HELP[caller.scope!]}): sign in with a read or admin key`,
+    );
+  }
   const { token } = await createSession(db, caller, { demo });
   jar.set(SESSION_COOKIE, token, sessionCookieOptions(isHttps(headers)));
   jar.delete(LEGACY_KEY_COOKIE);
@@ -78,6 +86,9 @@ export async function signInWithKey(
   try {
     await openSession(db, key, false, headers, jar);
   } catch (error) {
+    // A good key that may not sign in is no wrong guess: not counted against the address.
+    if (error instanceof DomainError && error.kind === "forbidden")
+      return { ok: false, error: `That key cannot sign in: ${error.message}.` };
     if (!(error instanceof DomainError) || error.kind !== "unauthorized") throw error;
     const next = limiter.fail(address);
     return { ok: false, error: `That key was not accepted: ${error.message}.${next > 0 ? ` ${tooManyMessage(next)}` : ""}` };

@@ -6,6 +6,7 @@ import * as audit from "./audit-routes";
 import * as comments from "./comment-routes";
 import { endpointRoute, isEndpointRoute, type EndpointRoute } from "./endpoint-route";
 import * as experiments from "./experiment-routes";
+import * as keys from "./key-routes";
 import { json } from "./errors-to-response";
 import * as otlp from "./otlp-routes";
 import * as replay from "./replay-routes";
@@ -27,7 +28,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [audit, comments, experiments, otlp, replay, reviewer, runs, service, versions, views]) {
+  for (const group of [audit, comments, experiments, keys, otlp, replay, reviewer, runs, service, versions, views]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { AnyEndpoint, Endpoint } from "@/lib/endpoints";
+import { assertAccess } from "@/lib/server/auth/access";
 import type { Caller } from "@/lib/server/auth/keys";
 import { authenticateExporter, authenticateRequest } from "@/lib/server/auth/request-key";
 import { getDb, type Database } from "@/lib/server/db";
@@ -102,6 +103,7 @@ export function endpointRoute<E extends AnyEndpoint>(
           : endpoint.auth === "exporter"
             ? await authenticateExporter(db, request)
             : null;
+      if (auth) assertAccess(auth, endpoint);
       const raw = routeInput(request, (await context?.params) ?? {});
       const path = parseWith(endpoint.pathParams, raw.path, "path");
       const query = parseWith(endpoint.query, raw.query, "query");

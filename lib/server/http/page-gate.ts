@@ -41,7 +41,7 @@ export function pageGate(request: Request): Response | null {
 }
 
 /** The pages that show a project's data (each calls `requireSession`; lib/server/http/page-gate.test.ts checks the list). */
-export const SESSION_PAGES = ["/runs", "/reviewer", "/trends", "/experiments", "/copy", "/audit"] as const;
+export const SESSION_PAGES = ["/runs", "/reviewer", "/trends", "/experiments", "/copy", "/audit", "/keys"] as const;
 
 export function needsSession(pathname: string): boolean {
   return SESSION_PAGES.some((page) => pathname === page || pathname.startsWith(`${page}/`));
