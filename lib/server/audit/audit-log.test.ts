@@ -148,6 +148,30 @@ describe.each(testDatabases())("the audit log on $name", (kind) => {
     expect(recorded.map((e) => BigInt(e.id))).toEqual(recorded.map((e) => BigInt(e.id)).sort((a, b) => (a < b ? -1 : 1)));
   });
 
+  it("records concurrent saves made default as one chain: each entry's before is the default the one before it left", async () => {
+    const { defaultCopyVersionId: before } = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId } });
+    const saves = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(route.createCopy, "POST", "/api/v1/copy-versions", lead, { name: `race ${i}`, copy: {}, makeDefault: true }),
+      ),
+    );
+    expect(saves.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const race = (await entries(lead, "?action=copyVersion.makeDefault&limit=6")).reverse();
+    // The first replaced the default before the race; each other one the default committed just before it.
+    expect((race[0].before as { id: string } | null)?.id ?? null).toBe(before);
+    for (let i = 1; i < race.length; i++) expect(race[i].before).toEqual(race[i - 1].after);
+    expect(race.map((e) => (e.after as { name: string }).name).sort()).toEqual([
+      "race 0",
+      "race 1",
+      "race 2",
+      "race 3",
+      "race 4",
+      "race 5",
+    ]);
+    const project = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId } });
+    expect(project.defaultCopyVersionId).toBe(race.at(-1)!.target.id);
+  });
+
   it("records an experiment's life and a promotion's defaults; a refused change (409) records nothing", async () => {
     const copy = await ok(call(route.createCopy, "POST", "/api/v1/copy-versions", lead, { name: "arm copy", copy: {} }), 201, (b) =>
       ZCopyVersion.parse(b),

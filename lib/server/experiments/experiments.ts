@@ -221,7 +221,7 @@ export async function promoteArm(
     // Locked, so the entry's "before" is the defaults this promotion replaced.
     const [before] = await tx.$queryRawUnsafe<{ defaultCopyVersionId: string | null; defaultPolicyVersionId: string | null }[]>(
       `SELECT "default_copy_version_id" AS "defaultCopyVersionId", "default_policy_version_id" AS "defaultPolicyVersionId"
-         FROM "projects" WHERE "id" = $1 FOR UPDATE`,
+         FROM "projects" WHERE "id" = $1 FOR NO KEY UPDATE`,
       projectId,
     );
     const project = await tx.project.update({

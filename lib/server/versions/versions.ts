@@ -78,13 +78,15 @@ type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
 
 /**
  * Makes `row` the default of its kind and records the change with the default it replaced. The
- * project's row is locked first, so two changes at once each record the default the other left.
+ * project's row is locked first, so two changes at once each record the default the other left
+ * (FOR NO KEY UPDATE: a version inserted in the same transaction holds the row's key-share lock,
+ * which FOR UPDATE would conflict with across two such transactions: a deadlock).
  * Marking the default again changes nothing and records nothing.
  */
 async function changeDefault(tx: Tx, caller: Caller, of: VersionKind<TVersionKind>, row: VersionRow): Promise<void> {
   const column = of.kind === "copy" ? "default_copy_version_id" : "default_policy_version_id";
   const [locked] = await tx.$queryRawUnsafe<{ current: string | null }[]>(
-    `SELECT "${column}" AS "current" FROM "projects" WHERE "id" = $1 FOR UPDATE`,
+    `SELECT "${column}" AS "current" FROM "projects" WHERE "id" = $1 FOR NO KEY UPDATE`,
     caller.projectId,
   );
   const current = locked?.current ?? null;
