@@ -99,8 +99,8 @@ export async function listProjectKeys(db: Database, projectId: string, currentKe
 /** A new key of the caller's project with a name and a scope; its secret is in the answer only. */
 export async function createProjectKey(db: Database, caller: Caller, input: TApiKeyCreate): Promise<{ key: TApiKey; secret: string }> {
   const { secret, key } = await createKey(db, caller.project, input.label, { scope: input.scope, actor: actorOf(caller) });
-  const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
-  return { key: toApiKey(row, caller.key.id), secret };
+  // A new key has not been used yet.
+  return { key: toApiKey({ ...key, createdAt: new Date(key.createdAt), lastUsedAt: null, revokedAt: null }, caller.key.id), secret };
 }
 
 /** Revokes one of the caller's project's keys (404 for any other id); the caller's own key too, which ends its sessions. */

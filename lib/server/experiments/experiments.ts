@@ -16,7 +16,7 @@ import type { Caller } from "@/lib/server/auth/keys";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
-import { actorOf, recordAudit } from "@/lib/server/audit/audit-log";
+import { actorOf, keyName, recordAudit } from "@/lib/server/audit/audit-log";
 import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 
@@ -89,7 +89,7 @@ export async function createExperiment(
           name: input.name,
           note: input.note ?? null,
           key: input.key,
-          createdBy: caller.key.label ?? `key ${caller.key.prefix}…`,
+          createdBy: keyName(caller.key),
           arms: { create: input.arms.map((arm, position) => armRow(arm, position)) },
         },
       });
@@ -99,10 +99,10 @@ export async function createExperiment(
         target: { id: row.id, name: row.name },
         after: auditFields(experiment),
       });
-      return row;
+      return experiment;
     }),
   );
-  return getExperiment(db, projectId, created.id);
+  return created;
 }
 
 /** Replaces a draft's name, note, key and arms; only in `draft`, and only over the version read. */
