@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/support/chromium";
-import { apiTargets, E2E_DIR, E2E_PG_DIR, E2E_PORT } from "./e2e/support/targets";
+import { oidcEnv, oidcIssuer } from "./e2e/support/oidc";
+import { apiTargets, E2E_DIR, E2E_PG_DIR, E2E_PORT, E2E_SETUP_LINK } from "./e2e/support/targets";
 
 const PORT = E2E_PORT;
 /** Set to test a server you started yourself (e.g. `next dev`) instead of the production one below. */
@@ -52,6 +53,15 @@ export default defineConfig({
   webServer: externalServer
     ? undefined
     : [
+        // The OpenID provider first: the app reads its discovery document.
+        {
+          command: "node node_modules/tsx/dist/cli.mjs e2e/support/oidc-provider.ts",
+          url: `${oidcIssuer()}/.well-known/openid-configuration`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          stdout: "pipe" as const,
+          stderr: "pipe" as const,
+        },
         {
           command: `rm -rf ${E2E_DIR} && env -u DATABASE_URL CUESCOPE_BUILD=never CUESCOPE_DATA_DIR=${E2E_DIR}/data bash scripts/start.sh`,
           url: `${baseURL}/api/v1/health`,
@@ -59,7 +69,7 @@ export default defineConfig({
           timeout: 180_000,
           stdout: "pipe" as const,
           stderr: "pipe" as const,
-          env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT) },
+          env: { NEXT_TELEMETRY_DISABLED: "1", PORT: String(PORT), CUESCOPE_SETUP_LINK_FILE: E2E_SETUP_LINK, ...oidcEnv() },
         },
         ...(process.env.DATABASE_URL
           ? [

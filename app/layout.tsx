@@ -1,10 +1,13 @@
 import type { Metadata, Viewport } from "next";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import type { ReactNode } from "react";
-import { SiteHeader } from "@/components/layout/site-header";
+import { SiteHeader, type PersonInHeader } from "@/components/layout/site-header";
 import { MAIN_ID, SkipLinks } from "@/components/layout/skip-links";
 import { parseTheme, THEME_COOKIE } from "@/components/layout/theme";
 import { isKnownZone, LOCAL_TZ_COOKIE, parseZoneChoice, TZ_COOKIE } from "@/lib/format/zone";
+import { PERSON_SESSION_COOKIE } from "@/lib/server/auth/person-cookie";
+import { personProjects, PROJECT_COOKIE, sessionPerson } from "@/lib/server/auth/person-session";
+import { getDb } from "@/lib/server/db";
 import { SESSION_COOKIE } from "@/lib/server/auth/request-key";
 import { Providers } from "./providers";
 import "./globals.css";
@@ -20,9 +23,26 @@ export const viewport: Viewport = {
   themeColor: "#1f3a5f",
 };
 
+/** The signed-in person and their projects for the Account menu; null when the session is gone (the page signs them in again). */
+async function personInHeader(): Promise<PersonInHeader | null> {
+  try {
+    const db = await getDb();
+    const person = await sessionPerson(db, new Headers(await headers()));
+    if (!person) return null;
+    const projects = await personProjects(db, person.id);
+    const wanted = (await cookies()).get(PROJECT_COOKIE)?.value;
+    const open = projects.find((p) => p.projectId === wanted) ?? projects[0];
+    return { name: person.name, email: person.email, projects, openProjectId: open?.projectId ?? null };
+  } catch {
+    // The database is down or slow: the header still renders; the page says what is wrong.
+    return null;
+  }
+}
+
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const jar = await cookies();
-  const signedIn = jar.has(SESSION_COOKIE);
+  const person = jar.has(PERSON_SESSION_COOKIE) || jar.has(`__Secure-${PERSON_SESSION_COOKIE}`);
+  const signedIn = jar.has(SESSION_COOKIE) || person;
   // The theme is rendered into the page (no flash of the other one); "system" leaves it to the OS.
   const theme = parseTheme(jar.get(THEME_COOKIE)?.value);
   // The time zone chosen (default: the browser's, remembered by the browser in a cookie).
@@ -36,7 +56,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <Providers tz={tz}>
           <SkipLinks />
-          <SiteHeader signedIn={signedIn} theme={theme} />
+          <SiteHeader signedIn={signedIn} person={person && !jar.has(SESSION_COOKIE) ? await personInHeader() : null} theme={theme} />
           <main id={MAIN_ID} tabIndex={-1} className="page">
             {children}
           </main>

@@ -55,7 +55,7 @@ for (const theme of ["light", "dark"] as const) {
       await expectNoAxeViolations(page, "sign-in", { soft: true });
 
       await page.getByLabel("Project API key").fill("cs_wrong");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect(page.getByRole("alert").filter({ hasText: "not accepted" })).toBeVisible();
       await expectNoAxeViolations(page, "sign-in with a refused key", { soft: true });
 

@@ -92,7 +92,7 @@ test("from another machine a project key signs in (how to use an exposed server)
   const page = await remotePage();
   await page.goto("/login");
   await page.getByLabel("Project API key").fill(server!.demoKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(`${remoteUrl}/runs`, { timeout: 30_000 });
   await page.context().close();
 });
@@ -113,13 +113,13 @@ test("wrong keys from the other machine are rate limited (form message, then 429
   const alert = page.locator("p.form-error[role=alert]");
   for (let i = 1; i <= 10; i++) {
     await page.getByLabel("Project API key").fill(`cs_wrong_${i}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(alert).toContainText("not accepted");
-    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+    await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeEnabled();
   }
   await expect(alert).toContainText("Too many wrong keys from your address");
   await page.getByLabel("Project API key").fill(server!.demoKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(alert).toHaveText(/^Too many wrong keys from your address: wait \d+ s/);
 
   // The API from the same machine (the browser's own fetch, from 10.231.7.2).

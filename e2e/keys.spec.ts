@@ -34,7 +34,7 @@ async function makeKey(page: Page, name: string, scope: "Ingest only" | "Read" |
 async function signInWithKey(page: Page, secret: string, next: string): Promise<void> {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel("Project API key").fill(secret);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 const logTable = (page: Page) => page.getByRole("table", { name: "Audit log, newest first" });

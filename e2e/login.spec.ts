@@ -8,7 +8,7 @@ test.describe("signing in", () => {
     await page.goto("/runs");
     await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
     await page.getByLabel("Project API key").fill("cs_wrong");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert").filter({ hasText: "not accepted" })).toContainText("unknown API key");
     // The refused key stays, marked invalid and described by the error under it.
     const field = page.getByLabel("Project API key");
@@ -17,7 +17,7 @@ test.describe("signing in", () => {
     await expect(field).toHaveAccessibleDescription(/unknown API key/);
 
     await page.getByLabel("Project API key").fill(readFileSync(".cuescope/e2e/demo-key", "utf8").trim());
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/runs/);
 
     await signOut(page);

@@ -49,7 +49,7 @@ test.describe("open redirect after sign-in", () => {
     // A hostile page could post any value: rewrite the hidden field as it would.
     await page.locator('form.sign-in-key input[name="next"]').evaluate((input: HTMLInputElement) => (input.value = "/\\evil.example"));
     await page.getByLabel("Project API key").fill(demoKey());
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(`${baseURL}/runs`);
   });
 

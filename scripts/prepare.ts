@@ -7,7 +7,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createKey } from "@/lib/server/auth/keys";
-import { openDatabase, refreshStatistics } from "@/lib/server/db";
+import { openDatabase, refreshStatistics, type Database } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
+import { createSetupLink } from "@/lib/server/people/members";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { loadDemo } from "./lib/load-demo";
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   const db = await openDatabase();
   try {
     console.error(`database: ${db.label} (migrations applied)`);
+    await printSetupLink(db);
     if (db.kind !== "pglite") return;
     if ((await db.prisma.project.count()) === 0) {
       const { secret } = await createKey(db, "demo", "demo key");
@@ -42,6 +45,22 @@ async function main(): Promise<void> {
     if (key) console.error(`demo API key (project "demo"): ${key}`);
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * While nobody has an account, a new one-time link for the first administrator (README, "Team
+ * setup"): only whoever can read this server's output can claim the server.
+ */
+async function printSetupLink(db: Database): Promise<void> {
+  const link = await createSetupLink(db);
+  if (!link) return;
+  console.error(`first administrator: open ${link.url}`);
+  console.error(`  (works once, until ${link.expiresAt.toISOString()}; a restart prints a new one and the old one stops working)`);
+  const file = env("CUESCOPE_SETUP_LINK_FILE");
+  if (file) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${link.url}\n`, { mode: 0o600 });
   }
 }
 

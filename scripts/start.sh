@@ -42,9 +42,6 @@ elif [[ ! -f .next/BUILD_ID ]]; then
   exit 1
 fi
 
-echo "==> database"
-node node_modules/tsx/dist/cli.mjs scripts/prepare.ts
-
 # The server opens the database at start-up and records this address in the embedded directory's
 # lock, so `npm run import` / `npm run demo` reach the data through it instead of opening it twice.
 case "$HOST" in
@@ -54,5 +51,11 @@ case "$HOST" in
 esac
 export CUESCOPE_SERVER_URL="http://$local_host:$PORT"
 export PORT
+
+# Migrations, the demo on a new embedded database, and the first administrator's setup link while
+# nobody has an account (printed with this server's address, or CUESCOPE_PUBLIC_URL).
+echo "==> database"
+node node_modules/tsx/dist/cli.mjs scripts/prepare.ts
+
 echo "==> server on $HOST port $PORT"
 exec node scripts/server.mjs

@@ -5,6 +5,7 @@ import { KEY_SCOPE_HELP } from "@/lib/contracts";
 import { keysQuery } from "@/lib/queries/keys";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { mayAccess } from "@/lib/server/auth/access";
+import { viewerOf } from "@/lib/server/auth/keys";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { prefetchQuery } from "@/lib/server/loaders/prefetch";
@@ -25,7 +26,7 @@ export default async function Keys() {
     );
   }
   const queryClient = makeQueryClient();
-  await prefetchQuery(queryClient, keysQuery(), { db: await getDb(), projectId: caller.projectId, keyId: caller.key.id });
+  await prefetchQuery(queryClient, keysQuery(), { db: await getDb(), projectId: caller.projectId, viewer: viewerOf(caller) });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <KeysPage />

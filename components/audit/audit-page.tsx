@@ -25,11 +25,14 @@ const TARGET_LABELS: Record<TAuditEntry["target"]["kind"], string> = {
   experiment: "Experiment",
   comment: "Comment",
   key: "API key",
+  member: "Member",
+  invitation: "Invitation",
 };
 
 const ACTOR_KINDS: Record<TAuditEntry["actor"]["kind"], string> = {
   key: "API key",
   session: "browser session",
+  person: "person",
   cli: "server command line",
 };
 
@@ -181,6 +184,10 @@ export function AuditPage() {
                       <Link href={hrefWith({ ...filters, actorKeyId: entry.actor.keyId })} title="Only this key's changes">
                         {entry.actor.name}
                       </Link>
+                    ) : entry.actor.personId ? (
+                      <Link href={hrefWith({ ...filters, actorPersonId: entry.actor.personId })} title="Only this person's changes">
+                        {entry.actor.name}
+                      </Link>
                     ) : (
                       entry.actor.name
                     )}
@@ -214,7 +221,8 @@ function sinceMatches(from: string, hours: number): boolean {
 }
 
 function ActiveFilters({ filters, hrefWith }: { filters: AuditFilters; hrefWith: (f: AuditFilters) => string }) {
-  const shown = (["targetId", "actorKeyId"] as const).filter((name) => filters[name]);
+  const shown = (["targetId", "actorKeyId", "actorPersonId"] as const).filter((name) => filters[name]);
+  const label = { targetId: "target", actorKeyId: "key", actorPersonId: "person" } as const;
   if (shown.length === 0) return null;
   return (
     <ul className={styles.chips} aria-label="Other filters">
@@ -223,8 +231,8 @@ function ActiveFilters({ filters, hrefWith }: { filters: AuditFilters; hrefWith:
         delete rest[name];
         return (
           <li key={name}>
-            {name === "targetId" ? "Target" : "Key"} <code>{filters[name]}</code>{" "}
-            <Link href={hrefWith(rest)} aria-label={`Remove the ${name === "targetId" ? "target" : "key"} filter`}>
+            {label[name][0].toUpperCase() + label[name].slice(1)} <code>{filters[name]}</code>{" "}
+            <Link href={hrefWith(rest)} aria-label={`Remove the ${label[name]} filter`}>
               ×
             </Link>
           </li>

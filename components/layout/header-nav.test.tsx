@@ -150,6 +150,7 @@ describe("the narrow-screen Menu", () => {
       ["Copy", "/copy"],
       ["Audit", "/audit"],
       ["API", "/docs/api"],
+      ["Members", "/members"],
       ["API keys", "/keys"],
     ]);
     expect(within(panel).getByRole("link", { name: "Runs" })).toHaveAttribute("aria-current", "page");

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef, useState } from "react";
-import { AccountItems } from "./account-items";
+import { AccountItems, type PersonAccount } from "./account-items";
 import { BrandMark } from "./brand-mark";
 import { HeaderMenu } from "./header-menu";
 import { KeyboardHelp } from "./keyboard-help";
@@ -26,7 +26,18 @@ const isCurrent = (pathname: string, href: string) => pathname === href || pathn
  * below 720 px (app/globals.css) one "Menu" button holds both. Only one of the two is displayed at
  * a time, so each link and button has one accessible instance on screen.
  */
-export function HeaderNav({ signedIn, theme: initialTheme, signOut }: { signedIn: boolean; theme: Theme; signOut: () => Promise<void> }) {
+export function HeaderNav({
+  signedIn,
+  theme: initialTheme,
+  signOut,
+  person = null,
+}: {
+  signedIn: boolean;
+  theme: Theme;
+  signOut: () => Promise<void>;
+  /** The signed-in person (not a key's session), with their projects. */
+  person?: PersonAccount | null;
+}) {
   const pathname = usePathname() ?? "";
   const [theme, setTheme] = useState(initialTheme);
   const chooseTheme = (next: Theme) => {
@@ -39,6 +50,7 @@ export function HeaderNav({ signedIn, theme: initialTheme, signOut }: { signedIn
       theme={theme}
       onTheme={chooseTheme}
       signOut={signedIn ? signOut : undefined}
+      person={person}
       onShortcuts={(button) => openHelp.current?.(button)}
     />
   );

@@ -6,6 +6,8 @@ import type { TestInfo } from "@playwright/test";
 export const E2E_DIR = ".cuescope/e2e";
 export const E2E_PG_DIR = ".cuescope/e2e-pg";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** Where the app under test writes its first administrator's setup link (CUESCOPE_SETUP_LINK_FILE). */
+export const E2E_SETUP_LINK = join(E2E_DIR, "setup-link");
 
 /** One running server the API specs are pointed at, and the file holding its API key. */
 export interface ApiTarget {

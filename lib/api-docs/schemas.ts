@@ -16,6 +16,14 @@ import {
   ZApiKeyCreate,
   ZApiKeyCreated,
   ZApiKeyList,
+  ZInvitation,
+  ZInvitationCreate,
+  ZInvitationCreated,
+  ZMember,
+  ZMemberList,
+  ZMemberRemoved,
+  ZResetLink,
+  ZRoleChange,
   ZAuditEntry,
   ZAuditList,
   ZExperiment,
@@ -79,6 +87,8 @@ export const REQUEST_SCHEMAS = {
   ExperimentUpdate: ZExperimentUpdate,
   ExperimentVersion: ZExperimentVersion,
   ApiKeyCreate: ZApiKeyCreate,
+  InvitationCreate: ZInvitationCreate,
+  RoleChange: ZRoleChange,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -124,6 +134,12 @@ export const RESPONSE_SCHEMAS = {
   ApiKey: ZApiKey,
   ApiKeyCreated: ZApiKeyCreated,
   ApiKeyList: ZApiKeyList,
+  Member: ZMember,
+  MemberList: ZMemberList,
+  MemberRemoved: ZMemberRemoved,
+  Invitation: ZInvitation,
+  InvitationCreated: ZInvitationCreated,
+  ResetLink: ZResetLink,
   AuditList: ZAuditList,
 } as const;
 

@@ -8,7 +8,7 @@ import { ZExportFormat } from "./reviewer";
  */
 
 /** What an entry is about. */
-export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "key"] as const;
+export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "key", "member", "invitation"] as const;
 export type TAuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Every action, as `<target>.<verb>`, and what `before` and `after` hold for it. */
@@ -25,6 +25,13 @@ export const AUDIT_ACTIONS = {
   "comment.delete": "a comment was deleted (before: its run, turn, author and text)",
   "key.create": "an API key was created (after: its prefix and label; never its secret)",
   "key.revoke": "an API key was revoked (before and after: when it was revoked)",
+  "member.setup": "the first administrator set the server up with the one-time setup link (after: their role and email)",
+  "member.join": "a person joined the project with an invitation link (after: their role and email)",
+  "member.role": "a member's role changed (before and after: the role)",
+  "member.remove": "a member was removed from the project (before: their role and email)",
+  "member.resetLink": "an admin issued a member a one-time password reset link (after: when it expires; never the link)",
+  "invitation.create": "an invitation link was made (after: its role, note and expiry; never the link)",
+  "invitation.revoke": "an invitation link was revoked before use (before and after: its status)",
 } as const satisfies Record<`${TAuditTarget}.${string}`, string>;
 export type TAuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as TAuditAction[];
@@ -32,8 +39,8 @@ export const ZAuditAction = z.enum(AUDIT_ACTION_NAMES as [TAuditAction, ...TAudi
   error: `expected one of ${AUDIT_ACTION_NAMES.join(", ")}`,
 });
 
-/** How the actor was signed in: a Bearer key, a browser session opened with a key, or the server's command line (`npm run keys`). */
-export const AUDIT_ACTOR_KINDS = ["key", "session", "cli"] as const;
+/** How the actor was signed in: a Bearer key, a browser session opened with a key, a person (password or single sign-on), or the server's command line (`npm run keys`). */
+export const AUDIT_ACTOR_KINDS = ["key", "session", "person", "cli"] as const;
 
 export const ZAuditEntry = z.object({
   /** The entry's place in the log: later entries have larger ids. */
@@ -50,7 +57,9 @@ export const ZAuditEntry = z.object({
     kind: z.enum(AUDIT_ACTOR_KINDS),
     /** The API key the change was made with (a session's key for a browser); null from the command line. */
     keyId: z.string().nullable(),
-    /** The key's label, or `key <prefix>…` for a key without one; `command line` from it. */
+    /** The person who acted (kind `person`); null otherwise. */
+    personId: z.string().nullable(),
+    /** The person's name, the key's label, or `key <prefix>…` for a key without one; `command line` from it. */
     name: z.string(),
   }),
   /** The client's address (the TCP peer, or a trusted proxy's forwarded one); null from the command line. */
@@ -67,6 +76,8 @@ export const ZAuditQuery = z.object({
   targetId: ZRecordIdParam.optional(),
   /** Changes made with this API key (its id). */
   actorKeyId: ZRecordIdParam.optional(),
+  /** Changes made by this person (their id). */
+  actorPersonId: ZRecordIdParam.optional(),
   /** Changes at or after this instant. */
   from: ZInstantParam.optional(),
   /** Changes before this instant. */

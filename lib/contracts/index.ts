@@ -22,3 +22,4 @@ export * from "./views";
 export * from "./experiments";
 export * from "./audit";
 export * from "./keys";
+export * from "./people";

@@ -29,10 +29,16 @@ export const TAGS = [
     name: "Experiments",
     description: "Copy and policy experiments: arms assigned per run (contract §10), started, stopped, an arm promoted to the defaults.",
   },
+  {
+    name: "Members",
+    description:
+      "The project's people and their roles (viewer, member, admin): invitation links, role changes, removals, password reset links.",
+  },
   { name: "API keys", description: "The project's keys: made with a name and a scope (ingest, read, admin), listed, revoked." },
   {
     name: "Audit log",
-    description: "Who changed what, when, from where, before → after: versions and defaults, experiments, keys, deleted comments.",
+    description:
+      "Who changed what, when, from where, before → after: versions and defaults, experiments, keys, members and roles, deleted comments.",
   },
   { name: "Replay", description: "What-if replays of stored runs with another copy or policy version (background jobs)." },
   { name: "Service", description: "Health and this reference; no key needed." },

@@ -4,6 +4,7 @@ import { endpointsIn, type AnyEndpoint } from "./endpoint";
 import { experimentsApi } from "./experiments";
 import { ingestApi } from "./ingest";
 import { keysApi } from "./keys";
+import { membersApi } from "./members";
 import { replayApi } from "./replay";
 import { reviewerApi } from "./reviewer";
 import { runsApi } from "./runs";
@@ -19,6 +20,7 @@ export {
   experimentsApi,
   ingestApi,
   keysApi,
+  membersApi,
   policyVersionsApi,
   replayApi,
   reviewerApi,
@@ -44,6 +46,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   policyVersionsApi,
   experimentsApi,
   auditApi,
+  membersApi,
   keysApi,
   replayApi,
   serviceApi,

@@ -3,7 +3,7 @@ import { auditApi } from "@/lib/endpoints/audit";
 import { endpointFetch, withEndpoint } from "./endpoint-query";
 
 /** The audit page's filters as its URL holds them (GET /api/v1/audit checks them). */
-export const AUDIT_FILTERS = ["action", "target", "targetId", "actorKeyId", "from", "to"] as const;
+export const AUDIT_FILTERS = ["action", "target", "targetId", "actorKeyId", "actorPersonId", "from", "to"] as const;
 export type AuditFilters = Partial<Record<(typeof AUDIT_FILTERS)[number], string>>;
 
 /** The filters of a URL query: the known ones that are not empty. */

@@ -100,6 +100,43 @@ export const ENV = {
     "comma-separated host names (e.g. cuescope.example.com,10.0.0.5)",
     "the host names browsers may reach this server by, besides loopback ones (localhost, 127.0.0.0/8, [::1]); pages and browser sessions under any other Host are refused (DNS rebinding). API keys work under any host",
   ),
+  CUESCOPE_PUBLIC_URL: variable<string | undefined>(
+    text,
+    undefined,
+    "a URL (e.g. https://cuescope.example.com)",
+    "the address people open Cuescope at; single sign-on sends them back to {it}/api/auth/callback/sso. Unset: the address `npm start` listens on",
+  ),
+  CUESCOPE_AUTH_SECRET: variable<string | undefined>(
+    text,
+    undefined,
+    "at least 32 characters",
+    "signs people's session cookies; unset: a secret made once and kept in the database",
+  ),
+  CUESCOPE_SETUP_LINK_FILE: variable<string | undefined>(
+    text,
+    undefined,
+    "a file path",
+    "`npm start` also writes the first administrator's setup link there (mode 600), for automation that cannot read its output",
+  ),
+  CUESCOPE_OIDC_ISSUER: variable<string | undefined>(
+    text,
+    undefined,
+    "a URL (the provider's issuer)",
+    "single sign-on with an OpenID Connect provider (with the client id and secret below); unset: email and password only",
+  ),
+  CUESCOPE_OIDC_CLIENT_ID: variable<string | undefined>(
+    text,
+    undefined,
+    "a client id",
+    "Cuescope's client id at the OpenID Connect provider",
+  ),
+  CUESCOPE_OIDC_CLIENT_SECRET: variable<string | undefined>(
+    text,
+    undefined,
+    "a client secret",
+    "Cuescope's client secret at the OpenID Connect provider",
+  ),
+  CUESCOPE_OIDC_NAME: variable(text, "single sign-on", "a name", "what the sign-in button calls the provider (`Continue with …`)"),
   CUESCOPE_INGEST_CONCURRENCY: variable(
     z.coerce.number().int().positive(),
     4,

@@ -142,7 +142,7 @@ describe.each(testDatabases())("a run at the contract's extreme values, end to e
   /** The page's data: the browser's query (through the route, its answer parsed by the contract) and the page's prefetch, which must agree. */
   async function pageData<R, K extends QueryKey>(query: ServerQuery<R> & FetchQueryOptions<R, Error, R, K>) {
     const browser = await new QueryClient({ defaultOptions: { queries: { retry: false } } }).fetchQuery(query);
-    const page = await fetchQuery(makeQueryClient(), query, { db, projectId: caller.projectId, keyId: caller.key.id });
+    const page = await fetchQuery(makeQueryClient(), query, { db, projectId: caller.projectId, viewer: { keyId: caller.key!.id } });
     expect(page).toEqual(browser);
     return page;
   }

@@ -11,6 +11,7 @@ import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { runEffectivenessQuery } from "@/lib/queries/trends";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
+import { viewerOf } from "@/lib/server/auth/keys";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
@@ -55,7 +56,7 @@ export default async function RunPage(props: Props) {
   const caller = await requireSession(runPath(runId, Object.fromEntries(query)));
 
   // The key: comments say which are the caller's own.
-  const context = { db: await getDb(), projectId: caller.projectId, keyId: caller.key.id };
+  const context = { db: await getDb(), projectId: caller.projectId, viewer: viewerOf(caller) };
   const queryClient = makeQueryClient();
   try {
     await fetchQuery(queryClient, runSummaryQuery(runId), context);

@@ -104,8 +104,8 @@ describe.each(testDatabases())("the audit log on $name", (kind) => {
     await ok(makeSecondDefault(), 200, (b) => b); // already the default: no change, no entry
 
     const recorded = await newest(4);
-    const leadActor = { kind: "key", keyId: leadKeyId, name: "lead" };
-    const browserActor = { kind: "session", keyId: leadKeyId, name: "lead" };
+    const leadActor = { kind: "key", keyId: leadKeyId, personId: null, name: "lead" };
+    const browserActor = { kind: "session", keyId: leadKeyId, personId: null, name: "lead" };
     expect(recorded.map((e) => [e.action, e.target, e.actor, e.address, e.before, e.after])).toEqual([
       [
         "copyVersion.create",
@@ -254,11 +254,11 @@ describe.each(testDatabases())("the audit log on $name", (kind) => {
     expect(deletion).toMatchObject({
       action: "comment.delete",
       target: { kind: "comment", id: comment.id, name: null },
-      actor: { kind: "key", keyId: leadKeyId, name: "lead" },
+      actor: { kind: "key", keyId: leadKeyId, personId: null, name: "lead" },
       before: { runId: "audited", turn: 1, author: comment.author.name, body: "looks *off*", createdAt: comment.createdAt },
       after: null,
     });
-    const cli = { kind: "cli", keyId: null, name: "command line" };
+    const cli = { kind: "cli", keyId: null, personId: null, name: "command line" };
     expect(keyCreated).toMatchObject({
       action: "key.create",
       target: { kind: "key", id: key.key.id, name: "ci agent" },
@@ -312,7 +312,7 @@ describe.each(testDatabases())("the audit log on $name", (kind) => {
     const csv = await (await call(route.export, "GET", "/api/v1/audit/export?target=copyVersion", lead)).text();
     const lines = csv.trimEnd().split(/\r?\n/);
     expect(lines[0]).toBe(
-      "id,at,action,target kind,target id,target name,actor kind,actor key id,actor,address,before (JSON),after (JSON)",
+      "id,at,action,target kind,target id,target name,actor kind,actor key id,actor person id,actor,address,before (JSON),after (JSON)",
     );
     expect(lines).toHaveLength(listed.length + 1);
     expect(lines[1].startsWith(`${listed[0].id},${listed[0].at},${listed[0].action},copyVersion,`)).toBe(true);

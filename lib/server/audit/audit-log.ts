@@ -18,16 +18,17 @@ import { streamedDownload } from "@/lib/server/export/streamed-download";
  * (a trigger refuses it).
  */
 
-/** Who made a change: how they were signed in, with which key, from which address. */
+/** Who made a change: how they were signed in (a key, a key's browser session, a person, the command line), from which address. */
 export interface Actor {
-  kind: "key" | "session" | "cli";
+  kind: "key" | "session" | "person" | "cli";
   keyId: string | null;
+  personId: string | null;
   name: string;
   address: string | null;
 }
 
 /** The server's command line (`npm run keys`, scripts that load data): no key, no address. */
-export const COMMAND_LINE: Actor = { kind: "cli", keyId: null, name: "command line", address: null };
+export const COMMAND_LINE: Actor = { kind: "cli", keyId: null, personId: null, name: "command line", address: null };
 
 /** A key's name in the log: its label, or `key <prefix>…`. */
 export function keyName(key: { prefix: string; label: string | null }): string {
@@ -36,14 +37,32 @@ export function keyName(key: { prefix: string; label: string | null }): string {
 
 /** What actorOf needs of an authenticated caller (lib/server/auth/keys.ts's Caller). */
 export interface Signed {
-  key: { id: string; prefix: string; label: string | null };
-  via?: "key" | "session";
+  key?: { id: string; prefix: string; label: string | null };
+  person?: { id: string; name: string; email: string };
+  via?: "key" | "session" | "person";
   address?: string;
 }
 
-/** The actor of an authenticated caller (a Bearer key or a browser session), with the address the request came from. */
+/** The name a caller's changes and comments show: a person's name, else the key's. */
+export function signedName(caller: Signed): string {
+  if (caller.person) return caller.person.name;
+  if (caller.key) return keyName(caller.key);
+  return COMMAND_LINE.name;
+}
+
+/** The actor of an authenticated caller (a key, its browser session, or a person), with the address the request came from. */
 export function actorOf(caller: Signed): Actor {
-  return { kind: caller.via ?? "key", keyId: caller.key.id, name: keyName(caller.key), address: caller.address ?? null };
+  if (caller.person) {
+    return { kind: "person", keyId: null, personId: caller.person.id, name: caller.person.name, address: caller.address ?? null };
+  }
+  if (!caller.key) return COMMAND_LINE;
+  return {
+    kind: caller.via === "session" ? "session" : "key",
+    keyId: caller.key.id,
+    personId: null,
+    name: keyName(caller.key),
+    address: caller.address ?? null,
+  };
 }
 
 /** What a transaction's client (or the database's) needs to record an entry. */
@@ -69,6 +88,7 @@ export async function recordAudit(client: AuditWriter, projectId: string, actor:
       targetName: change.target.name ?? null,
       actorKind: actor.kind,
       actorKeyId: actor.keyId,
+      actorPersonId: actor.personId,
       actorName: actor.name,
       address: actor.address,
       before: change.before ?? undefined,
@@ -91,6 +111,7 @@ export async function listAudit(db: Database, projectId: string, query: TAuditQu
     ...(query.target ? { targetKind: query.target } : {}),
     ...(query.targetId ? { targetId: query.targetId } : {}),
     ...(query.actorKeyId ? { actorKeyId: query.actorKeyId } : {}),
+    ...(query.actorPersonId ? { actorPersonId: query.actorPersonId } : {}),
     ...(query.from || query.to
       ? { at: { ...(query.from ? { gte: queryInstantDate(query.from) } : {}), ...(query.to ? { lt: queryInstantDate(query.to) } : {}) } }
       : {}),
@@ -126,6 +147,7 @@ export async function exportAudit(db: Database, projectId: string, query: TAudit
       e.target.name ?? "",
       e.actor.kind,
       e.actor.keyId ?? "",
+      e.actor.personId ?? "",
       e.actor.name,
       e.address ?? "",
       e.before === null ? "" : JSON.stringify(e.before),
@@ -145,6 +167,7 @@ export const AUDIT_CSV_COLUMNS = [
   "target name",
   "actor kind",
   "actor key id",
+  "actor person id",
   "actor",
   "address",
   "before (JSON)",
@@ -165,7 +188,7 @@ function toEntry(row: AuditRow): TAuditEntry {
     at: row.at.toISOString(),
     action: row.action as TAuditAction,
     target: { kind: row.targetKind as TAuditTarget, id: row.targetId, name: row.targetName },
-    actor: { kind: row.actorKind as Actor["kind"], keyId: row.actorKeyId, name: row.actorName },
+    actor: { kind: row.actorKind as Actor["kind"], keyId: row.actorKeyId, personId: row.actorPersonId, name: row.actorName },
     address: row.address,
     before: row.before ?? null,
     after: row.after ?? null,

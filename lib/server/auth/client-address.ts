@@ -91,3 +91,8 @@ export function requestOrigin(headers: HeaderSource): string | undefined {
   if (!host) return undefined;
   return `${isHttps(headers) ? "https" : "http"}://${host}`;
 }
+
+/** The address to record (the audit log, a session): undefined when this server cannot tell it. */
+export function knownAddress(address: string): string | undefined {
+  return address === UNKNOWN_ADDRESS ? undefined : address;
+}

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { TApiKey, TApiKeyCreate, TKeyScope } from "@/lib/contracts";
+import type { TApiKey, TApiKeyCreate, TKeyScope, TPersonRole } from "@/lib/contracts";
 import { actorOf, COMMAND_LINE, keyName, recordAudit, type Actor } from "@/lib/server/audit/audit-log";
 import type { Database } from "@/lib/server/db";
 import { noteKeyUse } from "./last-used";
@@ -100,14 +100,14 @@ export async function listProjectKeys(db: Database, projectId: string, currentKe
 export async function createProjectKey(db: Database, caller: Caller, input: TApiKeyCreate): Promise<{ key: TApiKey; secret: string }> {
   const { secret, key } = await createKey(db, caller.project, input.label, { scope: input.scope, actor: actorOf(caller) });
   // A new key has not been used yet.
-  return { key: toApiKey({ ...key, createdAt: new Date(key.createdAt), lastUsedAt: null, revokedAt: null }, caller.key.id), secret };
+  return { key: toApiKey({ ...key, createdAt: new Date(key.createdAt), lastUsedAt: null, revokedAt: null }, caller.key?.id), secret };
 }
 
 /** Revokes one of the caller's project's keys (404 for any other id); the caller's own key too, which ends its sessions. */
 export async function revokeProjectKey(db: Database, caller: Caller, id: string): Promise<TApiKey> {
   const key = await db.prisma.apiKey.findFirst({ where: { id, projectId: caller.projectId } });
   if (!key) throw new DomainError("not_found", `no key ${JSON.stringify(id)} in this project`, "id");
-  return toApiKey(await revokeRow(db, key, actorOf(caller)), caller.key.id);
+  return toApiKey(await revokeRow(db, key, actorOf(caller)), caller.key?.id);
 }
 
 function toApiKey(
@@ -134,17 +134,35 @@ function toApiKey(
   };
 }
 
-/** Who is calling: the project a key belongs to, and the key itself (to record who saved what). */
+/**
+ * Who is calling, in which project: a key (a Bearer key, or the key a browser session was opened
+ * with) or a person signed in with a password or single sign-on (issue 25), never both.
+ */
 export interface Caller {
   projectId: string;
   project: string;
-  key: { id: string; prefix: string; label: string | null };
-  /** How: a Bearer key, or a browser session opened with that key. */
-  via?: "key" | "session";
-  /** What the key may do (lib/server/auth/access.ts); a caller made without it is an admin's (the command line). */
+  /** The key; absent when a person calls. */
+  key?: { id: string; prefix: string; label: string | null };
+  /** The signed-in person; absent when a key calls. */
+  person?: { id: string; name: string; email: string };
+  /** How: a Bearer key, a browser session opened with a key, or a person's browser session. */
+  via?: "key" | "session" | "person";
+  /** What the key may do (lib/server/auth/access.ts); a caller made without scope or role is an admin's (the command line). */
   scope?: TKeyScope;
+  /** The person's role in the project (lib/server/auth/access.ts). */
+  role?: TPersonRole;
   /** The client's address when the caller came over HTTP (lib/server/auth/client-address.ts): the audit log records it. */
   address?: string;
+}
+
+/** Whose rows are "mine" in a read (comments, the key list, the member list): the caller's key or person. */
+export interface Viewer {
+  keyId?: string;
+  personId?: string;
+}
+
+export function viewerOf(caller: Pick<Caller, "key" | "person">): Viewer {
+  return { keyId: caller.key?.id, personId: caller.person?.id };
 }
 
 /** The project of an `Authorization: Bearer <key>` value (any case of the scheme); unauthorized for a missing, unknown or revoked key. */

@@ -3,17 +3,20 @@ import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { requestHostRefusal } from "./allowed-hosts";
 import { bearerKey, exporterKey } from "./authorization";
-import { clientAddress, UNKNOWN_ADDRESS } from "./client-address";
+import { clientAddress, knownAddress } from "./client-address";
 import { assertSameOrigin, isSafeMethod } from "./csrf";
 import { authenticateKey, type Caller } from "./keys";
 import { authFailureLimiter, recentlyAcceptedKeys } from "./rate-limit";
+import { hasPersonSessionCookie } from "./person-cookie";
+import { authenticatePerson, projectFromCookieHeader } from "./person-session";
 import { authenticateSession, sessionTokenFromCookieHeader } from "./sessions";
 
 export { SESSION_COOKIE } from "./sessions";
 
 /**
  * Who sends an API request: an `Authorization: Bearer <key>` header (agents, scripts), else the
- * browser's session cookie (pages use the API from the browser). Bearer failures are rate limited
+ * browser's session cookie — a key's (lib/server/auth/sessions.ts) or a person's
+ * (lib/server/auth/person-session.ts); pages use the API from the browser. Bearer failures are rate limited
  * per client address; cookie-authenticated requests that change data must be same-origin (CSRF),
  * and a session cookie counts only under a loopback or allowed Host (allowed-hosts.ts; keys under any).
  * The old raw-key cookie (`cuescope_key`) is not accepted any more.
@@ -21,13 +24,17 @@ export { SESSION_COOKIE } from "./sessions";
 export async function authenticateRequest(db: Database, request: Request): Promise<Caller> {
   const authorization = request.headers.get("authorization");
   if (authorization !== null) return authenticateKeyLimited(db, bearerKey(authorization), clientAddress(request.headers));
-  const token = sessionTokenFromCookieHeader(request.headers.get("cookie"));
-  if (token === null)
+  const cookie = request.headers.get("cookie");
+  const token = sessionTokenFromCookieHeader(cookie);
+  const person = token === null && hasPersonSessionCookie(cookie);
+  if (token === null && !person)
     throw new DomainError("unauthorized", "missing API key: send `Authorization: Bearer <secret key>` (or sign in in the browser)");
   const badHost = requestHostRefusal(request);
   if (badHost) throw new DomainError("forbidden", `the session cookie is not accepted here: ${badHost}`);
   if (!isSafeMethod(request.method)) assertSameOrigin(request.headers);
-  return { ...(await authenticateSession(db, token)), address: knownAddress(clientAddress(request.headers)) };
+  const caller =
+    token !== null ? await authenticateSession(db, token) : await authenticatePerson(db, request.headers, projectFromCookieHeader(cookie));
+  return { ...caller, address: knownAddress(clientAddress(request.headers)) };
 }
 
 /**
@@ -67,9 +74,4 @@ export async function authenticateExporter(db: Database, request: Request): Prom
     );
   }
   return authenticateKeyLimited(db, "key" in sent ? sent.key : null, clientAddress(request.headers));
-}
-
-/** An address the audit log can name: not the shared bucket of requests whose peer is unknown. */
-function knownAddress(address: string): string | undefined {
-  return address === UNKNOWN_ADDRESS ? undefined : address;
 }

@@ -36,6 +36,7 @@ export interface NewSession {
 
 /** Opens a session for the caller's key. The token is returned once, for the cookie. */
 export async function createSession(db: Database, caller: Caller, options: { demo?: boolean; now?: Date } = {}): Promise<NewSession> {
+  if (!caller.key) throw new Error("a key session is opened with a key");
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_MS);

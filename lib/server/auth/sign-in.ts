@@ -19,21 +19,30 @@ import { readDemoKey } from "./demo-key";
 import { authenticate } from "./keys";
 import { authFailureLimiter } from "./rate-limit";
 import { safeNextPath } from "./redirect";
-import { createSession, LEGACY_KEY_COOKIE, revokeSession, SESSION_COOKIE, sessionCookieOptions } from "./sessions";
+import { endBrowserSessions } from "./browser-sessions";
+import { createSession, SESSION_COOKIE, sessionCookieOptions } from "./sessions";
 
 /**
  * The sign-in page's logic (lib/server/auth/actions.ts holds the server actions, thin wrappers around it): the request's
  * headers and cookie jar come in, a redirect target or an error message for the form comes out.
  */
+export interface CookieOptions {
+  httpOnly?: boolean;
+  sameSite?: "lax" | "strict" | "none";
+  secure?: boolean;
+  path?: string;
+  maxAge?: number;
+}
+
 export interface CookieJar {
   get(name: string): { value: string } | undefined;
-  set(name: string, value: string, options: ReturnType<typeof sessionCookieOptions>): unknown;
+  set(name: string, value: string, options: CookieOptions): unknown;
   delete(name: string): unknown;
 }
 
 export type SignInResult = { ok: true; redirectTo: string } | { ok: false; error: string };
 
-function appOrigin(headers: HeaderSource): string {
+export function appOrigin(headers: HeaderSource): string {
   return requestOrigin(headers) ?? "http://cuescope.invalid";
 }
 
@@ -42,7 +51,7 @@ function appOrigin(headers: HeaderSource): string {
  * origin, and one addressed to a host that is neither loopback nor allowed (DNS rebinding: no
  * session, no demo; see allowed-hosts.ts).
  */
-function sameOriginOrError(headers: HeaderSource): string | null {
+export function sameOriginOrError(headers: HeaderSource): string | null {
   const badHost = hostRefusal(headers);
   if (badHost) return badHost;
   try {
@@ -62,9 +71,10 @@ async function openSession(db: Database, key: string, demo: boolean, headers: He
       `this key's scope is ${caller.scope} (${KEY_SCOPE_HELP[caller.scope!]}): sign in with a read or admin key`,
     );
   }
+  // Rotation: whatever session the browser had (a key's or a person's) ends here.
+  await endBrowserSessions(db, headers, jar);
   const { token } = await createSession(db, caller, { demo });
   jar.set(SESSION_COOKIE, token, sessionCookieOptions(isHttps(headers)));
-  jar.delete(LEGACY_KEY_COOKIE);
 }
 
 /** Sign-in with a pasted project key; wrong keys count against the client address's limit. */
@@ -135,13 +145,10 @@ export async function signInToDemo(db: Database, next: unknown, headers: HeaderS
   return { ok: true, redirectTo: safeNextPath(next, appOrigin(headers)) };
 }
 
-/** Sign-out: revokes the session row and clears the cookie. */
+/** Sign-out: ends the browser's session (a key's or a person's) and clears its cookie. */
 export async function signOut(db: Database, headers: HeaderSource, jar: CookieJar): Promise<{ ok: boolean; error?: string }> {
   const refused = sameOriginOrError(headers);
   if (refused) return { ok: false, error: refused };
-  const token = jar.get(SESSION_COOKIE)?.value;
-  if (token) await revokeSession(db, token);
-  jar.delete(SESSION_COOKIE);
-  jar.delete(LEGACY_KEY_COOKIE);
+  await endBrowserSessions(db, headers, jar);
   return { ok: true };
 }

@@ -8,7 +8,7 @@ import {
 } from "@/lib/contracts";
 import { renderMarkdown } from "@/lib/markdown/markdown";
 import { actorOf, recordAudit } from "@/lib/server/audit/audit-log";
-import type { Caller } from "@/lib/server/auth/keys";
+import { viewerOf, type Caller, type Viewer } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { DomainError } from "@/lib/server/errors";
@@ -26,18 +26,24 @@ import { findRun } from "@/lib/server/runs/find-run";
 
 type CommentRow = Prisma.CommentGetPayload<object>;
 
-/** The name a comment shows for its author: the key's label, else its prefix (as saved versions do). */
+/** The name a comment shows for its author: a person's name, else the key's label or its prefix (as saved versions do). */
 export function authorName(caller: Caller): string {
-  return caller.key.label?.trim() || `key ${caller.key.prefix}…`;
+  if (caller.person) return caller.person.name;
+  return caller.key?.label?.trim() || `key ${caller.key?.prefix}…`;
 }
 
-/** Who reads: the project, and the key whose comments are `mine` (none: no comment is). */
-export interface CommentViewer {
+/** Who reads: the project, and the key or person whose comments are `mine` (neither: no comment is). */
+export interface CommentViewer extends Viewer {
   projectId: string;
-  keyId?: string;
 }
 
-function toComment(row: CommentRow, runId: string, keyId: string | undefined, prefixes: Map<string, string>): TComment {
+/** Whether the viewer wrote the row: the same person, or (for a comment written with a key) the same key. */
+function isAuthor(row: CommentRow, viewer: Viewer): boolean {
+  if (row.authorPersonId !== null) return viewer.personId !== undefined && row.authorPersonId === viewer.personId;
+  return viewer.keyId !== undefined && row.authorKeyId === viewer.keyId;
+}
+
+function toComment(row: CommentRow, runId: string, viewer: Viewer, prefixes: Map<string, string>): TComment {
   return {
     id: row.id,
     runId,
@@ -45,8 +51,8 @@ function toComment(row: CommentRow, runId: string, keyId: string | undefined, pr
     body: row.body,
     // A row an older server wrote after the back-fill ran has none yet: rendered here (linear, a page at most).
     html: row.bodyHtml ?? renderMarkdown(row.body),
-    author: { name: row.authorName, keyPrefix: prefixes.get(row.authorKeyId) ?? null },
-    mine: keyId !== undefined && row.authorKeyId === keyId,
+    author: { name: row.authorName, keyPrefix: row.authorKeyId === null ? null : (prefixes.get(row.authorKeyId) ?? null) },
+    mine: isAuthor(row, viewer),
     createdAt: row.createdAt.toISOString(),
     editedAt: row.editedAt?.toISOString() ?? null,
   };
@@ -54,7 +60,7 @@ function toComment(row: CommentRow, runId: string, keyId: string | undefined, pr
 
 /** The prefixes of the authors' keys (one query for a page of comments). */
 async function keyPrefixes(db: Database, projectId: string, rows: CommentRow[]): Promise<Map<string, string>> {
-  const ids = [...new Set(rows.map((row) => row.authorKeyId))];
+  const ids = [...new Set(rows.map((row) => row.authorKeyId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const keys = await db.prisma.apiKey.findMany({ where: { projectId, id: { in: ids } }, select: { id: true, prefix: true } });
   return new Map(keys.map((key) => [key.id, key.prefix]));
@@ -80,7 +86,8 @@ export async function createComment(
         projectId: caller.projectId,
         runPk: run.id,
         turn: input.turn,
-        authorKeyId: caller.key.id,
+        authorKeyId: caller.key?.id ?? null,
+        authorPersonId: caller.person?.id ?? null,
         authorName: authorName(caller),
         body: input.body,
         bodyHtml: renderMarkdown(input.body),
@@ -92,7 +99,7 @@ export async function createComment(
     });
     return created;
   });
-  return toComment(row, run.runId, caller.key.id, new Map([[caller.key.id, caller.key.prefix]]));
+  return toComment(row, run.runId, viewerOf(caller), ownPrefix(caller));
 }
 
 /** The comment of this run in the caller's project, or not found (another project's, another run's, deleted). */
@@ -109,8 +116,13 @@ async function findComment(db: Database, caller: Caller, runId: string, commentI
   return { run, row };
 }
 
+/** The caller's key prefix, for the comment it just wrote. */
+function ownPrefix(caller: Caller): Map<string, string> {
+  return caller.key ? new Map([[caller.key.id, caller.key.prefix]]) : new Map();
+}
+
 function assertOwn(row: CommentRow, caller: Caller, what: "edit" | "delete"): void {
-  if (row.authorKeyId !== caller.key.id) {
+  if (!isAuthor(row, viewerOf(caller))) {
     throw new DomainError("forbidden", `only its author may ${what} a comment: this one was written by ${row.authorName}`, "commentId");
   }
 }
@@ -122,7 +134,7 @@ export async function editComment(db: Database, caller: Caller, runId: string, c
     where: { projectId_id: { projectId: caller.projectId, id: row.id } },
     data: { body, bodyHtml: renderMarkdown(body), editedAt: new Date() },
   });
-  return toComment(updated, run.runId, caller.key.id, new Map([[caller.key.id, caller.key.prefix]]));
+  return toComment(updated, run.runId, viewerOf(caller), ownPrefix(caller));
 }
 
 export async function deleteComment(
@@ -135,7 +147,7 @@ export async function deleteComment(
   assertOwn(row, caller, "delete");
   await db.prisma.$transaction(async (tx) => {
     // Counted only when this request deleted the row (two deletes at once count once).
-    const { count } = await tx.comment.deleteMany({ where: { projectId: caller.projectId, id: row.id, authorKeyId: caller.key.id } });
+    const { count } = await tx.comment.deleteMany({ where: { projectId: caller.projectId, id: row.id } });
     if (count > 0) {
       await tx.run.update({
         where: { projectId_id: { projectId: caller.projectId, id: run.id } },
@@ -172,7 +184,7 @@ export async function listComments(db: Database, viewer: CommentViewer, runId: s
   const last = page.at(-1);
   const nextCursor = rows.length > page.length && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
   const prefixes = await keyPrefixes(db, viewer.projectId, page);
-  return { comments: page.map((row) => toComment(row, run.runId, viewer.keyId, prefixes)), nextCursor };
+  return { comments: page.map((row) => toComment(row, run.runId, viewer, prefixes)), nextCursor };
 }
 
 /** The first rows whose bodies and HTML stay within `budget` characters (at least one row). */

@@ -16,7 +16,7 @@ import type { Caller } from "@/lib/server/auth/keys";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
-import { actorOf, keyName, recordAudit } from "@/lib/server/audit/audit-log";
+import { actorOf, recordAudit, signedName } from "@/lib/server/audit/audit-log";
 import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 
@@ -89,7 +89,7 @@ export async function createExperiment(
           name: input.name,
           note: input.note ?? null,
           key: input.key,
-          createdBy: keyName(caller.key),
+          createdBy: signedName(caller),
           arms: { create: input.arms.map((arm, position) => armRow(arm, position)) },
         },
       });

@@ -1,5 +1,6 @@
 import "server-only";
 import { ENDPOINTS, type AnyEndpoint, type Method } from "@/lib/endpoints";
+import { viewerOf } from "@/lib/server/auth/keys";
 import { LOADERS } from "@/lib/server/loaders";
 import type { Loader } from "@/lib/server/loaders/define-loader";
 import * as audit from "./audit-routes";
@@ -7,6 +8,7 @@ import * as comments from "./comment-routes";
 import { endpointRoute, isEndpointRoute, type EndpointRoute } from "./endpoint-route";
 import * as experiments from "./experiment-routes";
 import * as keys from "./key-routes";
+import * as members from "./member-routes";
 import { json } from "./errors-to-response";
 import * as otlp from "./otlp-routes";
 import * as replay from "./replay-routes";
@@ -28,7 +30,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [audit, comments, experiments, keys, otlp, replay, reviewer, runs, service, versions, views]) {
+  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, runs, service, versions, views]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));
@@ -40,7 +42,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
 
 /** A loader's read as its endpoint's route: the answer is exactly what the page's prefetch gets. */
 function loaderRoute(loader: Loader): EndpointRoute {
-  return endpointRoute(loader.endpoint, ({ input, db, auth }) => loader.load(db, auth!.projectId, input, auth!.key.id));
+  return endpointRoute(loader.endpoint, ({ input, db, auth }) => loader.load(db, auth!.projectId, input, viewerOf(auth!)));
 }
 
 /** The route of an endpoint (what the tests call). */

@@ -1,5 +1,6 @@
 import { hostRefusal } from "@/lib/server/auth/allowed-hosts";
 import { assertSameOrigin, isSafeMethod } from "@/lib/server/auth/csrf";
+import { hasPersonSessionCookie } from "@/lib/server/auth/person-cookie";
 import { sessionTokenFromCookieHeader } from "@/lib/server/auth/sessions";
 import { DomainError } from "@/lib/server/errors";
 
@@ -31,7 +32,8 @@ export function pageGate(request: Request): Response | null {
     return null;
   }
   const url = new URL(request.url);
-  if (needsSession(url.pathname) && sessionTokenFromCookieHeader(request.headers.get("cookie")) === null) {
+  const cookie = request.headers.get("cookie");
+  if (needsSession(url.pathname) && sessionTokenFromCookieHeader(cookie) === null && !hasPersonSessionCookie(cookie)) {
     url.searchParams.delete("_rsc"); // Next's own marker of a client navigation, not part of the page's address
     const login = new URL("/login", url);
     login.searchParams.set("next", `${url.pathname}${url.search}`);
@@ -41,7 +43,7 @@ export function pageGate(request: Request): Response | null {
 }
 
 /** The pages that show a project's data (each calls `requireSession`; lib/server/http/page-gate.test.ts checks the list). */
-export const SESSION_PAGES = ["/runs", "/reviewer", "/trends", "/experiments", "/copy", "/audit", "/keys"] as const;
+export const SESSION_PAGES = ["/runs", "/reviewer", "/trends", "/experiments", "/copy", "/audit", "/keys", "/members"] as const;
 
 export function needsSession(pathname: string): boolean {
   return SESSION_PAGES.some((page) => pathname === page || pathname.startsWith(`${page}/`));

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { AnyEndpoint } from "@/lib/endpoints";
 import type { ApiInput } from "@/lib/queries/api-input";
+import type { Viewer } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { parseWith } from "@/lib/server/errors";
 
@@ -9,8 +10,8 @@ import { parseWith } from "@/lib/server/errors";
 export interface LoaderContext {
   db: Database;
   projectId: string;
-  /** The caller's API key (a session's key), for reads that mark the caller's own items (comments' `mine`). */
-  keyId?: string;
+  /** The caller's key or person, for reads that mark the caller's own items (comments' `mine`, the current key or member). */
+  viewer?: Viewer;
 }
 
 /** The input a loader's `load` receives: the path and the query, parsed by the endpoint's contracts. */
@@ -27,13 +28,13 @@ export interface Loader<E extends AnyEndpoint = AnyEndpoint, R = unknown> {
   readonly endpoint: E;
   /** The raw input checked (the path's parameters first): a DomainError naming `path.<name>` or `query.<name>` otherwise. */
   parse(raw: Partial<ApiInput>): LoaderInput<E>;
-  load(db: Database, projectId: string, input: LoaderInput<E>, keyId?: string): Promise<R>;
+  load(db: Database, projectId: string, input: LoaderInput<E>, viewer: Viewer): Promise<R>;
 }
 
 /** A GET endpoint's loader from its read. */
 export function defineLoader<E extends AnyEndpoint, R>(
   endpoint: E,
-  load: (db: Database, projectId: string, input: LoaderInput<E>, keyId?: string) => Promise<R>,
+  load: (db: Database, projectId: string, input: LoaderInput<E>, viewer: Viewer) => Promise<R>,
 ): Loader<E, R> {
   if (endpoint.method !== "GET") throw new Error(`a loader serves a GET endpoint; ${endpoint.id} is ${endpoint.method}`);
   return {
@@ -53,5 +54,5 @@ export function isLoader(value: unknown): value is Loader {
 
 /** Parses raw input with the loader's contracts and reads: what the route answers for the same input. */
 export function readLoader<E extends AnyEndpoint, R>(loader: Loader<E, R>, context: LoaderContext, raw: Partial<ApiInput>): Promise<R> {
-  return loader.load(context.db, context.projectId, loader.parse(raw), context.keyId);
+  return loader.load(context.db, context.projectId, loader.parse(raw), context.viewer ?? {});
 }

@@ -3,6 +3,7 @@ import * as audit from "./audit";
 import * as comments from "./comments";
 import * as experiments from "./experiments";
 import * as keys from "./keys";
+import * as members from "./members";
 import { isLoader, type Loader } from "./define-loader";
 import * as otlp from "./otlp";
 import * as replay from "./replay";
@@ -18,7 +19,7 @@ import * as versions from "./versions";
  */
 export const LOADERS: ReadonlyMap<string, Loader> = (() => {
   const byId = new Map<string, Loader>();
-  for (const group of [audit, comments, experiments, keys, otlp, replay, reviewer, runs, trends, versions]) {
+  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, runs, trends, versions]) {
     for (const loader of Object.values(group).filter(isLoader)) {
       if (byId.has(loader.endpoint.id)) throw new Error(`two loaders for the endpoint ${loader.endpoint.id}`);
       byId.set(loader.endpoint.id, loader);

@@ -65,7 +65,7 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     useDatabase(db);
     secret = (await createKey(db, "loaders")).secret;
     const caller = await authenticate(db, `Bearer ${secret}`);
-    context = { db, projectId: caller.projectId, keyId: caller.key.id };
+    context = { db, projectId: caller.projectId, viewer: { keyId: caller.key!.id } };
     const etf = generateEtfRun({ runId: ETF_RUN, seed: 7, turns: 60, anomalies: true }).events.map((e) => ({
       ...e,
       id: `${ETF_RUN}:${e.id}`,

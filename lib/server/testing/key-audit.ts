@@ -5,12 +5,20 @@ export const DISTRIBUTION_COLUMN = "project_id";
 
 /**
  * Tables that stay whole on every node (Citus reference tables), each with why: they are small and
- * read before the project is known. docs/deployment.md lists the same three.
+ * read before the project is known. docs/deployment.md lists the same ones.
  */
 export const REFERENCE_TABLES: Readonly<Record<string, string>> = {
   projects: "the tenants themselves: one row per project",
   api_keys: "a Bearer key is looked up by its hash before its project is known",
   sessions: "a session cookie is looked up by its token's hash before its project is known",
+  people: "a person signs in by email or single sign-on before any project is chosen",
+  person_sessions: "a person's session cookie is looked up by its token before its project is known",
+  person_accounts: "a password or single sign-on identity is looked up with its person",
+  verifications: "a single sign-on's state, before anyone is signed in",
+  project_members: "which projects a person may open is read at sign-in, before a project is chosen",
+  invitations: "an invitation link is looked up by its token's hash before its project is known",
+  one_time_links: "the setup link and password resets belong to no project",
+  server_settings: "the server's own settings belong to no project",
 };
 
 /** Bookkeeping that is no app data: the migration runner's own table. */

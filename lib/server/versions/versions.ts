@@ -11,7 +11,7 @@ import type {
 import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { isUniqueViolation } from "@/lib/server/db/errors";
-import { actorOf, keyName, recordAudit } from "@/lib/server/audit/audit-log";
+import { actorOf, recordAudit, signedName } from "@/lib/server/audit/audit-log";
 import { DomainError } from "@/lib/server/errors";
 import { COPY_VERSIONS, POLICY_VERSIONS, VERSION_KIND, type VersionKind, type VersionRow } from "./kinds";
 
@@ -159,7 +159,7 @@ function meta(caller: Caller, input: { name: string; note?: string; parentId?: s
     name: input.name,
     note: input.note ?? null,
     parentId: input.parentId ?? null,
-    savedBy: keyName(caller.key),
+    savedBy: signedName(caller),
   };
 }
 
