@@ -75,6 +75,7 @@ test("a team lead signs in through SSO, invites a viewer who can change nothing,
   // 4. A viewer changes nothing: the members page has no controls, and the API refuses a change.
   await sam.goto("/members");
   await expect(sam.getByText("Only an admin changes members: you can see who is here.")).toBeVisible();
+  await expect(sam.getByRole("note").filter({ hasText: "You are a viewer in demo" })).toBeVisible();
   await expect(sam.getByRole("button", { name: "Make an invitation link" })).toHaveCount(0);
   await expectNoAxeViolations(sam, "members page as a viewer (light, 390 px)", { soft: true });
   const refused = await sam.evaluate(async () => {

@@ -48,7 +48,7 @@ export default async function InvitePage({ searchParams }: { searchParams: Promi
         <>
           {sso ? (
             <div className="sign-in">
-              <SsoButton next={here} name={sso.name} signUp />
+              <SsoButton next={here} name={sso.name} />
             </div>
           ) : null}
           <h2>{sso ? "Or create an account" : "Create an account"}</h2>

@@ -43,7 +43,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
           </p>
           <div className="sign-in">
             <NewAccountForm token={token} purpose="setup" submit="Create the administrator account" />
-            {sso ? <SsoButton next={`/setup?token=${token}`} name={sso.name} signUp /> : null}
+            {sso ? <SsoButton next={`/setup?token=${token}`} name={sso.name} /> : null}
           </div>
         </>
       )}

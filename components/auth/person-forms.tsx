@@ -24,6 +24,30 @@ function FormError({ id, error }: { id: string; error: string | null }) {
   );
 }
 
+/** A new password, with its rule under it and the form's error (the browser checks the length first). */
+function NewPasswordField({ label, hint, error }: { label: string; hint: string; error: string | null }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={`${id}-password`}>{label}</label>
+      <input
+        id={`${id}-password`}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD_LENGTH}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        aria-invalid={error ? true : undefined}
+      />
+      <p id={`${id}-hint`} className="muted">
+        {hint}
+      </p>
+      <FormError id={`${id}-error`} error={error} />
+    </>
+  );
+}
+
 /** Email and password. A refused pair keeps the email (a typo is fixed, not retyped). */
 export function PasswordSignInForm({ next }: { next: string }) {
   const [state, action, pending] = useActionState(signInWithPassword, INITIAL);
@@ -60,13 +84,12 @@ export function PasswordSignInForm({ next }: { next: string }) {
   );
 }
 
-/** Single sign-on: the browser goes to the provider and comes back to `next` signed in. */
-export function SsoButton({ next, name, signUp = false }: { next: string; name: string; signUp?: boolean }) {
+/** Single sign-on: the browser goes to the provider and comes back to `next` signed in (an account is made only for a setup or invitation link). */
+export function SsoButton({ next, name }: { next: string; name: string }) {
   const [state, action, pending] = useActionState(signInWithSso, INITIAL);
   return (
     <form action={action} className="sign-in-sso">
       <input type="hidden" name="next" value={next} />
-      {signUp ? <input type="hidden" name="signUp" value="1" /> : null}
       <button type="submit" className="button" disabled={pending}>
         {pending ? "Opening…" : `Continue with ${name}`}
       </button>
@@ -80,7 +103,6 @@ export function NewAccountForm({ token, purpose, submit }: { token: string; purp
   const [state, action, pending] = useActionState(purpose === "setup" ? setUpWithPassword : joinWithPassword, INITIAL);
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
-  const errorId = useId();
   return (
     <form action={action} className="sign-in-key" aria-label="Create your account">
       <input type="hidden" name="token" value={token} />
@@ -96,21 +118,7 @@ export function NewAccountForm({ token, purpose, submit }: { token: string; purp
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
-      <label htmlFor="new-password">Password</label>
-      <input
-        id="new-password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        aria-describedby={`${errorId}-hint${state.error ? ` ${errorId}` : ""}`}
-        aria-invalid={state.error ? true : undefined}
-      />
-      <p id={`${errorId}-hint`} className="muted">
-        At least {MIN_PASSWORD_LENGTH} characters.
-      </p>
-      <FormError id={errorId} error={state.error} />
+      <NewPasswordField label="Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={state.error} />
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? "Creating the account…" : submit}
       </button>
@@ -135,25 +143,14 @@ export function SignedInConfirm({ token, purpose, submit }: { token: string; pur
 /** A new password with an admin-issued reset link. */
 export function ResetPasswordForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState(resetPassword, INITIAL);
-  const errorId = useId();
   return (
     <form action={action} className="sign-in-key" aria-label="Set a new password">
       <input type="hidden" name="token" value={token} />
-      <label htmlFor="new-password">New password</label>
-      <input
-        id="new-password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        aria-describedby={`${errorId}-hint${state.error ? ` ${errorId}` : ""}`}
-        aria-invalid={state.error ? true : undefined}
+      <NewPasswordField
+        label="New password"
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters. Every other session of yours ends.`}
+        error={state.error}
       />
-      <p id={`${errorId}-hint`} className="muted">
-        At least {MIN_PASSWORD_LENGTH} characters. Every other session of yours ends.
-      </p>
-      <FormError id={errorId} error={state.error} />
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? "Saving…" : "Set the password and sign in"}
       </button>

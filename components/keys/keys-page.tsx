@@ -7,6 +7,7 @@ import { useId, useState } from "react";
 import { KEY_SCOPE_HELP, KEY_SCOPES, type TApiKey, type TKeyScope } from "@/lib/contracts";
 import { createKey, keyKeys, keysQuery, revokeKey } from "@/lib/queries/keys";
 import { useFormatInstant } from "@/components/layout/time-zone";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import { Panel } from "@/components/ui/panel";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -99,32 +100,15 @@ function NewKey() {
           </p>
         ) : null}
       </form>
-      {create.data ? <NewSecret label={create.data.key.label ?? create.data.key.prefix} secret={create.data.secret} /> : null}
+      {create.data ? (
+        <OneTimeSecret
+          heading={`Key “${create.data.key.label ?? create.data.key.prefix}” made.`}
+          hint="Copy its secret now: it is not shown again."
+          label="The new key's secret"
+          value={create.data.secret}
+        />
+      ) : null}
     </Panel>
-  );
-}
-
-/** The new key's secret, this once, with a copy button. */
-function NewSecret({ label, secret }: { label: string; secret: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className={styles.secret} role="status">
-      <p>
-        <strong>Key “{label}” made.</strong> Copy its secret now: it is not shown again.
-      </p>
-      <p className={styles.secretLine}>
-        <code aria-label="The new key's secret">{secret}</code>{" "}
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => {
-            void navigator.clipboard?.writeText(secret).then(() => setCopied(true));
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </p>
-    </div>
   );
 }
 

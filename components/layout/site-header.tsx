@@ -7,6 +7,10 @@ import type { Theme } from "./theme";
 /** The signed-in person's part of the Account menu, as the root layout reads it. */
 export type PersonInHeader = Omit<PersonAccount, "switchProject" | "signOutEverywhere">;
 
+function openRole(person: PersonInHeader) {
+  return person.projects.find((p) => p.projectId === person.openProjectId)?.role;
+}
+
 /**
  * The header; the root layout says whether the request carries a session cookie, who the signed-in
  * person is (not for a key's session) and which theme the user chose.

@@ -14,6 +14,7 @@ import {
   revokeInvitation,
 } from "@/lib/queries/members";
 import { useFormatInstant } from "@/components/layout/time-zone";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import { Panel } from "@/components/ui/panel";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -107,38 +108,14 @@ function NewInvitation() {
         ) : null}
       </form>
       {create.data ? (
-        <OneTimeLink
+        <OneTimeSecret
           heading={`Invitation as ${create.data.invitation.role} made.`}
           hint="Send this link to the person yourself: it is not shown again."
           label="The invitation link"
-          link={create.data.link}
+          value={create.data.link}
         />
       ) : null}
     </Panel>
-  );
-}
-
-/** A link shown once (an invitation, a password reset), with a copy button. */
-function OneTimeLink({ heading, hint, label, link }: { heading: string; hint: string; label: string; link: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className={styles.link} role="status">
-      <p>
-        <strong>{heading}</strong> {hint}
-      </p>
-      <p className={styles.linkLine}>
-        <code aria-label={label}>{link}</code>{" "}
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => {
-            void navigator.clipboard?.writeText(link).then(() => setCopied(true));
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </p>
-    </div>
   );
 }
 
@@ -240,11 +217,11 @@ function ResetLinkButton({ member }: { member: TMember }) {
         </span>
       ) : null}
       {issue.data ? (
-        <OneTimeLink
+        <OneTimeSecret
           heading={`Reset link for ${member.name} made.`}
           hint="It works once, for 24 hours, and signs them out everywhere."
           label={`The password reset link for ${member.name}`}
-          link={issue.data.link}
+          value={issue.data.link}
         />
       ) : null}
     </>

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = {
   "member.role": "a member's role changed (before and after: the role)",
   "member.remove": "a member was removed from the project (before: their role and email)",
   "member.resetLink": "an admin issued a member a one-time password reset link (after: when it expires; never the link)",
+  "member.passwordReset": "a member set a new password with a reset link, ending all their sessions (after: who issued the link)",
   "invitation.create": "an invitation link was made (after: its role, note and expiry; never the link)",
   "invitation.revoke": "an invitation link was revoked before use (before and after: its status)",
 } as const satisfies Record<`${TAuditTarget}.${string}`, string>;

@@ -75,7 +75,9 @@ function createAuth(db: Database, secret: string) {
     session: { modelName: "personSession", expiresIn: PERSON_SESSION_DAYS * 24 * 60 * 60, disableSessionRefresh: true },
     account: {
       modelName: "personAccount",
-      // A single sign-on identity joins the account of the same (verified) email.
+      // A single sign-on identity joins an account of the same email only when both sides vouch for
+      // it (better-auth's default): a password account's email is never verified, so such an
+      // account is not joined by signing in; its person signs in with the password.
       accountLinking: { enabled: true },
     },
     verification: { modelName: "verification" },
@@ -101,6 +103,8 @@ function createAuth(db: Database, secret: string) {
                 clientSecret: sso.clientSecret,
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
+                // The ID token's signature and issuer are checked, or the sign-in fails.
+                requireIdTokenVerification: true,
                 // Nobody gets an account by signing in: only with the setup link or an invitation.
                 disableImplicitSignUp: true,
               },

@@ -37,10 +37,9 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
   );
 }
 
-/** Sends the browser to the single sign-on provider; `signUp` only from the setup and invitation pages. */
+/** Sends the browser to the single sign-on provider, coming back to `next`. */
 export async function signInWithSso(_: FormState, form: FormData): Promise<FormState> {
-  const signUp = form.get("signUp") === "1";
-  return settle(await people.startSingleSignOn(await getDb(), form.get("next"), await headers(), await cookies(), { signUp }));
+  return settle(await people.startSingleSignOn(await getDb(), form.get("next"), await headers(), await cookies()));
 }
 
 export async function setUpWithPassword(_: FormState, form: FormData): Promise<FormState> {

@@ -41,12 +41,17 @@ function invitationLimiter(): FailureLimiter {
 
 // ——— The first administrator ———
 
+/** Whether the server was set up (a setup link was used). */
+async function setUp(db: Database): Promise<boolean> {
+  return (await db.prisma.oneTimeLink.count({ where: { purpose: "setup", usedAt: { not: null } } })) > 0;
+}
+
 /**
- * A new setup link while nobody has an account (null once someone has): the server prints it at
- * start. Each start replaces the last unused one, so only the newest printed link works.
+ * A new setup link until the server is set up (null after): the server prints it at start. Each
+ * start replaces the last unused one, so only the newest printed link works.
  */
 export async function createSetupLink(db: Database, now = new Date()): Promise<{ url: string; expiresAt: Date } | null> {
-  if ((await db.prisma.person.count()) > 0) return null;
+  if (await setUp(db)) return null;
   const token = newToken();
   const expiresAt = new Date(now.getTime() + SETUP_LINK_HOURS * HOUR_MS);
   await db.prisma.$transaction([
@@ -62,8 +67,7 @@ export async function setupLinkProblem(db: Database, token: string, now = new Da
   if (!link || link.purpose !== "setup") return "This setup link is not known: use the newest link the server printed at start.";
   if (link.usedAt) return "This setup link was used already: sign in.";
   if (link.expiresAt <= now) return "This setup link expired: restart the server for a new one.";
-  if ((await db.prisma.oneTimeLink.count({ where: { purpose: "setup", usedAt: { not: null } } })) > 0)
-    return "This server is set up already: sign in.";
+  if (await setUp(db)) return "This server is set up already: sign in.";
   return null;
 }
 
@@ -79,10 +83,14 @@ export async function claimSetup(db: Database, token: string, personId: string, 
   if (problem) throw new DomainError("forbidden", problem);
   const person = await db.prisma.person.findUniqueOrThrow({ where: { id: personId } });
   await db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.oneTimeLink.updateMany({
-      where: { tokenHash: hashLinkToken(token), purpose: "setup", usedAt: null },
-      data: { usedAt: now },
-    });
+    // A partial unique index (one used setup link) refuses a second claim, even of another link at the same moment.
+    const count = await tx.oneTimeLink
+      .updateMany({ where: { tokenHash: hashLinkToken(token), purpose: "setup", usedAt: null }, data: { usedAt: now } })
+      .then((result) => result.count)
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return 0;
+        throw error;
+      });
     if (count === 0) throw new DomainError("forbidden", "This setup link was used already: sign in.");
     const actor = personActor(person, address);
     let projects = await tx.project.findMany({ select: { id: true } });
@@ -148,6 +156,8 @@ export async function createInvitation(
         role: input.role,
         note: input.note || null,
         createdBy: signedName(caller),
+        createdByPersonId: caller.person?.id ?? null,
+        createdByKeyId: caller.person ? null : (caller.key?.id ?? null),
         createdAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_DAYS * 24 * HOUR_MS),
       },
@@ -188,7 +198,7 @@ export interface InvitationView {
   expiresAt: string;
 }
 
-/** What an invitation link offers, or why it cannot be used (a wrong token counts against the address). */
+/** What an invitation link offers, or why it cannot be used (the forms count a wrong one against the address). */
 export async function readInvitation(
   db: Database,
   token: string,
@@ -205,6 +215,12 @@ export async function readInvitation(
   if (status !== "pending") {
     const why = { accepted: "was used already", revoked: "was revoked", expired: "expired" }[status];
     return { ok: false, problem: `This invitation link ${why}: ask ${row.createdBy} for a new one.` };
+  }
+  if (!(await makerMayInvite(db, row))) {
+    return {
+      ok: false,
+      problem: `${row.createdBy}, who made this invitation link, may no longer invite: ask a current admin for a new one.`,
+    };
   }
   return {
     ok: true,
@@ -254,6 +270,21 @@ export async function acceptInvitation(
     const project = await tx.project.findUniqueOrThrow({ where: { id: invitation.projectId }, select: { name: true } });
     return { projectId: invitation.projectId, project: project.name, role };
   });
+}
+
+/** A link works only while its maker may still invite: a person still the project's admin, a key not revoked. */
+async function makerMayInvite(db: Database, row: InvitationRow): Promise<boolean> {
+  if (row.createdByPersonId) {
+    const member = await db.prisma.projectMember.findUnique({
+      where: { projectId_personId: { projectId: row.projectId, personId: row.createdByPersonId } },
+    });
+    return member?.role === "admin";
+  }
+  if (row.createdByKeyId) {
+    const key = await db.prisma.apiKey.findUnique({ where: { id: row.createdByKeyId } });
+    return key !== null && key.revokedAt === null && key.scope === "admin";
+  }
+  return true;
 }
 
 const RANK: Record<TPersonRole, number> = { viewer: 0, member: 1, admin: 2 };
@@ -354,7 +385,26 @@ export async function removeMember(db: Database, caller: Caller, personId: strin
 
 // ——— Password reset ———
 
-/** A one-time password reset link for a member of the caller's project, shown to the admin. */
+/**
+ * Why the caller may not reset the member's password, or null. Whoever sets a person's password
+ * holds all their projects: so only an admin of every project the member belongs to may, and not
+ * for a person who signs in with single sign-on only (their provider decides who they are).
+ */
+async function resetRefusal(client: Prisma.TransactionClient, caller: Caller, personId: string): Promise<string | null> {
+  const theirs = await client.projectMember.findMany({ where: { personId }, select: { projectId: true } });
+  const mine = caller.person
+    ? await client.projectMember.findMany({ where: { personId: caller.person.id, role: "admin" }, select: { projectId: true } })
+    : [{ projectId: caller.projectId }];
+  const administered = new Set(mine.map((m) => m.projectId));
+  if (theirs.some((m) => !administered.has(m.projectId))) {
+    return "they also belong to projects you do not administer: an admin of all of them issues the link";
+  }
+  const password = await client.personAccount.count({ where: { userId: personId, providerId: "credential" } });
+  if (password === 0) return "they sign in with single sign-on only: their provider resets their sign-in";
+  return null;
+}
+
+/** A one-time password reset link for a member of the caller's project, shown to the admin; it replaces their unused ones. */
 export async function issueResetLink(
   db: Database,
   caller: Caller,
@@ -365,6 +415,9 @@ export async function issueResetLink(
   const expiresAt = new Date(now.getTime() + RESET_LINK_HOURS * HOUR_MS);
   await db.prisma.$transaction(async (tx) => {
     const member = await findMember(tx, caller.projectId, personId);
+    const refused = await resetRefusal(tx, caller, personId);
+    if (refused) throw new DomainError("forbidden", `no reset link for ${member.person.name}: ${refused}`, "personId");
+    await tx.oneTimeLink.deleteMany({ where: { purpose: "password_reset", personId, usedAt: null } });
     await tx.oneTimeLink.create({
       data: {
         tokenHash: hashLinkToken(token),
@@ -404,22 +457,50 @@ export async function readResetLink(
  * Sets the password of the link's person (hashed by better-auth), uses the link once, and ends
  * every session of theirs: whoever knew the old password is signed out.
  */
-export async function resetPassword(db: Database, token: string, password: string, now = new Date()): Promise<{ email: string }> {
+export async function resetPassword(
+  db: Database,
+  token: string,
+  password: string,
+  address: string | null,
+  now = new Date(),
+): Promise<{ email: string }> {
   const read = await readResetLink(db, token, now);
   if (!read.ok) throw new DomainError("forbidden", read.problem);
-  const { count } = await db.prisma.oneTimeLink.updateMany({
-    where: { tokenHash: hashLinkToken(token), purpose: "password_reset", usedAt: null },
-    data: { usedAt: now },
-  });
-  if (count === 0) throw new DomainError("forbidden", "This reset link was used already: ask an admin for a new one.");
-  const link = await db.prisma.oneTimeLink.findUniqueOrThrow({ where: { tokenHash: hashLinkToken(token) } });
-  const auth = await peopleAuth(db);
-  const context = await auth.$context;
+  const context = await (await peopleAuth(db)).$context;
+  // Hashed before the link is used, so a failure here leaves the link usable.
   const hash = await context.password.hash(password);
-  const personId = link.personId!;
-  const credential = await db.prisma.personAccount.findFirst({ where: { userId: personId, providerId: "credential" } });
-  if (credential) await context.internalAdapter.updatePassword(personId, hash);
-  else await context.internalAdapter.linkAccount({ userId: personId, providerId: "credential", accountId: personId, password: hash });
-  await context.internalAdapter.deleteUserSessions(personId);
-  return { email: read.email };
+  const person = await db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.oneTimeLink.updateMany({
+      where: { tokenHash: hashLinkToken(token), purpose: "password_reset", usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (count === 0) throw new DomainError("forbidden", "This reset link was used already: ask an admin for a new one.");
+    const link = await tx.oneTimeLink.findUniqueOrThrow({ where: { tokenHash: hashLinkToken(token) } });
+    const person = await tx.person.findUniqueOrThrow({ where: { id: link.personId! } });
+    const { count: updated } = await tx.personAccount.updateMany({
+      where: { userId: person.id, providerId: "credential" },
+      data: { password: hash, updatedAt: now },
+    });
+    if (updated === 0)
+      throw new DomainError("forbidden", "This account signs in with single sign-on only: its provider resets its sign-in.");
+    for (const { projectId } of await tx.projectMember.findMany({ where: { personId: person.id }, select: { projectId: true } })) {
+      await recordAudit(tx, projectId, personActor(person, address), {
+        action: "member.passwordReset",
+        target: { id: person.id, name: person.name },
+        after: { issuedBy: link.createdBy },
+      });
+    }
+    return person;
+  });
+  // Whoever knew the old password is signed out everywhere.
+  await context.internalAdapter.deleteUserSessions(person.id);
+  return { email: person.email };
+}
+
+/** Whether a database error is a unique violation (Prisma's P2002, or PostgreSQL's 23505 through a driver adapter). */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string; originalCode?: string } } | null;
+  return (
+    e?.code === "P2002" || e?.cause?.code === "23505" || e?.cause?.originalCode === "23505" || /unique constraint/i.test(String(error))
+  );
 }

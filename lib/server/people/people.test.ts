@@ -370,5 +370,46 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
     const inB = ZMemberList.parse(await (await call(membersApi.list, leadJar.values)).json());
     expect(inB.members).toEqual([expect.objectContaining({ email: "lead@example.com", role: "member", current: true })]);
     expect(invitation.status).toBe("pending");
+
+    // That key administers team-c only: it may not set the password of someone who also belongs to team-a.
+    const leadInC = inB.members[0].personId;
+    const reset = await routeOf(membersApi.resetLink)(
+      new Request(`${ORIGIN}/api/v1/members/${leadInC}/reset-link`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${keyB.secret}`, [PEER]: "203.0.113.1" },
+      }),
+      { params: Promise.resolve({ personId: leadInC }) },
+    );
+    expect(reset.status).toBe(403);
+    expect((await reset.json()).error.message).toBe(
+      "no reset link for Lead: they also belong to projects you do not administer: an admin of all of them issues the link",
+    );
+  });
+
+  it("refuses an invitation link once its maker may no longer invite (demoted), and records a password reset's use", async () => {
+    const deputy = await newPerson("admin", "deputy@example.com");
+    const { link } = await invite("admin", deputy);
+    const deputyId = ZMemberList.parse(await (await call(membersApi.list, lead)).json()).members.find(
+      (m) => m.email === "deputy@example.com",
+    )!.personId;
+    expect((await call(membersApi.changeRole, lead, { params: { personId: deputyId }, body: { role: "viewer" } })).status).toBe(200);
+    const late = await joinWithPassword(
+      db,
+      tokenOf(link),
+      { name: "Crony", email: "crony@example.com", password: PASSWORD },
+      browser(),
+      jar(),
+    );
+    expect(late).toEqual({
+      ok: false,
+      error: "deputy, who made this invitation link, may no longer invite: ask a current admin for a new one.",
+    });
+
+    const issued = ZResetLink.parse(await (await call(membersApi.resetLink, lead, { params: { personId: deputyId } })).json());
+    expect((await resetWithLink(db, tokenOf(issued.link), "deputy's new passphrase", browser(), jar())).ok).toBe(true);
+    const audit = ZAuditList.parse(
+      await (await call(auditApi.list, lead, { path: `/api/v1/audit?action=member.passwordReset&targetId=${deputyId}` })).json(),
+    );
+    expect(audit.entries.map((e) => [e.actor.kind, e.actor.name, e.after])).toEqual([["person", "deputy", { issuedBy: "Lead" }]]);
   });
 });

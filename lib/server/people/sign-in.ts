@@ -2,7 +2,7 @@ import { APIError } from "better-auth/api";
 import { ZNewAccount, ZPassword } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { DomainError, parseWith } from "@/lib/server/errors";
-import { acceptInvitation, claimSetup, readInvitation, resetPassword, setupLinkProblem } from "./members";
+import { acceptInvitation, claimSetup, readInvitation, readResetLink, resetPassword, setupLinkProblem } from "./members";
 import { authHeaders, endBrowserSessions } from "@/lib/server/auth/browser-sessions";
 import { clientAddress, knownAddress, type HeaderSource } from "@/lib/server/auth/client-address";
 import { cookiesToSet, peopleAuth, ssoSettings, SSO_PROVIDER_ID } from "@/lib/server/auth/people-auth";
@@ -66,17 +66,23 @@ export async function signInWithPassword(
 }
 
 /**
- * Starts single sign-on: the address of the provider's sign-in page to send the browser to. It
- * comes back to `returnTo` (a path of this app) signed in. `signUp` lets a person without an
- * account get one (only from the setup link's and an invitation's pages).
+ * Whether single sign-on may make an account for a person who has none: only on the way back to a
+ * setup link or an invitation link that can be used now (decided here, never by the form).
  */
-export async function startSingleSignOn(
-  db: Database,
-  returnTo: unknown,
-  headers: HeaderSource,
-  jar: CookieJar,
-  options: { signUp?: boolean } = {},
-): Promise<SignInResult> {
+async function mayMakeAccount(db: Database, path: string): Promise<boolean> {
+  const url = new URL(path, "http://cuescope.invalid");
+  const token = url.searchParams.get("token") ?? "";
+  if (url.pathname === "/setup") return (await setupLinkProblem(db, token)) === null;
+  if (url.pathname === "/invite") return (await readInvitation(db, token)).ok;
+  return false;
+}
+
+/**
+ * Starts single sign-on: the address of the provider's sign-in page to send the browser to. It
+ * comes back to `returnTo` (a path of this app) signed in. A person without an account gets one
+ * only on the way back to a usable setup or invitation link (`mayMakeAccount`).
+ */
+export async function startSingleSignOn(db: Database, returnTo: unknown, headers: HeaderSource, jar: CookieJar): Promise<SignInResult> {
   const refused = sameOriginOrError(headers);
   if (refused) return { ok: false, error: refused };
   if (!ssoSettings()) return { ok: false, error: "Single sign-on is not set up on this server (see README, Team setup)." };
@@ -90,7 +96,7 @@ export async function startSingleSignOn(
         provider: SSO_PROVIDER_ID,
         callbackURL: path,
         errorCallbackURL: failed,
-        requestSignUp: options.signUp ?? false,
+        requestSignUp: await mayMakeAccount(db, path),
         disableRedirect: true,
       },
       headers: authHeaders(headers),
@@ -106,165 +112,147 @@ export async function startSingleSignOn(
   }
 }
 
-/** An account from a form (name, email, password), checked by the contract; the reason names the field. */
-function parseAccount(form: { name: unknown; email: unknown; password: unknown }) {
+type AccountForm = { name: unknown; email: unknown; password: unknown };
+
+/** Runs a form's steps: a DomainError (a refused link, a bad field, an email taken) is the form's message. */
+async function formSteps(steps: () => Promise<SignInResult>): Promise<SignInResult> {
   try {
-    return { ok: true as const, account: parseWith(ZNewAccount, form, "form") };
+    return await steps();
   } catch (error) {
-    if (error instanceof DomainError) return { ok: false as const, error: error.message };
+    if (error instanceof DomainError) return { ok: false, error: error.message };
     throw error;
   }
 }
 
-async function createAccount(db: Database, account: { name: string; email: string; password: string }): Promise<string> {
+/** The address to record for the audit log, or null when this server cannot tell it. */
+function auditAddress(headers: HeaderSource): string | null {
+  return knownAddress(clientAddress(headers)) ?? null;
+}
+
+/** The signed-in person of a form's request; throws the form's message when the session is gone. */
+async function formPerson(db: Database, headers: HeaderSource) {
+  const person = await sessionPerson(db, authHeaders(headers));
+  if (!person) throw new DomainError("unauthorized", "Your session ended: sign in again.");
+  return person;
+}
+
+/** A new account (checked by the contract, the reason naming the field); refused when the email has one. */
+async function createAccount(db: Database, form: AccountForm): Promise<{ id: string; email: string; password: string }> {
+  const account = parseWith(ZNewAccount, form, "form");
   const auth = await peopleAuth(db);
   try {
     const made = await auth.api.signUpEmail({ body: account });
-    return made.user.id;
+    return { id: made.user.id, email: account.email, password: account.password };
   } catch (error) {
     if (error instanceof APIError && /exist/i.test(error.message)) {
-      throw new DomainError("conflict", `An account with ${account.email} exists already: sign in with it, then open this link again.`);
+      throw new DomainError(
+        "conflict",
+        "No account was made with this email: if you have one, sign in with it, then open this link again.",
+      );
     }
     throw error;
   }
 }
 
-/** The first administrator: a new account from the setup page's form, made admin of every project. */
-export async function setUpWithPassword(
-  db: Database,
-  token: string,
-  form: { name: unknown; email: unknown; password: unknown },
-  headers: HeaderSource,
-  jar: CookieJar,
-): Promise<SignInResult> {
-  const refused = sameOriginOrError(headers);
-  if (refused) return { ok: false, error: refused };
-  const problem = await linkProblem(headers, () => setupLinkProblem(db, token));
-  if (problem) return { ok: false, error: problem };
-  const parsed = parseAccount(form);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  try {
-    const personId = await createAccount(db, parsed.account);
-    await claimSetup(db, token, personId, knownAddress(clientAddress(headers)) ?? null);
-    await openPasswordSession(db, parsed.account.email, parsed.account.password, headers, jar);
-  } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.message };
-    throw error;
+/** Refuses a link that cannot be used (over the wrong-link limiter, or the link's own problem; a bad link counts against the address). */
+async function assertLink(headers: HeaderSource, problemOf: () => Promise<string | null>): Promise<void> {
+  const address = clientAddress(headers);
+  const limiter = authFailureLimiter();
+  const wait = limiter.retryAfter(address);
+  if (wait > 0) throw new DomainError("rate_limited", tooMany(wait, "unknown links"));
+  const problem = await problemOf();
+  if (problem) {
+    limiter.fail(address);
+    throw new DomainError("forbidden", problem);
   }
-  return { ok: true, redirectTo: "/members" };
+}
+
+const invitationProblem = (db: Database, token: string) => async () => {
+  const read = await readInvitation(db, token);
+  return read.ok ? null : read.problem;
+};
+
+/** The first administrator: a new account from the setup page's form, made admin of every project. */
+export async function setUpWithPassword(db: Database, token: string, form: AccountForm, headers: HeaderSource, jar: CookieJar) {
+  const refused = sameOriginOrError(headers);
+  if (refused) return { ok: false, error: refused } satisfies SignInResult;
+  return formSteps(async () => {
+    await assertLink(headers, () => setupLinkProblem(db, token));
+    const person = await createAccount(db, form);
+    await claimSetup(db, token, person.id, auditAddress(headers));
+    await openPasswordSession(db, person.email, person.password, headers, jar);
+    return { ok: true, redirectTo: "/members" };
+  });
 }
 
 /** The first administrator, signed in already (back from single sign-on): made admin of every project. */
 export async function setUpAsSignedIn(db: Database, token: string, headers: HeaderSource): Promise<SignInResult> {
   const refused = sameOriginOrError(headers);
   if (refused) return { ok: false, error: refused };
-  const person = await sessionPerson(db, authHeaders(headers));
-  if (!person) return { ok: false, error: "Your session ended: sign in again." };
-  try {
-    await claimSetup(db, token, person.id, knownAddress(clientAddress(headers)) ?? null);
-  } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.message };
-    throw error;
-  }
-  return { ok: true, redirectTo: "/members" };
+  return formSteps(async () => {
+    await assertLink(headers, () => setupLinkProblem(db, token));
+    await claimSetup(db, token, (await formPerson(db, headers)).id, auditAddress(headers));
+    return { ok: true, redirectTo: "/members" };
+  });
 }
 
 /** A new account from an invitation's form; it joins the invitation's project and is signed in. */
-export async function joinWithPassword(
-  db: Database,
-  token: string,
-  form: { name: unknown; email: unknown; password: unknown },
-  headers: HeaderSource,
-  jar: CookieJar,
-): Promise<SignInResult> {
+export async function joinWithPassword(db: Database, token: string, form: AccountForm, headers: HeaderSource, jar: CookieJar) {
   const refused = sameOriginOrError(headers);
-  if (refused) return { ok: false, error: refused };
-  const problem = await linkProblem(headers, async () => {
-    const read = await readInvitation(db, token);
-    return read.ok ? null : read.problem;
-  });
-  if (problem) return { ok: false, error: problem };
-  const parsed = parseAccount(form);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  try {
-    const personId = await createAccount(db, parsed.account);
-    const joined = await acceptInvitation(db, token, personId, knownAddress(clientAddress(headers)) ?? null);
-    await openPasswordSession(db, parsed.account.email, parsed.account.password, headers, jar);
+  if (refused) return { ok: false, error: refused } satisfies SignInResult;
+  return formSteps(async () => {
+    await assertLink(headers, invitationProblem(db, token));
+    const person = await createAccount(db, form);
+    const joined = await acceptInvitation(db, token, person.id, auditAddress(headers));
+    await openPasswordSession(db, person.email, person.password, headers, jar);
     jar.set(PROJECT_COOKIE, joined.projectId, projectCookieOptions());
-  } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.message };
-    throw error;
-  }
-  return { ok: true, redirectTo: "/runs" };
+    return { ok: true, redirectTo: "/runs" };
+  });
 }
 
 /** A signed-in person accepts an invitation: they join its project, which opens. */
 export async function joinAsSignedIn(db: Database, token: string, headers: HeaderSource, jar: CookieJar): Promise<SignInResult> {
   const refused = sameOriginOrError(headers);
   if (refused) return { ok: false, error: refused };
-  const person = await sessionPerson(db, authHeaders(headers));
-  if (!person) return { ok: false, error: "Your session ended: sign in again." };
-  try {
-    const joined = await acceptInvitation(db, token, person.id, knownAddress(clientAddress(headers)) ?? null);
+  return formSteps(async () => {
+    await assertLink(headers, invitationProblem(db, token));
+    const joined = await acceptInvitation(db, token, (await formPerson(db, headers)).id, auditAddress(headers));
     jar.set(PROJECT_COOKIE, joined.projectId, projectCookieOptions());
-  } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.message };
-    throw error;
-  }
-  return { ok: true, redirectTo: "/runs" };
+    return { ok: true, redirectTo: "/runs" };
+  });
 }
 
 /** Sets a new password with an admin-issued reset link; every session of the person ends, then they sign in. */
-export async function resetWithLink(
-  db: Database,
-  token: string,
-  password: unknown,
-  headers: HeaderSource,
-  jar: CookieJar,
-): Promise<SignInResult> {
+export async function resetWithLink(db: Database, token: string, password: unknown, headers: HeaderSource, jar: CookieJar) {
   const refused = sameOriginOrError(headers);
-  if (refused) return { ok: false, error: refused };
-  let checked: string;
-  try {
-    checked = parseWith(ZPassword, password, "password");
-  } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.message };
-    throw error;
-  }
-  try {
-    const { email } = await resetPassword(db, token, checked);
+  if (refused) return { ok: false, error: refused } satisfies SignInResult;
+  return formSteps(async () => {
+    const checked = parseWith(ZPassword, password, "password");
+    await assertLink(headers, async () => {
+      const read = await readResetLink(db, token);
+      return read.ok ? null : read.problem;
+    });
+    const { email } = await resetPassword(db, token, checked, auditAddress(headers));
     await openPasswordSession(db, email, checked, headers, jar);
-  } catch (error) {
-    if (error instanceof DomainError) {
-      authFailureLimiter().fail(clientAddress(headers));
-      return { ok: false, error: error.message };
-    }
-    throw error;
-  }
-  return { ok: true, redirectTo: "/runs" };
+    return { ok: true, redirectTo: "/runs" };
+  });
 }
 
 /** Opens another of the person's projects (the project cookie; membership is checked on every request). */
-export async function switchProject(
-  db: Database,
-  projectId: string,
-  next: unknown,
-  headers: HeaderSource,
-  jar: CookieJar,
-): Promise<SignInResult> {
+export async function switchProject(db: Database, projectId: string, next: unknown, headers: HeaderSource, jar: CookieJar) {
   const refused = sameOriginOrError(headers);
-  if (refused) return { ok: false, error: refused };
-  const person = await sessionPerson(db, authHeaders(headers));
-  if (!person) return { ok: false, error: "Your session ended: sign in again." };
-  const projects = await personProjects(db, person.id);
-  if (!projects.some((p) => p.projectId === projectId)) return { ok: false, error: "You are not a member of that project." };
-  jar.set(PROJECT_COOKIE, projectId, projectCookieOptions());
-  return { ok: true, redirectTo: safeNextPath(next, appOrigin(headers)) };
+  if (refused) return { ok: false, error: refused } satisfies SignInResult;
+  return formSteps(async () => {
+    const projects = await personProjects(db, (await formPerson(db, headers)).id);
+    if (!projects.some((p) => p.projectId === projectId)) throw new DomainError("forbidden", "You are not a member of that project.");
+    jar.set(PROJECT_COOKIE, projectId, projectCookieOptions());
+    return { ok: true, redirectTo: safeNextPath(next, appOrigin(headers)) };
+  });
 }
 
 /**
- * Signs the person out of every browser and device: all their sessions end (a key's browser
- * session: every session opened with that key). The browser's own cookie is cleared too.
+ * Signs the person out of every browser and device: all their sessions end. (A key's browser
+ * session has no "everywhere": the key is shared; only this browser's session ends.)
  */
 export async function signOutEverywhere(db: Database, headers: HeaderSource, jar: CookieJar): Promise<{ ok: boolean; error?: string }> {
   const refused = sameOriginOrError(headers);
@@ -280,15 +268,4 @@ export async function signOutEverywhere(db: Database, headers: HeaderSource, jar
 
 function projectCookieOptions() {
   return { httpOnly: true, sameSite: "lax" as const, path: "/", maxAge: 365 * 24 * 60 * 60 };
-}
-
-/** Why a link's page refuses (over the wrong-link limiter, or the link's own problem); a bad link counts against the address. */
-async function linkProblem(headers: HeaderSource, problemOf: () => Promise<string | null>): Promise<string | null> {
-  const address = clientAddress(headers);
-  const limiter = authFailureLimiter();
-  const wait = limiter.retryAfter(address);
-  if (wait > 0) return tooMany(wait, "unknown links");
-  const problem = await problemOf();
-  if (problem) limiter.fail(address);
-  return problem;
 }

@@ -80,6 +80,9 @@ CREATE TABLE "invitations" (
   "role"         TEXT NOT NULL CHECK ("role" IN ('viewer', 'member', 'admin')),
   "note"         TEXT,
   "created_by"   TEXT NOT NULL,
+  -- Who made it (a person or a key): a link is refused once its maker may no longer invite.
+  "created_by_person_id" TEXT,
+  "created_by_key_id"    TEXT,
   "created_at"   TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "expires_at"   TIMESTAMPTZ(3) NOT NULL,
   "accepted_at"  TIMESTAMPTZ(3),
@@ -101,6 +104,8 @@ CREATE TABLE "one_time_links" (
   "expires_at"  TIMESTAMPTZ(3) NOT NULL,
   "used_at"     TIMESTAMPTZ(3)
 );
+-- The server is set up once: a second setup link used, even at the same moment, is refused here.
+CREATE UNIQUE INDEX "one_time_links_setup_once" ON "one_time_links" ("purpose") WHERE "purpose" = 'setup' AND "used_at" IS NOT NULL;
 
 -- Comments and the audit log name a person when a person acted. Today's rows keep their key
 -- (author_key_id, actor_key_id) and their name: nothing is rewritten, nothing is lost.
