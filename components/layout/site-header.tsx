@@ -7,6 +7,7 @@ import type { Theme } from "./theme";
 /** The signed-in person's part of the Account menu, as the root layout reads it. */
 export type PersonInHeader = Omit<PersonAccount, "switchProject" | "signOutEverywhere">;
 
+/** The person's role in the project they have open. */
 function openRole(person: PersonInHeader) {
   return person.projects.find((p) => p.projectId === person.openProjectId)?.role;
 }
@@ -24,6 +25,12 @@ export function SiteHeader({ signedIn, person, theme }: { signedIn: boolean; per
         signOut={signOut}
         person={person ? { ...person, switchProject, signOutEverywhere } : null}
       />
+      {person && openRole(person) === "viewer" ? (
+        <p className="read-only-note" role="note">
+          You are a <strong>viewer</strong> in {person.projects.find((p) => p.projectId === person.openProjectId)?.project}: you can read
+          everything here, and changes are refused. An admin can give you another role.
+        </p>
+      ) : null}
     </header>
   );
 }
