@@ -54,7 +54,7 @@ export function PasswordSignInForm({ next }: { next: string }) {
   const [email, setEmail] = useState("");
   const errorId = useId();
   return (
-    <form action={action} className="sign-in-key" aria-label="Sign in with your account">
+    <form action={action} className="sign-in-account" aria-label="Sign in with your account">
       <input type="hidden" name="next" value={next} />
       <label htmlFor="email">Email</label>
       <input
@@ -104,7 +104,7 @@ export function NewAccountForm({ token, purpose, submit }: { token: string; purp
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   return (
-    <form action={action} className="sign-in-key" aria-label="Create your account">
+    <form action={action} className="sign-in-account" aria-label="Create your account">
       <input type="hidden" name="token" value={token} />
       <label htmlFor="name">Your name</label>
       <input id="name" name="name" autoComplete="name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
@@ -144,7 +144,7 @@ export function SignedInConfirm({ token, purpose, submit }: { token: string; pur
 export function ResetPasswordForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState(resetPassword, INITIAL);
   return (
-    <form action={action} className="sign-in-key" aria-label="Set a new password">
+    <form action={action} className="sign-in-account" aria-label="Set a new password">
       <input type="hidden" name="token" value={token} />
       <NewPasswordField
         label="New password"

@@ -19,16 +19,19 @@ export function describeViolations(violations: Awaited<ReturnType<AxeBuilder["an
  * Runs axe-core on the page as it is now with the WCAG 2.2 A+AA rules and fails the test with one
  * line per violating element. `state` names the page state in the failure. `soft` records the
  * failure and lets the test go on to its next state (it still fails at the end), so one run lists
- * every state's violations. `disableRules` leaves rules out (say why where it is used).
+ * every state's violations. `disableRules` leaves rules out (say why where it is used). `include`
+ * checks only the part of the page a state changed (a menu opened, a form's error shown) when the
+ * rest was checked in an earlier state of the same test.
  */
 export async function expectNoAxeViolations(
   page: Page,
   state: string,
-  options: { soft?: boolean; disableRules?: string[] } = {},
+  options: { soft?: boolean; disableRules?: string[]; include?: string } = {},
 ): Promise<void> {
   // Next streams a page's metadata after its first bytes: the <title> may land just after the body.
   await expect(page).toHaveTitle(/\S/, { timeout: 10_000 });
   let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
+  if (options.include) builder = builder.include(options.include);
   if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
   const results = await builder.analyze();
   const lines = describeViolations(results.violations);
