@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { KeysPage } from "@/components/keys/keys-page";
-import { KEY_SCOPE_HELP } from "@/lib/contracts";
+import { KEY_SCOPE_HELP, PERSON_ROLE_HELP } from "@/lib/contracts";
 import { keysQuery } from "@/lib/queries/keys";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { mayAccess } from "@/lib/server/auth/access";
@@ -20,7 +20,9 @@ export default async function Keys() {
       <div>
         <h1>API keys</h1>
         <p role="alert">
-          Only an admin key manages keys. This session was opened with a {caller.scope} key ({KEY_SCOPE_HELP[caller.scope ?? "admin"]}).
+          {caller.role
+            ? `Only a project admin manages keys. Your role in ${caller.project} is ${caller.role} (${PERSON_ROLE_HELP[caller.role]}).`
+            : `Only an admin key manages keys. This session was opened with a ${caller.scope} key (${KEY_SCOPE_HELP[caller.scope ?? "admin"]}).`}
         </p>
       </div>
     );

@@ -6,7 +6,8 @@ import { routeOf } from "@/lib/server/http/api";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { authenticate, createKey } from "./keys";
 import { createSession, SESSION_COOKIE } from "./sessions";
-import { signInWithKey, type CookieJar } from "./sign-in";
+import { signInWithKey } from "./sign-in";
+import { cookieJar } from "@/lib/server/testing/cookie-jar";
 
 const ORIGIN = "http://127.0.0.1:3000";
 const PEER = "x-cuescope-peer-scopes-test";
@@ -32,16 +33,6 @@ function requestTo(endpoint: AnyEndpoint, headers: Record<string, string>): [Req
     new Request(`${ORIGIN}/${path}`, { method: endpoint.method, headers: { host: "127.0.0.1:3000", ...headers } }),
     { params: Promise.resolve(params) },
   ];
-}
-
-function jar(): CookieJar & { values: Map<string, string> } {
-  const values = new Map<string, string>();
-  return {
-    values,
-    get: (n) => (values.has(n) ? { value: values.get(n)! } : undefined),
-    set: (n, v) => values.set(n, v),
-    delete: (n) => values.delete(n),
-  };
 }
 
 describe.each(testDatabases())("API key scopes on $name", (kind) => {
@@ -172,7 +163,7 @@ describe.each(testDatabases())("API key scopes on $name", (kind) => {
 
   it("lets a read key sign in and read but not change anything; an ingest key cannot sign in (and is not counted as a wrong guess)", async () => {
     const reader = await makeKey("viewer", "read");
-    const cookies = jar();
+    const cookies = cookieJar();
     const headers = new Headers({ host: "127.0.0.1:3000", origin: ORIGIN, "sec-fetch-site": "same-origin", [PEER]: "127.0.0.1" });
     expect((await signInWithKey(db, reader.secret, "/runs", headers, cookies)).ok).toBe(true);
     const session = { cookie: `${SESSION_COOKIE}=${cookies.values.get(SESSION_COOKIE)}`, origin: ORIGIN, "sec-fetch-site": "same-origin" };
@@ -192,7 +183,7 @@ describe.each(testDatabases())("API key scopes on $name", (kind) => {
 
     const ingest = await makeKey("agent", "ingest");
     for (let i = 0; i < 12; i++) {
-      const refused = await signInWithKey(db, ingest.secret, "/runs", headers, jar());
+      const refused = await signInWithKey(db, ingest.secret, "/runs", headers, cookieJar());
       expect(refused).toEqual({
         ok: false,
         error:
@@ -200,6 +191,6 @@ describe.each(testDatabases())("API key scopes on $name", (kind) => {
       });
     }
     // Not counted as wrong keys: the reader still signs in from the same address.
-    expect((await signInWithKey(db, reader.secret, "/runs", headers, jar())).ok).toBe(true);
+    expect((await signInWithKey(db, reader.secret, "/runs", headers, cookieJar())).ok).toBe(true);
   });
 });

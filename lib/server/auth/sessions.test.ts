@@ -9,24 +9,10 @@ import { authenticate, createKey, revokeKey, type Caller } from "./keys";
 import { AUTH_FAILURE_BURST, authFailureLimiter } from "./rate-limit";
 import { authenticateSession, createSession, hashToken, revokeSession, SESSION_COOKIE, SESSION_DAYS } from "./sessions";
 import { demoRefusal, signInToDemo, signInWithKey, signOut, type CookieJar } from "./sign-in";
+import { cookieJar } from "@/lib/server/testing/cookie-jar";
 
 const ORIGIN = "http://127.0.0.1:3000";
 const PEER = "x-cuescope-peer-test";
-
-function jar(): CookieJar & { values: Map<string, string>; options: Map<string, unknown> } {
-  const values = new Map<string, string>();
-  const options = new Map<string, unknown>();
-  return {
-    values,
-    options,
-    get: (name) => (values.has(name) ? { value: values.get(name)! } : undefined),
-    set: (name, value, opts) => {
-      values.set(name, value);
-      options.set(name, opts);
-    },
-    delete: (name) => values.delete(name),
-  };
-}
 
 function browserHeaders(extra: Record<string, string> = {}, peer = "127.0.0.1"): Headers {
   return new Headers({ host: "127.0.0.1:3000", origin: ORIGIN, "sec-fetch-site": "same-origin", [PEER]: peer, ...extra });
@@ -85,7 +71,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
   });
 
   it("sign-in sets an HttpOnly, SameSite=Lax cookie holding a session token (Secure behind https), sign-out revokes it", async () => {
-    const cookies = jar();
+    const cookies = cookieJar();
     const result = await signInWithKey(db, secret, "/\\evil.com", browserHeaders(), cookies);
     expect(result).toEqual({ ok: true, redirectTo: "/runs" });
     const token = cookies.values.get(SESSION_COOKIE)!;
@@ -94,7 +80,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
 
     process.env.CUESCOPE_TRUST_PROXY = "1";
     try {
-      const https = jar();
+      const https = cookieJar();
       const headers = browserHeaders({ "x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.9", origin: "https://127.0.0.1:3000" });
       expect((await signInWithKey(db, secret, "/copy", headers, https)).ok).toBe(true);
       expect(https.options.get(SESSION_COOKIE)).toMatchObject({ secure: true });
@@ -102,7 +88,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
       delete process.env.CUESCOPE_TRUST_PROXY;
     }
     // Without a trusted proxy a client-sent X-Forwarded-Proto changes nothing.
-    const spoofed = jar();
+    const spoofed = cookieJar();
     await signInWithKey(db, secret, "/runs", browserHeaders({ "x-forwarded-proto": "https" }), spoofed);
     expect(spoofed.options.get(SESSION_COOKIE)).toMatchObject({ secure: false });
 
@@ -128,7 +114,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
       (cookies: CookieJar) => signInWithKey(db, secret, "/runs", browserHeaders(rebound), cookies),
       (cookies: CookieJar) => signInToDemo(db, "/runs", browserHeaders(rebound), cookies),
     ]) {
-      const cookies = jar();
+      const cookies = cookieJar();
       const result = await signIn(cookies);
       expect(result).toMatchObject({
         ok: false,
@@ -158,7 +144,7 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     process.env.CUESCOPE_ALLOWED_HOSTS = "rebind.example";
     try {
       expect((await listCopyVersionsRoute(withCookie("rebind.example:3000"))).status).toBe(200);
-      const cookies = jar();
+      const cookies = cookieJar();
       expect((await signInWithKey(db, secret, "/runs", browserHeaders(rebound), cookies)).ok).toBe(true);
       expect(cookies.values.has(SESSION_COOKIE)).toBe(true);
     } finally {
@@ -247,14 +233,14 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
     const headers = browserHeaders({}, "10.6.6.6");
     let last = "";
     for (let i = 0; i < AUTH_FAILURE_BURST; i++) {
-      const result = await signInWithKey(db, "cs_wrong", "/runs", headers, jar());
+      const result = await signInWithKey(db, "cs_wrong", "/runs", headers, cookieJar());
       expect(result.ok).toBe(false);
       if (!result.ok) last = result.error;
     }
     expect(last).toMatch(/not accepted: unknown API key.*Too many wrong keys from your address: wait \d+ s/);
-    const refused = await signInWithKey(db, secret, "/runs", headers, jar());
+    const refused = await signInWithKey(db, secret, "/runs", headers, cookieJar());
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/^Too many wrong keys/) });
-    expect((await signInWithKey(db, secret, "/runs", browserHeaders({}, "127.0.0.1"), jar())).ok).toBe(true);
+    expect((await signInWithKey(db, secret, "/runs", browserHeaders({}, "127.0.0.1"), cookieJar())).ok).toBe(true);
   });
 
   it("sign-in forms posted from another origin are refused", async () => {
@@ -263,11 +249,11 @@ describe.each(testDatabases())("sessions and API authentication on $name", (kind
       secret,
       "/runs",
       browserHeaders({ origin: "http://127.0.0.1:3001", "sec-fetch-site": "same-site" }),
-      jar(),
+      cookieJar(),
     );
     expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/cross-origin request refused/) });
     // Next.js's own server-action check lets a request without Origin through; this one does not.
-    const silent = await signInWithKey(db, secret, "/runs", new Headers({ host: "127.0.0.1:3000", [PEER]: "127.0.0.1" }), jar());
+    const silent = await signInWithKey(db, secret, "/runs", new Headers({ host: "127.0.0.1:3000", [PEER]: "127.0.0.1" }), cookieJar());
     expect(silent).toMatchObject({ ok: false, error: expect.stringMatching(/must say where it comes from/) });
   });
 });

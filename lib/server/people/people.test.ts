@@ -13,12 +13,13 @@ import {
   signOutEverywhere,
   switchProject,
 } from "./sign-in";
-import { signInWithKey, type CookieJar } from "@/lib/server/auth/sign-in";
+import { signInWithKey } from "@/lib/server/auth/sign-in";
 import { SESSION_COOKIE } from "@/lib/server/auth/sessions";
 import { useDatabase, type Database } from "@/lib/server/db";
 import { routeOf } from "@/lib/server/http/api";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { createSetupLink } from "./members";
+import { cookieJar } from "@/lib/server/testing/cookie-jar";
 
 const ORIGIN = "http://127.0.0.1:3000";
 const PEER = "x-cuescope-peer-people-test";
@@ -52,16 +53,6 @@ function allowed(role: TPersonRole, endpoint: AnyEndpoint): boolean {
   if (ADMIN_ONLY.has(endpoint.id)) return role === "admin";
   if (endpoint.method === "GET") return true;
   return role !== "viewer";
-}
-
-function jar(): CookieJar & { values: Map<string, string> } {
-  const values = new Map<string, string>();
-  return {
-    values,
-    get: (n) => (values.has(n) ? { value: values.get(n)! } : undefined),
-    set: (n, v) => values.set(n, v),
-    delete: (n) => values.delete(n),
-  };
 }
 
 /** A browser's request headers: same-origin, from `address`, with its cookies. */
@@ -112,7 +103,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
   /** A new person who joined with an invitation of `role`; their browser's cookies. */
   async function newPerson(role: TPersonRole, email: string) {
     const { link } = await invite(role);
-    const cookies = jar();
+    const cookies = cookieJar();
     const joined = await joinWithPassword(db, tokenOf(link), { name: email.split("@")[0], email, password: PASSWORD }, browser(), cookies);
     expect(joined).toEqual({ ok: true, redirectTo: "/runs" });
     return cookies.values;
@@ -142,7 +133,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       tokenOf(first!.url),
       { name: "Lead", email: "lead@example.com", password: PASSWORD },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(stale).toEqual({ ok: false, error: "This setup link is not known: use the newest link the server printed at start." });
 
@@ -151,12 +142,12 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       tokenOf(second!.url),
       { name: "Lead", email: "lead@example.com", password: "short" },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(short.ok).toBe(false);
     expect(!short.ok && short.error).toContain("password");
 
-    const cookies = jar();
+    const cookies = cookieJar();
     const made = await setUpWithPassword(
       db,
       tokenOf(second!.url),
@@ -174,7 +165,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       tokenOf(second!.url),
       { name: "Eve", email: "eve@example.com", password: PASSWORD },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(again).toEqual({ ok: false, error: "This setup link was used already: sign in." });
     expect(await createSetupLink(db)).toBeNull();
@@ -211,7 +202,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
   });
 
   it("keeps a member of one project out of another: they see only their own, and cannot open the other", async () => {
-    const viewer = jar();
+    const viewer = cookieJar();
     expect((await signInWithPassword(db, "viewer@example.com", PASSWORD, "/runs", browser(), viewer)).ok).toBe(true);
     const runs = await call(
       ENDPOINTS.find((e) => e.id === "listRuns")!,
@@ -266,7 +257,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
   });
 
   it("rotates the session at sign-in, limits wrong passwords per address, and signs out everywhere", async () => {
-    const first = jar();
+    const first = cookieJar();
     expect((await signInWithPassword(db, "member@example.com", PASSWORD, "/runs", browser(), first)).ok).toBe(true);
     const before = first.values.get(PERSON_SESSION_COOKIE)!;
     const planted = new Map(first.values);
@@ -275,7 +266,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
     expect(first.values.get(PERSON_SESSION_COOKIE)).not.toBe(before);
     expect((await call(membersApi.list, planted)).status).toBe(401);
     // A key's session in the same browser ends too.
-    const keyed = jar();
+    const keyed = cookieJar();
     const agentKey = await createKey(db, "team-a", "reader", { scope: "read" });
     expect((await signInWithKey(db, agentKey.secret, "/runs", browser(), keyed)).ok).toBe(true);
     const keySession = new Map(keyed.values);
@@ -284,13 +275,22 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
     expect((await call(membersApi.list, keySession)).status).toBe(401);
 
     for (let i = 0; i < 10; i++) {
-      const wrong = await signInWithPassword(db, "member@example.com", "wrong password!", "/runs", browser(undefined, "192.0.2.9"), jar());
+      const wrong = await signInWithPassword(
+        db,
+        "member@example.com",
+        "wrong password!",
+        "/runs",
+        browser(undefined, "192.0.2.9"),
+        cookieJar(),
+      );
       expect(wrong.ok).toBe(false);
     }
-    const limited = await signInWithPassword(db, "member@example.com", PASSWORD, "/runs", browser(undefined, "192.0.2.9"), jar());
+    const limited = await signInWithPassword(db, "member@example.com", PASSWORD, "/runs", browser(undefined, "192.0.2.9"), cookieJar());
     expect(!limited.ok && limited.error).toMatch(/^Too many wrong passwords from your address: wait \d+ s/);
     // Another address is not held back.
-    expect((await signInWithPassword(db, "member@example.com", PASSWORD, "/runs", browser(undefined, "192.0.2.10"), jar())).ok).toBe(true);
+    expect((await signInWithPassword(db, "member@example.com", PASSWORD, "/runs", browser(undefined, "192.0.2.10"), cookieJar())).ok).toBe(
+      true,
+    );
 
     expect(await signOutEverywhere(db, browser(first.values), first)).toEqual({ ok: true });
     expect((await call(membersApi.list, keyed.values)).status).toBe(401);
@@ -298,7 +298,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
   });
 
   it("resets a password with an admin-issued link: once, ending every session; the old password stops working", async () => {
-    const session = jar();
+    const session = cookieJar();
     expect((await signInWithPassword(db, "viewer@example.com", PASSWORD, "/runs", browser(), session)).ok).toBe(true);
     const viewerId = ZMemberList.parse(await (await call(membersApi.list, lead)).json()).members.find(
       (m) => m.email === "viewer@example.com",
@@ -307,13 +307,13 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
     expect(issued.status).toBe(201);
     const { link } = ZResetLink.parse(await issued.json());
 
-    const reset = jar();
+    const reset = cookieJar();
     expect(await resetWithLink(db, tokenOf(link), "a brand new secret", browser(), reset)).toEqual({ ok: true, redirectTo: "/runs" });
     expect((await call(membersApi.list, session.values)).status).toBe(401);
     expect((await call(membersApi.list, reset.values)).status).toBe(200);
-    expect((await signInWithPassword(db, "viewer@example.com", PASSWORD, "/runs", browser(), jar())).ok).toBe(false);
-    expect((await signInWithPassword(db, "viewer@example.com", "a brand new secret", "/runs", browser(), jar())).ok).toBe(true);
-    expect(await resetWithLink(db, tokenOf(link), "another new secret", browser(), jar())).toEqual({
+    expect((await signInWithPassword(db, "viewer@example.com", PASSWORD, "/runs", browser(), cookieJar())).ok).toBe(false);
+    expect((await signInWithPassword(db, "viewer@example.com", "a brand new secret", "/runs", browser(), cookieJar())).ok).toBe(true);
+    expect(await resetWithLink(db, tokenOf(link), "another new secret", browser(), cookieJar())).toEqual({
       ok: false,
       error: "This reset link was used already: ask an admin for a new one.",
     });
@@ -324,14 +324,20 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
 
   it("accepts an invitation once; a signed-in person joins a second project; revoked and unknown links are refused", async () => {
     const { link, invitation } = await invite("viewer");
-    const used = await joinWithPassword(db, tokenOf(link), { name: "Dup", email: "dup@example.com", password: PASSWORD }, browser(), jar());
+    const used = await joinWithPassword(
+      db,
+      tokenOf(link),
+      { name: "Dup", email: "dup@example.com", password: PASSWORD },
+      browser(),
+      cookieJar(),
+    );
     expect(used.ok).toBe(true);
     const again = await joinWithPassword(
       db,
       tokenOf(link),
       { name: "Dup2", email: "dup2@example.com", password: PASSWORD },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(again).toEqual({ ok: false, error: "This invitation link was used already: ask Lead for a new one." });
 
@@ -343,10 +349,10 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       tokenOf(revokedLink.link),
       { name: "Late", email: "late@example.com", password: PASSWORD },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(refused).toEqual({ ok: false, error: "This invitation link was revoked: ask Lead for a new one." });
-    expect(await joinAsSignedIn(db, "not-a-token", browser(lead), jar())).toEqual({
+    expect(await joinAsSignedIn(db, "not-a-token", browser(lead), cookieJar())).toEqual({
       ok: false,
       error: "This invitation link is not known: ask for a new one.",
     });
@@ -361,7 +367,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       }),
     );
     const invitationB = ZInvitationCreated.parse(await made.json());
-    const leadJar = jar();
+    const leadJar = cookieJar();
     for (const [name, value] of lead) leadJar.values.set(name, value);
     expect(await joinAsSignedIn(db, tokenOf(invitationB.link), browser(leadJar.values), leadJar)).toEqual({
       ok: true,
@@ -398,7 +404,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
       tokenOf(link),
       { name: "Crony", email: "crony@example.com", password: PASSWORD },
       browser(),
-      jar(),
+      cookieJar(),
     );
     expect(late).toEqual({
       ok: false,
@@ -406,7 +412,7 @@ describe.each(testDatabases())("people, roles and invitations on $name", (kind) 
     });
 
     const issued = ZResetLink.parse(await (await call(membersApi.resetLink, lead, { params: { personId: deputyId } })).json());
-    expect((await resetWithLink(db, tokenOf(issued.link), "deputy's new passphrase", browser(), jar())).ok).toBe(true);
+    expect((await resetWithLink(db, tokenOf(issued.link), "deputy's new passphrase", browser(), cookieJar())).ok).toBe(true);
     const audit = ZAuditList.parse(
       await (await call(auditApi.list, lead, { path: `/api/v1/audit?action=member.passwordReset&targetId=${deputyId}` })).json(),
     );
