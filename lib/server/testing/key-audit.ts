@@ -21,6 +21,21 @@ export const REFERENCE_TABLES: Readonly<Record<string, string>> = {
   server_settings: "the server's own settings belong to no project",
 };
 
+/** The migration that made the reference tables added after the first three: a schema migrated only up to before it lacks them. */
+const PEOPLE_MIGRATION = "20270102000000_people";
+const MADE_BY: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    "people",
+    "person_sessions",
+    "person_accounts",
+    "verifications",
+    "project_members",
+    "invitations",
+    "one_time_links",
+    "server_settings",
+  ].map((table) => [table, PEOPLE_MIGRATION]),
+);
+
 /** Bookkeeping that is no app data: the migration runner's own table. */
 const NOT_APP_TABLES = new Set(["_prisma_migrations"]);
 
@@ -103,7 +118,17 @@ export async function keysWithoutProject(sql: SqlRunner): Promise<string[]> {
     }
   }
   const tableNames = new Set(tables.map((t) => t.table));
-  for (const table of Object.keys(REFERENCE_TABLES))
+  const applied = tableNames.has("_prisma_migrations")
+    ? new Set(
+        (await sql.query<{ name: string }>(`SELECT migration_name AS "name" FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`)).map(
+          (r) => r.name,
+        ),
+      )
+    : new Set<string>();
+  for (const table of Object.keys(REFERENCE_TABLES)) {
+    const madeBy = MADE_BY[table];
+    if (madeBy && !applied.has(madeBy)) continue; // a schema from before the migration that makes it
     if (!tableNames.has(table)) problems.push(`${table}: listed as a reference table but missing`);
+  }
   return problems.sort();
 }
