@@ -5,6 +5,7 @@ import type { Caller, Viewer } from "@/lib/server/auth/keys";
 import { FailureLimiter } from "@/lib/server/auth/rate-limit";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
+import { isUniqueViolation } from "@/lib/server/db/errors";
 import { DomainError } from "@/lib/server/errors";
 import { peopleAuth, publicUrl } from "@/lib/server/auth/people-auth";
 
@@ -495,12 +496,4 @@ export async function resetPassword(
   // Whoever knew the old password is signed out everywhere.
   await context.internalAdapter.deleteUserSessions(person.id);
   return { email: person.email };
-}
-
-/** Whether a database error is a unique violation (Prisma's P2002, or PostgreSQL's 23505 through a driver adapter). */
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string; originalCode?: string } } | null;
-  return (
-    e?.code === "P2002" || e?.cause?.code === "23505" || e?.cause?.originalCode === "23505" || /unique constraint/i.test(String(error))
-  );
 }
