@@ -14,6 +14,7 @@ import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { loadDemo } from "./lib/load-demo";
 import { databaseStore, loadDemoExperiment } from "./lib/load-demo-experiment";
+import { loadDemoReviews } from "./lib/load-demo-reviews";
 import { authenticateKey } from "@/lib/server/auth/keys";
 import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       console.error(`demo experiment: ${experiment.runs} runs`);
       // Rebuilt now, so the demo's decisions and Reviewer audit are stored before the first page asks.
       console.error(`rebuilt ${await settleRebuilds(db, { projectId: project.id })} demo runs`);
+      console.error(`demo reviews: ${await loadDemoReviews(db, await authenticateKey(db, secret))} verdicts`);
       await refreshStatistics(db); // the planner's statistics of the tables the demo filled
     }
     const key = readDemoKey();

@@ -24,6 +24,7 @@ const TARGET_LABELS: Record<TAuditEntry["target"]["kind"], string> = {
   policyVersion: "Policy version",
   experiment: "Experiment",
   comment: "Comment",
+  review: "Review",
   key: "API key",
   member: "Member",
   invitation: "Invitation",

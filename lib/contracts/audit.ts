@@ -8,7 +8,7 @@ import { ZExportFormat } from "./reviewer";
  */
 
 /** What an entry is about. */
-export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "key", "member", "invitation"] as const;
+export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "review", "key", "member", "invitation"] as const;
 export type TAuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Every action, as `<target>.<verb>`, and what `before` and `after` hold for it. */
@@ -23,6 +23,9 @@ export const AUDIT_ACTIONS = {
   "experiment.stop": "an experiment stopped answering assignments (before and after: its status)",
   "experiment.promote": "an arm's copy and/or policy became the project's defaults (before and after: the default versions' ids)",
   "comment.delete": "a comment was deleted (before: its run, turn, author and text)",
+  "review.verdict":
+    "a Reviewer candidate's review verdict or comment was given, changed or taken back (before and after: verdict and comment)",
+  "review.assign": "a Reviewer candidate was assigned to a member, to another, or unassigned (before and after: the assignee)",
   "key.create": "an API key was created (after: its prefix and label; never its secret)",
   "key.revoke": "an API key was revoked (before and after: when it was revoked)",
   "member.setup": "the first administrator set the server up with the one-time setup link (after: their role and email)",

@@ -11,6 +11,7 @@ export * from "./params";
 export * from "./api";
 export * from "./timeline";
 export * from "./reviewer";
+export * from "./reviews";
 export * from "./versions";
 export * from "./replay";
 export * from "./storable";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES, REVIEWER_FINDING_CODES } from "./decisions";
 import { ZCursorParam, ZFlagParam, ZInstantParam, ZNameParam, ZRunIdParam, zIntParam } from "./params";
+import { ZReview, ZReviewQueueFilters } from "./reviews";
 
 /**
  * The candidates' orders: `newest` run first (the default) or `oldest`, each by turn within a run;
@@ -10,8 +11,8 @@ export const REVIEWER_SORTS = ["newest", "oldest", "violations"] as const;
 export const ZReviewerSort = z.enum(REVIEWER_SORTS, { error: `expected one of ${REVIEWER_SORTS.join(", ")}` });
 export type TReviewerSort = z.infer<typeof ZReviewerSort>;
 
-/** Query of `GET /api/v1/reviewer/candidates`: the same run filters as the runs list, plus violations only. */
-export const ZReviewerCandidatesQuery = z.object({
+/** The filters of the Reviewer audit (the funnel's): the same run filters as the runs list, plus violations only. */
+const ZReviewerAuditFilters = z.object({
   agent: ZNameParam.optional(),
   model: ZNameParam.optional(),
   runId: ZRunIdParam.optional(),
@@ -20,14 +21,23 @@ export const ZReviewerCandidatesQuery = z.object({
   violations: ZFlagParam.optional(),
   /** Only candidates with this Reviewer finding (and the funnel of the runs that have one). */
   code: z.enum(REVIEWER_FINDING_CODES, { error: `expected a Reviewer finding code: ${REVIEWER_FINDING_CODES.join(", ")}` }).optional(),
-  /** The order of the candidates (the funnel has none); a cursor only continues the order it came from. */
-  sort: ZReviewerSort.optional(),
   cursor: ZCursorParam.optional(),
   limit: zIntParam(1, 500).default(100),
 });
 
-/** Query of `GET /api/v1/reviewer/funnel`: the candidates' filters (a funnel has no order; cursor and limit are ignored). */
-export const ZReviewerFunnelQuery = ZReviewerCandidatesQuery.omit({ sort: true });
+/** Query of `GET /api/v1/reviewer/candidates`: the audit's filters, the review queue's, and an order. */
+export const ZReviewerCandidatesQuery = ZReviewerAuditFilters.extend({
+  ...ZReviewQueueFilters.shape,
+  /** The order of the candidates (the funnel has none); a cursor only continues the order it came from. */
+  sort: ZReviewerSort.optional(),
+});
+
+/** Query of `GET /api/v1/reviewer/funnel`: the audit's filters (a funnel has no order; cursor and limit are ignored). */
+export const ZReviewerFunnelQuery = ZReviewerAuditFilters;
+
+/** Query of `GET /api/v1/reviewer/progress`: the candidates' filters but `reviewed` (progress counts both). */
+export const ZReviewProgressQuery = ZReviewerCandidatesQuery.omit({ sort: true, cursor: true, limit: true, reviewed: true });
+export type TReviewProgressQuery = z.infer<typeof ZReviewProgressQuery>;
 export type TReviewerFunnelQuery = z.infer<typeof ZReviewerFunnelQuery>;
 
 /** One Reviewer candidate of one run: recorded and rebuilt side by side (R12, R13). */
@@ -65,7 +75,11 @@ export const ZReviewerCandidateRow = z.object({
   findings: z.array(z.enum(FINDING_CODES)),
 });
 
-export const ZReviewerCandidatesResponse = z.object({ rows: z.array(ZReviewerCandidateRow), nextCursor: z.string().nullable() });
+/** A candidate as the audit lists it: the row, its key within its run (a review's), and its review if it has one. */
+export const ZReviewerListRow = ZReviewerCandidateRow.extend({ reviewKey: z.string(), review: ZReview.nullable() });
+export type TReviewerListRow = z.infer<typeof ZReviewerListRow>;
+
+export const ZReviewerCandidatesResponse = z.object({ rows: z.array(ZReviewerListRow), nextCursor: z.string().nullable() });
 
 export type TReviewerCandidatesQuery = z.infer<typeof ZReviewerCandidatesQuery>;
 export type TReviewerCandidateRow = z.infer<typeof ZReviewerCandidateRow>;

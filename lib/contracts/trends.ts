@@ -70,22 +70,32 @@ export const ZTrendsQuery = z
     arm: zTextParam({ max: 200, what: "an arm's name of 1-200 characters" }).optional(),
   })
   .check((ctx) => {
-    const { from, to, experiment, arm } = ctx.value;
+    const { experiment, arm } = ctx.value;
     if (arm !== undefined && experiment === undefined)
       ctx.issues.push({ code: "custom", input: arm, path: ["arm"], message: "expected experiment with arm: an arm is an experiment's" });
-    if (from !== undefined && to !== undefined) {
-      const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
-      if (days < 1)
-        ctx.issues.push({ code: "custom", input: to, path: ["to"], message: `expected a day on or after from (${from}), got ${to}` });
-      else if (days > MAX_TREND_DAYS)
-        ctx.issues.push({
-          code: "custom",
-          input: to,
-          path: ["to"],
-          message: `expected at most ${MAX_TREND_DAYS} days from ${from}, got ${days}`,
-        });
-    }
+    checkWindow(ctx);
   });
+
+/** A window of days as the trends take it: `to` on or after `from`, at most MAX_TREND_DAYS days. */
+function checkWindow(ctx: z.core.ParsePayload<{ from?: string; to?: string }>): void {
+  const { from, to } = ctx.value;
+  if (from === undefined || to === undefined) return;
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  if (days < 1)
+    ctx.issues.push({ code: "custom", input: to, path: ["to"], message: `expected a day on or after from (${from}), got ${to}` });
+  else if (days > MAX_TREND_DAYS)
+    ctx.issues.push({
+      code: "custom",
+      input: to,
+      path: ["to"],
+      message: `expected at most ${MAX_TREND_DAYS} days from ${from}, got ${days}`,
+    });
+}
+
+/** A window of days and its time zone alone (the review trends and export). */
+export const ZTrendWindow = z
+  .object({ tz: ZTimeZoneParam.default("UTC"), from: ZDayParam.optional(), to: ZDayParam.optional() })
+  .check(checkWindow);
 
 /** One reminder key on one day: reminders decided, delivered and dropped, and the drop rate (dropped / candidates). */
 export const ZTrendKeyDay = z.object({

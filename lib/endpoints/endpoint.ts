@@ -21,6 +21,11 @@ export const TAGS = [
     description: "Notes on a run or on one of its turns: Markdown written by the signed-in key, edited and deleted by its author only.",
   },
   { name: "Reviewer", description: "The Reviewer audit over the filtered runs: candidates, funnel and export." },
+  {
+    name: "Reviews",
+    description:
+      "People's verdicts on Reviewer dispatches and violations, with comments and assignments; the queue's progress and verdicts per week.",
+  },
   { name: "Trends", description: "Counts per day in a time zone, from the per-run aggregates each rebuild stores." },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },

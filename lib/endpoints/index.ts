@@ -7,6 +7,7 @@ import { keysApi } from "./keys";
 import { membersApi } from "./members";
 import { replayApi } from "./replay";
 import { reviewerApi } from "./reviewer";
+import { reviewsApi } from "./reviews";
 import { runsApi } from "./runs";
 import { serviceApi } from "./service";
 import { trendsApi } from "./trends";
@@ -24,6 +25,7 @@ export {
   policyVersionsApi,
   replayApi,
   reviewerApi,
+  reviewsApi,
   runsApi,
   serviceApi,
   trendsApi,
@@ -40,6 +42,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   runsApi,
   commentsApi,
   reviewerApi,
+  reviewsApi,
   trendsApi,
   viewsApi,
   copyVersionsApi,

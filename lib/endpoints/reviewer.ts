@@ -1,14 +1,15 @@
 import { z } from "zod";
 import {
   ZExportFormat,
-  ZReviewerCandidateRow,
   ZReviewerCandidatesQuery,
   ZReviewerCandidatesResponse,
   ZReviewerFunnel,
+  ZReviewerFunnelQuery,
+  ZReviewerListRow,
 } from "@/lib/contracts";
 import { endpoint } from "./endpoint";
 
-const FILTERS = ZReviewerCandidatesQuery.omit({ cursor: true, limit: true, sort: true });
+const FILTERS = ZReviewerFunnelQuery.omit({ cursor: true, limit: true });
 
 /** The Reviewer audit over the filtered runs: candidates, funnel and export. */
 export const reviewerApi = {
@@ -71,7 +72,7 @@ export const reviewerApi = {
         description: "The download.",
         content: [
           { mediaType: "text/csv", schema: "text" },
-          { mediaType: "application/json", schema: z.array(ZReviewerCandidateRow) },
+          { mediaType: "application/json", schema: z.array(ZReviewerListRow) },
         ],
       },
     ],

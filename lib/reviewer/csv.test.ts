@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { TReviewerCandidateRow } from "@/lib/contracts";
+import type { TReviewerListRow } from "@/lib/contracts";
 import { csvLine, REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "./csv";
 
-const row: TReviewerCandidateRow = {
+const row: TReviewerListRow = {
   runId: "r-17",
   task: 'Compare "VOO", IVV',
   agent: "etf",
@@ -18,6 +18,22 @@ const row: TReviewerCandidateRow = {
   cancelled: null,
   suggestion: { stage: 4, status: "dropped" },
   findings: ["ADMISSION_RULE_MISMATCH"],
+  reviewKey: "c:=cmd",
+  review: {
+    runId: "r-17",
+    reviewKey: "c:=cmd",
+    turn: 40,
+    verdict: "unnecessary",
+    comment: "budget was short",
+    reviewer: { personId: "p1", name: "Ada" },
+    reviewedAt: "2026-12-01T10:00:00.000Z",
+    ruleFindings: ["ADMISSION_RULE_MISMATCH"],
+    dispatched: true,
+    assignee: null,
+    assignedAt: null,
+    version: 2,
+    updatedAt: "2026-12-01T10:00:00.000Z",
+  },
 };
 
 describe("Reviewer audit CSV", () => {
@@ -44,6 +60,11 @@ describe("Reviewer audit CSV", () => {
       suggestion_status: "dropped",
       findings: "ADMISSION_RULE_MISMATCH",
       candidate_id: "=cmd",
+      review_key: "c:=cmd",
+      review_verdict: "unnecessary",
+      review_comment: "budget was short",
+      reviewed_by: "Ada",
+      assignee: null,
     });
     expect(csvLine(reviewerCsvCells(row))).toContain(`"Compare ""VOO"", IVV"`);
   });

@@ -1,4 +1,4 @@
-import type { TReviewerCandidateRow } from "@/lib/contracts";
+import type { TReviewerCandidateRow, TReviewerListRow } from "@/lib/contracts";
 
 /** Columns of the Reviewer audit export, in order. */
 export const REVIEWER_CSV_COLUMNS = [
@@ -25,13 +25,33 @@ export const REVIEWER_CSV_COLUMNS = [
   "suggestion_stage",
   "suggestion_status",
   "findings",
+  "review_key",
+  "review_verdict",
+  "review_comment",
+  "reviewed_by",
+  "reviewed_at",
+  "assignee",
 ] as const;
 
 export type CsvCell = string | number | boolean | null;
 type Cell = CsvCell;
 
-/** One audit row as CSV cells, matching REVIEWER_CSV_COLUMNS. */
-export function reviewerCsvCells(row: TReviewerCandidateRow): Cell[] {
+/** One listed candidate as CSV cells, matching REVIEWER_CSV_COLUMNS: the audit's columns, then its review's. */
+export function reviewerCsvCells(row: TReviewerListRow): Cell[] {
+  const review = row.review;
+  return [
+    ...auditCells(row),
+    row.reviewKey,
+    review?.verdict ?? null,
+    review?.comment ?? null,
+    review?.reviewer?.name ?? null,
+    review?.reviewedAt ?? null,
+    review?.assignee?.name ?? null,
+  ];
+}
+
+/** The audit's own columns of a row. */
+export function auditCells(row: TReviewerCandidateRow): Cell[] {
   const verdict = (granted: boolean | undefined) => (granted === undefined ? null : granted ? "granted" : "denied");
   return [
     row.runId,

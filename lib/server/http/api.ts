@@ -13,6 +13,7 @@ import { json } from "./errors-to-response";
 import * as otlp from "./otlp-routes";
 import * as replay from "./replay-routes";
 import * as reviewer from "./reviewer-routes";
+import * as reviews from "./review-routes";
 import * as runs from "./routes";
 import * as service from "./service-routes";
 import * as versions from "./version-routes";
@@ -30,7 +31,7 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, runs, service, versions, views]) {
+  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, reviews, runs, service, versions, views]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));

@@ -1,5 +1,6 @@
 import "server-only";
 import { reviewerApi } from "@/lib/endpoints/reviewer";
+import { viewerOf } from "@/lib/server/auth/keys";
 import { exportReviewerCandidates } from "@/lib/server/reviewer/export-candidates";
 import { endpointRoute } from "./endpoint-route";
 
@@ -10,5 +11,5 @@ import { endpointRoute } from "./endpoint-route";
  */
 export const reviewerExportRoute = endpointRoute(reviewerApi.export, ({ input, db, auth }) => {
   const { format, limit: _limit, ...filters } = input.query;
-  return exportReviewerCandidates(db, auth.projectId, filters, format);
+  return exportReviewerCandidates(db, auth.projectId, filters, format, { viewer: viewerOf(auth) });
 });

@@ -8,6 +8,7 @@ import { isLoader, type Loader } from "./define-loader";
 import * as otlp from "./otlp";
 import * as replay from "./replay";
 import * as reviewer from "./reviewer";
+import * as reviews from "./reviews";
 import * as runs from "./runs";
 import * as trends from "./trends";
 import * as versions from "./versions";
@@ -19,7 +20,7 @@ import * as versions from "./versions";
  */
 export const LOADERS: ReadonlyMap<string, Loader> = (() => {
   const byId = new Map<string, Loader>();
-  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, runs, trends, versions]) {
+  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, reviews, runs, trends, versions]) {
     for (const loader of Object.values(group).filter(isLoader)) {
       if (byId.has(loader.endpoint.id)) throw new Error(`two loaders for the endpoint ${loader.endpoint.id}`);
       byId.set(loader.endpoint.id, loader);

@@ -9,8 +9,8 @@ import { defineLoader } from "./define-loader";
  * asked (text without NUL, instants in years 0001–9999, plain-digit limits, cursors): a bad value
  * is a 400 naming it, never a database error.
  */
-export const reviewerCandidatesLoader = defineLoader(reviewerApi.candidates, (db, projectId, { query }) =>
-  listReviewerCandidates(db, projectId, query),
+export const reviewerCandidatesLoader = defineLoader(reviewerApi.candidates, (db, projectId, { query }, viewer) =>
+  listReviewerCandidates(db, projectId, query, viewer),
 );
 
 /** The funnel over every candidate the same filters match (all pages). */

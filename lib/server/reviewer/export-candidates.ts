@@ -1,5 +1,6 @@
 import type { TReviewerCandidatesQuery } from "@/lib/contracts";
 import { REVIEWER_CSV_COLUMNS, reviewerCsvCells } from "@/lib/reviewer/csv";
+import type { Viewer } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { streamedDownload } from "@/lib/server/export/streamed-download";
 import { listReviewerCandidates } from "./list-candidates";
@@ -24,14 +25,15 @@ export async function exportReviewerCandidates(
   projectId: string,
   query: Omit<TReviewerCandidatesQuery, "limit">,
   format: "csv" | "json",
-  options: ExportOptions = {},
+  options: ExportOptions & { viewer?: Viewer } = {},
 ): Promise<Response> {
   const limit = options.pageSize ?? PAGE;
-  const first = await listReviewerCandidates(db, projectId, { ...query, limit });
+  const viewer = options.viewer ?? {};
+  const first = await listReviewerCandidates(db, projectId, { ...query, limit }, viewer);
   return streamedDownload({
     format,
     first,
-    next: (cursor) => listReviewerCandidates(db, projectId, { ...query, cursor, limit }),
+    next: (cursor) => listReviewerCandidates(db, projectId, { ...query, cursor, limit }, viewer),
     csvColumns: REVIEWER_CSV_COLUMNS,
     csvCells: reviewerCsvCells,
     filename: "reviewer-candidates",

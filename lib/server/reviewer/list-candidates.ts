@@ -1,9 +1,12 @@
 import "server-only";
 import { MAX_INT4, type TReviewerCandidatesQuery, type TReviewerCandidatesResponse, type TReviewerSort } from "@/lib/contracts";
+import type { Viewer } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
+import { REVIEW_COLUMNS, REVIEW_JOINS, reviewOf, type ReviewColumns } from "@/lib/server/reviews/review-row";
+import { reviewQueueSql } from "@/lib/server/reviews/queue-filter";
 import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
 /**
@@ -14,7 +17,7 @@ import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 type Cursor =
   { o: "newest" | "oldest"; s: string | null; r: string; n: number } | { o: "violations"; c: number; m: string; r: string; n: number };
 
-interface PageRow {
+interface PageRow extends ReviewColumns {
   runPk: string;
   runId: string;
   task: string | null;
@@ -25,6 +28,7 @@ interface PageRow {
   violationCount: number;
   runStartedMs: string;
   row: string;
+  reviewKey: string;
 }
 
 /**
@@ -33,32 +37,57 @@ interface PageRow {
  * by turn within a run; or the most Reviewer findings first, then newest run, then turn. Read from
  * the Reviewer rows the rebuild stored (lib/server/reviewer/store-audit.ts), joined to the filtered
  * runs, in keyset pages along an index of that order: one query a page, whatever the page's
- * position. A run not rebuilt yet has no rows here.
+ * position. A run not rebuilt yet has no rows here. Each row comes with its review, if it has one,
+ * and the review queue's filters (lib/server/reviews/queue-filter.ts) narrow the rows.
  */
 export async function listReviewerCandidates(
   db: Database,
   projectId: string,
   query: TReviewerCandidatesQuery,
+  viewer: Viewer = {},
 ): Promise<TReviewerCandidatesResponse> {
   const sort = query.sort ?? "newest";
   const cursor = query.cursor ? decodeCursor(query.cursor, sort) : undefined;
   const rows = await db.prisma.$queryRaw<PageRow[]>`
     SELECT r."id" AS "runPk", r."run_id" AS "runId", r."task", r."agent", r."model", r."started_at" AS "startedAt",
-           rr."ordinal", rr."violation_count" AS "violationCount", rr."run_started_ms"::text AS "runStartedMs", rr."row"
+           rr."ordinal", rr."violation_count" AS "violationCount", rr."run_started_ms"::text AS "runStartedMs", rr."row",
+           rr."review_key" AS "reviewKey", ${REVIEW_COLUMNS}
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
-     WHERE ${runFilterSql(projectId, { ...query, finding: query.code }, { startedOnly: true })}
-       ${query.violations || query.code ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
-       ${query.code ? Prisma.sql`AND (rr."row"::jsonb -> 'findings') @> jsonb_build_array(${query.code}::text)` : Prisma.empty}
+      ${REVIEW_JOINS}
+     WHERE ${candidateConditions(projectId, query, viewer)}
        ${cursor ? after(cursor) : Prisma.empty}
      ORDER BY ${ORDER[sort]}
      LIMIT ${query.limit + 1}::int`;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    rows: page.map((row) => ({ runId: row.runId, task: row.task, agent: row.agent, model: row.model, ...reviewerRowColumn(row) })),
+    rows: page.map((row) => ({
+      runId: row.runId,
+      task: row.task,
+      agent: row.agent,
+      model: row.model,
+      ...reviewerRowColumn(row),
+      reviewKey: row.reviewKey,
+      review: reviewOf(row.runId, row),
+    })),
     nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAt(sort, last)) : null,
   };
+}
+
+/**
+ * Which candidates a query selects, over runs `r`, reviewer_rows `rr` and reviews `rv`: the runs'
+ * filters, violations only or one finding code, and the review queue's filters.
+ */
+export function candidateConditions(
+  projectId: string,
+  query: Omit<TReviewerCandidatesQuery, "limit" | "sort">,
+  viewer: Viewer,
+): Prisma.Sql {
+  return Prisma.sql`${runFilterSql(projectId, { ...query, finding: query.code }, { startedOnly: true })}
+    ${query.violations || query.code ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
+    ${query.code ? Prisma.sql`AND (rr."row"::jsonb -> 'findings') @> jsonb_build_array(${query.code}::text)` : Prisma.empty}
+    ${reviewQueueSql(query, viewer)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZEvent, type TEvent, type TReviewerCandidateRow, type TReviewerCandidatesQuery } from "@/lib/contracts";
+import { ZEvent, type TEvent, type TReviewerCandidatesQuery, type TReviewerListRow } from "@/lib/contracts";
 import { rebuild } from "@/lib/core";
 import { defaultEtfPolicy, generateEtfRun, type EtfRunOptions, type TRawEvent } from "@/lib/demo/etf-run";
 import { reviewerFunnel } from "@/lib/derived/reviewer/funnel";
@@ -60,8 +60,8 @@ async function ingest(db: Database, projectId: string, events: readonly TRawEven
 }
 
 /** Every page of the candidates, read with the given page size. */
-async function allPages(db: Database, projectId: string, query: Query, limit: number): Promise<TReviewerCandidateRow[]> {
-  const rows: TReviewerCandidateRow[] = [];
+async function allPages(db: Database, projectId: string, query: Query, limit: number): Promise<TReviewerListRow[]> {
+  const rows: TReviewerListRow[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page++) {
     const answer = await listReviewerCandidates(db, projectId, { ...query, limit, cursor });
@@ -94,7 +94,7 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
   afterAll(async () => db?.close());
 
   /** What the candidates API must answer for the filters: today's order, rows computed directly. */
-  async function expected(query: Query): Promise<TReviewerCandidateRow[]> {
+  async function expected(query: Query): Promise<TReviewerListRow[]> {
     const runs = await db.prisma.run.findMany({
       where: runFilterWhere(projectId, query, { startedOnly: true }),
       orderBy: [{ startedAt: "desc" }, { id: "desc" }],
@@ -103,7 +103,16 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
       direct
         .get(run.runId)!
         .filter((row) => !query.violations || row.findings.length > 0)
-        .map((row) => ({ runId: run.runId, task: run.task, agent: run.agent, model: run.model, ...row })),
+        // Nobody reviewed these: each row's review key is its candidate's id, or its turn without one (docs/reviews.md).
+        .map((row) => ({
+          runId: run.runId,
+          task: run.task,
+          agent: run.agent,
+          model: run.model,
+          ...row,
+          reviewKey: row.candidateId === null ? `t:${row.turn}` : `c:${row.candidateId}`,
+          review: null,
+        })),
     );
   }
 
@@ -166,7 +175,12 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
       const rows = await allPages(db, projectId, { runId: options.runId }, 500);
       const funnel = await db.prisma.runReviewerFunnel.findUniqueOrThrow({ where: { projectId_runPk: { projectId, runPk: run.id } } });
       const count = await db.prisma.reviewerRow.count({ where: { runPk: run.id } });
-      return { run, rows: rows.map(({ runId: _r, task: _t, agent: _a, model: _m, ...row }) => row), funnel, count };
+      return {
+        run,
+        rows: rows.map(({ runId: _r, task: _t, agent: _a, model: _m, reviewKey: _k, review: _v, ...row }) => row),
+        funnel,
+        count,
+      };
     };
 
     await ingest(db, projectId, half);
@@ -201,7 +215,7 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
     await db.prisma.project.delete({ where: { id: other } });
     expect(await db.prisma.reviewerRow.count({ where: { runPk: run.id } })).toBe(0);
     expect(await db.prisma.runReviewerFunnel.count({ where: { runPk: run.id } })).toBe(0);
-    // The other project's audit is untouched.
+    // The other project's audit is untouched (the run the test before deleted is in neither).
     expect((await allPages(db, projectId, {}, 500)).length).toBe((await expected({})).length);
   });
 });

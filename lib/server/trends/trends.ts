@@ -482,7 +482,7 @@ function trendDay(day: string, start: number, end: number, counts: readonly Coun
 }
 
 /** The window's days: as asked, else ending today in `tz` and DEFAULT_TREND_DAYS long. */
-export async function windowOf(db: Database, query: TTrendsQuery): Promise<{ from: string; to: string }> {
+export async function windowOf(db: Database, query: Pick<TTrendsQuery, "tz" | "from" | "to">): Promise<{ from: string; to: string }> {
   if (query.from && query.to) return { from: query.from, to: query.to };
   const [today] = await zoned(() =>
     db.prisma.$queryRawUnsafe<{ day: string }[]>(`SELECT to_char((now() AT TIME ZONE $1)::date, 'YYYY-MM-DD') AS "day"`, query.tz),

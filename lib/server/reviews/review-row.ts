@@ -1,0 +1,82 @@
+import { REVIEW_VERDICTS, type TReview, type TReviewVerdict } from "@/lib/contracts";
+import { Prisma } from "@/lib/server/db/generated/client";
+
+/**
+ * A review as the reads select it beside a candidate (`rv` is the reviews row, `ap` the assignee's
+ * people row, both LEFT JOINed): the columns, and the API's review made from them.
+ */
+export const REVIEW_COLUMNS = Prisma.sql`
+  rv."review_key" AS "rvKey", rv."turn" AS "rvTurn", rv."verdict" AS "rvVerdict", rv."comment" AS "rvComment",
+  rv."rule_findings" AS "rvFindings", rv."dispatched" AS "rvDispatched", rv."reviewed_at" AS "rvReviewedAt",
+  rv."reviewer_person_id" AS "rvReviewerId", rv."reviewer_name" AS "rvReviewerName",
+  rv."assignee_person_id" AS "rvAssigneeId", ap."name" AS "rvAssigneeName", rv."assigned_at" AS "rvAssignedAt",
+  rv."version" AS "rvVersion", rv."updated_at" AS "rvUpdatedAt"`;
+
+/** The joins REVIEW_COLUMNS reads from, for reviewer_rows aliased `rr`. */
+export const REVIEW_JOINS = Prisma.sql`
+  LEFT JOIN "reviews" rv ON rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key"
+  LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"`;
+
+export interface ReviewColumns {
+  rvKey: string | null;
+  rvTurn: number | null;
+  rvVerdict: string | null;
+  rvComment: string | null;
+  rvFindings: string[] | null;
+  rvDispatched: boolean | null;
+  rvReviewedAt: Date | string | null;
+  rvReviewerId: string | null;
+  rvReviewerName: string | null;
+  rvAssigneeId: string | null;
+  rvAssigneeName: string | null;
+  rvAssignedAt: Date | string | null;
+  rvVersion: number | null;
+  rvUpdatedAt: Date | string | null;
+}
+
+/** The review in `row`, or null when the candidate has none. A person no longer on the server shows as "(removed)". */
+export function reviewOf(runId: string, row: ReviewColumns): TReview | null {
+  if (row.rvKey === null) return null;
+  return {
+    runId,
+    reviewKey: row.rvKey,
+    turn: row.rvTurn ?? 0,
+    verdict: verdictOf(row.rvVerdict),
+    comment: row.rvComment,
+    reviewer: row.rvReviewerName === null ? null : { personId: row.rvReviewerId, name: row.rvReviewerName },
+    reviewedAt: iso(row.rvReviewedAt),
+    ruleFindings: row.rvFindings ?? [],
+    dispatched: row.rvDispatched ?? false,
+    assignee: row.rvAssigneeId === null ? null : { personId: row.rvAssigneeId, name: row.rvAssigneeName ?? "(removed)" },
+    assignedAt: iso(row.rvAssignedAt),
+    version: row.rvVersion ?? 0,
+    updatedAt: iso(row.rvUpdatedAt) ?? new Date(0).toISOString(),
+  };
+}
+
+function verdictOf(value: string | null): TReviewVerdict | null {
+  return value !== null && (REVIEW_VERDICTS as readonly string[]).includes(value) ? (value as TReviewVerdict) : null;
+}
+
+function iso(value: Date | string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
+
+/** A candidate's review before anything was said of it (version 0). */
+export function emptyReview(runId: string, reviewKey: string, turn: number): TReview {
+  return {
+    runId,
+    reviewKey,
+    turn,
+    verdict: null,
+    comment: null,
+    reviewer: null,
+    reviewedAt: null,
+    ruleFindings: [],
+    dispatched: false,
+    assignee: null,
+    assignedAt: null,
+    version: 0,
+    updatedAt: new Date(0).toISOString(),
+  };
+}
