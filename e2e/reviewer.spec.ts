@@ -7,7 +7,7 @@ import { signInToDemo } from "./support/sign-in";
 
 const REVIEWER_CODES: readonly string[] = REVIEWER_FINDING_CODES;
 const CSV_HEADER =
-  "run_id,task,agent,model,turn,checkpoint,candidate_id,source,recorded_admission,recorded_reasons,rule_verdict,rule_reasons,requests_left,min_requests_left,review_in_progress,rebuilt_admission,dispatch_ids,completed_turns,verdicts,cancelled_reason,suggestion_stage,suggestion_status,findings";
+  "run_id,task,agent,model,turn,checkpoint,candidate_id,source,recorded_admission,recorded_reasons,rule_verdict,rule_reasons,requests_left,min_requests_left,review_in_progress,rebuilt_admission,dispatch_ids,completed_turns,verdicts,cancelled_reason,suggestion_stage,suggestion_status,findings,review_key,review_verdict,review_comment,reviewed_by,reviewed_at,assignee";
 
 const table = (page: Page) => page.getByRole("table", { name: "Reviewer candidates" });
 const candidateRows = (page: Page) => table(page).locator("tbody tr[data-candidate]");

@@ -5,6 +5,7 @@ import { TrendsPage } from "@/components/trends/trends-page";
 import { LOCAL_TZ_COOKIE, parseZoneChoice, resolveZone, TZ_COOKIE } from "@/lib/format/zone";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { experimentsQuery } from "@/lib/queries/experiments";
+import { reviewTrendsQuery } from "@/lib/queries/reviews";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { effectivenessQuery, parseTrendsUrl, trendsHref, trendsQuery } from "@/lib/queries/trends";
 import { requireSession } from "@/lib/server/auth/session";
@@ -32,6 +33,7 @@ export default async function Trends({ searchParams }: { searchParams: SearchPar
     prefetchQuery(queryClient, effectivenessQuery({ ...view, tz: zone }), context),
     prefetchQuery(queryClient, runFacetsQuery(), context),
     prefetchQuery(queryClient, experimentsQuery(), context),
+    prefetchQuery(queryClient, reviewTrendsQuery({ tz: zone, from: view.from, to: view.to }), context),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

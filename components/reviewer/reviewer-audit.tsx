@@ -11,7 +11,9 @@ import {
   type ReviewerFilters,
   type ReviewerView,
 } from "@/lib/queries/reviewer-url";
+import { queueHref } from "@/lib/queries/review-queue-url";
 import { runFacetsQuery } from "@/lib/queries/runs";
+import Link from "next/link";
 import { ReviewerEmpty } from "./reviewer-empty";
 import { ReviewerFilterBar } from "./reviewer-filters";
 import { ReviewerFunnelPanel } from "./reviewer-funnel";
@@ -61,6 +63,12 @@ export function ReviewerAudit({ project, view: serverView, filters }: Props) {
         Every Reviewer candidate with its recorded admission next to what rule R13 says on that turn&apos;s facts, its dispatches and
         completions. The turn&apos;s review reminder is shown beside it, on its own: a reminder is advice to the model — a dropped one never
         cancels a candidate, a delivered one is never an admission (R12).
+      </p>
+      <p className={styles.queueLink}>
+        <Link href={queueHref({ audit: { ...view, cursor: undefined, sort: undefined, limit: undefined } })} className="button">
+          Open the review queue
+        </Link>{" "}
+        to give the dispatches and violations over these filters a verdict, one at a time from the keyboard.
       </p>
 
       <ReviewerFilterBar view={view} filters={filters} facets={facets.data} navigate={navigate} runTask={rows?.[0]?.task ?? null} />

@@ -11,6 +11,7 @@ import { FindingsView } from "./findings-view";
 import { LanesPanel } from "./lanes-panel";
 import { NotesLane } from "./notes-lane";
 import { NotesPanel } from "./notes-panel";
+import { RunReviewsPanel } from "@/components/reviews/run-reviews-panel";
 import { RunOtlpPanel } from "./otlp-panel";
 import { MeterPanels, type AxisProps } from "./meter-panels";
 import { PanelError, PanelSkeleton } from "./panel-state";
@@ -140,6 +141,7 @@ export function RunExplorer({ runId }: { runId: string }) {
           )}
 
           <NotesPanel runId={runId} />
+          <RunReviewsPanel runId={runId} />
           {secondary ? <RunEffectPanel runId={runId} poll={poll} /> : null}
           <RunOtlpPanel runId={runId} poll={poll} />
         </div>

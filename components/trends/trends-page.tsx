@@ -16,6 +16,7 @@ import { useTimeZone } from "@/components/layout/time-zone";
 import { Panel } from "@/components/ui/panel";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { EffectPanels } from "./effect-panels";
+import { ReviewTrendsPanel } from "@/components/reviews/review-trends-panel";
 import styles from "./trends.module.css";
 
 const KEY_COLOURS: Record<string, string> = {
@@ -81,6 +82,10 @@ export function TrendsPage({ view }: { view: TrendsView }) {
       ) : (
         <TrendsCharts data={trends.data} view={view} />
       )}
+      <ReviewTrendsPanel
+        window={{ tz: zone, from: view.from, to: view.to }}
+        filtered={Boolean(view.agent || view.model || view.copyVersion || view.policyVersion || view.experiment)}
+      />
       <EffectPanels filters={{ ...view, tz: zone }} />
     </div>
   );

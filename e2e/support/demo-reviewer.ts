@@ -8,6 +8,8 @@ import { reviewerRows, type ReviewerRow } from "@/lib/derived/reviewer/rows";
 export interface DemoReviewer {
   funnel: TReviewerFunnel;
   violations: number;
+  /** The review queue's candidates: dispatched, with a finding, or due by the rebuild only (docs/reviews.md). */
+  queue: number;
 }
 
 /**
@@ -20,7 +22,11 @@ export interface DemoReviewer {
  */
 export function demoReviewer(select: (run: (typeof DEMO_RUNS)[number]) => boolean = () => true): DemoReviewer {
   const rows = DEMO_RUNS.flatMap((options, index) => (select(options) ? rowsOfRun()[index] : []));
-  return { funnel: reviewerFunnel(rows), violations: rows.filter((row) => row.findings.length > 0).length };
+  return {
+    funnel: reviewerFunnel(rows),
+    violations: rows.filter((row) => row.findings.length > 0).length,
+    queue: rows.filter((row) => row.dispatches.length > 0 || row.findings.length > 0 || row.source === "rebuilt").length,
+  };
 }
 
 let cached: ReviewerRow[][] | undefined;

@@ -1,5 +1,6 @@
 import { TRIAGE_KEYS } from "./triage-keys";
 import { JUMP_KEYS } from "./list-jump";
+import { REVIEW_KEYS } from "./review-keys";
 
 /** One line of the keyboard help: the keys (each shown as its own key cap) and what they do. */
 export interface Shortcut {
@@ -36,6 +37,19 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
   },
   { title: "Runs list", path: /^\/runs$/, shortcuts: [jump("run with dropped reminders, findings or violations")] },
   { title: "Reviewer audit", path: /^\/reviewer$/, shortcuts: [jump("candidate with a violation")] },
+  {
+    title: "Review queue",
+    path: /^\/reviewer\/queue$/,
+    shortcuts: [
+      { keys: [REVIEW_KEYS.previous, REVIEW_KEYS.next], does: "previous / next candidate" },
+      {
+        keys: Object.keys(REVIEW_KEYS.verdicts),
+        does: "verdict: justified / unnecessary / should have been dispatched (saved, then the next open one)",
+      },
+      { keys: [REVIEW_KEYS.comment], does: "write a comment (Esc leaves the box)" },
+      { keys: [REVIEW_KEYS.assignToMe], does: "assign the candidate to yourself" },
+    ],
+  },
   {
     title: "Copy and replay",
     path: /^\/copy(\/|$)/,

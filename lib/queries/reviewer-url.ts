@@ -159,6 +159,9 @@ export function reviewerApiInput(
     code: filters.code,
     sort: filters.sort,
     cursor: filters.cursor,
+    queue: filters.queue,
+    reviewed: filters.reviewed,
+    assignee: filters.assignee,
     ...extra,
   });
 }
