@@ -37,6 +37,7 @@ export function QueueItem({ row, review, position, canWrite, me, members, commen
   const rule = ruleAdmission(row);
   const assigneeId = review?.assignee?.personId ?? "";
   const assigneeKnown = assigneeId === "" || members.some((m) => m.personId === assigneeId);
+  const [assignTo, setAssignTo] = useState(assigneeId);
 
   return (
     <section className={styles.detail} aria-labelledby={`${id}-title`}>
@@ -171,22 +172,14 @@ export function QueueItem({ row, review, position, canWrite, me, members, commen
               Save verdict
             </button>
             {review?.verdict ? (
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={pending}
-                onClick={() => {
-                  setChoice(null);
-                  onVerdict(null);
-                }}
-              >
+              <button type="button" className="button button-quiet" disabled={pending} onClick={() => onVerdict(null)}>
                 Take the verdict back
               </button>
             ) : null}
             <label htmlFor={`${id}-assignee`} className={styles.fieldLabel}>
               Assigned to
             </label>
-            <select id={`${id}-assignee`} value={assigneeId} disabled={pending} onChange={(event) => onAssign(event.target.value || null)}>
+            <select id={`${id}-assignee`} value={assignTo} onChange={(event) => setAssignTo(event.target.value)}>
               <option value="">Nobody</option>
               {!assigneeKnown && review?.assignee ? <option value={assigneeId}>{review.assignee.name}</option> : null}
               {members.map((member) => (
@@ -196,6 +189,14 @@ export function QueueItem({ row, review, position, canWrite, me, members, commen
                 </option>
               ))}
             </select>
+            <button
+              type="button"
+              className="button button-quiet"
+              disabled={pending || assignTo === assigneeId}
+              onClick={() => onAssign(assignTo === "" ? null : assignTo)}
+            >
+              {assignTo === "" && assigneeId !== "" ? "Unassign" : "Assign"}
+            </button>
           </div>
         </form>
       ) : (

@@ -50,17 +50,33 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
   const rows = page.data?.rows;
   /** Reviews saved here since the page was loaded, by row. */
   const [saved, setSaved] = useState<ReadonlyMap<string, TReview>>(new Map());
-  const [index, setIndex] = useState(0);
-  const [announce, setAnnounce] = useState("");
+  /** The candidate shown, by its id (a list read again after a conflict keeps it, wherever it now is). */
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState("");
   const listRef = useRef<HTMLOListElement>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
 
   const reviewOf = useCallback((row: TReviewerListRow) => saved.get(idOf(row)) ?? row.review, [saved]);
-  const current = rows?.[Math.min(index, rows.length - 1)];
+  const found = rows && currentId !== null ? rows.findIndex((row) => idOf(row) === currentId) : -1;
+  const index = found >= 0 ? found : 0;
+  const current = rows?.[index];
+  /** Says `text` in the live region, even when it is what it said last (a screen reader reads a change only). */
+  const announce = useCallback((text: string) => setAnnouncement((last) => (text !== "" && last === text ? `${text}\u00a0` : text)), []);
 
-  const focusItem = useCallback((at: number) => {
-    setIndex(at);
-    requestAnimationFrame(() => listRef.current?.querySelectorAll<HTMLButtonElement>("button[data-item]")[at]?.focus());
+  const focusItem = useCallback(
+    (at: number) => {
+      if (rows?.[at]) setCurrentId(idOf(rows[at]));
+      requestAnimationFrame(() => listRef.current?.querySelectorAll<HTMLButtonElement>("button[data-item]")[at]?.focus());
+    },
+    [rows],
+  );
+  /** After a control the save took away (a button that is gone, a disabled select), the focus goes back to the list. */
+  const keepFocus = useCallback(() => {
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body)
+        listRef.current?.querySelector<HTMLButtonElement>('button[data-item][aria-current="true"]')?.focus();
+    });
   }, []);
 
   const move = useCallback(
@@ -68,12 +84,12 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
       if (!rows?.length) return;
       const at = direction === "next" ? index + 1 : index - 1;
       if (at < 0 || at >= rows.length) {
-        setAnnounce(direction === "next" ? "This is the last candidate of the page." : "This is the first candidate.");
+        announce(direction === "next" ? "This is the last candidate of the page." : "This is the first candidate.");
         return;
       }
       focusItem(at);
     },
-    [rows, index, focusItem],
+    [rows, index, focusItem, announce],
   );
 
   const save = useMutation({
@@ -85,26 +101,40 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
         version: reviewOf(input.row)?.version ?? 0,
       }),
     onSuccess: (review, input) => {
-      const next = new Map(saved).set(idOf(input.row), review);
-      setSaved(next);
+      const id = idOf(input.row);
+      setSaved((before) => new Map(before).set(id, review));
       void client.invalidateQueries({ queryKey: ["reviewer", "progress"] });
       void client.invalidateQueries({ queryKey: reviewKeys.run(input.row.runId) });
       if (input.verdict === undefined) {
-        setAnnounce(review.assignee ? `Assigned to ${review.assignee.name}.` : "Unassigned.");
+        announce(review.assignee ? `Assigned to ${review.assignee.name}.` : "Unassigned.");
+        keepFocus();
         return;
       }
       const what = input.verdict === null ? "Verdict taken back" : `Saved: ${VERDICT_TEXT[input.verdict].label}`;
       // On to the next candidate of the page without a verdict.
-      const from = rows!.findIndex((row) => idOf(row) === idOf(input.row));
-      const nextOpen = rows!.findIndex((row, i) => i > from && !(next.get(idOf(row)) ?? row.review)?.verdict);
+      const from = rows!.findIndex((row) => idOf(row) === id);
+      const nextOpen = rows!.findIndex((row, i) => i > from && !(saved.get(idOf(row)) ?? row.review)?.verdict);
       if (input.verdict !== null && nextOpen >= 0) {
-        setAnnounce(`${what}. Next: candidate ${nextOpen + 1} of ${rows!.length}.`);
+        announce(`${what}. Next: candidate ${nextOpen + 1} of ${rows!.length}.`);
         focusItem(nextOpen);
-      } else setAnnounce(input.verdict !== null ? `${what}. No open candidate left on this page.` : `${what}.`);
+      } else {
+        announce(input.verdict !== null ? `${what}. No open candidate left on this page.` : `${what}.`);
+        keepFocus();
+      }
     },
-    onError: (error) => {
-      setAnnounce("");
-      if (error instanceof ApiRequestError && error.status === 409) void client.invalidateQueries({ queryKey: pageQuery.queryKey });
+    onError: (error, input) => {
+      announce("");
+      if (error instanceof ApiRequestError && error.status === 409) {
+        // Someone else's review wins: forget ours and read the page again (the candidate stays the one shown).
+        setSaved((before) => {
+          const next = new Map(before);
+          next.delete(idOf(input.row));
+          return next;
+        });
+        setCurrentId(idOf(input.row));
+        void client.invalidateQueries({ queryKey: pageQuery.queryKey });
+      }
+      keepFocus();
     },
   });
 
@@ -124,7 +154,8 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
       if (action.kind === "move") move(action.direction);
       else if (action.kind === "verdict") giveVerdict(action.verdict);
       else if (action.kind === "comment") commentRef.current?.focus();
-      else if (action.kind === "assignToMe" && me && current && canWrite) save.mutate({ row: current, assigneeId: me.id });
+      else if (action.kind === "assignToMe" && me && current && canWrite && !save.isPending)
+        save.mutate({ row: current, assigneeId: me.id });
       else return;
       event.preventDefault();
     }
@@ -231,7 +262,7 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
       </section>
 
       <p role="status" aria-live="polite" className={styles.announce}>
-        {announce}
+        {announcement}
       </p>
       {save.isError ? (
         <p role="alert" className={styles.error}>
@@ -274,7 +305,7 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
                       data-item
                       className={styles.item}
                       aria-current={current && idOf(current) === idOf(row) ? "true" : undefined}
-                      onClick={() => setIndex(i)}
+                      onClick={() => setCurrentId(idOf(rows[i]))}
                     >
                       <span className={styles.itemTask}>{row.task ?? row.runId}</span>
                       <span className={styles.itemMeta}>
@@ -299,12 +330,16 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
             </ol>
             <div className={styles.pager}>
               {cursor ? (
-                <button type="button" className="button button-quiet" onClick={() => (setCursor(undefined), setIndex(0))}>
+                <button type="button" className="button button-quiet" onClick={() => (setCursor(undefined), setCurrentId(null))}>
                   First page
                 </button>
               ) : null}
               {page.data?.nextCursor ? (
-                <button type="button" className="button button-quiet" onClick={() => (setCursor(page.data!.nextCursor!), setIndex(0))}>
+                <button
+                  type="button"
+                  className="button button-quiet"
+                  onClick={() => (setCursor(page.data!.nextCursor!), setCurrentId(null))}
+                >
                   Next page
                 </button>
               ) : null}
@@ -312,7 +347,8 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
           </section>
           {current ? (
             <QueueItem
-              key={idOf(current)}
+              // A new review (saved here, or someone else's read after a conflict) starts the form from it.
+              key={`${idOf(current)}:${reviewOf(current)?.version ?? 0}`}
               row={current}
               review={reviewOf(current)}
               position={{ at: rows.indexOf(current) + 1, of: rows.length }}

@@ -277,6 +277,8 @@ export function recordedRunRoutes(events: readonly TEvent[]): Record<string, () 
       records: [],
       nextCursor: null,
     }),
+    // Nobody reviewed its Reviewer candidates.
+    [`GET /api/v1/runs/${id}/reviews`]: () => ({ reviews: [], nextCursor: null }),
   };
   for (const turn of new Set(events.flatMap((e) => ("turn" in e && typeof e.turn === "number" ? [e.turn] : [])))) {
     routes[`GET /api/v1/runs/${id}/turns/${turn}`] = () => turnDetail(events, turn);

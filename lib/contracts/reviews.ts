@@ -21,7 +21,7 @@ export const MAX_REVIEW_COMMENT_CHARS = 4_000;
 export const MAX_REVIEW_REQUEST_BYTES = 32 * 1024;
 
 /** A candidate's key within its run: `c:<candidate id>`, or `t:<turn>` for a candidate only the rebuild says was due. */
-export const ZReviewKeyParam = zTextParam({ max: 200, what: "a review key (c:<candidate id> or t:<turn>) of 1-200 characters" });
+export const ZReviewKeyParam = zTextParam({ max: 8_000, what: "a review key (c:<candidate id> or t:<turn>) of 1-8,000 characters" });
 
 export const ZReviewPathParams = z.object({ runId: ZRunIdParam, reviewKey: ZReviewKeyParam });
 

@@ -13,6 +13,8 @@ export interface KeyPress {
   defaultPrevented?: boolean;
   /** Tag name of the event target (e.g. "INPUT"), upper or lower case. */
   targetTag?: string | null;
+  /** An input's type (`radio`, `text`…): a radio button or a checkbox takes no typing. */
+  targetType?: string | null;
   /** Whether the target is contenteditable. */
   targetEditable?: boolean;
   /** The target's role attribute, if any (a slider or a listbox keeps its arrow keys). */
@@ -32,6 +34,7 @@ export function keyPressOf(event: KeyboardEvent): KeyPress {
     shiftKey: event.shiftKey,
     defaultPrevented: event.defaultPrevented,
     targetTag: target?.tagName ?? null,
+    targetType: target instanceof HTMLInputElement ? target.type : null,
     targetEditable: target?.isContentEditable ?? false,
     targetRole: target?.getAttribute("role") ?? null,
     targetInDialog: Boolean(target?.closest("dialog")),
@@ -39,6 +42,8 @@ export function keyPressOf(event: KeyboardEvent): KeyPress {
 }
 
 const TYPING_TAGS = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+/** Inputs that are clicked, not typed in: the page's keys work on them (a verdict's radio buttons). */
+const CLICKED_INPUTS = new Set(["radio", "checkbox", "button", "submit", "reset"]);
 const TYPING_ROLES = new Set(["textbox", "combobox", "searchbox"]);
 
 /**
@@ -47,6 +52,9 @@ const TYPING_ROLES = new Set(["textbox", "combobox", "searchbox"]);
  */
 export function isTypingOrShortcut(press: KeyPress): boolean {
   if (press.altKey || press.ctrlKey || press.metaKey || press.defaultPrevented || press.targetInDialog) return true;
-  if (press.targetEditable || (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase()))) return true;
+  if (press.targetEditable) return true;
+  if (press.targetTag && TYPING_TAGS.has(press.targetTag.toUpperCase())) {
+    return !(press.targetTag.toUpperCase() === "INPUT" && press.targetType && CLICKED_INPUTS.has(press.targetType.toLowerCase()));
+  }
   return Boolean(press.targetRole && TYPING_ROLES.has(press.targetRole));
 }

@@ -14,6 +14,16 @@ describe("review queue keys", () => {
     [{ key: "J" }, null],
     // typing a comment, a select's choice, Ctrl+1 (the browser's tab), a key in the keyboard help: never the queue's
     [{ key: "1", targetTag: "textarea" }, null],
+    [{ key: "1", targetTag: "INPUT", targetType: "text" }, null],
+    // a verdict's radio button, just clicked, keeps the queue's keys
+    [
+      { key: "2", targetTag: "INPUT", targetType: "radio" },
+      { kind: "verdict", verdict: "unnecessary" },
+    ],
+    [
+      { key: "j", targetTag: "input", targetType: "checkbox" },
+      { kind: "move", direction: "next" },
+    ],
     [{ key: "j", targetTag: "SELECT" }, null],
     [{ key: "1", ctrlKey: true }, null],
     [{ key: "2", targetInDialog: true }, null],

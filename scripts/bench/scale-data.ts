@@ -156,3 +156,32 @@ export async function loadAuditLog(db: Database, projectId: string, count: numbe
   );
   await db.executeSql(`ANALYZE "audit_log"`);
 }
+
+/** The days the review reads ask for: the generated runs' (scale-data.ts runStart), as the trends name them. */
+export const REVIEW_WINDOW = "tz=UTC&from=2026-10-25&to=2026-11-07";
+
+/**
+ * Reviews of the settled runs' review queue (docs/reviews.md): a verdict on every third candidate in
+ * the queue, in turn, over the 14 days of REVIEW_WINDOW, with the candidate's findings as the rules
+ * said them; every fifth reviewed one also assigned. Reviews are people's work, so they grow with
+ * the queue here only to give the reads their most: in use they grow with what a team reviews.
+ */
+export async function loadReviews(db: Database, projectId: string): Promise<number> {
+  const inserted = await db.executeSql(
+    `WITH q AS (
+       SELECT rr."project_id", rr."run_pk", rr."review_key", rr."turn", rr."row"::jsonb AS j,
+              row_number() OVER (ORDER BY rr."run_pk", rr."ordinal") AS i
+         FROM "reviewer_rows" rr WHERE rr."project_id" = $1 AND rr."in_queue")
+     INSERT INTO "reviews" ("project_id", "run_pk", "review_key", "turn", "verdict", "rule_findings", "dispatched", "reviewed_at",
+                            "reviewer_name", "assignee_person_id", "assigned_at", "version")
+     SELECT "project_id", "run_pk", "review_key", "turn", (ARRAY['justified','unnecessary','should_dispatch'])[1 + (i / 3) % 3],
+            ARRAY(SELECT jsonb_array_elements_text(j -> 'findings')), jsonb_array_length(j -> 'dispatches') > 0,
+            timestamptz '2026-10-25T00:00:00Z' + ((i * 7919) % 1209600) * interval '1 second', 'bench reviewer',
+            CASE WHEN i % 15 = 0 THEN 'bench-person' END, CASE WHEN i % 15 = 0 THEN timestamptz '2026-10-25T00:00:00Z' END, 1
+       FROM q WHERE i % 3 = 0
+     RETURNING 1`,
+    [projectId],
+  );
+  await db.executeSql(`ANALYZE "reviews"`);
+  return inserted.rows.length;
+}

@@ -18,6 +18,8 @@ import {
   FILTER_AGENT,
   loadAuditLog,
   loadDataset,
+  loadReviews,
+  REVIEW_WINDOW,
   SCALE_EXPERIMENT,
   type LoadResult,
 } from "./scale-data";
@@ -71,6 +73,16 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: "GET /api/v1/audit?action=copyVersion.makeDefault", path: "/api/v1/audit?action=copyVersion.makeDefault", targeted: true },
   { label: "GET /api/v1/audit?actorKeyId=…", path: `/api/v1/audit?actorKeyId=${AUDIT_SCALE_KEY}`, targeted: true },
   { label: "GET /api/v1/audit (one day)", path: `/api/v1/audit?${AUDIT_DAY}`, targeted: true },
+  // The review queue (scale-data.ts loadReviews: a verdict on every third candidate of the queue): its first open page,
+  // its progress, the verdicts per week over the data's 14 days, one run's reviews.
+  {
+    label: "GET /api/v1/reviewer/candidates?queue=1&reviewed=no",
+    path: "/api/v1/reviewer/candidates?queue=1&reviewed=no&limit=50",
+    targeted: true,
+  },
+  { label: "GET /api/v1/reviewer/progress?queue=1", path: "/api/v1/reviewer/progress?queue=1", targeted: true },
+  { label: "GET /api/v1/trends/reviews (the data's 14 days)", path: `/api/v1/trends/reviews?${REVIEW_WINDOW}`, targeted: true },
+  { label: `run reviews (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/reviews"), targeted: false },
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
   { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
@@ -147,6 +159,8 @@ export async function measureDataset(
         copyVersionId = (await createCopyVersion(db, caller, { name: "bench scale replay", copy: SHORT_COPY })).id;
       }
       measurement.settleSeconds = (await settle(db)).seconds;
+      // The review queue's verdicts, on the rebuilt runs' candidates.
+      ctx.progress(`${(await loadReviews(db, caller.projectId)).toLocaleString("en-US")} reviews loaded`);
     } finally {
       await db.close();
     }

@@ -34,6 +34,8 @@ export default async function ReviewQueuePage({ searchParams }: { searchParams: 
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ReviewQueue
+        // Another status, assignee or filter is another list: its page, place and saved reviews start anew.
+        key={queueHref(parsed.view)}
         project={caller.project}
         view={parsed.view}
         filters={parsed.filters}

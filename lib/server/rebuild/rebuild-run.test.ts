@@ -108,7 +108,16 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           decisions,
           events.filter((e) => timelineTypes.has(e.type)),
         ),
-        rows: reviewerAudit(events, decisions).rows.map((row) => ({ runId, task: run.task, agent: run.agent, model: run.model, ...row })),
+        // Nobody reviewed them: a row's review key is its candidate id, or its turn without one (docs/reviews.md).
+        rows: reviewerAudit(events, decisions).rows.map((row) => ({
+          runId,
+          task: run.task,
+          agent: run.agent,
+          model: run.model,
+          ...row,
+          reviewKey: row.candidateId === null ? `t:${row.turn}` : `c:${row.candidateId}`,
+          review: null,
+        })),
         triage: {
           marks: triageMarks(decisions.turns, decisions.findings).sort((a, b) => a.kind.localeCompare(b.kind) || a.turn - b.turn),
           counts: triageCounts(triageMarks(decisions.turns, decisions.findings)),

@@ -85,6 +85,7 @@ export async function storeRunAudit(
       ordinals.map((i) => texts[i]),
     );
   }
+  await keepReviews(tx, run);
   const data = {
     eventCount: run.eventCount,
     counts: audit.funnel,
@@ -102,4 +103,23 @@ export async function storeRunAudit(
 export async function clearRunAudit(tx: Prisma.TransactionClient, run: { id: string; projectId: string }): Promise<void> {
   await tx.$executeRaw`DELETE FROM "reviewer_rows" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
   await tx.$executeRaw`DELETE FROM "run_reviewer_funnels" WHERE "project_id" = ${run.projectId} AND "run_pk" = ${run.id}`;
+}
+
+/**
+ * A candidate only the rebuild said was due has the review key `t:<turn>`; when the agent's record of
+ * it arrives later (the same turn, now `source: "both"`), its key becomes `c:<candidate id>`. Its
+ * review moves with it, so a verdict never loses its candidate (docs/reviews.md). Reads the run's
+ * reviews of `t:` keys only: none, for almost every run.
+ */
+async function keepReviews(tx: Prisma.TransactionClient, run: { id: string; projectId: string }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "reviews" rv SET "review_key" = rr."review_key"
+      FROM "reviewer_rows" rr
+     WHERE rv."project_id" = ${run.projectId} AND rv."run_pk" = ${run.id} AND rv."review_key" LIKE 't:%'
+       AND rr."project_id" = rv."project_id" AND rr."run_pk" = rv."run_pk" AND rr."turn" = rv."turn"
+       AND rr."review_key" LIKE 'c:%' AND (rr."row"::jsonb ->> 'source') = 'both'
+       AND NOT EXISTS (SELECT 1 FROM "reviewer_rows" t
+                        WHERE t."project_id" = rv."project_id" AND t."run_pk" = rv."run_pk" AND t."review_key" = rv."review_key")
+       AND NOT EXISTS (SELECT 1 FROM "reviews" o
+                        WHERE o."project_id" = rv."project_id" AND o."run_pk" = rv."run_pk" AND o."review_key" = rr."review_key")`;
 }

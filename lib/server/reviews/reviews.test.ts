@@ -191,6 +191,19 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
     expect(bRows).toEqual([]);
   });
 
+  it("changes a comment alone without taking the verdict from its reviewer", async () => {
+    const [given] = await candidates("&reviewed=yes");
+    const before = given.review!;
+    const edited = ZReview.parse((await patch(given.runId, given.reviewKey, { comment: "on second thought, fine" }, keyA)).body);
+    expect(edited).toMatchObject({
+      verdict: before.verdict,
+      reviewer: before.reviewer,
+      reviewedAt: before.reviewedAt,
+      comment: "on second thought, fine",
+    });
+    expect(edited.version).toBe(before.version + 1);
+  });
+
   it("assigns to members only; `assignee=me` is the signed-in person's work, and a key has no `me`", async () => {
     const [one, two] = all.filter((r) => r.review === null).slice(0, 2);
     const toAda = ZReview.parse((await patch(one.runId, one.reviewKey, { assigneeId: ada.id })).body);
@@ -221,9 +234,15 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
     ]);
   });
 
-  it("stays with its candidate when the run is rebuilt from scratch", async () => {
+  it("stays with its candidate when the run is rebuilt from scratch, and when a rebuild-only candidate gets the agent's record", async () => {
     const before = await candidates("&reviewed=yes");
     expect(before.length).toBeGreaterThan(0);
+    // A candidate reviewed while only the rebuild said it was due had the key t:<turn>; the agent's
+    // record of it (the same turn) gives it c:<id>. Here one recorded candidate's review is put back
+    // under the key it would have had before.
+    const recorded = before.find((r) => r.source === "both")!;
+    await db.prisma.$executeRaw`UPDATE "reviews" SET "review_key" = ${`t:${recorded.turn}`}
+                                 WHERE "project_id" = ${projectA} AND "review_key" = ${recorded.reviewKey} AND "turn" = ${recorded.turn}`;
     await db.prisma.runDecisionsCache.deleteMany({ where: { projectId: projectA } });
     await db.prisma.$executeRaw`DELETE FROM "reviewer_rows" WHERE "project_id" = ${projectA}`;
     expect(await candidates("&reviewed=yes")).toEqual([]);

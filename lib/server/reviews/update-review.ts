@@ -21,6 +21,7 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
   const candidates = await db.prisma.$queryRaw<{ turn: number; row: string; ordinal: number }[]>`
     SELECT rr."turn", rr."row", rr."ordinal" FROM "reviewer_rows" rr
      WHERE rr."project_id" = ${projectId} AND rr."run_pk" = ${run.id} AND rr."review_key" = ${reviewKey}
+     ORDER BY rr."ordinal"
      LIMIT 1`;
   const candidate = candidates[0];
   if (!candidate) {
@@ -31,16 +32,20 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
     );
   }
   const row = reviewerRowColumn({ runPk: run.id, ordinal: candidate.ordinal, row: candidate.row });
-  if (body.assigneeId) {
-    const member = await db.prisma.projectMember.findUnique({
-      where: { projectId_personId: { projectId, personId: body.assigneeId } },
-      select: { personId: true },
-    });
-    if (!member)
-      throw new DomainError("invalid", `body.assigneeId: ${JSON.stringify(body.assigneeId)} is not a member of this project`, "assigneeId");
-  }
 
   return db.prisma.$transaction(async (tx) => {
+    if (body.assigneeId) {
+      // In the transaction: a member being removed meanwhile (its row locked by the removal) is not assigned.
+      const [member] = await tx.$queryRaw<unknown[]>`
+        SELECT 1 FROM "project_members" WHERE "project_id" = ${projectId} AND "person_id" = ${body.assigneeId} FOR SHARE`;
+      if (!member) {
+        throw new DomainError(
+          "invalid",
+          `body.assigneeId: ${JSON.stringify(body.assigneeId)} is not a member of this project`,
+          "assigneeId",
+        );
+      }
+    }
     // The row exists from here on (version 0: nothing said yet), so two first writes queue on its lock.
     await tx.$executeRaw`
       INSERT INTO "reviews" ("project_id", "run_pk", "review_key", "turn", "version")
@@ -58,25 +63,27 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
     const verdict = body.verdict === undefined ? locked.verdict : body.verdict;
     const comment = body.comment === undefined ? locked.comment : blankToNull(body.comment);
     const assignee = body.assigneeId === undefined ? locked.assigneePersonId : body.assigneeId;
-    const judged = verdict !== locked.verdict || comment !== locked.comment;
+    const judged = verdict !== locked.verdict;
+    const commented = comment !== locked.comment;
     const assigned = assignee !== locked.assigneePersonId;
-    if (!judged && !assigned && locked.version === 0) {
+    if (!judged && !commented && !assigned && locked.version === 0) {
       // Nothing said of it yet, and nothing said now: no row either.
       await tx.review.delete({ where: { projectId_runPk_reviewKey: { projectId, runPk: run.id, reviewKey } } });
       return emptyReview(runId, reviewKey, candidate.turn);
     }
-    if (judged || assigned) {
+    if (judged || commented || assigned) {
       const now = new Date();
       await tx.review.update({
         where: { projectId_runPk_reviewKey: { projectId, runPk: run.id, reviewKey } },
         data: {
           version: { increment: 1 },
           updatedAt: now,
+          comment,
+          // A new verdict is the caller's, with what the rules said as they saw it (the trends compare
+          // the two); a comment alone changes neither.
           ...(judged
             ? {
                 verdict,
-                comment,
-                // What the rules said, as the reviewer saw it: the trends compare the two.
                 ruleFindings: verdict === null ? [] : row.findings,
                 dispatched: row.dispatches.length > 0,
                 reviewedAt: verdict === null ? null : now,
@@ -90,12 +97,12 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
       });
       const target = { id: `${runId}/${reviewKey}`, name: `run ${runId}, turn ${candidate.turn}` };
       const actor = actorOf(caller);
-      if (judged) {
+      if (judged || commented) {
         await recordAudit(tx, projectId, actor, {
           action: "review.verdict",
           target,
           before: { verdict: locked.verdict, comment: locked.comment },
-          after: { verdict, comment, ruleFindings: verdict === null ? [] : row.findings },
+          after: { verdict, comment, ruleFindings: judged ? (verdict === null ? [] : row.findings) : locked.ruleFindings },
         });
       }
       if (assigned) {

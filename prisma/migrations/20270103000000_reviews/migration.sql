@@ -6,17 +6,17 @@
 -- Hand-written SQL (see README, "Migrations"): the two generated columns of reviewer_rows and the
 -- partial indexes have no counterpart in prisma/schema.prisma; the models' comments point here.
 
--- A candidate's key within its run: `c:<candidate id>` for a candidate the agent recorded, `t:<turn>`
--- for one only the rebuild says was due (it has no id; the rebuild has at most one per turn). Both
--- stay the same when the run is rebuilt, so a review stays with its candidate.
+-- Two generated columns, added in one statement (one rewrite of the table):
+-- review_key: a candidate's key within its run: `c:<candidate id>` for a candidate the agent recorded,
+-- `t:<turn>` for one only the rebuild says was due (it has no id; the rebuild has at most one per
+-- turn). A rebuild keeps both; when the agent's record of a `t:` candidate arrives later, its key
+-- becomes `c:` and the rebuild moves its review along (lib/server/reviewer/store-audit.ts).
+-- in_queue: the review queue: every candidate that was dispatched, that has a Reviewer finding, or
+-- that only the rebuild says was due (the agent recorded none: "should it have been dispatched?").
 ALTER TABLE "reviewer_rows"
   ADD COLUMN "review_key" TEXT GENERATED ALWAYS AS (
     CASE WHEN ("row"::jsonb ->> 'candidateId') IS NOT NULL THEN 'c:' || ("row"::jsonb ->> 'candidateId') ELSE 't:' || "turn"::text END
-  ) STORED;
-
--- The review queue: every candidate that was dispatched, that has a Reviewer finding, or that only
--- the rebuild says was due (the agent recorded none: "should it have been dispatched?").
-ALTER TABLE "reviewer_rows"
+  ) STORED,
   ADD COLUMN "in_queue" BOOLEAN GENERATED ALWAYS AS (
     "has_violations"
     OR jsonb_array_length("row"::jsonb -> 'dispatches') > 0
