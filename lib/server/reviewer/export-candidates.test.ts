@@ -185,7 +185,9 @@ function failingRuns(db: Database, error: Error, which: "later pages" | "all"): 
       const value = Reflect.get(target, prop, receiver);
       if (prop !== "$queryRaw") return value;
       return (...args: unknown[]) => {
-        reads++;
+        // A page is one read of the candidates, then one of their reviews: the candidates' reads count.
+        const text = (args[0] as { sql?: string; strings?: readonly string[] }).sql ?? (args[0] as string[]).join("?");
+        if (text.includes('"reviewer_rows"')) reads++;
         if (which === "all" || reads > 1) return Promise.reject(error);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };

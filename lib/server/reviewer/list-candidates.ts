@@ -5,7 +5,7 @@ import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
-import { REVIEW_COLUMNS, REVIEW_JOINS, reviewOf, type ReviewColumns } from "@/lib/server/reviews/review-row";
+import { reviewsOfPage } from "@/lib/server/reviews/review-row";
 import { reviewQueueSql } from "@/lib/server/reviews/queue-filter";
 import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
@@ -17,7 +17,7 @@ import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 type Cursor =
   { o: "newest" | "oldest"; s: string | null; r: string; n: number } | { o: "violations"; c: number; m: string; r: string; n: number };
 
-interface PageRow extends ReviewColumns {
+interface PageRow {
   runPk: string;
   runId: string;
   task: string | null;
@@ -51,16 +51,16 @@ export async function listReviewerCandidates(
   const rows = await db.prisma.$queryRaw<PageRow[]>`
     SELECT r."id" AS "runPk", r."run_id" AS "runId", r."task", r."agent", r."model", r."started_at" AS "startedAt",
            rr."ordinal", rr."violation_count" AS "violationCount", rr."run_started_ms"::text AS "runStartedMs", rr."row",
-           rr."review_key" AS "reviewKey", ${REVIEW_COLUMNS}
+           rr."review_key" AS "reviewKey"
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
-      ${REVIEW_JOINS}
      WHERE ${candidateConditions(projectId, query, viewer)}
        ${cursor ? after(cursor) : Prisma.empty}
      ORDER BY ${ORDER[sort]}
      LIMIT ${query.limit + 1}::int`;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const reviews = await reviewsOfPage(db, projectId, page);
   return {
     rows: page.map((row) => ({
       runId: row.runId,
@@ -69,7 +69,7 @@ export async function listReviewerCandidates(
       model: row.model,
       ...reviewerRowColumn(row),
       reviewKey: row.reviewKey,
-      review: reviewOf(row.runId, row),
+      review: reviews.get(`${row.runPk} ${row.reviewKey}`) ?? null,
     })),
     nextCursor: rows.length > query.limit && last ? encodeCursor(cursorAt(sort, last)) : null,
   };

@@ -5,18 +5,21 @@ import { Prisma } from "@/lib/server/db/generated/client";
 import { DomainError } from "@/lib/server/errors";
 
 /**
- * The review queue's filters as SQL conditions (each starting with AND) over reviewer_rows `rr` and
- * its LEFT JOINed review `rv` (lib/server/reviews/review-row.ts): in the queue, reviewed or not, and
- * the assignee (`me` is the signed-in person: a key has none, so it is refused with a 400).
+ * The review queue's filters as SQL conditions (each starting with AND) over reviewer_rows `rr`: in
+ * the queue, reviewed or not, and the assignee (`me` is the signed-in person: a key has none, so it
+ * is refused with a 400). The review is looked up per candidate (EXISTS on its primary key), so a
+ * page still walks the candidates in their order and stops at the page's end.
  */
 export function reviewQueueSql(filters: TReviewQueueFilters, viewer: Viewer): Prisma.Sql {
+  const review = (condition: Prisma.Sql) => Prisma.sql`(SELECT 1 FROM "reviews" rv
+      WHERE rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key" AND ${condition})`;
   const parts: Prisma.Sql[] = [];
   if (filters.queue) parts.push(Prisma.sql`AND rr."in_queue"`);
-  if (filters.reviewed === "yes") parts.push(Prisma.sql`AND rv."verdict" IS NOT NULL`);
-  if (filters.reviewed === "no") parts.push(Prisma.sql`AND rv."verdict" IS NULL`);
+  if (filters.reviewed === "yes") parts.push(Prisma.sql`AND EXISTS ${review(Prisma.sql`rv."verdict" IS NOT NULL`)}`);
+  if (filters.reviewed === "no") parts.push(Prisma.sql`AND NOT EXISTS ${review(Prisma.sql`rv."verdict" IS NOT NULL`)}`);
   const assignee = assigneeOf(filters.assignee, viewer);
-  if (assignee === null) parts.push(Prisma.sql`AND rv."assignee_person_id" IS NULL`);
-  else if (assignee !== undefined) parts.push(Prisma.sql`AND rv."assignee_person_id" = ${assignee}`);
+  if (assignee === null) parts.push(Prisma.sql`AND NOT EXISTS ${review(Prisma.sql`rv."assignee_person_id" IS NOT NULL`)}`);
+  else if (assignee !== undefined) parts.push(Prisma.sql`AND EXISTS ${review(Prisma.sql`rv."assignee_person_id" = ${assignee}`)}`);
   return parts.length === 0 ? Prisma.empty : Prisma.join(parts, " ");
 }
 

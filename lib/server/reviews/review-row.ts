@@ -1,4 +1,5 @@
 import { REVIEW_VERDICTS, type TReview, type TReviewVerdict } from "@/lib/contracts";
+import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 
 /**
@@ -79,4 +80,25 @@ export function emptyReview(runId: string, reviewKey: string, turn: number): TRe
     version: 0,
     updatedAt: new Date(0).toISOString(),
   };
+}
+
+/**
+ * The reviews of a page of candidates, by `<run_pk> <review_key>`: one lookup on the reviews' primary
+ * key for the page (the page itself is read without them, in its index's order).
+ */
+export async function reviewsOfPage(
+  db: Database,
+  projectId: string,
+  page: readonly { runPk: string; runId: string; reviewKey: string }[],
+): Promise<Map<string, TReview>> {
+  const found = new Map<string, TReview>();
+  if (page.length === 0) return found;
+  const rows = await db.prisma.$queryRaw<(ReviewColumns & { runPk: string })[]>`
+    SELECT rv."run_pk" AS "runPk", ${REVIEW_COLUMNS}
+      FROM unnest(${page.map((row) => row.runPk)}::text[], ${page.map((row) => row.reviewKey)}::text[]) AS k("run_pk", "review_key")
+      JOIN "reviews" rv ON rv."project_id" = ${projectId} AND rv."run_pk" = k."run_pk" AND rv."review_key" = k."review_key"
+      LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"`;
+  const runIds = new Map(page.map((row) => [row.runPk, row.runId]));
+  for (const row of rows) found.set(`${row.runPk} ${row.rvKey}`, reviewOf(runIds.get(row.runPk)!, row)!);
+  return found;
 }
