@@ -11,6 +11,7 @@ import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { listReviewerCandidates } from "@/lib/server/reviewer/list-candidates";
 import { getRunTimeline } from "@/lib/server/runs/run-timeline";
+import { unreviewedRow } from "@/lib/server/testing/reviews";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { rebuildRun } from "./rebuild-run";
 import { staleRuns } from "./stale-runs";
@@ -108,16 +109,7 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           decisions,
           events.filter((e) => timelineTypes.has(e.type)),
         ),
-        // Nobody reviewed them: a row's review key is its candidate id, or its turn without one (docs/reviews.md).
-        rows: reviewerAudit(events, decisions).rows.map((row) => ({
-          runId,
-          task: run.task,
-          agent: run.agent,
-          model: run.model,
-          ...row,
-          reviewKey: row.candidateId === null ? `t:${row.turn}` : `c:${row.candidateId}`,
-          review: null,
-        })),
+        rows: reviewerAudit(events, decisions).rows.map((row) => unreviewedRow(run, row)),
         triage: {
           marks: triageMarks(decisions.turns, decisions.findings).sort((a, b) => a.kind.localeCompare(b.kind) || a.turn - b.turn),
           counts: triageCounts(triageMarks(decisions.turns, decisions.findings)),

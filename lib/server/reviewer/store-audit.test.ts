@@ -9,6 +9,7 @@ import { DomainError } from "@/lib/server/errors";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { runFilterWhere } from "@/lib/server/runs/run-filters";
+import { unreviewedRow } from "@/lib/server/testing/reviews";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { getReviewerFunnel } from "./funnel";
 import { listReviewerCandidates } from "./list-candidates";
@@ -103,16 +104,7 @@ describe.each(testDatabases())("the stored Reviewer audit on $name", (kind) => {
       direct
         .get(run.runId)!
         .filter((row) => !query.violations || row.findings.length > 0)
-        // Nobody reviewed these: each row's review key is its candidate's id, or its turn without one (docs/reviews.md).
-        .map((row) => ({
-          runId: run.runId,
-          task: run.task,
-          agent: run.agent,
-          model: run.model,
-          ...row,
-          reviewKey: row.candidateId === null ? `t:${row.turn}` : `c:${row.candidateId}`,
-          review: null,
-        })),
+        .map((row) => unreviewedRow(run, row)),
     );
   }
 
