@@ -66,11 +66,14 @@ describe("review queue", () => {
   });
 
   it("after a conflict (409) shows the other person's review on the same candidate, and sends their version next", async () => {
-    let reads = 0;
     const theirs = review(rows[0], { verdict: "justified", reviewer: { personId: "p-bo", name: "Bo" }, version: 1 });
     const sent = renderQueue({
-      // Read again after the conflict: c1 now has Bo's verdict (an "open" list would drop it; this one keeps it to show it).
-      [CANDIDATES]: () => ({ rows: ++reads === 1 ? rows : [{ ...rows[0], review: theirs }, ...rows.slice(1)], nextCursor: null }),
+      [CANDIDATES]: () => ({ rows, nextCursor: null }),
+      // After the conflict, the candidate's run is read again: c1 now has Bo's verdict.
+      [`GET /api/v1/reviewer/candidates${reviewerApiSearch({ runId: "rev", queue: true }, { limit: 500 })}`]: () => ({
+        rows: [{ ...rows[0], review: theirs }, ...rows.slice(1)],
+        nextCursor: null,
+      }),
       [`PATCH /api/v1/runs/rev/reviews/${encodeURIComponent("c:c1")}`]: (request) =>
         (request.body as { version: number }).version === 0
           ? apiError(409, "conflict", "the review changed since you read it (version 0, now 1): read it again and decide")
@@ -87,5 +90,7 @@ describe("review queue", () => {
     press("2");
     await screen.findByRole("heading", { name: /^Candidate 2 of 3:/ });
     expect(sent.filter((r) => r.method === "PATCH").map((r) => (r.body as { version: number }).version)).toEqual([0, 1]);
+    // The open list was not read again (it would no longer hold the candidate shown).
+    expect(sent.filter((r) => `${r.method} ${r.path}` === CANDIDATES)).toHaveLength(1);
   });
 });

@@ -49,14 +49,14 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
   const members = useQuery({ ...membersQuery(), enabled: canWrite });
   const rows = page.data?.rows;
   /** Reviews saved here since the page was loaded, by row. */
-  const [saved, setSaved] = useState<ReadonlyMap<string, TReview>>(new Map());
+  const [saved, setSaved] = useState<ReadonlyMap<string, TReview | null>>(new Map());
   /** The candidate shown, by its id (a list read again after a conflict keeps it, wherever it now is). */
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const listRef = useRef<HTMLOListElement>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
 
-  const reviewOf = useCallback((row: TReviewerListRow) => saved.get(idOf(row)) ?? row.review, [saved]);
+  const reviewOf = useCallback((row: TReviewerListRow) => (saved.has(idOf(row)) ? saved.get(idOf(row))! : row.review), [saved]);
   const found = rows && currentId !== null ? rows.findIndex((row) => idOf(row) === currentId) : -1;
   const index = found >= 0 ? found : 0;
   const current = rows?.[index];
@@ -113,7 +113,7 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
       const what = input.verdict === null ? "Verdict taken back" : `Saved: ${VERDICT_TEXT[input.verdict].label}`;
       // On to the next candidate of the page without a verdict.
       const from = rows!.findIndex((row) => idOf(row) === id);
-      const nextOpen = rows!.findIndex((row, i) => i > from && !(saved.get(idOf(row)) ?? row.review)?.verdict);
+      const nextOpen = rows!.findIndex((row, i) => i > from && !reviewOf(row)?.verdict);
       if (input.verdict !== null && nextOpen >= 0) {
         announce(`${what}. Next: candidate ${nextOpen + 1} of ${rows!.length}.`);
         focusItem(nextOpen);
@@ -125,18 +125,32 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
     onError: (error, input) => {
       announce("");
       if (error instanceof ApiRequestError && error.status === 409) {
-        // Someone else's review wins: forget ours and read the page again (the candidate stays the one shown).
-        setSaved((before) => {
-          const next = new Map(before);
-          next.delete(idOf(input.row));
-          return next;
-        });
+        // Someone else's review wins: read it, and show it on the same candidate, in the same place of
+        // the list (which, read again, might no longer hold it: an open list drops a reviewed one).
         setCurrentId(idOf(input.row));
-        void client.invalidateQueries({ queryKey: pageQuery.queryKey });
+        void currentReview(input.row).then(
+          (review) => setSaved((before) => new Map(before).set(idOf(input.row), review)),
+          () => void client.invalidateQueries({ queryKey: pageQuery.queryKey }),
+        );
       }
       keepFocus();
     },
   });
+
+  /** A candidate's review as it stands now: its run's queue read until the candidate is found. */
+  const currentReview = useCallback(
+    async (row: TReviewerListRow): Promise<TReview | null> => {
+      let cursor: string | undefined;
+      do {
+        const read = await client.fetchQuery({ ...reviewerCandidatesQuery({ runId: row.runId, queue: true, cursor }, 500), staleTime: 0 });
+        const found = read.rows.find((candidate) => candidate.reviewKey === row.reviewKey);
+        if (found) return found.review;
+        cursor = read.nextCursor ?? undefined;
+      } while (cursor);
+      return null;
+    },
+    [client],
+  );
 
   const giveVerdict = useCallback(
     (verdict: TReviewVerdict | null) => {
