@@ -8,6 +8,7 @@ import { TRIAGE_KINDS, ZRunIdParam } from "@/lib/contracts";
 import { runIdFromRoute, runPath } from "@/lib/queries/paths";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
+import { runReviewsQuery } from "@/lib/queries/reviews";
 import { runEffectivenessQuery } from "@/lib/queries/trends";
 import { makeQueryClient } from "@/lib/queries/query-client";
 import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
@@ -102,6 +103,8 @@ export default async function RunPage(props: Props) {
     prefetches.push(prefetchQuery(queryClient, commentsQuery(runId, Number(turn)), context));
   }
   prefetches.push(prefetchQuery(queryClient, commentedTurnsQuery(runId), context));
+  // The Review verdicts panel's reviews.
+  prefetches.push(prefetchQuery(queryClient, runReviewsQuery(runId), context));
   // The triage bar's steps from the selected turn (the turn read from the URL as the page reads it).
   prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
