@@ -69,11 +69,8 @@ describe("review queue", () => {
     const theirs = review(rows[0], { verdict: "justified", reviewer: { personId: "p-bo", name: "Bo" }, version: 1 });
     const sent = renderQueue({
       [CANDIDATES]: () => ({ rows, nextCursor: null }),
-      // After the conflict, the candidate's run is read again: c1 now has Bo's verdict.
-      [`GET /api/v1/reviewer/candidates${reviewerApiSearch({ runId: "rev", queue: true }, { limit: 500 })}`]: () => ({
-        rows: [{ ...rows[0], review: theirs }, ...rows.slice(1)],
-        nextCursor: null,
-      }),
+      // After the conflict, the candidate's review is read again, on its own: c1 now has Bo's verdict.
+      [`GET /api/v1/runs/rev/reviews/${encodeURIComponent("c:c1")}`]: () => theirs,
       [`PATCH /api/v1/runs/rev/reviews/${encodeURIComponent("c:c1")}`]: (request) =>
         (request.body as { version: number }).version === 0
           ? apiError(409, "conflict", "the review changed since you read it (version 0, now 1): read it again and decide")
@@ -90,7 +87,12 @@ describe("review queue", () => {
     press("2");
     await screen.findByRole("heading", { name: /^Candidate 2 of 3:/ });
     expect(sent.filter((r) => r.method === "PATCH").map((r) => (r.body as { version: number }).version)).toEqual([0, 1]);
-    // The open list was not read again (it would no longer hold the candidate shown).
-    expect(sent.filter((r) => `${r.method} ${r.path}` === CANDIDATES)).toHaveLength(1);
+    // The open list was not read again (it would no longer hold the candidate shown), nor any other list: one review was.
+    expect(sent.filter((r) => r.method === "GET" && r.path.startsWith("/api/v1/reviewer/candidates")).map((r) => r.path)).toEqual([
+      CANDIDATES.slice("GET ".length),
+    ]);
+    expect(sent.filter((r) => r.method === "GET" && r.path.startsWith("/api/v1/runs/")).map((r) => r.path)).toEqual([
+      `/api/v1/runs/rev/reviews/${encodeURIComponent("c:c1")}`,
+    ]);
   });
 });

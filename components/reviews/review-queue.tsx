@@ -12,7 +12,7 @@ import { membersQuery } from "@/lib/queries/members";
 import { auditHrefOf, queueHref, QUEUE_PAGE_SIZE, type QueueView } from "@/lib/queries/review-queue-url";
 import { reviewerCandidatesQuery } from "@/lib/queries/reviewer";
 import { reviewerExportHref, type ReviewerFilters } from "@/lib/queries/reviewer-url";
-import { reviewKeys, reviewProgressQuery, updateReview } from "@/lib/queries/reviews";
+import { reviewKeys, reviewProgressQuery, reviewQuery, updateReview } from "@/lib/queries/reviews";
 import { ListHeader, listPageStyles as frame, LoadError } from "@/components/ui/list-page";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { QueueItem } from "./queue-item";
@@ -137,18 +137,9 @@ export function ReviewQueue({ project, view, filters, me, canWrite }: Props) {
     },
   });
 
-  /** A candidate's review as it stands now: its run's queue read until the candidate is found. */
+  /** A candidate's review as it stands now, read on its own (its empty review, version 0, while nothing was said of it). */
   const currentReview = useCallback(
-    async (row: TReviewerListRow): Promise<TReview | null> => {
-      let cursor: string | undefined;
-      do {
-        const read = await client.fetchQuery({ ...reviewerCandidatesQuery({ runId: row.runId, queue: true, cursor }, 500), staleTime: 0 });
-        const found = read.rows.find((candidate) => candidate.reviewKey === row.reviewKey);
-        if (found) return found.review;
-        cursor = read.nextCursor ?? undefined;
-      } while (cursor);
-      return null;
-    },
+    (row: TReviewerListRow): Promise<TReview> => client.fetchQuery({ ...reviewQuery(row.runId, row.reviewKey), staleTime: 0 }),
     [client],
   );
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { ZCursorParam, ZInstantParam, ZRecordIdParam, zIntParam } from "./params";
+import { ZCursorParam, ZInstantParam, ZRecordIdParam, zIntParam, zTextParam } from "./params";
 import { ZExportFormat } from "./reviewer";
+import { MAX_REVIEW_TARGET_ID_CHARS } from "./reviews";
 
 /**
  * The audit log: one entry per state change a team cares about, who made it, when, from where, and
@@ -76,8 +77,14 @@ export const ZAuditEntry = z.object({
 export const ZAuditQuery = z.object({
   action: ZAuditAction.optional(),
   target: z.enum(AUDIT_TARGETS, { error: `expected one of ${AUDIT_TARGETS.join(", ")}` }).optional(),
-  /** One target's history (usually with `target`). */
-  targetId: ZRecordIdParam.optional(),
+  /**
+   * One target's history (usually with `target`). Not a record id of at most 128 characters: a
+   * review's target id is `<runId>/<reviewKey>`, the longest there is (MAX_REVIEW_TARGET_ID_CHARS).
+   */
+  targetId: zTextParam({
+    max: MAX_REVIEW_TARGET_ID_CHARS,
+    what: `a target id of 1-${MAX_REVIEW_TARGET_ID_CHARS.toLocaleString("en-US")} characters`,
+  }).optional(),
   /** Changes made with this API key (its id). */
   actorKeyId: ZRecordIdParam.optional(),
   /** Changes made by this person (their id). */

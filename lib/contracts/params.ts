@@ -44,8 +44,11 @@ export function zTextParam(options: { min?: number; max: number; what?: string }
  */
 export const ZNameParam = zTextParam({ max: 10_000 });
 
+/** A run id's limit, in characters (contract §4). */
+export const MAX_RUN_ID_CHARS = 128;
+
 /** A run id (contract §4: 1–128 characters) as a filter or path parameter. */
-export const ZRunIdParam = zTextParam({ max: 128, what: "a run id of 1-128 characters" });
+export const ZRunIdParam = zTextParam({ max: MAX_RUN_ID_CHARS, what: `a run id of 1-${MAX_RUN_ID_CHARS} characters` });
 
 /** A stored record's id (copy and policy versions, replay jobs): generated ids are short. */
 export const ZRecordIdParam = zTextParam({ max: 128, what: "an id of 1-128 characters" });

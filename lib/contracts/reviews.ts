@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { showParam, ZCursorParam, ZFlagParam, ZRecordIdParam, ZRunIdParam, zIntParam, zTextParam } from "./params";
+import { MAX_RUN_ID_CHARS, showParam, ZCursorParam, ZFlagParam, ZRecordIdParam, ZRunIdParam, zIntParam, zTextParam } from "./params";
 
 /**
  * Reviews of Reviewer candidates (docs/reviews.md): a person's judgement of a dispatch or a
@@ -20,8 +20,21 @@ export const ZReviewVerdict = z.enum(REVIEW_VERDICTS, { error: `expected one of 
 export const MAX_REVIEW_COMMENT_CHARS = 4_000;
 export const MAX_REVIEW_REQUEST_BYTES = 32 * 1024;
 
+/** A review key's limit, in characters (a candidate id has none of its own: the key's parameter bounds it). */
+export const MAX_REVIEW_KEY_CHARS = 8_000;
+
 /** A candidate's key within its run: `c:<candidate id>`, or `t:<turn>` for a candidate only the rebuild says was due. */
-export const ZReviewKeyParam = zTextParam({ max: 8_000, what: "a review key (c:<candidate id> or t:<turn>) of 1-8,000 characters" });
+export const ZReviewKeyParam = zTextParam({
+  max: MAX_REVIEW_KEY_CHARS,
+  what: `a review key (c:<candidate id> or t:<turn>) of 1-${MAX_REVIEW_KEY_CHARS.toLocaleString("en-US")} characters`,
+});
+
+/**
+ * The longest target id of a review's audit entries (`review.verdict`, `review.assign`):
+ * `<runId>/<reviewKey>`, a run id, a slash and a review key. No other target's id is longer, so it
+ * bounds the audit list's `targetId` filter.
+ */
+export const MAX_REVIEW_TARGET_ID_CHARS = MAX_RUN_ID_CHARS + 1 + MAX_REVIEW_KEY_CHARS;
 
 export const ZReviewPathParams = z.object({ runId: ZRunIdParam, reviewKey: ZReviewKeyParam });
 

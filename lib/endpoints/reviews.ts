@@ -51,6 +51,20 @@ export const reviewsApi = {
     query: ZRunReviewsQuery,
     responses: [{ status: 200, description: "A page of reviews.", schema: ZRunReviews }],
   }),
+  review: endpoint({
+    id: "getReview",
+    method: "GET",
+    path: "/api/v1/runs/{runId}/reviews/{reviewKey}",
+    tag: "Reviews",
+    summary: "A Reviewer candidate's review",
+    description:
+      "One Reviewer candidate's review as it stands: its verdict, comment and assignee, and the `version` to send back with a change. " +
+      "A candidate nothing was said of yet answers its empty review (version 0); a key that is none of the run's candidates is a 404.",
+    auth: "key",
+    pathParams: ZReviewPathParams,
+    paramDescriptions: { reviewKey: "The candidate's `reviewKey`, as the candidates list gives it: `c:<candidate id>` or `t:<turn>`." },
+    responses: [{ status: 200, description: "The review.", schema: ZReview }],
+  }),
   progress: endpoint({
     id: "getReviewProgress",
     method: "GET",

@@ -9,6 +9,7 @@ import { runKeys } from "./runs";
 export const reviewKeys = {
   progress: (filters: Omit<ReviewerFilters, "cursor" | "sort" | "reviewed">) => ["reviewer", "progress", filters] as const,
   run: (runId: string) => [...runKeys.run(runId), "reviews"] as const,
+  review: (runId: string, reviewKey: string) => [...runKeys.run(runId), "reviews", reviewKey] as const,
   trends: (window: { tz: string; from?: string; to?: string }) => ["trends", "reviews", window] as const,
 };
 
@@ -30,6 +31,16 @@ export function runReviewsQuery(runId: string) {
     reviewsApi.runReviews,
     input,
     queryOptions({ queryKey: reviewKeys.run(runId), queryFn: endpointFetch(reviewsApi.runReviews, input) }),
+  );
+}
+
+/** One candidate's review as it stands (under the run's reviews: a change of them invalidates it too). */
+export function reviewQuery(runId: string, reviewKey: string) {
+  const input = { path: { runId, reviewKey }, query: {} };
+  return withEndpoint(
+    reviewsApi.review,
+    input,
+    queryOptions({ queryKey: reviewKeys.review(runId, reviewKey), queryFn: endpointFetch(reviewsApi.review, input) }),
   );
 }
 

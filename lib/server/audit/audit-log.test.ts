@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZAuditList, ZComment, ZCopyVersion, ZExperiment, type TAuditEntry } from "@/lib/contracts";
+import { MAX_REVIEW_TARGET_ID_CHARS, ZAuditList, ZComment, ZCopyVersion, ZExperiment, type TAuditEntry } from "@/lib/contracts";
 import { auditApi, commentsApi, copyVersionsApi, experimentsApi } from "@/lib/endpoints";
 import { authenticate, createKey, revokeKey } from "@/lib/server/auth/keys";
 import { createSession, SESSION_COOKIE } from "@/lib/server/auth/sessions";
@@ -325,11 +325,15 @@ describe.each(testDatabases())("the audit log on $name", (kind) => {
       ["?from=yesterday", "from"],
       ["?cursor=bm90LWEtc2Vx", "cursor"],
       ["?limit=0", "limit"],
+      [`?targetId=${"r".repeat(MAX_REVIEW_TARGET_ID_CHARS + 1)}`, "targetId"],
     ]) {
       const response = await call(route.list, "GET", `/api/v1/audit${query}`, lead);
       expect(response.status, query).toBe(400);
       expect(JSON.stringify(await response.json()), query).toContain(field);
     }
+    // The longest target id is a review's, `<runId>/<reviewKey>` (128 + 1 + 8,000 characters): a filter takes it.
+    expect(MAX_REVIEW_TARGET_ID_CHARS).toBe(128 + 1 + 8_000);
+    expect(await entries(lead, `?target=review&targetId=${encodeURIComponent(`${"r".repeat(128)}/c:${"x".repeat(7_998)}`)}`)).toEqual([]);
     expect((await call(route.list, "GET", "/api/v1/audit", {})).status).toBe(401);
   });
 

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
-import { reviewsOfPage } from "@/lib/server/reviews/review-row";
+import { isoOf, reviewsOfPage } from "@/lib/server/reviews/review-row";
 import { reviewQueueSql } from "@/lib/server/reviews/queue-filter";
 import { runFilterSql } from "@/lib/server/runs/run-filter-sql";
 
@@ -130,10 +130,6 @@ function after(cursor: Cursor): Prisma.Sql {
                         AND ((rr."violation_count", rr."run_started_ms", rr."run_pk") <> ${key} OR rr."ordinal" > ${cursor.n}::int)`;
     }
   }
-}
-
-function isoOf(value: Date | string | null): string | null {
-  return value === null ? null : new Date(value).toISOString();
 }
 
 function encodeCursor(cursor: Cursor): string {

@@ -2,7 +2,7 @@ import "server-only";
 import type { TReviewProgress, TReviewProgressQuery } from "@/lib/contracts";
 import type { Viewer } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
-import { REVIEW_JOINS } from "@/lib/server/reviews/review-row";
+import { CANDIDATE_REVIEW_JOIN } from "@/lib/server/reviews/review-row";
 import { candidateConditions } from "./list-candidates";
 
 /**
@@ -28,7 +28,7 @@ export async function reviewProgress(
            count(*) FILTER (WHERE rv."verdict" IS NULL AND rv."assignee_person_id" = ${me})::int AS "mine"
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
-      ${REVIEW_JOINS}
+      ${CANDIDATE_REVIEW_JOIN}
      WHERE ${candidateConditions(projectId, query, viewer)}`;
   return {
     total: row.total,

@@ -1,10 +1,11 @@
 import { REVIEW_VERDICTS, type TReview, type TReviewVerdict } from "@/lib/contracts";
 import type { Database } from "@/lib/server/db";
 import { Prisma } from "@/lib/server/db/generated/client";
+import { DomainError } from "@/lib/server/errors";
 
 /**
- * A review as the reads select it beside a candidate (`rv` is the reviews row, `ap` the assignee's
- * people row, both LEFT JOINed): the columns, and the API's review made from them.
+ * A review as the reads select it (`rv` is the reviews row, `ap` the assignee's people row: see
+ * REVIEWS_WITH_ASSIGNEE): the columns, and the API's review made from them.
  */
 export const REVIEW_COLUMNS = Prisma.sql`
   rv."review_key" AS "rvKey", rv."turn" AS "rvTurn", rv."verdict" AS "rvVerdict", rv."comment" AS "rvComment",
@@ -13,10 +14,19 @@ export const REVIEW_COLUMNS = Prisma.sql`
   rv."assignee_person_id" AS "rvAssigneeId", ap."name" AS "rvAssigneeName", rv."assigned_at" AS "rvAssignedAt",
   rv."version" AS "rvVersion", rv."updated_at" AS "rvUpdatedAt"`;
 
-/** The joins REVIEW_COLUMNS reads from, for reviewer_rows aliased `rr`. */
-export const REVIEW_JOINS = Prisma.sql`
-  LEFT JOIN "reviews" rv ON rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key"
-  LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"`;
+/**
+ * The reviews with their assignee's name, as one FROM item: what REVIEW_COLUMNS reads from. The
+ * assignee is LEFT JOINed, so every review is there, assigned or not; wrap it in parentheses to
+ * LEFT JOIN it to the candidates (a candidate without a review keeps its row, with nulls).
+ */
+export const REVIEWS_WITH_ASSIGNEE = Prisma.sql`"reviews" rv LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"`;
+
+/**
+ * Each reviewer_rows row's (`rr`) review, if it has one (`rv`), for reads that count reviews rather
+ * than show them: without the assignee's name, so not enough for REVIEW_COLUMNS.
+ */
+export const CANDIDATE_REVIEW_JOIN = Prisma.sql`
+  LEFT JOIN "reviews" rv ON rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key"`;
 
 export interface ReviewColumns {
   rvKey: string | null;
@@ -45,13 +55,13 @@ export function reviewOf(runId: string, row: ReviewColumns): TReview | null {
     verdict: verdictOf(row.rvVerdict),
     comment: row.rvComment,
     reviewer: row.rvReviewerName === null ? null : { personId: row.rvReviewerId, name: row.rvReviewerName },
-    reviewedAt: iso(row.rvReviewedAt),
+    reviewedAt: isoOf(row.rvReviewedAt),
     ruleFindings: row.rvFindings ?? [],
     dispatched: row.rvDispatched ?? false,
     assignee: row.rvAssigneeId === null ? null : { personId: row.rvAssigneeId, name: row.rvAssigneeName ?? "(removed)" },
-    assignedAt: iso(row.rvAssignedAt),
+    assignedAt: isoOf(row.rvAssignedAt),
     version: row.rvVersion ?? 0,
-    updatedAt: iso(row.rvUpdatedAt) ?? new Date(0).toISOString(),
+    updatedAt: isoOf(row.rvUpdatedAt) ?? new Date(0).toISOString(),
   };
 }
 
@@ -59,8 +69,18 @@ function verdictOf(value: string | null): TReviewVerdict | null {
   return value !== null && (REVIEW_VERDICTS as readonly string[]).includes(value) ? (value as TReviewVerdict) : null;
 }
 
-function iso(value: Date | string | null): string | null {
+/** A timestamp a raw query read (a Date, or text), as the API writes instants; null stays null. */
+export function isoOf(value: Date | string | null): string | null {
   return value === null ? null : new Date(value).toISOString();
+}
+
+/** The 404 of a run without a Reviewer candidate of that key. */
+export function noSuchCandidate(runId: string, reviewKey: string): DomainError {
+  return new DomainError(
+    "not_found",
+    `run ${JSON.stringify(runId)} has no Reviewer candidate ${JSON.stringify(reviewKey)} (a run's candidates are known once it is rebuilt)`,
+    "reviewKey",
+  );
 }
 
 /** A candidate's review before anything was said of it (version 0). */
@@ -96,8 +116,7 @@ export async function reviewsOfPage(
   const rows = await db.prisma.$queryRaw<(ReviewColumns & { runPk: string })[]>`
     SELECT rv."run_pk" AS "runPk", ${REVIEW_COLUMNS}
       FROM unnest(${page.map((row) => row.runPk)}::text[], ${page.map((row) => row.reviewKey)}::text[]) AS k("run_pk", "review_key")
-      JOIN "reviews" rv ON rv."project_id" = ${projectId} AND rv."run_pk" = k."run_pk" AND rv."review_key" = k."review_key"
-      LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"`;
+      JOIN (${REVIEWS_WITH_ASSIGNEE}) ON rv."project_id" = ${projectId} AND rv."run_pk" = k."run_pk" AND rv."review_key" = k."review_key"`;
   const runIds = new Map(page.map((row) => [row.runPk, row.runId]));
   for (const row of rows) found.set(`${row.runPk} ${row.rvKey}`, reviewOf(runIds.get(row.runPk)!, row)!);
   return found;

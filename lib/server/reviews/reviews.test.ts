@@ -20,6 +20,7 @@ import { reviewProgress } from "@/lib/server/reviewer/review-progress";
 import { updateReview } from "./update-review";
 
 const ORIGIN = "http://127.0.0.1:3000";
+const LONG_RUN_ID = `rev-long-${"r".repeat(119)}`;
 
 describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind) => {
   let db: Database;
@@ -60,6 +61,17 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
     return { status: response.status, body: await response.json() };
   }
 
+  /** `GET /api/v1/runs/{runId}/reviews/{reviewKey}`. */
+  async function getOne(runId: string, reviewKey: string, secret = keyA) {
+    const response = await routeOf(reviewsApi.review)(
+      new Request(`${ORIGIN}/api/v1/runs/${encodeURIComponent(runId)}/reviews/${encodeURIComponent(reviewKey)}`, {
+        headers: { authorization: `Bearer ${secret}` },
+      }),
+      { params: Promise.resolve({ runId, reviewKey }) },
+    );
+    return { status: response.status, body: await response.json() };
+  }
+
   const candidates = async (query: string) =>
     ZReviewerCandidatesResponse.parse((await get(`/api/v1/reviewer/candidates?limit=500${query}`)).body).rows;
 
@@ -70,17 +82,19 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
     keyB = (await createKey(db, "rev-b")).secret;
     projectA = (await db.prisma.project.findUniqueOrThrow({ where: { name: "rev-a" } })).id;
     const projectB = (await db.prisma.project.findUniqueOrThrow({ where: { name: "rev-b" } })).id;
-    for (const [projectId, runId, seed] of [
-      [projectA, "rev-1", 21],
-      [projectA, "rev-2", 22],
-      [projectB, "rev-b-1", 21],
+    for (const [projectId, runId, seed, turns, idPrefix] of [
+      [projectA, "rev-1", 21, 300, "rev-1"],
+      [projectA, "rev-2", 22, 300, "rev-2"],
+      [projectB, "rev-b-1", 21, 300, "rev-b-1"],
+      // A run id of the longest kind (128 characters): its reviews' audit target ids are longer than that.
+      [projectB, LONG_RUN_ID, 23, 60, "rev-long"],
     ] as const) {
-      const events = generateEtfRun({ runId, seed, turns: 300, anomalies: true, startTime: "2026-11-20T10:00:00.000Z" }).events;
+      const events = generateEtfRun({ runId, seed, turns, anomalies: true, startTime: "2026-11-20T10:00:00.000Z" }).events;
       for (let at = 0; at < events.length; at += 500) {
         await ingestBatch(
           db,
           projectId,
-          events.slice(at, at + 500).map((e) => ({ ...e, id: `${runId}:${e.id}` })),
+          events.slice(at, at + 500).map((e) => ({ ...e, id: `${idPrefix}:${e.id}` })),
         );
       }
     }
@@ -288,5 +302,67 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
       ["2026-11-30", 2],
     ]);
     expect((await get("/api/v1/trends/reviews?tz=Mars/Olympus")).status).toBe(400);
+  });
+
+  it("reads one candidate's review: as the list shows it, empty before anything was said of it, 404 outside the project or the run", async () => {
+    const [reviewed] = await candidates("&reviewed=yes");
+    const found = await getOne(reviewed.runId, reviewed.reviewKey);
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(ZReview.parse(found.body)).toEqual(reviewed.review);
+    expect(found.body.verdict).not.toBeNull();
+
+    // Nothing said of it yet: its empty review, version 0, as a write that changes nothing answers it.
+    const rows = await candidates("");
+    const open = rows.find((r) => r.review === null && r.source === "rebuilt") ?? rows.find((r) => r.review === null)!;
+    const empty = await getOne(open.runId, open.reviewKey);
+    expect(empty.status).toBe(200);
+    expect(ZReview.parse(empty.body)).toEqual({
+      runId: open.runId,
+      reviewKey: open.reviewKey,
+      turn: open.turn,
+      verdict: null,
+      comment: null,
+      reviewer: null,
+      reviewedAt: null,
+      ruleFindings: [],
+      dispatched: false,
+      assignee: null,
+      assignedAt: null,
+      version: 0,
+      updatedAt: new Date(0).toISOString(),
+    });
+    expect(empty.body).toEqual((await patch(open.runId, open.reviewKey, { verdict: null })).body);
+
+    // Project B's key does not see A's run, nor A's key B's; a key that is no candidate of the run is none.
+    const fromB = await getOne(reviewed.runId, reviewed.reviewKey, keyB);
+    expect(fromB.status).toBe(404);
+    expect(fromB.body.error.message).toContain("no run");
+    const [bRow] = ZReviewerCandidatesResponse.parse((await get("/api/v1/reviewer/candidates?runId=rev-b-1&limit=1", keyB)).body).rows;
+    expect((await getOne(bRow.runId, bRow.reviewKey, keyB)).status).toBe(200);
+    expect((await getOne(bRow.runId, bRow.reviewKey)).status).toBe(404);
+    const unknown = await getOne(reviewed.runId, "c:no-such-candidate");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain("no Reviewer candidate");
+    expect((await getOne(reviewed.runId, "x".repeat(8_001))).status).toBe(400);
+  });
+
+  it("filters the audit log by a review's target id longer than 128 characters (a run id of 128, a slash, the key)", async () => {
+    const [row] = ZReviewerCandidatesResponse.parse(
+      (await get(`/api/v1/reviewer/candidates?runId=${encodeURIComponent(LONG_RUN_ID)}&queue=1&limit=1`, keyB)).body,
+    ).rows;
+    const answer = await patch(row.runId, row.reviewKey, { verdict: "justified", comment: "a long way" }, keyB);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const targetId = `${LONG_RUN_ID}/${row.reviewKey}`;
+    expect(targetId.length).toBeGreaterThan(128);
+
+    const filtered = await get(`/api/v1/audit?target=review&targetId=${encodeURIComponent(targetId)}`, keyB);
+    expect(filtered.status, JSON.stringify(filtered.body)).toBe(200);
+    const entries = ZAuditList.parse(filtered.body).entries;
+    expect(entries.map((e) => [e.action, e.target.id, e.after])).toEqual([
+      ["review.verdict", targetId, { verdict: "justified", comment: "a long way", ruleFindings: row.findings }],
+    ]);
+    // Another project's log has no such entry.
+    expect(ZAuditList.parse((await get(`/api/v1/audit?targetId=${encodeURIComponent(targetId)}`)).body).entries).toEqual([]);
+    expect(ZReview.parse((await getOne(row.runId, row.reviewKey, keyB)).body)).toEqual(ZReview.parse(answer.body));
   });
 });

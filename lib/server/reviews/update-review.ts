@@ -5,7 +5,7 @@ import type { Database } from "@/lib/server/db";
 import { reviewerRowColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { findRun } from "@/lib/server/runs/find-run";
-import { emptyReview, REVIEW_COLUMNS, reviewOf, type ReviewColumns } from "./review-row";
+import { emptyReview, noSuchCandidate, REVIEW_COLUMNS, reviewOf, REVIEWS_WITH_ASSIGNEE, type ReviewColumns } from "./review-row";
 
 /**
  * Gives, changes or takes back a verdict and comment on one Reviewer candidate, and assigns it
@@ -24,13 +24,7 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
      ORDER BY rr."ordinal"
      LIMIT 1`;
   const candidate = candidates[0];
-  if (!candidate) {
-    throw new DomainError(
-      "not_found",
-      `run ${JSON.stringify(runId)} has no Reviewer candidate ${JSON.stringify(reviewKey)} (a run's candidates are known once it is rebuilt)`,
-      "reviewKey",
-    );
-  }
+  if (!candidate) throw noSuchCandidate(runId, reviewKey);
   const row = reviewerRowColumn({ runPk: run.id, ordinal: candidate.ordinal, row: candidate.row });
 
   return db.prisma.$transaction(async (tx) => {
@@ -117,7 +111,7 @@ export async function updateReview(db: Database, caller: Caller, runId: string, 
     }
     const [read] = await tx.$queryRaw<ReviewColumns[]>`
       SELECT ${REVIEW_COLUMNS}
-        FROM "reviews" rv LEFT JOIN "people" ap ON ap."id" = rv."assignee_person_id"
+        FROM ${REVIEWS_WITH_ASSIGNEE}
        WHERE rv."project_id" = ${projectId} AND rv."run_pk" = ${run.id} AND rv."review_key" = ${reviewKey}`;
     return reviewOf(runId, read)!;
   });
