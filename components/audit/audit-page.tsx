@@ -25,6 +25,7 @@ const TARGET_LABELS: Record<TAuditEntry["target"]["kind"], string> = {
   experiment: "Experiment",
   comment: "Comment",
   review: "Review",
+  alertRule: "Alert rule",
   key: "API key",
   member: "Member",
   invitation: "Invitation",
@@ -254,7 +255,9 @@ function TargetCell({ entry }: { entry: TAuditEntry }) {
         ? `/copy?from=${encodeURIComponent(id)}`
         : kind === "policyVersion"
           ? `/copy/policy?from=${encodeURIComponent(id)}`
-          : null;
+          : kind === "alertRule"
+            ? `/alerts#rule-${encodeURIComponent(id)}`
+            : null;
   return (
     <>
       <span className={styles.sub}>{TARGET_LABELS[kind]}</span>

@@ -1,5 +1,12 @@
 import { z } from "zod";
 import {
+  ZAlert,
+  ZAlertList,
+  ZAlertRule,
+  ZAlertRuleCreate,
+  ZAlertRuleDeleted,
+  ZAlertRules,
+  ZAlertRuleUpdate,
   ZApiError,
   ZComment,
   ZCommentCreate,
@@ -96,6 +103,8 @@ export const REQUEST_SCHEMAS = {
   InvitationCreate: ZInvitationCreate,
   RoleChange: ZRoleChange,
   ReviewUpdate: ZReviewUpdate,
+  AlertRuleCreate: ZAlertRuleCreate,
+  AlertRuleUpdate: ZAlertRuleUpdate,
 } as const;
 
 export const RESPONSE_SCHEMAS = {
@@ -120,6 +129,11 @@ export const RESPONSE_SCHEMAS = {
   RunReviews: ZRunReviews,
   ReviewProgress: ZReviewProgress,
   ReviewTrends: ZReviewTrends,
+  AlertRule: ZAlertRule,
+  AlertRules: ZAlertRules,
+  AlertRuleDeleted: ZAlertRuleDeleted,
+  Alert: ZAlert,
+  AlertList: ZAlertList,
   TrendsResponse: ZTrendsResponse,
   EffectivenessResponse: ZEffectivenessResponse,
   RunEffectivenessResponse: ZRunEffectivenessResponse,

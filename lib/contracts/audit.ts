@@ -9,7 +9,17 @@ import { MAX_REVIEW_TARGET_ID_CHARS } from "./reviews";
  */
 
 /** What an entry is about. */
-export const AUDIT_TARGETS = ["copyVersion", "policyVersion", "experiment", "comment", "review", "key", "member", "invitation"] as const;
+export const AUDIT_TARGETS = [
+  "copyVersion",
+  "policyVersion",
+  "experiment",
+  "comment",
+  "review",
+  "alertRule",
+  "key",
+  "member",
+  "invitation",
+] as const;
 export type TAuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** Every action, as `<target>.<verb>`, and what `before` and `after` hold for it. */
@@ -27,6 +37,10 @@ export const AUDIT_ACTIONS = {
   "review.verdict":
     "a Reviewer candidate's review verdict or comment was given, changed or taken back (before and after: verdict and comment)",
   "review.assign": "a Reviewer candidate was assigned to a member, to another, or unassigned (before and after: the assignee)",
+  "alertRule.create": "an alert rule was made (after: its name, condition, scope, webhook URL and whether it is on; never its secret)",
+  "alertRule.update":
+    "an alert rule was changed, silenced or turned on or off, or its secret rotated (before and after: the fields that changed; never a secret)",
+  "alertRule.delete": "an alert rule was deleted; its alerts stay listed (before: its name, condition, scope and webhook URL)",
   "key.create": "an API key was created (after: its prefix and label; never its secret)",
   "key.revoke": "an API key was revoked (before and after: when it was revoked)",
   "member.setup": "the first administrator set the server up with the one-time setup link (after: their role and email)",

@@ -24,3 +24,4 @@ export * from "./experiments";
 export * from "./audit";
 export * from "./keys";
 export * from "./people";
+export * from "./alerts";

@@ -27,6 +27,12 @@ export const TAGS = [
       "People's verdicts on Reviewer dispatches and violations, with comments and assignments; the queue's progress and verdicts per week.",
   },
   { name: "Trends", description: "Counts per day in a time zone, from the per-run aggregates each rebuild stores." },
+  {
+    name: "Alerts",
+    description:
+      "Alert rules over the stored aggregates (a key's drop rate, Reviewer violations, a finding code, a live run's meter stage), evaluated every minute; " +
+      "the alerts they fired, with each webhook delivery's attempts; export.",
+  },
   { name: "Copy versions", description: "Saved reminder copy: list, save, read, make the project's default." },
   { name: "Policy versions", description: "Saved policies: list, save, read, make the project's default." },
   { name: "Saved views", description: "Named views of the runs list and the Reviewer audit (a page's URL query), per project." },

@@ -1,3 +1,4 @@
+import { alertsApi } from "./alerts";
 import { auditApi } from "./audit";
 import { commentsApi } from "./comments";
 import { endpointsIn, type AnyEndpoint } from "./endpoint";
@@ -15,6 +16,7 @@ import { copyVersionsApi, policyVersionsApi } from "./versions";
 import { viewsApi } from "./views";
 
 export {
+  alertsApi,
   auditApi,
   commentsApi,
   copyVersionsApi,
@@ -44,6 +46,7 @@ export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   reviewerApi,
   reviewsApi,
   trendsApi,
+  alertsApi,
   viewsApi,
   copyVersionsApi,
   policyVersionsApi,

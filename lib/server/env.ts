@@ -47,6 +47,13 @@ const zHops = z
     ]),
   );
 
+/** `true`/`1`/`yes` or `false`/`0`/`no`. */
+const zBool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.union([z.literal(["true", "1", "yes"]).transform(() => true), z.literal(["false", "0", "no"]).transform(() => false)]));
+
 /** Host names, comma-separated: each lower-cased, a port dropped (`[::1]:3000` → `[::1]`). */
 const zHostList = z
   .string()
@@ -137,6 +144,18 @@ export const ENV = {
     "Cuescope's client secret at the OpenID Connect provider",
   ),
   CUESCOPE_OIDC_NAME: variable(text, "single sign-on", "a name", "what the sign-in button calls the provider (`Continue with …`)"),
+  CUESCOPE_WEBHOOK_ALLOW_PRIVATE: variable(
+    zBool,
+    false,
+    "true or false",
+    "whether alert webhooks may go to private, loopback and link-local addresses (a receiver inside your network); off, such targets are refused when a rule is saved and when a host name resolves to one at send time (server-side request forgery, docs/alerts.md). Never this server itself",
+  ),
+  CUESCOPE_WEBHOOK_TIMEOUT_MS: variable(
+    z.coerce.number().int().min(100).max(60_000),
+    10_000,
+    "milliseconds from 100 to 60000",
+    "how long one webhook attempt waits for the receiver's answer (at most a minute: an attempt still running after two is retried)",
+  ),
   CUESCOPE_INGEST_CONCURRENCY: variable(
     z.coerce.number().int().positive(),
     4,

@@ -1,6 +1,8 @@
 import { getDb, type Database } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { runReplayJob } from "@/lib/server/replay/replay-jobs";
+import { deliverAlert } from "@/lib/server/alerts/deliver";
+import { evaluateAlerts } from "@/lib/server/alerts/evaluate";
 import { JobQueue } from "@/lib/server/jobs/queue";
 import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { ReplayWorkers, type ReplayWorkerOptions } from "@/lib/server/replay/replay-workers";
@@ -47,6 +49,8 @@ export async function startBackground(
     retryDelay: options.retryDelay,
     handlers: {
       rebuild: async ({ projectId, runPk }) => void (await rebuildRun(db, threads, projectId, runPk)),
+      evaluateAlerts: async (send) => void (await evaluateAlerts(db, send)),
+      deliverAlert: (job, attempts) => deliverAlert(db, job, attempts),
     },
   });
   const replays =

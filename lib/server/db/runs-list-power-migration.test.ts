@@ -40,10 +40,19 @@ describe.each(bareDatabases())(`${RUNS_LIST_POWER} on a populated $name database
     const decisions = rebuild(events);
     const summary = summarizeDecisions(decisions);
     const audit = reviewerAudit(events, decisions);
-    const expected = runListFigures(summary, audit);
+    // The meters' stages as 20270105000000_alerts fills them (a later migration this test also applies).
+    const { meterStages, ...listed } = runListFigures(summary, audit);
+    const expected = {
+      ...listed,
+      requestsStage: meterStages.requests,
+      timeStage: meterStages.time,
+      contextStage: meterStages.context,
+      editsStage: meterStages.edits,
+    };
     expect(expected.findingCount).toBeGreaterThan(0);
     expect(expected.droppedCount).toBeGreaterThan(0);
     expect(expected.reviewerViolations).toBeGreaterThan(0);
+    expect(expected.editsStage).toBeGreaterThan(0);
     await db.withSql(async (sql) => {
       await sql.query(
         `INSERT INTO run_decisions (project_id, run_pk, event_count, max_seq, findings, summary, error)
@@ -64,7 +73,17 @@ describe.each(bareDatabases())(`${RUNS_LIST_POWER} on a populated $name database
     const figures = (runId: string) =>
       db.prisma.run.findUniqueOrThrow({
         where: { projectId_runId: { projectId, runId } },
-        select: { findingCount: true, droppedCount: true, dropRate: true, reviewerViolations: true, findingCodes: true },
+        select: {
+          findingCount: true,
+          droppedCount: true,
+          dropRate: true,
+          reviewerViolations: true,
+          findingCodes: true,
+          requestsStage: true,
+          timeStage: true,
+          contextStage: true,
+          editsStage: true,
+        },
       });
     expect(await figures("old-rough")).toEqual(expected);
     expect(await figures("old-failed")).toEqual({
@@ -73,6 +92,10 @@ describe.each(bareDatabases())(`${RUNS_LIST_POWER} on a populated $name database
       dropRate: null,
       reviewerViolations: null,
       findingCodes: [],
+      requestsStage: null,
+      timeStage: null,
+      contextStage: null,
+      editsStage: null,
     });
 
     // A rebuild now writes the same figures the migration filled in.

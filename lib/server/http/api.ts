@@ -3,6 +3,7 @@ import { ENDPOINTS, type AnyEndpoint, type Method } from "@/lib/endpoints";
 import { viewerOf } from "@/lib/server/auth/keys";
 import { LOADERS } from "@/lib/server/loaders";
 import type { Loader } from "@/lib/server/loaders/define-loader";
+import * as alerts from "./alert-routes";
 import * as audit from "./audit-routes";
 import * as comments from "./comment-routes";
 import { endpointRoute, isEndpointRoute, type EndpointRoute } from "./endpoint-route";
@@ -31,7 +32,22 @@ export const ROUTES: ReadonlyMap<string, EndpointRoute> = (() => {
     byId.set(route.endpoint.id, route);
   };
   for (const loader of LOADERS.values()) add(loaderRoute(loader));
-  for (const group of [audit, comments, experiments, keys, members, otlp, replay, reviewer, reviews, runs, service, versions, views]) {
+  for (const group of [
+    alerts,
+    audit,
+    comments,
+    experiments,
+    keys,
+    members,
+    otlp,
+    replay,
+    reviewer,
+    reviews,
+    runs,
+    service,
+    versions,
+    views,
+  ]) {
     for (const route of Object.values(group).filter(isEndpointRoute)) add(route);
   }
   const declared = new Set(ENDPOINTS.map((endpoint) => endpoint.id));

@@ -12,7 +12,19 @@ export const QUEUES = {
    * result keeps the one that read the most (rebuild-run.ts).
    */
   rebuild: "cuescope-rebuild",
+  /** Every enabled alert rule's evaluation (lib/server/alerts/evaluate.ts), sent every minute by pg-boss's schedule; one at a time. */
+  alertEvaluation: "cuescope-alert-evaluation",
+  /** One alert's webhook (lib/server/alerts/deliver.ts): retried with backoff until a 2xx or its retries run out. */
+  alertDelivery: "cuescope-alert-delivery",
 } as const;
+
+/** How often the alert rules are evaluated (pg-boss's cron: every minute, the finest it has). */
+export const ALERT_EVALUATION_CRON = "* * * * *";
+/**
+ * A webhook's attempts after the first. pg-boss's backoff waits between d·2^k and d·2^(k+1) seconds before
+ * retry k (d the retry delay, 5 s): the last of 8 comes 21 to 42 minutes after the first.
+ */
+export const ALERT_DELIVERY_RETRIES = 8;
 // What-if replays have their own queue, the replay_jobs table (replay-queue.ts): fair across
 // projects and with heartbeats, which pg-boss 10 has not. Its former queues "cuescope-replay" and
 // "cuescope-replay-lost" are no longer worked.
@@ -22,8 +34,22 @@ export interface RebuildJob {
   runPk: string;
 }
 
+export interface AlertDeliveryJob {
+  projectId: string;
+  deliveryId: string;
+}
+
 export interface JobHandlers {
   rebuild(job: RebuildJob): Promise<void>;
+  /** Evaluates every alert rule; `send` adds delivery jobs inside the caller's transaction. */
+  evaluateAlerts?(send: (tx: SqlTransaction, jobs: readonly AlertDeliveryJob[]) => Promise<void>): Promise<void>;
+  /** One webhook attempt; throws to be retried. */
+  deliverAlert?(job: AlertDeliveryJob, attempts: { retryCount: number; retryLimit: number }): Promise<void>;
+}
+
+/** A transaction's raw SQL (Prisma's), which pg-boss's send can run its insert on. */
+export interface SqlTransaction {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 
 /**
@@ -55,9 +81,9 @@ export class JobQueue {
     const boss = new PgBoss({
       db: { executeSql: (text, values) => db.executeSql(text, values) },
       schema: "pgboss",
-      // Maintenance (expiring lost jobs, archiving) and timers only where jobs are worked.
+      // Maintenance (expiring lost jobs, archiving) and the schedule's timers only where jobs are worked.
       supervise: working,
-      schedule: false,
+      schedule: working,
       maintenanceIntervalSeconds: 30,
     });
     boss.on("error", (error) => console.error("[cuescope] job queue:", error));
@@ -86,6 +112,20 @@ export class JobQueue {
       retryBackoff: true,
       expireInSeconds: 300,
     });
+    // One evaluation at a time (a slow one is not joined by the next minute's); a missed minute is not made up.
+    await ensureQueue(boss, { name: QUEUES.alertEvaluation, policy: "singleton", retryLimit: 0, expireInSeconds: 300 });
+    await ensureQueue(boss, {
+      name: QUEUES.alertDelivery,
+      policy: "standard",
+      retryLimit: ALERT_DELIVERY_RETRIES,
+      retryDelay,
+      retryBackoff: true,
+      // An attempt waits at most CUESCOPE_WEBHOOK_TIMEOUT_MS for its answer; one still active after this died with its process.
+      expireInSeconds: 120,
+      // A delivery's job waits up to a week for a worker (then pg-boss drops it and its delivery stays pending).
+      retentionDays: 7,
+    });
+    if (working) await boss.schedule(QUEUES.alertEvaluation, ALERT_EVALUATION_CRON);
     const queue = new JobQueue(boss, []);
     if (working) await queue.work(db, options.workers, options.handlers!);
     return queue;
@@ -99,6 +139,23 @@ export class JobQueue {
     );
     // This process works the queue: look now rather than at the next poll.
     if (!startAfter) for (const id of this.workerIds) this.boss.notifyWorker(id);
+  }
+
+  /**
+   * Sends the deliveries' jobs inside `tx`, the transaction that made the deliveries: the job exists
+   * exactly when its delivery does, whatever happens to the process after the commit.
+   */
+  async sendAlertDeliveries(tx: SqlTransaction, jobs: readonly AlertDeliveryJob[]): Promise<void> {
+    const db = {
+      // pg-boss passes the job's data as an object for its `$3::jsonb`; Prisma's raw query takes JSON text.
+      executeSql: async (text: string, values: unknown[] = []) => ({
+        rows: await tx.$queryRawUnsafe<unknown[]>(
+          text,
+          ...values.map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v)),
+        ),
+      }),
+    };
+    for (const job of jobs) await this.boss.send(QUEUES.alertDelivery, { ...job }, { db });
   }
 
   /** Stops fetching, lets running jobs finish (up to `timeoutMs`), then closes. */
@@ -125,6 +182,21 @@ export class JobQueue {
           limits.run(job.data.projectId, () => handlers.rebuild(job.data)),
         ),
       );
+    }
+    const evaluate = handlers.evaluateAlerts;
+    if (evaluate)
+      this.workerIds.push(
+        await this.boss.work(QUEUES.alertEvaluation, polling, async () => evaluate((tx, jobs) => this.sendAlertDeliveries(tx, jobs))),
+      );
+    const deliver = handlers.deliverAlert;
+    if (deliver) {
+      for (let i = 0; i < workers; i++) {
+        this.workerIds.push(
+          await this.boss.work<AlertDeliveryJob>(QUEUES.alertDelivery, { ...polling, includeMetadata: true }, async ([job]) =>
+            deliver(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit }),
+          ),
+        );
+      }
     }
   }
 }

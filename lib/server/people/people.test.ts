@@ -32,6 +32,9 @@ const PASSWORD = "correct horse battery";
  */
 const TELEMETRY = new Set(["ingestEvents", "otlpExportTraces", "otlpExportLogs", "getExperimentAssignment"]);
 const ADMIN_ONLY = new Set([
+  "createAlertRule",
+  "updateAlertRule",
+  "deleteAlertRule",
   "listKeys",
   "createKey",
   "revokeKey",

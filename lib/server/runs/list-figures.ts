@@ -16,6 +16,24 @@ export interface RunListFigures {
   reviewerViolations: number;
   /** The finding codes present, sorted. */
   findingCodes: TFindingCode[];
+  /**
+   * The meters' stages on the last rebuilt turn (R2; edits: its highest block's), null for a meter the
+   * policy has not: what alert rules on a live run's meter read (prisma/migrations/20270105000000_alerts).
+   */
+  meterStages: MeterStages;
+}
+
+export type MeterStages = Record<"requests" | "time" | "context" | "edits", number | null>;
+
+/** The stages of a turn's meters (the run's last rebuilt turn's), each meter on its own. */
+export function meterStagesOf(meters: TDecisionsSummary["lastMeters"]): MeterStages {
+  const edits = meters?.edits?.length ? Math.max(...meters.edits.map((b) => b.stage)) : null;
+  return {
+    requests: meters?.requests?.stage ?? null,
+    time: meters?.time?.stage ?? null,
+    context: meters?.context?.stage ?? null,
+    edits,
+  };
 }
 
 /** Reminders dropped / every reminder decided (each status counted once); null without reminders. */
@@ -35,6 +53,7 @@ export function runListFigures(summary: TDecisionsSummary, audit: Pick<ReviewerA
       .filter(([, n]) => n > 0)
       .map(([code]) => code)
       .sort(),
+    meterStages: meterStagesOf(summary.lastMeters),
   };
 }
 
@@ -50,7 +69,8 @@ export async function storeRunListFigures(
   figures: RunListFigures | null,
 ): Promise<void> {
   await tx.$executeRawUnsafe(
-    `UPDATE "runs" SET "finding_count" = $3, "dropped_count" = $4, "drop_rate" = $5, "reviewer_violations" = $6, "finding_codes" = $7::text[]
+    `UPDATE "runs" SET "finding_count" = $3, "dropped_count" = $4, "drop_rate" = $5, "reviewer_violations" = $6, "finding_codes" = $7::text[],
+            "requests_stage" = $8, "time_stage" = $9, "context_stage" = $10, "edits_stage" = $11
       WHERE "project_id" = $1 AND "id" = $2`,
     run.projectId,
     run.id,
@@ -59,5 +79,9 @@ export async function storeRunListFigures(
     figures?.dropRate ?? null,
     figures?.reviewerViolations ?? null,
     figures?.findingCodes ?? [],
+    figures?.meterStages.requests ?? null,
+    figures?.meterStages.time ?? null,
+    figures?.meterStages.context ?? null,
+    figures?.meterStages.edits ?? null,
   );
 }

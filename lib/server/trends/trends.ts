@@ -274,6 +274,34 @@ export async function windowCounts(
   );
 }
 
+/**
+ * Each count key's sum over the instants [from, to) (epoch ms on 15-minute bounds), every copy version
+ * together: an alert rule's window (lib/server/alerts/evaluate.ts). The same rollups and level terms
+ * as a day of the trends (levelTerms): a few rows per count key and copy version, however many runs
+ * they sum. `f.keys` should name the keys wanted, or every key of the span is summed.
+ */
+export async function spanTotals(
+  db: Database,
+  projectId: string,
+  span: { from: number; to: number },
+  f: TrendFilters,
+): Promise<Map<string, number>> {
+  const terms = levelTerms(span.from, span.to);
+  if (terms.length === 0) return new Map();
+  const { table } = rollupTable(f);
+  const filters = filtersOf(f, 6);
+  const rows = await db.prisma.$queryRawUnsafe<{ key: string; n: number }[]>(
+    `SELECT r."key", sum(r."n")::float8 AS "n" ${termRows(table, `r."copy_version"`, filters.sql, 2)} GROUP BY r."key"`,
+    projectId,
+    terms.map(() => "span"),
+    terms.map((t) => t.minutes),
+    terms.map((t) => t.ms),
+    terms.map((t) => t.coef),
+    ...filters.params,
+  );
+  return new Map(rows.map((row) => [row.key, row.n]));
+}
+
 /** The window's effect counts: each key's sum over the window, and each day's sums with effect keys collapsed. */
 export type EffectCounts = {
   /** Each count key's sum over the window's days, every copy version together. */
