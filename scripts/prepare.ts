@@ -15,6 +15,7 @@ import { settleRebuilds } from "@/lib/server/rebuild/settle";
 import { loadDemo } from "./lib/load-demo";
 import { databaseStore, loadDemoExperiment } from "./lib/load-demo-experiment";
 import { loadDemoReviews } from "./lib/load-demo-reviews";
+import { loadDemoAlerts } from "./lib/load-demo-alerts";
 import { authenticateKey } from "@/lib/server/auth/keys";
 import { demoKeyPath, readDemoKey } from "@/lib/server/auth/demo-key";
 
@@ -41,6 +42,13 @@ async function main(): Promise<void> {
       // Rebuilt now, so the demo's decisions and Reviewer audit are stored before the first page asks.
       console.error(`rebuilt ${await settleRebuilds(db, { projectId: project.id })} demo runs`);
       console.error(`demo reviews: ${await loadDemoReviews(db, await authenticateKey(db, secret))} verdicts`);
+      // Made from the command line (no key: the audit log's COMMAND_LINE), after the rebuild whose rollups they read.
+      const alerts = await loadDemoAlerts(db, { projectId: project.id, project: project.name });
+      if (alerts) {
+        console.error(
+          `demo alerts: ${alerts.rules} rules, ${alerts.alerts} alerts (${alerts.open} open), ${alerts.deliveries} webhook deliveries (a demo log: nothing sent)`,
+        );
+      }
       await refreshStatistics(db); // the planner's statistics of the tables the demo filled
     }
     const key = readDemoKey();
