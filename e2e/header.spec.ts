@@ -13,6 +13,7 @@ const SECTIONS = [
   { name: "Runs", path: "/runs", heading: /runs/i },
   { name: "Reviewer", path: "/reviewer", heading: /reviewer/i },
   { name: "Trends", path: "/trends", heading: /trends/i },
+  { name: "Alerts", path: "/alerts", heading: /alerts/i },
   { name: "Experiments", path: "/experiments", heading: /experiments/i },
   { name: "Copy", path: "/copy", heading: /copy/i },
   { name: "Audit", path: "/audit", heading: /audit log/i },

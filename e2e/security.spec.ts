@@ -208,6 +208,7 @@ test.describe("issue 22: refusals that come before anything renders", () => {
     "/reviewer",
     "/reviewer?violations=true",
     "/trends",
+    "/alerts",
     "/copy",
     "/copy/policy",
     "/copy/replay",

@@ -146,6 +146,7 @@ describe("the narrow-screen Menu", () => {
       ["Runs", "/runs"],
       ["Reviewer", "/reviewer"],
       ["Trends", "/trends"],
+      ["Alerts", "/alerts"],
       ["Experiments", "/experiments"],
       ["Copy", "/copy"],
       ["Audit", "/audit"],

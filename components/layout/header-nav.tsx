@@ -13,6 +13,7 @@ const SECTIONS = [
   { name: "Runs", href: "/runs" },
   { name: "Reviewer", href: "/reviewer" },
   { name: "Trends", href: "/trends" },
+  { name: "Alerts", href: "/alerts" },
   { name: "Experiments", href: "/experiments" },
   { name: "Copy", href: "/copy" },
   { name: "Audit", href: "/audit" },

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { newAlertHref } from "@/lib/queries/alerts";
 import { useEffect, useRef, useState } from "react";
 import {
   FINDING_CODES,
@@ -112,8 +113,26 @@ export function RunsFilters({ view, facets, experiments, navigate }: Props) {
           Clear filters
         </Link>
       ) : null}
+      {alertDraftOf(view) ? (
+        <Link className={styles.clear} href={newAlertHref(alertDraftOf(view)!)} aria-label="Make an alert rule from this filter">
+          Alert on this filter
+        </Link>
+      ) : null}
     </form>
   );
+}
+
+/**
+ * The alert rule a filter of the list stands for, if one does (docs/alerts.md): a finding code, Reviewer
+ * violations, drops, or live runs (their meters), with the view's agent and model.
+ */
+function alertDraftOf(view: RunListView): Parameters<typeof newAlertHref>[0] | null {
+  const scope = { agent: view.agent, model: view.model };
+  if (view.finding) return { kind: "finding", code: view.finding, ...scope };
+  if (view.hasViolations) return { kind: "reviewer_violations", ...scope };
+  if (view.hasDrops) return { kind: "drop_rate", ...scope };
+  if (view.status === "live") return { kind: "meter_stage", ...scope };
+  return null;
 }
 
 /** Task search, sent to the URL after a pause in typing (or at once on Enter). */

@@ -12,6 +12,7 @@ import { DEFAULT_SORT, runListHref, type RunListView } from "@/lib/queries/run-l
 import { experimentsQuery } from "@/lib/queries/experiments";
 import { runFacetsQuery } from "@/lib/queries/runs";
 import { trendsHref, trendsQuery, type TrendsView } from "@/lib/queries/trends";
+import { newAlertHref } from "@/lib/queries/alerts";
 import { useTimeZone } from "@/components/layout/time-zone";
 import { Panel } from "@/components/ui/panel";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -205,12 +206,35 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
       </section>
     );
   }
+  // "Alert on this": the alerts page's form, filled in with the chart's condition and the view's agent and model.
+  const scope = { agent: view.agent, model: view.model };
+  const mostDropped = [...data.days.flatMap((d) => d.keys)].sort((a, b) => b.dropped - a.dropped)[0]?.key;
+  const found = new Map<string, number>();
+  for (const f of data.days.flatMap((d) => d.findings)) found.set(f.code, (found.get(f.code) ?? 0) + f.count);
+  const mostFound = [...found].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const alertOn = (what: string, href: string) => (
+    <>
+      {" · "}
+      <Link href={href} aria-label={`Make an alert on ${what}`}>
+        Alert on this
+      </Link>
+    </>
+  );
   const dayLinks = (rows: TrendRow[], value: (row: TrendRow) => string, focus: DayFocus) => (
     <DayTable rows={rows} value={value} byDay={byDay} view={view} focus={focus} />
   );
   return (
     <div className={styles.charts}>
-      <Panel id="trend-drop-rate" title="Drop rate per key" meta="% of the key's candidates, per day">
+      <Panel
+        id="trend-drop-rate"
+        title="Drop rate per key"
+        meta={
+          <>
+            % of the key&apos;s candidates, per day
+            {alertOn("a key's drop rate", newAlertHref({ kind: "drop_rate", key: mostDropped, ...scope }))}
+          </>
+        }
+      >
         <Chart summary={charts.summaries.dropRate} table={dayLinks(charts.dropRate, (r) => keysText(r, "%"), "drops")}>
           <LineChart data={charts.dropRate} onClick={openFor("drops")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
@@ -246,7 +270,16 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
         </div>
       </Panel>
 
-      <Panel id="trend-findings" title="Findings per 1,000 turns" meta="by code, per day">
+      <Panel
+        id="trend-findings"
+        title="Findings per 1,000 turns"
+        meta={
+          <>
+            by code, per day
+            {alertOn("a finding code", newAlertHref({ kind: "finding", code: mostFound, ...scope }))}
+          </>
+        }
+      >
         <Chart summary={charts.summaries.findings}>
           <BarChart data={charts.findings.rows} onClick={openFor("findings")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
@@ -261,7 +294,16 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
         </Chart>
       </Panel>
 
-      <Panel id="trend-violations" title="Reviewer violations" meta="Reviewer findings, per day">
+      <Panel
+        id="trend-violations"
+        title="Reviewer violations"
+        meta={
+          <>
+            Reviewer findings, per day
+            {alertOn("Reviewer violations", newAlertHref({ kind: "reviewer_violations", ...scope }))}
+          </>
+        }
+      >
         <Chart summary={charts.summaries.violations} table={dayLinks(charts.violations, (r) => `${r.violations} violations`, "violations")}>
           <BarChart data={charts.violations} onClick={openFor("violations")} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />

@@ -81,6 +81,7 @@ export const ZAlertCondition = z.discriminatedUnion(
 );
 export type TAlertCondition = z.infer<typeof ZAlertCondition>;
 export type TAlertKind = TAlertCondition["kind"];
+export const ALERT_KINDS = ["drop_rate", "reviewer_violations", "finding", "meter_stage"] as const satisfies readonly TAlertKind[];
 
 const zScopeName = (what: string) =>
   z

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook, WEBHOOK_DELIVERY_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from "@/lib/alerts/webhook-signature";
 import { createKey, type Caller } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
-import { JobQueue } from "@/lib/server/jobs/queue";
+import { JobQueue, QUEUES } from "@/lib/server/jobs/queue";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { deliverAlert } from "./deliver";
 import { evaluateAlerts } from "./evaluate";
@@ -117,6 +117,8 @@ describe.each(testDatabases())("alert webhook deliveries on $name", (kind) => {
   it("retries 500, a reset and a timeout with backoff, logs each answer, and sends nothing after the 2xx", async () => {
     const queue = await openQueue();
     try {
+      // A process that works the queue keeps the every-minute evaluation on pg-boss's schedule.
+      expect((await queue.boss.getSchedules()).map((s) => [s.name, s.cron])).toContainEqual([QUEUES.alertEvaluation, "* * * * *"]);
       receiver.script = [500, "reset", "silence", 200];
       const before = receiver.got.length;
       const { ruleSecret, deliveryId } = await fire(queue);
@@ -157,7 +159,7 @@ describe.each(testDatabases())("alert webhook deliveries on $name", (kind) => {
 
       // The job again (a retry after a crash): the delivery is not sent twice.
       await deliverAlert(db, { projectId: caller.projectId, deliveryId }, { retryCount: 0, retryLimit: 8 });
-      await queue.boss.send("cuescope-alert-delivery", { projectId: caller.projectId, deliveryId });
+      await queue.boss.send(QUEUES.alertDelivery, { projectId: caller.projectId, deliveryId });
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(receiver.got.length - before).toBe(4);
       expect((await attemptsOf(deliveryId)).answers).toHaveLength(4);

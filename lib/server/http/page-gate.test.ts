@@ -100,6 +100,7 @@ describe("data pages without a session", () => {
     ["/runs/run-1?turn=4", "/runs/run-1?turn=4"],
     ["/reviewer?_rsc=x1&code=A", "/reviewer?code=A"],
     ["/trends", "/trends"],
+    ["/alerts?new=finding&code=STAGE_MISMATCH", "/alerts?new=finding&code=STAGE_MISMATCH"],
     ["/copy", "/copy"],
     ["/copy/policy", "/copy/policy"],
     ["/copy/replay?job=j", "/copy/replay?job=j"],
