@@ -92,7 +92,7 @@ function RuleRow({ rule, canEdit }: { rule: TAlertRule; canEdit: boolean }) {
         <span className={styles.sub}>{rule.description}</span>
       </th>
       <td>
-        <span className={rule.state === "firing" ? styles.firing : styles.ok}>
+        <span className={!rule.enabled ? styles.silenced : rule.state === "firing" ? styles.firing : styles.ok}>
           {!rule.enabled ? "off" : rule.state === "firing" ? "firing" : "ok"}
         </span>
         {silenced ? <span className={styles.sub}>silenced until {format(rule.silencedUntil!)}</span> : null}
@@ -119,6 +119,11 @@ function RuleRow({ rule, canEdit }: { rule: TAlertRule; canEdit: boolean }) {
 
 const HOUR_MS = 3_600_000;
 
+/** When a silence of 24 hours from now ends (read when the button is pressed). */
+function aDayFromNow(): string {
+  return new Date(Date.now() + 24 * HOUR_MS).toISOString();
+}
+
 function RuleActions({ rule, silenced }: { rule: TAlertRule; silenced: boolean }) {
   const client = useQueryClient();
   const hydrated = useHydrated() ? "true" : undefined;
@@ -131,41 +136,27 @@ function RuleActions({ rule, silenced }: { rule: TAlertRule; silenced: boolean }
   const remove = useMutation({ mutationFn: () => deleteAlertRule(rule.id), onSettled: done });
   const busy = update.isPending || remove.isPending;
   const label = (verb: string) => `${verb} rule “${rule.name}”`;
+  /** One of the row's quiet buttons: its visible text, and the rule's name for screen readers. */
+  const action = (text: string, verb: string, onClick: () => void) => (
+    <button
+      type="button"
+      className="button button-quiet"
+      disabled={busy}
+      data-hydrated={hydrated}
+      aria-label={label(verb)}
+      onClick={onClick}
+    >
+      {text}
+    </button>
+  );
   return (
     <div className={styles.actions}>
-      {silenced ? (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={busy}
-          data-hydrated={hydrated}
-          aria-label={label("Unsilence")}
-          onClick={() => update.mutate({ silencedUntil: null })}
-        >
-          Unsilence
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={busy}
-          data-hydrated={hydrated}
-          aria-label={label("Silence 24 h:")}
-          onClick={() => update.mutate({ silencedUntil: new Date(Date.now() + 24 * HOUR_MS).toISOString() })}
-        >
-          Silence 24 h
-        </button>
+      {silenced
+        ? action("Unsilence", "Unsilence", () => update.mutate({ silencedUntil: null }))
+        : action("Silence 24 h", "Silence 24 h:", () => update.mutate({ silencedUntil: aDayFromNow() }))}
+      {action(rule.enabled ? "Turn off" : "Turn on", rule.enabled ? "Turn off" : "Turn on", () =>
+        update.mutate({ enabled: !rule.enabled }),
       )}
-      <button
-        type="button"
-        className="button button-quiet"
-        disabled={busy}
-        data-hydrated={hydrated}
-        aria-label={label(rule.enabled ? "Turn off" : "Turn on")}
-        onClick={() => update.mutate({ enabled: !rule.enabled })}
-      >
-        {rule.enabled ? "Turn off" : "Turn on"}
-      </button>
       {confirming ? (
         <span className={styles.confirm}>
           <button type="button" className="button" disabled={busy} onClick={() => remove.mutate()} aria-label={label("Really delete")}>
@@ -176,16 +167,7 @@ function RuleActions({ rule, silenced }: { rule: TAlertRule; silenced: boolean }
           </button>
         </span>
       ) : (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={busy}
-          data-hydrated={hydrated}
-          aria-label={label("Delete")}
-          onClick={() => setConfirming(true)}
-        >
-          Delete…
-        </button>
+        action("Delete…", "Delete", () => setConfirming(true))
       )}
       {update.isError || remove.isError ? (
         <p role="alert" className={styles.error}>
@@ -322,8 +304,8 @@ function Delivery({ delivery }: { delivery: TAlertDelivery }) {
                   <td>{a.attempt}</td>
                   <td>{format(a.at)}</td>
                   <td>
-                    {a.status !== null ? `HTTP ${a.status}` : ""}
-                    {a.error ? `${a.status !== null ? ": " : ""}${a.error}` : ""}
+                    {/* A failed answer's error names its status ("the receiver answered 500 …"); a 2xx has none. */}
+                    {a.error ?? `HTTP ${a.status}`}
                   </td>
                   <td>{a.durationMs.toLocaleString("en-US")}</td>
                   <td>{a.responseExcerpt ? <code className={styles.url}>{a.responseExcerpt.slice(0, 200)}</code> : null}</td>
