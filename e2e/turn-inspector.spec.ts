@@ -27,6 +27,9 @@ test("shows a dropped reminder with its bytes and free bytes, the fitting waterf
   page,
   request,
 }) => {
+  // A 2,000-turn run page, two full-height screenshots and a trip to the copy editor: over the default 30 s on a
+  // busy 2-core CI machine (the ArrowRight step timed out there once per run, each passing on retry).
+  test.setTimeout(60_000);
   const decisions = await decisionsOf(request, DROPS_RUN);
   const at = decisions.turns.findIndex(
     (t, i) => i > 0 && i < decisions.turns.length - 1 && t.reminders.some((r) => r.status === "dropped"),

@@ -112,7 +112,7 @@ export class JobQueue {
       retryBackoff: true,
       expireInSeconds: 300,
     });
-    // One evaluation at a time (a slow one is not joined by the next minute's); a missed minute is not made up.
+    // One evaluation at a time: a slow one is not joined by the next minute's, which waits its turn.
     await ensureQueue(boss, { name: QUEUES.alertEvaluation, policy: "singleton", retryLimit: 0, expireInSeconds: 300 });
     await ensureQueue(boss, {
       name: QUEUES.alertDelivery,
