@@ -6,9 +6,11 @@
  * when asked — the same rows are written again by raw multi-row INSERTs into a copy of the
  * events table, chunk by chunk, so both run side by side on a table of the same size.
  */
-import { AUDIT_ACTION_NAMES } from "@/lib/contracts";
+import { AUDIT_ACTION_NAMES, ZAlertRuleCreate, type TAlertRuleCreate } from "@/lib/contracts";
 import { assignArm } from "@/lib/core";
 import { generateEtfRun } from "@/lib/demo/etf-run";
+import { createRule } from "@/lib/server/alerts/rules";
+import type { Caller } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { progressBar } from "@/scripts/lib/progress";
 import { countLabel } from "./scale-options";
@@ -184,4 +186,56 @@ export async function loadReviews(db: Database, projectId: string): Promise<numb
   );
   await db.executeSql(`ANALYZE "reviews"`);
   return inserted.rows.length;
+}
+
+/**
+ * When the alert rules are evaluated (docs/alerts.md#windows): 01:52 UTC on 2026-10-26, while run 2 (in
+ * every data set, started 2026-10-25 22:30) runs, so the hour's window (01:00–02:00) and the day's hold
+ * its edits drops, Reviewer violations and FREE_REQUEST findings at every size; and a month later,
+ * after the data, where every window is empty, so that each windowed rule clears.
+ */
+export const ALERT_NOW = new Date("2026-10-26T01:52:00.000Z");
+export const ALERT_AFTER = new Date("2026-11-26T01:52:00.000Z");
+
+/**
+ * The alert rules made in each project (docs/alerts.md#rules): one of each kind, the windowed ones over an
+ * hour and over a day (the day's scoped to run 2's agent, model or both, so they sum the agent and model
+ * rollups), at thresholds of 0, so that each holds at ALERT_NOW at every size (a larger data set holds
+ * the smaller one's runs, and more); the meter's holds while the data set's last run, cut short, is live.
+ * Half have a webhook, whose deliveries the alerts list reads. The same rules at every size: what the
+ * sizes compare is the data under them.
+ */
+export const ALERT_RULES: readonly TAlertRuleCreate[] = [
+  {
+    name: "edits drops, 1 hour",
+    condition: { kind: "drop_rate", key: "edits", threshold: 0, minCandidates: 1, windowMinutes: 60 },
+    webhook: true,
+  },
+  {
+    name: "edits drops, 24 hours (agent)",
+    condition: { kind: "drop_rate", key: "edits", threshold: 0, minCandidates: 1, windowMinutes: 1440 },
+    scope: { agent: AGENTS[2] },
+  },
+  { name: "violations, 1 hour", condition: { kind: "reviewer_violations", threshold: 0, windowMinutes: 60 } },
+  {
+    name: "violations, 24 hours (model)",
+    condition: { kind: "reviewer_violations", threshold: 0, windowMinutes: 1440 },
+    scope: { model: MODELS[2] },
+    webhook: true,
+  },
+  { name: "FREE_REQUEST, 1 hour", condition: { kind: "finding", code: "FREE_REQUEST", windowMinutes: 60 }, webhook: true },
+  {
+    name: "FREE_REQUEST, 24 hours (agent and model)",
+    condition: { kind: "finding", code: "FREE_REQUEST", windowMinutes: 1440 },
+    scope: { agent: AGENTS[2], model: MODELS[2] },
+  },
+  { name: "edits meter at stage 1", condition: { kind: "meter_stage", meter: "edits", stage: 1 }, webhook: true },
+].map(({ webhook, ...rule }) =>
+  ZAlertRuleCreate.parse({ ...rule, webhookUrl: webhook ? "https://hooks.example.com/cuescope-bench" : null }),
+);
+
+/** The project's alert rules (ALERT_RULES), made as an admin makes them. */
+export async function createAlertRules(db: Database, caller: Caller): Promise<number> {
+  for (const rule of ALERT_RULES) await createRule(db, caller, rule);
+  return ALERT_RULES.length;
 }

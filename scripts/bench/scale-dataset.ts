@@ -6,14 +6,18 @@
  */
 import { ZReplayJob, type TCopy, type TReplayJob } from "@/lib/contracts";
 import { apiRunPath } from "@/lib/queries/paths";
-import { authenticate, createKey } from "@/lib/server/auth/keys";
+import { evaluateAlerts, type DeliverySender } from "@/lib/server/alerts/evaluate";
+import { authenticate, createKey, type Caller } from "@/lib/server/auth/keys";
 import { createCopyVersion } from "@/lib/server/versions/versions";
 import type { Database } from "@/lib/server/db";
-import type { BenchContext } from "./common";
+import { percentile, type BenchContext } from "./common";
 import { countLabel } from "./scale-options";
 import {
+  ALERT_AFTER,
+  ALERT_NOW,
   AUDIT_DAY,
   AUDIT_SCALE_KEY,
+  createAlertRules,
   datasetRun,
   FILTER_AGENT,
   loadAuditLog,
@@ -39,6 +43,9 @@ import {
 
 /** The run whose summary and timeline are timed: run 0, the same run at every size. */
 const SAMPLE_RUN = "scale-0000";
+
+/** The alerts list's newest page (of 50). */
+export const ALERT_LIST_PATH = "/api/v1/alerts";
 
 /** The days of the effectiveness reads: the generated runs' (scale-data.ts runStart). */
 const EFFECT_WINDOW = "tz=UTC&from=2026-10-25&to=2026-11-07";
@@ -83,6 +90,9 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: "GET /api/v1/reviewer/progress?queue=1", path: "/api/v1/reviewer/progress?queue=1", targeted: true },
   { label: "GET /api/v1/trends/reviews (the data's 14 days)", path: `/api/v1/trends/reviews?${REVIEW_WINDOW}`, targeted: true },
   { label: `run reviews (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/reviews"), targeted: false },
+  // The alerts (scale-data.ts ALERT_RULES, evaluated at ALERT_NOW and cleared at ALERT_AFTER in turn: the same alerts at
+  // every size): their newest page, with its deliveries. Every rule's evaluation is timed beside it (measureAlerts).
+  { label: "GET /api/v1/alerts", path: ALERT_LIST_PATH, targeted: true },
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
   { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
@@ -108,12 +118,24 @@ export interface ReplayIsolation {
   status: TReplayJob["status"];
 }
 
+/** Every alert rule's evaluation, timed in this process (as the queue's job runs it), and what it made. */
+export interface AlertMeasurement {
+  /** The rules of every project, each evaluated once per timed evaluation. */
+  rules: number;
+  projects: number;
+  /** The main project's rules that fired at ALERT_NOW, and the alerts it has when listed. */
+  fired: number;
+  alerts: number;
+  evaluation: Latency;
+}
+
 export interface DatasetMeasurement {
   size: number;
   load: LoadResult;
   rawClients?: number;
   settleSeconds: number;
   reads?: Latency[];
+  alerts?: AlertMeasurement;
   replay?: ReplayIsolation;
 }
 
@@ -161,6 +183,12 @@ export async function measureDataset(
       measurement.settleSeconds = (await settle(db)).seconds;
       // The review queue's verdicts, on the rebuilt runs' candidates.
       ctx.progress(`${(await loadReviews(db, caller.projectId)).toLocaleString("en-US")} reviews loaded`);
+      // The alert rules, the same in both projects at every size: every rule's evaluation, and the alerts listed.
+      if (parts.reads) {
+        const callers = [caller, await authenticate(db, `Bearer ${other.secret}`)];
+        ctx.progress(`alerts at ${countLabel(size)} events: every rule evaluated ${options.requests} times ...`);
+        measurement.alerts = await measureAlerts(db, callers, options.requests);
+      }
     } finally {
       await db.close();
     }
@@ -184,6 +212,49 @@ export async function measureDataset(
   } finally {
     await database.remove();
   }
+}
+
+/** Evaluations that clear (ALERT_AFTER) and fire (ALERT_NOW) the rules again after the timed ones: the alerts listed. */
+const ALERT_CYCLES = 9;
+
+/**
+ * The projects' alert rules (scale-data.ts ALERT_RULES) made, then every rule of every project evaluated
+ * at ALERT_NOW (evaluateAlerts, sending no delivery jobs): once untimed (the rules fire, as the first
+ * request of a read is untimed), then `count` times, each rule's condition still holding, timed. Then
+ * ALERT_CYCLES evaluations after the data and at ALERT_NOW in turn, each pair clearing the windowed
+ * rules and firing them again, so the main project has the same alerts at every size.
+ */
+async function measureAlerts(db: Database, callers: readonly Caller[], count: number): Promise<AlertMeasurement> {
+  let rules = 0;
+  for (const caller of callers) rules += await createAlertRules(db, caller);
+  const send: DeliverySender = async () => {};
+  const evaluate = async (now: Date) => {
+    const report = await evaluateAlerts(db, send, now);
+    if (report.failed > 0 || report.evaluated !== rules)
+      throw new Error(`evaluateAlerts evaluated ${report.evaluated} of ${rules} rules, ${report.failed} failed (logged above)`);
+    return report;
+  };
+  const timed = async () => {
+    const started = process.hrtime.bigint();
+    await evaluate(ALERT_NOW);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const main = callers[0].projectId;
+  const firstMs = await timed();
+  const fired = await db.prisma.alert.count({ where: { projectId: main } });
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(await timed());
+  for (let i = 0; i < ALERT_CYCLES; i++) {
+    await evaluate(ALERT_AFTER);
+    await evaluate(ALERT_NOW);
+  }
+  return {
+    rules,
+    projects: callers.length,
+    fired,
+    alerts: await db.prisma.alert.count({ where: { projectId: main } }),
+    evaluation: { firstMs, p50: percentile(times, 50), p95: percentile(times, 95), count },
+  };
 }
 
 /**

@@ -2,7 +2,8 @@
  * Bench section "scale": whether reads stay flat as data grows, by measurement. Parts, each
  * selectable as `--only scale-<part>` (`--only scale` runs them all):
  *
- * - reads:   each read path's p50/p95 over HTTP at a small and a large data set, and their ratio
+ * - reads:   each read path's p50/p95 over HTTP at a small and a large data set, and their ratio; beside
+ *            them every alert rule's evaluation (the queue's job, in this process)
  * - ingest:  loading those data sets through ingestBatch vs raw INSERTs of the same rows
  * - replay:  another project's runs list while a what-if replay of the large data set runs
  * - live:    a 20,000-turn run sent in batches of 10 turns, polled as the run page does
@@ -21,7 +22,9 @@
 import { countLabel, defaultSizes } from "./scale-options";
 import { fmt, markdownTable, median, targetLine, verdict, type BenchContext, type BenchSection } from "./common";
 import { scaleDatabaseKind, type DatabaseKind } from "./scale-db";
-import { measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
+import { ALERT_LIST_PATH, measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
+import { ALERT_NOW } from "./scale-data";
+import type { Latency } from "./scale-server";
 import { measureLiveRun, measureLongRun } from "./scale-runs";
 import { measureDecisions } from "./scale-decisions";
 import { measurePages } from "./scale-pages";
@@ -101,8 +104,7 @@ function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[]
       `${countLabel(a.load.events)} events (${a.load.runs} runs) vs ${countLabel(b.load.events)} events (${b.load.runs} runs):`,
   );
   ctx.print();
-  const rows = READ_PATHS.map(({ label, targeted }, i) => {
-    const [s, l] = [a.reads![i], b.reads![i]];
+  const row = (label: string, [s, l]: [Latency, Latency], targeted: boolean) => {
     const ratio = l.p50 / s.p50;
     return [
       label,
@@ -113,7 +115,19 @@ function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[]
       fmt.ratio(ratio),
       targeted ? `${verdict(l.p95, READ_P95_TARGET)} / ${verdict(ratio, READ_RATIO_TARGET)}` : "—",
     ];
-  });
+  };
+  const rows = READ_PATHS.map(({ label, targeted }, i) => row(label, [a.reads![i], b.reads![i]], targeted));
+  // Every alert rule's evaluation, beside the alerts list: not a read over HTTP, but the queue's job in this process.
+  const evaluation = row(
+    `evaluateAlerts: every rule (${a.alerts!.rules}, ${a.alerts!.projects} projects), in-process`,
+    [a.alerts!.evaluation, b.alerts!.evaluation],
+    true,
+  );
+  rows.splice(
+    READ_PATHS.findIndex((p) => p.path === ALERT_LIST_PATH),
+    0,
+    evaluation,
+  );
   const [sl, ll] = [countLabel(a.load.events), countLabel(b.load.events)];
   ctx.print(
     markdownTable(
@@ -131,6 +145,11 @@ function reportReads(ctx: BenchContext, db: string, [a, b]: DatasetMeasurement[]
   );
   ctx.print();
   ctx.print(`settle (rebuild every run before timing): ${a.settleSeconds.toFixed(1)} s at ${sl}, ${b.settleSeconds.toFixed(1)} s at ${ll}`);
+  ctx.print(
+    `alerts: ${a.alerts!.rules} rules (the same at both sizes), evaluated at ${ALERT_NOW.toISOString()}: ` +
+      `${a.alerts!.fired} → ${b.alerts!.fired} of the listed project's fired, which has ${a.alerts!.alerts} → ${b.alerts!.alerts} alerts` +
+      (a.alerts!.alerts === b.alerts!.alerts ? " (the same)" : " (NOT the same: the list's ratio compares different alerts)"),
+  );
 }
 
 function reportIngest(ctx: BenchContext, db: string, measured: DatasetMeasurement[]): void {
