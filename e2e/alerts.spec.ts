@@ -15,7 +15,7 @@ test("an admin makes an alert rule from a trends chart, silences it, and finds i
   await signInToDemo(page, "/trends");
   const violations = page.getByRole("region", { name: "Reviewer violations" });
   await expect(violations).toBeVisible({ timeout: 60_000 });
-  await violations.getByRole("link", { name: "Make an alert on Reviewer violations" }).click();
+  await violations.getByRole("link", { name: "Alert on this: Reviewer violations" }).click();
   await expect(page).toHaveURL(/\/alerts\?new=reviewer_violations/);
   await expect(page.getByRole("heading", { level: 1, name: "Alerts" })).toBeVisible();
   await expect(page.locator('[data-hydrated="true"]').first()).toBeAttached({ timeout: 15_000 });

@@ -114,7 +114,7 @@ export function RunsFilters({ view, facets, experiments, navigate }: Props) {
         </Link>
       ) : null}
       {alertDraftOf(view) ? (
-        <Link className={styles.clear} href={newAlertHref(alertDraftOf(view)!)} aria-label="Make an alert rule from this filter">
+        <Link className={styles.clear} href={newAlertHref(alertDraftOf(view)!)}>
           Alert on this filter
         </Link>
       ) : null}
