@@ -215,7 +215,7 @@ function TrendsCharts({ data, view }: { data: TTrendsResponse; view: TrendsView 
   const alertOn = (what: string, href: string) => (
     <>
       {" · "}
-      <Link href={href} aria-label={`Alert on this: ${what}`}>
+      <Link href={href} aria-label={`Alert on this: ${what}`} className={styles.alertLink}>
         Alert on this
       </Link>
     </>
