@@ -45,10 +45,11 @@ test.describe("home page", () => {
 
     // Every section is a link in the main navigation.
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveCount(8);
+    await expect(nav.getByRole("link")).toHaveCount(9);
     await expect(nav.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs");
     await expect(nav.getByRole("link", { name: "Reviewer" })).toHaveAttribute("href", "/reviewer");
     await expect(nav.getByRole("link", { name: "Trends" })).toHaveAttribute("href", "/trends");
+    await expect(nav.getByRole("link", { name: "Alerts" })).toHaveAttribute("href", "/alerts");
     await expect(nav.getByRole("link", { name: "Copy" })).toHaveAttribute("href", "/copy");
     await expect(nav.getByRole("link", { name: "Audit" })).toHaveAttribute("href", "/audit");
     await expect(nav.getByRole("link", { name: "API" })).toHaveAttribute("href", "/docs/api");
