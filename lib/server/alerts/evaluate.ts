@@ -5,6 +5,7 @@ import { ZAlertCondition, ZAlertScope, type TAlertCondition, type TAlertScope, t
 import { publicUrl } from "@/lib/server/auth/people-auth";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
+import { likeLiteral } from "@/lib/server/runs/run-filters";
 import { spanTotals } from "@/lib/server/trends/trends";
 
 /**
@@ -100,7 +101,7 @@ export async function measure(
     agent: scope.agent,
     model: scope.model,
     // The exact keys, as LIKE patterns: a code's `_` is a wildcard unless escaped.
-    keys: { like: keys.map((key) => key.replace(/[\\%_]/g, "\\$&")) },
+    keys: { like: keys.map(likeLiteral) },
   });
   return judgeCounts(condition, counts, window);
 }
