@@ -90,6 +90,23 @@ describe.each(testDatabases())("the replay queue on $name", (kind) => {
     expect(mostAtWork).toBe(1);
   }, 60_000);
 
+  // Two workers claiming at once: one holds the project's oldest locked while it claims it. The other
+  // must pass the project by, not take its second replay (which would then run before the first).
+  // PostgreSQL only: the embedded database has one connection, so nothing claims beside a transaction.
+  it.skipIf(kind.name !== "postgres")("passes a project by while its oldest replay is being claimed, never taking the next", async () => {
+    const [p, other] = [await projectOf("head-locked"), await projectOf("head-free")];
+    const first = await queuedRow(p, "h-1", new Date(Date.now() - 3_000));
+    await queuedRow(p, "h-2", new Date(Date.now() - 2_000));
+    const others = await queuedRow(other, "o-1", new Date(Date.now() - 1_000));
+    const claimed = await db.prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(`SELECT id FROM replay_jobs WHERE project_id = $1 AND id = $2 FOR UPDATE`, p, first.id);
+      return claimReplay(db, "second-worker", 60);
+    });
+    expect(claimed).toMatchObject({ projectId: other, replayId: others.id });
+    // Once the first claimer is gone, the project's oldest is the one claimed.
+    expect(await claimReplay(db, "third-worker", 60)).toMatchObject({ projectId: p, replayId: first.id });
+  });
+
   it("claims at most one replay of a project at a time, across workers", async () => {
     const p = await projectOf("one-at-a-time");
     const [first, second] = [await queuedRow(p, "x-1"), await queuedRow(p, "x-2")];

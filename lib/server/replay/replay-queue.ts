@@ -8,6 +8,8 @@ import type { Database } from "@/lib/server/db";
  * - **Fair across projects.** A worker claims the queued replay of the project whose latest replay
  *   started longest ago (never started: first), oldest first within a project, and never one of a
  *   project that already has a replay at work (a unique partial index makes that hold under races).
+ *   Only a project's oldest due replay is a candidate: a worker that finds it being claimed by
+ *   another passes the project by rather than taking its next one out of order.
  *   So one project's backlog of replays takes turns with the others' instead of going first.
  * - **Alive or taken back.** The worker marks its replay alive (`heartbeat_at`) every few seconds; a
  *   sweep takes back a replay whose mark is older than CUESCOPE_REPLAY_LOST_S (its worker died) or
@@ -45,8 +47,12 @@ export async function claimReplay(
         SET heartbeat_at = now(), started_at = now(), worker_token = $1, attempts = j.attempts + 1,
             expires_at = now() + make_interval(secs => $2::float8), updated_at = now()
        FROM (SELECT q.project_id, q.id FROM replay_jobs AS q
-              WHERE q.status = 'running' AND q.heartbeat_at IS NULL AND q.run_after <= now()
-                AND ($3::text IS NULL OR (q.project_id = $3::text AND q.id = $4::text))
+               JOIN (SELECT DISTINCT ON (h.project_id) h.project_id, h.id FROM replay_jobs AS h
+                      WHERE h.status = 'running' AND h.heartbeat_at IS NULL AND h.run_after <= now()
+                        AND ($3::text IS NULL OR (h.project_id = $3::text AND h.id = $4::text))
+                      ORDER BY h.project_id, h.created_at, h.id) AS head
+                 ON head.project_id = q.project_id AND head.id = q.id
+              WHERE q.status = 'running' AND q.heartbeat_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM replay_jobs AS w
                                  WHERE w.project_id = q.project_id AND w.status = 'running' AND w.heartbeat_at IS NOT NULL)
               ORDER BY (SELECT max(p.started_at) FROM replay_jobs AS p WHERE p.project_id = q.project_id) ASC NULLS FIRST,
