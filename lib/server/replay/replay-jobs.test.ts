@@ -107,8 +107,26 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(finished.progress).toMatchObject({ totalRuns: 3, doneRuns: 3, totalTurns: 450, doneTurns: 450 });
     expect(finished.result!.changedRuns).toEqual([]);
     for (const { baseline, whatIf } of finished.result!.keys) expect(whatIf).toEqual(baseline);
-    const stored = (await getDecisions(db, caller.projectId, "replay-a")) as TRunDecisions;
-    expect(stored.turns.length).toBeGreaterThan(100);
+    // The baseline is rebuilt by the replay; the stored rebuilds (the rebuild jobs' own path) say the same.
+    const stored = await Promise.all(RUNS.map(async (runId) => (await getDecisions(db, caller.projectId, runId)) as TRunDecisions));
+    expect(stored[0].turns.length).toBeGreaterThan(100);
+    expect(finished.result!.keys.map((k) => k.baseline)).toEqual(keyStatsOf(stored));
+  });
+
+  it("leaves out a run that cannot be rebuilt (no run.started), as its stored rebuild does", async () => {
+    const other = await authenticate(db, `Bearer ${(await createKey(db, "startless")).secret}`);
+    const good = generateEtfRun({ runId: "whole", seed: 7, turns: 40 }).events.map((e) => ({ ...e, id: `whole:${e.id}` }));
+    await ingestBatch(db, other.projectId, [...good, ...turnEvents("startless", 0, 1, 500), ...turnEvents("startless", 1, 2, 900)]);
+    await settleRebuilds(db);
+    const runs = await db.prisma.run.findMany({ where: { projectId: other.projectId }, orderBy: { runId: "asc" } });
+    expect(runs.map((r) => r.runId)).toEqual(["startless", "whole"]);
+    const long = await getCopyVersion(db, caller.projectId, longCopyId);
+    const result = (await replayRuns(db, taskThreads(0), other.projectId, runs, { copy: long.copy }, async () => true))!;
+    const events = await loadRunEvents(db, runs[1]);
+    expect(result.runs).toBe(2);
+    expect(result.keys.map((k) => k.baseline)).toEqual(keyStatsOf([rebuild(events)]));
+    expect(result.keys.map((k) => k.whatIf)).toEqual(keyStatsOf([rebuild(events, { copy: long.copy })]));
+    expect(result.changedRuns.map((r) => r.runId)).not.toContain("startless");
   });
 
   it("longer copy under a tight policy drops more, lists the changed turns, and a second look is instant", async () => {

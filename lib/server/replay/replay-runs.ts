@@ -5,11 +5,8 @@ import { followUpGroups, type RunFollowUp, type SavedCopy } from "@/lib/replay/f
 import { emptyKeyStats, mergeKeyStats } from "@/lib/replay/key-stats";
 import type { Database } from "@/lib/server/db";
 import { copyColumn } from "@/lib/server/db/json-columns";
-import { rebuildRun } from "@/lib/server/rebuild/rebuild-run";
 import { readEventCopyPages } from "@/lib/server/runs/run-events";
-import { readWholeDecisionBytes } from "@/lib/server/runs/stored-decisions";
 import { transferableBuffers, type Threads } from "@/lib/server/jobs/threads";
-import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
 import type { ReplayTasks } from "./replay-task";
 
 /**
@@ -23,7 +20,7 @@ export interface ReplayProgress {
   doneTurns: number;
 }
 
-/** A run as the replay reads it: its keys and length; its events and own decisions are read a run at a time, as it goes. */
+/** A run as the replay reads it: its keys and length; its events are read a run at a time, as it goes. */
 export interface ReplayRun {
   id: string;
   runId: string;
@@ -32,7 +29,7 @@ export interface ReplayRun {
 }
 
 /**
- * Rebuilds each run with the what-if copy/policy and compares it with its own decisions: per-key
+ * Rebuilds each run with the what-if copy/policy and with its own, and compares the two: per-key
  * stats for both, the turns that changed, and the §8 follow-up association of the recorded runs
  * per copy they were rendered with (named after the project's saved copy versions). Runs are
  * replayed one at a time on a job thread, the next one read meanwhile.
@@ -41,7 +38,7 @@ export interface ReplayRun {
  */
 export async function replayRuns(
   db: Database,
-  threads: Threads<ReplayTasks & RebuildTasks>,
+  threads: Threads<ReplayTasks>,
   projectId: string,
   runs: readonly ReplayRun[],
   overrides: { copy?: TCopy; policy?: TPolicy },
@@ -55,18 +52,17 @@ export async function replayRuns(
 
   // The next run is read (on this event loop, between requests) while the job thread replays this
   // one: memory holds two runs, never all of them.
-  let next = runs.length > 0 ? readRunInput(db, threads, projectId, runs[0]) : null;
+  let next = runs.length > 0 ? readRunInput(db, projectId, runs[0]) : null;
   let reported = performance.now();
   try {
     for (const [i, run] of runs.entries()) {
       const input = await next!;
-      next = i + 1 < runs.length ? readRunInput(db, threads, projectId, runs[i + 1]) : null;
+      next = i + 1 < runs.length ? readRunInput(db, projectId, runs[i + 1]) : null;
       next?.catch(() => {}); // its failure is thrown when it is awaited, next round
-      if (input) {
-        // The pages' and chunks' buffers are handed over, not copied (this side never reads them;
-        // the chunks' page buffers, views of which they may be, are the read's own).
-        const buffers = transferableBuffers([...input.eventPages, ...input.ownChunks], { shared: true });
-        const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides }, buffers);
+      // The pages' buffers are handed over, not copied (this side never reads them).
+      const buffers = transferableBuffers(input.eventPages, { shared: true });
+      const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides }, buffers);
+      if (one) {
         mergeKeyStats(baseline, one.baseline);
         mergeKeyStats(whatIf, one.whatIf);
         if (one.changed) changedRuns.push(one.changed);
@@ -93,32 +89,9 @@ export async function replayRuns(
   };
 }
 
-/**
- * What the replay needs of one run: its own decisions (rebuilt first if its stored rebuild is
- * behind — this is a job, off the request path) and its event rows, read a page at a time; null
- * when the run has no decisions (it cannot be rebuilt) and is left out. Both are read as the
- * database's bytes (binary COPY), not decoded on this event loop: the job thread reads them.
- */
-async function readRunInput(
-  db: Database,
-  threads: Threads<ReplayTasks & RebuildTasks>,
-  projectId: string,
-  run: ReplayRun,
-): Promise<{ ownChunks: Uint8Array[]; ownFindings: string; eventPages: Uint8Array[] } | null> {
-  // The whole stored decisions (a job reads the whole run), joined on the job thread. The row read
-  // with them says whether they are of the run's events now: if not (or there is none) the run is
-  // rebuilt, and they are read again.
-  let stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
-  if (stored?.head.eventCount !== run.eventCount) {
-    await rebuildRun(db, threads, projectId, run.id);
-    stored = await readWholeDecisionBytes(db, { projectId, id: run.id });
-  }
-  if (!stored?.head.findings) return null;
-  return {
-    ownChunks: stored.chunkTexts,
-    ownFindings: stored.head.findings,
-    eventPages: await readEventCopyPages(db, { projectId, id: run.id }),
-  };
+/** The run's event rows, read a page at a time as the database's bytes (binary COPY): the job thread decodes them. */
+async function readRunInput(db: Database, projectId: string, run: ReplayRun): Promise<{ eventPages: Uint8Array[] }> {
+  return { eventPages: await readEventCopyPages(db, { projectId, id: run.id }) };
 }
 
 /** A resolved copy's short id: the first 10 hex digits of the sha256 of its canonical JSON. */

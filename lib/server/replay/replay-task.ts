@@ -1,4 +1,12 @@
-import { REMINDER_KEYS, type TCopy, type TKeyStats, type TPolicy, type TReplayResult, type TRunDecisions } from "@/lib/contracts";
+import {
+  REMINDER_KEYS,
+  type TCopy,
+  type TEvent,
+  type TKeyStats,
+  type TPolicy,
+  type TReplayResult,
+  type TRunDecisions,
+} from "@/lib/contracts";
 import { followUp, rebuild } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
@@ -10,7 +18,7 @@ const CHANGED_TURNS_LISTED = 200;
 
 /** The replay's tasks, as it asks the job threads for them (lib/server/jobs/threads.ts). */
 export type ReplayTasks = {
-  replayRun: { input: ReplayRunInput; output: ReplayRunOutput };
+  replayRun: { input: ReplayRunInput; output: ReplayRunOutput | null };
   whatIfRun: { input: WhatIfRunInput; output: TRunDecisions };
 };
 
@@ -18,9 +26,6 @@ export interface ReplayRunInput {
   runId: string;
   /** The run's event rows, as pages of binary COPY (lib/server/runs/run-events.ts, readEventCopyPages). */
   eventPages: readonly Uint8Array[];
-  /** The run's own stored decisions, the baseline: its chunks' texts as UTF-8 and its findings' JSON text. */
-  ownChunks: readonly Uint8Array[];
-  ownFindings: string;
   overrides: { copy?: TCopy; policy?: TPolicy };
 }
 
@@ -35,11 +40,21 @@ export interface ReplayRunOutput {
 /**
  * Replays one run with the what-if copy/policy (contract §6) and compares it with its own
  * decisions: per-key stats of both, the turns that changed, and the run's §8 follow-up by key.
- * Pure, for a job thread.
+ * Its own decisions are rebuilt here from the same events with its own copy and policy — what its
+ * stored rebuild holds, by the core's determinism, without reading them (the server's thread,
+ * which reads the database, is the replay's narrow part; this one rebuilds faster than it parses
+ * the stored JSON). Null when the run cannot be rebuilt (no run.started, a second one, rows that
+ * no longer parse): it is left out, as a run whose stored rebuild failed. Pure, for a job thread.
  */
-export function replayRunTask({ runId, eventPages, ownChunks, ownFindings, overrides }: ReplayRunInput): ReplayRunOutput {
-  const events = eventRowsOfCopyPages(eventPages).map((row) => storedEvent(row, runId));
-  const before = ownDecisions(runId, ownChunks, ownFindings);
+export function replayRunTask({ runId, eventPages, overrides }: ReplayRunInput): ReplayRunOutput | null {
+  let events: TEvent[];
+  let before: TRunDecisions;
+  try {
+    events = eventRowsOfCopyPages(eventPages).map((row) => storedEvent(row, runId));
+    before = rebuild(events);
+  } catch {
+    return null;
+  }
   const after = rebuild(events, overrides);
   const changed = changedTurns(before, after);
   const started = events.find((e) => e.type === "run.started");
@@ -56,18 +71,6 @@ export function replayRunTask({ runId, eventPages, ownChunks, ownFindings, overr
       : null,
     follow: { copy: started?.type === "run.started" ? started.body.copy : undefined, byKey: followUp(before, events).byKey },
   };
-}
-
-/**
- * The run's own decisions from their stored parts: what JSON.parse of their whole text
- * (decisionsJsonOf) gives, each chunk parsed on its own instead — no text of the whole run is put
- * together to be parsed once.
- */
-function ownDecisions(runId: string, ownChunks: readonly Uint8Array[], ownFindings: string): TRunDecisions {
-  const decoder = new TextDecoder();
-  const turns: TRunDecisions["turns"] = [];
-  for (const chunk of ownChunks) for (const turn of JSON.parse(decoder.decode(chunk)) as TRunDecisions["turns"]) turns.push(turn);
-  return { runId, turns, findings: JSON.parse(ownFindings) as TRunDecisions["findings"] };
 }
 
 export interface WhatIfRunInput {

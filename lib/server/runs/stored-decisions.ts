@@ -245,19 +245,6 @@ export function readWholeDecisions(
   return readWhole(() => openWholeDecisions(db, run, pageChunks));
 }
 
-/**
- * readWholeDecisions with the chunk texts as their UTF-8 bytes (openWholeDecisionBytes), each in a
- * buffer of its own: for a job that hands them to a job thread (transferred, not copied), where
- * they are decoded.
- */
-export function readWholeDecisionBytes(
-  db: Database,
-  run: { projectId: string; id: string },
-  pageChunks = WHOLE_READ_PAGE_CHUNKS,
-): Promise<{ head: StoredHead; chunkTexts: Uint8Array[] } | null> {
-  return readWhole(() => openWholeDecisionBytes(db, run, pageChunks, pageChunks));
-}
-
 async function readWhole<Chunk>(
   open: () => Promise<WholeDecisionsCursor<Chunk> | null>,
 ): Promise<{ head: StoredHead; chunkTexts: Chunk[] } | null> {
