@@ -8,11 +8,16 @@ import { DomainError } from "@/lib/server/errors";
  * The review queue's filters as SQL conditions (each starting with AND) over reviewer_rows `rr`: in
  * the queue, reviewed or not, and the assignee (`me` is the signed-in person: a key has none, so it
  * is refused with a 400). The review is looked up per candidate (EXISTS on its primary key), so a
- * page still walks the candidates in their order and stops at the page's end.
+ * page still walks the candidates in their order and stops at the page's end. `OFFSET 0` keeps
+ * PostgreSQL from turning the EXISTS into an anti- or semi-join: it estimated that join's rows as
+ * a handful (2 of 9,272 for the open queue at 1M events), so it read every queue candidate and
+ * every review and sorted them (1.8 ms at 100k events, 28.5 ms at 1M); as a filter per row the
+ * first open page walks the newest runs' candidates and stops (0.25 ms at 100k, 0.28 ms at 1M).
  */
 export function reviewQueueSql(filters: TReviewQueueFilters, viewer: Viewer): Prisma.Sql {
   const review = (condition: Prisma.Sql) => Prisma.sql`(SELECT 1 FROM "reviews" rv
-      WHERE rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key" AND ${condition})`;
+      WHERE rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key" AND ${condition}
+      OFFSET 0)`;
   const parts: Prisma.Sql[] = [];
   if (filters.queue) parts.push(Prisma.sql`AND rr."in_queue"`);
   if (filters.reviewed === "yes") parts.push(Prisma.sql`AND EXISTS ${review(Prisma.sql`rv."verdict" IS NOT NULL`)}`);
