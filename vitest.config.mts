@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -15,10 +16,10 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
-    // Two files at a time, even on two cores (Vitest's default is one fewer than the cores): the
-    // database suites spend much of their time waiting on PostgreSQL and timers, and each opens a
-    // database of its own. On the 2-core CI machine: 16 min with one worker, 12 with two.
-    maxWorkers: 2,
+    // At least two files at a time, even on two cores (Vitest's default is one fewer than the
+    // cores): the database suites spend much of their time waiting on PostgreSQL and timers, and
+    // each opens a database of its own. On the 2-core CI machine: 16 min with one worker, 12 with two.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Routes hosted by the tests only send jobs: a suite that needs a run rebuilt settles it
     // (lib/server/rebuild/settle.ts) or starts workers itself; CPU work stays on the test's thread.
     env: { CUESCOPE_WORKERS: "0", CUESCOPE_JOB_THREADS: "0", CUESCOPE_REBUILD_DELAY_MS: "0" },
