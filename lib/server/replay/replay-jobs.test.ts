@@ -113,20 +113,36 @@ describe.each(testDatabases())("what-if replay jobs on $name", (kind) => {
     expect(finished.result!.keys.map((k) => k.baseline)).toEqual(keyStatsOf(stored));
   });
 
-  it("leaves out a run that cannot be rebuilt (no run.started), as its stored rebuild does", async () => {
-    const other = await authenticate(db, `Bearer ${(await createKey(db, "startless")).secret}`);
-    const good = generateEtfRun({ runId: "whole", seed: 7, turns: 40 }).events.map((e) => ({ ...e, id: `whole:${e.id}` }));
-    await ingestBatch(db, other.projectId, [...good, ...turnEvents("startless", 0, 1, 500), ...turnEvents("startless", 1, 2, 900)]);
+  it("leaves out a run that cannot be rebuilt (a stored event that no longer reads), as its stored rebuild does", async () => {
+    const other = await authenticate(db, `Bearer ${(await createKey(db, "unreadable")).secret}`);
+    const events = (runId: string) => generateEtfRun({ runId, seed: 7, turns: 40 }).events.map((e) => ({ ...e, id: `${runId}:${e.id}` }));
+    await ingestBatch(db, other.projectId, [...events("whole"), ...events("broken")]);
+    // A row stored under an older contract, say: a meter reading the event contract no longer takes.
+    const broken = await findRun(db, other.projectId, "broken");
+    await db.executeSql(
+      `UPDATE "events" SET "body" = '{"used": -1}'::jsonb
+        WHERE "project_id" = $1 AND "run_pk" = $2 AND "seq" = (SELECT min("seq") FROM "events" WHERE "project_id" = $1 AND "run_pk" = $2 AND "type" = 'meter.requests')`,
+      [other.projectId, broken.id],
+    );
     await settleRebuilds(db);
-    const runs = await db.prisma.run.findMany({ where: { projectId: other.projectId }, orderBy: { runId: "asc" } });
-    expect(runs.map((r) => r.runId)).toEqual(["startless", "whole"]);
-    const long = await getCopyVersion(db, caller.projectId, longCopyId);
-    const result = (await replayRuns(db, taskThreads(0), other.projectId, runs, { copy: long.copy }, async () => true))!;
-    const events = await loadRunEvents(db, runs[1]);
-    expect(result.runs).toBe(2);
-    expect(result.keys.map((k) => k.baseline)).toEqual(keyStatsOf([rebuild(events)]));
-    expect(result.keys.map((k) => k.whatIf)).toEqual(keyStatsOf([rebuild(events, { copy: long.copy })]));
-    expect(result.changedRuns.map((r) => r.runId)).not.toContain("startless");
+    const stored = await db.prisma.runDecisionsCache.findUniqueOrThrow({
+      where: { projectId_runPk: { projectId: other.projectId, runPk: broken.id } },
+      select: { error: true },
+    });
+    expect(stored.error).toMatch(/events/);
+    const copyVersionId = (
+      await createCopyVersion(db, other, { name: "long", copy: (await getCopyVersion(db, caller.projectId, longCopyId)).copy })
+    ).id;
+    const { job, done } = await startReplay(db, other, { copyVersionId, filters: {}, maxRuns: 10 }, inlineReplays(db));
+    await done;
+    const finished = await getReplayJob(db, other.projectId, job.id);
+    expect(finished.status).toBe("done");
+    const whole = await loadRunEvents(db, await findRun(db, other.projectId, "whole"));
+    const copy = (await getCopyVersion(db, other.projectId, copyVersionId)).copy;
+    expect(finished.result!.runs).toBe(2);
+    expect(finished.result!.keys.map((k) => k.baseline)).toEqual(keyStatsOf([rebuild(whole)]));
+    expect(finished.result!.keys.map((k) => k.whatIf)).toEqual(keyStatsOf([rebuild(whole, { copy })]));
+    expect(finished.result!.changedRuns.map((r) => r.runId)).not.toContain("broken");
   });
 
   it("longer copy under a tight policy drops more, lists the changed turns, and a second look is instant", async () => {

@@ -8,7 +8,6 @@ import { runFilterWhere } from "@/lib/server/runs/run-filters";
 import { getCopyVersion, getPolicyVersion } from "@/lib/server/versions/versions";
 import type { ReplayClaim } from "@/lib/server/replay/replay-queue";
 import type { Threads } from "@/lib/server/jobs/threads";
-import type { RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
 import type { ReplayTasks } from "./replay-task";
 import { replayRuns } from "./replay-runs";
 
@@ -149,12 +148,7 @@ export async function listReplays(db: Database, projectId: string): Promise<TRep
  * limit) the job stops at its next progress write and writes nothing more. A retry starts the job's runs over. An error is thrown on: the worker gives the
  * job back for its retry with the error (lib/server/replay/replay-queue.ts).
  */
-export async function runReplayJob(
-  db: Database,
-  threads: Threads<ReplayTasks & RebuildTasks>,
-  claim: ReplayClaim,
-  lost?: AbortSignal,
-): Promise<void> {
+export async function runReplayJob(db: Database, threads: Threads<ReplayTasks>, claim: ReplayClaim, lost?: AbortSignal): Promise<void> {
   const { projectId, replayId: id, token: workerToken } = claim;
   const ours = { projectId, id, workerToken, status: "running" };
   const row = await db.prisma.replayJob.findFirst({ where: ours });

@@ -7,11 +7,11 @@ import {
   type TReplayResult,
   type TRunDecisions,
 } from "@/lib/contracts";
-import { followUp, rebuild } from "@/lib/core";
+import { followUp, rebuild, RunInputError } from "@/lib/core";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
-import { storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
+import { StoredDataError, storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
 import { eventRowsOfCopyPages } from "@/lib/server/runs/run-events";
 
 const CHANGED_TURNS_LISTED = 200;
@@ -52,8 +52,10 @@ export function replayRunTask({ runId, eventPages, overrides }: ReplayRunInput):
   try {
     events = eventRowsOfCopyPages(eventPages).map((row) => storedEvent(row, runId));
     before = rebuild(events);
-  } catch {
-    return null;
+  } catch (error) {
+    // What makes a stored rebuild fail (rebuildTask) leaves the run out; anything else fails the replay.
+    if (error instanceof RunInputError || error instanceof StoredDataError) return null;
+    throw error;
   }
   const after = rebuild(events, overrides);
   const changed = changedTurns(before, after);
