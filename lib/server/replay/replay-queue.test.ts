@@ -96,7 +96,7 @@ describe.each(testDatabases())("the replay queue on $name", (kind) => {
   it.skipIf(kind.name !== "postgres")("passes a project by while its oldest replay is being claimed, never taking the next", async () => {
     const [p, other] = [await projectOf("head-locked"), await projectOf("head-free")];
     const first = await queuedRow(p, "h-1", new Date(Date.now() - 3_000));
-    await queuedRow(p, "h-2", new Date(Date.now() - 2_000));
+    const second = await queuedRow(p, "h-2", new Date(Date.now() - 2_000));
     const others = await queuedRow(other, "o-1", new Date(Date.now() - 1_000));
     const claimed = await db.prisma.$transaction(async (tx) => {
       await tx.$queryRawUnsafe(`SELECT id FROM replay_jobs WHERE project_id = $1 AND id = $2 FOR UPDATE`, p, first.id);
@@ -105,6 +105,9 @@ describe.each(testDatabases())("the replay queue on $name", (kind) => {
     expect(claimed).toMatchObject({ projectId: other, replayId: others.id });
     // Once the first claimer is gone, the project's oldest is the one claimed.
     expect(await claimReplay(db, "third-worker", 60)).toMatchObject({ projectId: p, replayId: first.id });
+    // Nothing of this test is left queued or at work for the next ones.
+    const ids = [first.id, second.id, others.id];
+    await db.prisma.replayJob.updateMany({ where: { id: { in: ids } }, data: { status: "done", heartbeatAt: null } });
   });
 
   it("claims at most one replay of a project at a time, across workers", async () => {

@@ -34,7 +34,9 @@ type ClaimRow = { project_id: string; id: string; attempts: number };
 
 /**
  * Claims the next queued replay, fairly across projects (above), for `expireS` seconds at most;
- * null when none is due or another worker got there first. `only` claims that replay or none (tests).
+ * null when none is due or another worker got there first. `only` claims that replay or none, its
+ * project's older queued replays notwithstanding (tests). The conditions on `q` are repeated outside
+ * the heads' subquery: they are what PostgreSQL checks again on a row another worker changed meanwhile.
  */
 export async function claimReplay(
   db: Database,
@@ -52,7 +54,7 @@ export async function claimReplay(
                         AND ($3::text IS NULL OR (h.project_id = $3::text AND h.id = $4::text))
                       ORDER BY h.project_id, h.created_at, h.id) AS head
                  ON head.project_id = q.project_id AND head.id = q.id
-              WHERE q.status = 'running' AND q.heartbeat_at IS NULL
+              WHERE q.status = 'running' AND q.heartbeat_at IS NULL AND q.run_after <= now()
                 AND NOT EXISTS (SELECT 1 FROM replay_jobs AS w
                                  WHERE w.project_id = q.project_id AND w.status = 'running' AND w.heartbeat_at IS NOT NULL)
               ORDER BY (SELECT max(p.started_at) FROM replay_jobs AS p WHERE p.project_id = q.project_id) ASC NULLS FIRST,
