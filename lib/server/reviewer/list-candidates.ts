@@ -77,17 +77,19 @@ export async function listReviewerCandidates(
 
 /**
  * Which candidates a query selects, over runs `r`, reviewer_rows `rr` and reviews `rv`: the runs'
- * filters, violations only or one finding code, and the review queue's filters.
+ * filters, violations only or one finding code, and the review queue's filters (`reviewJoined`: the
+ * query joins each candidate's review as `rv`, CANDIDATE_REVIEW_JOIN).
  */
 export function candidateConditions(
   projectId: string,
   query: Omit<TReviewerCandidatesQuery, "limit" | "sort">,
   viewer: Viewer,
+  options: { reviewJoined?: boolean } = {},
 ): Prisma.Sql {
   return Prisma.sql`${runFilterSql(projectId, { ...query, finding: query.code }, { startedOnly: true })}
     ${query.violations || query.code ? Prisma.sql`AND rr."has_violations"` : Prisma.empty}
     ${query.code ? Prisma.sql`AND (rr."row"::jsonb -> 'findings') @> jsonb_build_array(${query.code}::text)` : Prisma.empty}
-    ${reviewQueueSql(query, viewer)}`;
+    ${reviewQueueSql(query, viewer, options)}`;
 }
 
 /**

@@ -29,7 +29,7 @@ export async function reviewProgress(
       FROM "runs" r
       JOIN "reviewer_rows" rr ON rr."project_id" = r."project_id" AND rr."run_pk" = r."id"
       ${CANDIDATE_REVIEW_JOIN}
-     WHERE ${candidateConditions(projectId, query, viewer)}`;
+     WHERE ${candidateConditions(projectId, query, viewer, { reviewJoined: true })}`;
   return {
     total: row.total,
     reviewed: row.reviewed,

@@ -14,17 +14,24 @@ import { DomainError } from "@/lib/server/errors";
  * every review and sorted them (1.8 ms at 100k events, 28.5 ms at 1M); as a filter per row the
  * first open page walks the newest runs' candidates and stops (0.25 ms at 100k, 0.28 ms at 1M).
  */
-export function reviewQueueSql(filters: TReviewQueueFilters, viewer: Viewer): Prisma.Sql {
-  const review = (condition: Prisma.Sql) => Prisma.sql`(SELECT 1 FROM "reviews" rv
+export function reviewQueueSql(filters: TReviewQueueFilters, viewer: Viewer, options: { reviewJoined?: boolean } = {}): Prisma.Sql {
+  // A count over every candidate (the progress) has each one's review joined as `rv` already
+  // (CANDIDATE_REVIEW_JOIN: at most one, by its key; nulls when there is none): there the conditions
+  // are on that row.
+  const lookup = (condition: Prisma.Sql) => Prisma.sql`(SELECT 1 FROM "reviews" rv
       WHERE rv."project_id" = rr."project_id" AND rv."run_pk" = rr."run_pk" AND rv."review_key" = rr."review_key" AND ${condition}
       OFFSET 0)`;
+  const has = (condition: Prisma.Sql) =>
+    options.reviewJoined ? Prisma.sql`AND (${condition})` : Prisma.sql`AND EXISTS ${lookup(condition)}`;
+  const hasNot = (condition: Prisma.Sql) =>
+    options.reviewJoined ? Prisma.sql`AND NOT COALESCE(${condition}, false)` : Prisma.sql`AND NOT EXISTS ${lookup(condition)}`;
   const parts: Prisma.Sql[] = [];
   if (filters.queue) parts.push(Prisma.sql`AND rr."in_queue"`);
-  if (filters.reviewed === "yes") parts.push(Prisma.sql`AND EXISTS ${review(Prisma.sql`rv."verdict" IS NOT NULL`)}`);
-  if (filters.reviewed === "no") parts.push(Prisma.sql`AND NOT EXISTS ${review(Prisma.sql`rv."verdict" IS NOT NULL`)}`);
+  if (filters.reviewed === "yes") parts.push(has(Prisma.sql`rv."verdict" IS NOT NULL`));
+  if (filters.reviewed === "no") parts.push(hasNot(Prisma.sql`rv."verdict" IS NOT NULL`));
   const assignee = assigneeOf(filters.assignee, viewer);
-  if (assignee === null) parts.push(Prisma.sql`AND NOT EXISTS ${review(Prisma.sql`rv."assignee_person_id" IS NOT NULL`)}`);
-  else if (assignee !== undefined) parts.push(Prisma.sql`AND EXISTS ${review(Prisma.sql`rv."assignee_person_id" = ${assignee}`)}`);
+  if (assignee === null) parts.push(hasNot(Prisma.sql`rv."assignee_person_id" IS NOT NULL`));
+  else if (assignee !== undefined) parts.push(has(Prisma.sql`rv."assignee_person_id" = ${assignee}`));
   return parts.length === 0 ? Prisma.empty : Prisma.join(parts, " ");
 }
 

@@ -259,6 +259,24 @@ describe.each(testDatabases())("reviews of Reviewer candidates on $name", (kind)
     expect(given).toMatchObject({ verdict: "should_dispatch", comment: null, reviewer: { personId: ada.id, name: "Ada" } });
     expect((await reviewProgress(db, projectA, { assignee: "me" }, { personId: ada.id })).assignedToYou).toBe(0);
 
+    // The progress counts what the list lists, under every review filter (it joins the reviews; the list looks each up).
+    const reviewFilters: Array<{ reviewed?: "yes" | "no"; assignee?: string }> = [
+      { reviewed: "yes" },
+      { reviewed: "no" },
+      { assignee: "none" },
+      { assignee: ada.id },
+      { assignee: bo.id },
+    ];
+    for (const filters of reviewFilters) {
+      for (const queue of [false, true]) {
+        const query = new URLSearchParams(Object.entries({ ...filters, ...(queue ? { queue: "1" } : {}) }) as [string, string][]);
+        const listed = await candidates(`&${query}`);
+        const counted = await reviewProgress(db, projectA, { ...filters, queue }, {});
+        expect(counted.total, query.toString()).toBe(listed.length);
+        expect(counted.reviewed, query.toString()).toBe(listed.filter((r) => r.review?.verdict).length);
+      }
+    }
+
     const assigned = ZAuditList.parse((await get("/api/v1/audit?action=review.assign")).body).entries;
     expect(assigned.map((e) => [e.actor.name, e.before, e.after])).toEqual([
       ["Ada", null, { personId: bo.id, name: "Bo" }],
