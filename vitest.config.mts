@@ -17,8 +17,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     // At least two files at a time, even on two cores (Vitest's default for `vitest run` is one
-    // fewer than the cores; this applies to watch mode too): the database suites spend much of their time waiting on PostgreSQL and timers, and
-    // each opens a database of its own. On the 2-core CI machine: 16 min with one worker, 12 with two.
+    // fewer than the cores; this applies to watch mode too): the database suites spend much of
+    // their time waiting on PostgreSQL and timers, and each opens a database of its own. On the
+    // 2-core CI machine: 16 min with one worker, 12 with two.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Routes hosted by the tests only send jobs: a suite that needs a run rebuilt settles it
     // (lib/server/rebuild/settle.ts) or starts workers itself; CPU work stays on the test's thread.

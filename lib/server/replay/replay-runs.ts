@@ -50,18 +50,20 @@ export async function replayRuns(
   const changedRuns: TReplayResult["changedRuns"] = [];
   const progress: ReplayProgress = { doneRuns: 0, doneTurns: 0 };
 
-  // The next run is read (on this event loop, between requests) while the job thread replays this
+  // The next run's events are read (on this event loop, between requests, a page at a time as the
+  // database's bytes: binary COPY, decoded on the job thread) while the job thread replays this
   // one: memory holds two runs, never all of them.
-  let next = runs.length > 0 ? readRunInput(db, projectId, runs[0]) : null;
+  const readPages = (run: ReplayRun) => readEventCopyPages(db, { projectId, id: run.id });
+  let next = runs.length > 0 ? readPages(runs[0]) : null;
   let reported = performance.now();
   try {
     for (const [i, run] of runs.entries()) {
-      const input = await next!;
-      next = i + 1 < runs.length ? readRunInput(db, projectId, runs[i + 1]) : null;
+      const eventPages = await next!;
+      next = i + 1 < runs.length ? readPages(runs[i + 1]) : null;
       next?.catch(() => {}); // its failure is thrown when it is awaited, next round
       // The pages' buffers are handed over, not copied (this side never reads them).
-      const buffers = transferableBuffers(input.eventPages, { shared: true });
-      const one = await threads.run("replayRun", { runId: run.runId, ...input, overrides }, buffers);
+      const buffers = transferableBuffers(eventPages, { shared: true });
+      const one = await threads.run("replayRun", { runId: run.runId, eventPages, overrides }, buffers);
       if (one) {
         mergeKeyStats(baseline, one.baseline);
         mergeKeyStats(whatIf, one.whatIf);
@@ -87,11 +89,6 @@ export async function replayRuns(
     changedRuns,
     followUp: followUpGroups(follow, await savedCopies(db, projectId), copyFingerprint),
   };
-}
-
-/** The run's event rows, read a page at a time as the database's bytes (binary COPY): the job thread decodes them. */
-async function readRunInput(db: Database, projectId: string, run: ReplayRun): Promise<{ eventPages: Uint8Array[] }> {
-  return { eventPages: await readEventCopyPages(db, { projectId, id: run.id }) };
 }
 
 /** A resolved copy's short id: the first 10 hex digits of the sha256 of its canonical JSON. */
