@@ -21,16 +21,17 @@ export function describeViolations(violations: Awaited<ReturnType<AxeBuilder["an
  * failure and lets the test go on to its next state (it still fails at the end), so one run lists
  * every state's violations. `disableRules` leaves rules out (say why where it is used). `include`
  * checks only the part of the page a state changed (a menu opened, a form's error shown) when the
- * rest was checked in an earlier state of the same test.
+ * rest was checked in an earlier state of the same test. `rules` runs only those rules (a long
+ * page's costly colour-contrast rule on one of each of its parts, say).
  */
 export async function expectNoAxeViolations(
   page: Page,
   state: string,
-  options: { soft?: boolean; disableRules?: string[]; include?: string } = {},
+  options: { soft?: boolean; disableRules?: string[]; include?: string; rules?: string[] } = {},
 ): Promise<void> {
   // Next streams a page's metadata after its first bytes: the <title> may land just after the body.
   await expect(page).toHaveTitle(/\S/, { timeout: 10_000 });
-  let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
+  let builder = options.rules ? new AxeBuilder({ page }).withRules(options.rules) : new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
   if (options.include) builder = builder.include(options.include);
   if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
   const results = await builder.analyze();
