@@ -22,15 +22,10 @@ async function loopsIn(name: string, files: Record<string, string>): Promise<str
     writeFileSync(join(root, path), source);
   }
   const { tsConfig: _tsConfig, ...options } = config.options ?? {};
-  const cwd = process.cwd();
-  process.chdir(root);
-  try {
-    const result = await cruise(["src"], { ...options, validate: true, ruleSet: { forbidden: config.forbidden } });
-    if (typeof result.output === "string") throw new Error("expected a cruise result");
-    return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
-  } finally {
-    process.chdir(cwd);
-  }
+  // From the tree's own root (baseDir, not process.chdir: a test thread cannot change directory).
+  const result = await cruise(["src"], { ...options, baseDir: root, validate: true, ruleSet: { forbidden: config.forbidden } });
+  if (typeof result.output === "string") throw new Error("expected a cruise result");
+  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
 }
 
 describe("the folder-loop rule of npm run lint", () => {
