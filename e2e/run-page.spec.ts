@@ -1,9 +1,15 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { TRunDecisions } from "@/lib/contracts";
+import { formatBytes } from "@/lib/format";
+import { partsBreakdown } from "@/lib/run-view/context-parts";
 import { signInToDemo } from "./support/sign-in";
 
 const RUN = "etf-fees-voo-ivv-splg";
 const LIVE_RUN = "etf-sector-weights";
+/** A demo run that sends no context parts (telemetry v1 as it was). */
+const V1_RUN = "etf-quick-compare";
 
 function meterPanel(page: Page, title: string): Locator {
   return page.getByRole("region", { name: new RegExp(`^${title}\\b`) });
@@ -111,7 +117,7 @@ test.describe("run page", () => {
     await expect(page).toHaveURL(/[?&]from=\d+&to=\d+/);
     expect((await timeline).ok()).toBe(true);
     await expect(page.getByTestId("turn-window")).toContainText(/showing turns [\d,]+–[\d,]+ of turns 0–419/);
-    await expect(meterPanel(page, "Context").locator("svg.recharts-surface")).toBeVisible();
+    await expect(meterPanel(page, "Context").locator("svg.recharts-surface").first()).toBeVisible();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: path.join(testInfo.project.outputDir, "run-page-zoomed.png"), fullPage: true });
 
@@ -146,6 +152,46 @@ test.describe("run page", () => {
     await page.waitForResponse((r) => r.url().endsWith(`/api/v1/runs/${LIVE_RUN}`), { timeout: 12_000 });
     await expect(page).toHaveURL(/[?&]turn=12(&|$)/);
     await expect(inspector.getByLabel("Turn 12")).toBeVisible();
+  });
+
+  test("what filled the request at the turn a reminder was dropped (contract §11), and a run without parts keeps today's view", async ({
+    page,
+    request,
+  }) => {
+    await signInToDemo(page, `/runs/${V1_RUN}`);
+    await interactive(page);
+    await expect(meterPanel(page, "Context").getByRole("img", { name: /^Bytes of the final request per turn/ })).toBeVisible();
+    await expect(page.getByTestId("context-parts")).toHaveCount(0);
+
+    // The turn is found through the API, its expected bytes worked out here from the decisions.
+    const demoKey = readFileSync(".cuescope/e2e/demo-key", "utf8").trim();
+    const response = await request.get(`/api/v1/runs/${RUN}/decisions`, { headers: { authorization: `Bearer ${demoKey}` } });
+    expect(response.ok()).toBe(true);
+    const decisions = (await response.json()) as TRunDecisions;
+    const turn = decisions.turns.find((t) => t.contextParts && t.reminders.some((r) => r.status === "dropped"));
+    expect(turn, "the demo run has a dropped reminder on a turn with parts").toBeDefined();
+    const parts = turn!.contextParts!;
+    const dropped = turn!.reminders.filter((r) => r.status === "dropped");
+
+    await page.goto(`/runs/${RUN}?turn=${turn!.turn}`);
+    await interactive(page);
+    const chart = page.getByTestId("context-parts");
+    await expect(chart.getByRole("heading", { name: /^What filled the request/ })).toBeVisible();
+    await expect(chart.getByRole("list", { name: "Parts of the request" })).toContainText("earlier reminders");
+    // Its table view lists the selected turn's parts in bytes.
+    await chart.getByRole("button", { name: "View as table" }).click();
+    const row = chart
+      .getByRole("row")
+      .filter({ has: page.getByRole("rowheader", { name: turn!.turn.toLocaleString("en-US"), exact: true }) });
+    await expect(row).toContainText(formatBytes(parts.history!));
+
+    const inspector = page.getByRole("complementary", { name: `Turn inspector: turn ${turn!.turn.toLocaleString("en-US")}` });
+    const byPart = inspector.getByRole("list", { name: "The final request by part" });
+    await expect(byPart.getByRole("listitem")).toHaveCount(partsBreakdown(turn!.requiredBytes, parts).length);
+    await expect(byPart.getByRole("listitem").filter({ hasText: /^history/ })).toContainText(formatBytes(parts.history!));
+    await expect(inspector).toContainText(
+      `${dropped.length} dropped for lack of room (${formatBytes(dropped.reduce((n, r) => n + r.bytes, 0))})`,
+    );
   });
 
   test("an unknown run is a 404", async ({ page }) => {

@@ -1,7 +1,8 @@
 import type { TEventOf, TTurnDecision } from "@/lib/contracts";
-import { formatBytes, formatNumber, formatPercent } from "@/lib/format";
+import { formatBytes, formatPercent } from "@/lib/format";
 import { barPercent } from "@/lib/inspector/waterfall";
 import { InspectorSection } from "./inspector-section";
+import { PartsBreakdown } from "./parts-breakdown";
 import styles from "./record.module.css";
 
 type Props = {
@@ -44,7 +45,7 @@ export function ContextSection({ decision, compactions, finals }: Props) {
   const last = compactions.at(-1);
   const finalBytes = decision?.requiredBytes ?? finals.at(-1)?.body.requiredBytes ?? null;
   const capacity = decision?.capacityBytes ?? null;
-  const tokens = finals.at(-1)?.body.providerTokens;
+  const lastFinal = finals.at(-1)?.body;
   const scale = Math.max(1, capacity ?? 0, finalBytes ?? 0, ...compactions.flatMap((c) => [c.body.originalBytes, c.body.candidateBytes]));
   return (
     <InspectorSection id="inspector-context" title="Final request and compaction" meta="R9 · bytes">
@@ -53,13 +54,19 @@ export function ContextSection({ decision, compactions, finals }: Props) {
       ) : (
         <p className={styles.lead}>
           Stage and fitting used the final request: <strong>{formatBytes(finalBytes)}</strong> required
-          {finals.length > 1 ? ` (the last of ${finals.length} request.final events)` : ""}
-          {tokens !== undefined ? (
-            <span className={styles.faint}> · provider reported {formatNumber(tokens)} tokens (not used)</span>
-          ) : null}
-          .
+          {finals.length > 1 ? ` (the last of ${finals.length} request.final events)` : ""}.
         </p>
       )}
+      {finalBytes !== null ? (
+        <PartsBreakdown
+          requiredBytes={finalBytes}
+          parts={decision?.contextParts ?? lastFinal?.contextParts}
+          capacityBytes={capacity}
+          reminders={decision?.reminders ?? []}
+          providerTokens={lastFinal?.providerTokens}
+          providerCachedTokens={lastFinal?.providerCachedTokens}
+        />
+      ) : null}
       {last ? (
         <>
           <ul className={styles.sizes} aria-label="Compaction sizes">

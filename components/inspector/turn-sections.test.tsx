@@ -143,6 +143,41 @@ describe("turn inspector sections: other turns", () => {
     expect(body.textContent).toMatch(/^\{"channel":"email","message":"Long note: x+…$/);
   });
 
+  it("what filled the request (contract §11): each part and the unattributed rest with its share, the reminders fitted after, the provider's tokens apart", () => {
+    const parts = run({ runId: "parts", policy: teachPolicy, copy: TEACH_COPY })
+      .turn(3, (t) =>
+        t
+          .requests(30)
+          .finalWith({
+            requiredBytes: 8_000,
+            providerTokens: 2_100,
+            providerCachedTokens: 1_500,
+            contextParts: { system: 2_000, history: 5_000, reminders: 200 },
+          })
+          .ok(),
+      )
+      .events();
+    render(<TurnBody detail={turnDetail(parts, 3)} />);
+    const context = section("Final request and compaction");
+    // Shares of the 8,000 B request, by hand: 2,000 → 25%, 5,000 → 62.5%, 200 → 2.5%, the 800 B rest → 10%.
+    expect(lines(context.getByRole("list", { name: "The final request by part" }))).toEqual([
+      "system2,000 B25%",
+      "history5,000 B62.5%",
+      "earlier reminders200 B2.5%",
+      "unattributed800 B10%",
+    ]);
+    expect(context.getByText(/^Provider:/)).toHaveTextContent(
+      "Provider: 2,100 tokens, 1,500 tokens of them cached (tokens, as reported; never converted to bytes, not used by the rules).",
+    );
+  });
+
+  it("a turn whose agent sent no parts says so, and shows no breakdown", () => {
+    render(<TurnBody detail={turnDetail(pending, 2)} />);
+    const context = section("Final request and compaction");
+    expect(context.queryByRole("list", { name: "The final request by part" })).toBeNull();
+    context.getByText(/did not report what filled this request/);
+  });
+
   it("a Reviewer candidate the rules admitted, dispatched by the runtime", () => {
     render(<TurnBody detail={turnDetail(reviewerEvents, 10)} />);
     const reviewer = section("Reviewer");

@@ -2,6 +2,7 @@
 
 import type { TRunTimeline } from "@/lib/contracts";
 import { formatBytes, formatCount, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
+import { ContextPartsChart } from "./context-parts-chart";
 import { MeterChart, type ValueLine } from "./meter-chart";
 import { ReminderStrip } from "./reminder-strip";
 import { stageRowCount } from "@/lib/run-view/strip-layout";
@@ -154,6 +155,9 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
         ) : (
           <MeterOff what="context" />
         )}
+        {timeline.contextParts ? (
+          <ContextPartsChart chart={timeline.contextParts} compactions={context?.compactions ?? []} axis={axis} />
+        ) : null}
       </MeterPanel>
 
       <MeterPanel

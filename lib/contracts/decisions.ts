@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZContextParts } from "./context-parts";
 import { ZReminderKey } from "./reminders";
 
 /** Finding codes in the order of contract §7's table (the order findings take within a turn). */
@@ -131,6 +132,8 @@ export const ZTurnDecision = z.object({
   requiredBytes: z.number(),
   capacityBytes: z.number().nullable(),
   freeBytesAfter: z.number().nullable(),
+  /** Contract §11: the turn's last request.final's parts (bytes), only when it carried them. */
+  contextParts: ZContextParts.optional(),
   meters: ZTurnMeters,
   reminders: z.array(ZReminderDecision),
   reviewer: ZReviewerDecision.nullable(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZCopy } from "./copy";
 import { ZPolicy } from "./policy";
+import { checkRequestFinal, ZContextParts } from "./context-parts";
 import { ZRecordedReminder } from "./reminders";
 import { show, ZCount, ZExperimentName, ZFlag, ZIdentifier, ZText, ZTimestamp, ZTurn, zEnum } from "./primitives";
 
@@ -38,12 +39,20 @@ export const BODIES = {
     candidateBytes: ZCount.meta({ description: "Size of the compacted candidate, in bytes." }),
     outcome: zEnum(["adopted", "rolled_back"]).meta({ description: "Whether the compacted request replaced the original." }),
   }),
-  "request.final": z.object({
-    requiredBytes: ZCount.meta({ description: "Bytes the final request needs, before reminders are fitted." }),
-    providerTokens: ZCount.optional().meta({
-      description: "Tokens the model provider reported for the request; only when reported, never estimated.",
-    }),
-  }),
+  "request.final": z
+    .object({
+      requiredBytes: ZCount.meta({ description: "Bytes the final request needs, before reminders are fitted." }),
+      providerTokens: ZCount.optional().meta({
+        description: "Tokens the model provider reported for the request; only when reported, never estimated.",
+      }),
+      providerCachedTokens: ZCount.optional().meta({
+        description: "Of providerTokens, the tokens the provider read from its prompt cache (tokens; an addition: contract §11).",
+      }),
+      contextParts: ZContextParts.optional().meta({
+        description: "The final request's bytes by part, summing to at most requiredBytes (bytes; an addition: contract §11).",
+      }),
+    })
+    .superRefine(checkRequestFinal),
   "request.submitted": z.object({
     outcome: zEnum(["ok", "failed", "uncertain"]).meta({ description: "Whether the request reached the model." }),
     reminders: z

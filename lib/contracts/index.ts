@@ -5,6 +5,7 @@ export * from "./policy";
 export * from "./copy";
 export * from "./experiment-results";
 export * from "./effectiveness";
+export * from "./context-parts";
 export * from "./events";
 export * from "./decisions";
 export * from "./params";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTEXT_PARTS } from "./context-parts";
 import { DELIVERY_STATUSES, DENIAL_REASONS, FINDING_CODES } from "./decisions";
 
 /**
@@ -87,6 +88,31 @@ export const ZContextChart = z.object({
   points: z.array(ZMeterPoint),
   /** Every compaction in the window, in run order. */
   compactions: z.array(ZCompaction),
+});
+
+/**
+ * Contract §11: one turn's final request by part, in bytes: `value` is its requiredBytes (what the
+ * stack sums to), each part that was sent is a field of its own (an absent one was not sent), and
+ * what the parts leave (`value` minus their sum) is the unattributed rest.
+ */
+export const ZContextPartsPoint = z.object({
+  turn: ZTurn,
+  value: z.number(),
+  ...(Object.fromEntries(CONTEXT_PARTS.map((part) => [part, z.number().optional()])) as {
+    [P in (typeof CONTEXT_PARTS)[number]]: z.ZodOptional<z.ZodNumber>;
+  }),
+});
+
+/** Contract §11: what filled the final request, turn by turn (bytes), on the window's turns that sent parts. */
+export const ZContextPartsChart = z.object({
+  unit: z.literal("bytes"),
+  /** The parts some point of the window has, in contract order (the stack's order, bottom first). */
+  parts: z.array(z.enum(CONTEXT_PARTS)),
+  /** The window's rebuilt turns whose final request carried parts, and those whose did not. */
+  turnsWithParts: z.number().int().min(0),
+  turnsWithoutParts: z.number().int().min(0),
+  /** Thinned like a meter series (repeated readings folded; min/max of requiredBytes beyond the budget). */
+  points: z.array(ZContextPartsPoint),
 });
 
 /** Edits used on one block; `limit` appears only where it differs from the series' `limit`. */
@@ -266,6 +292,8 @@ export const ZRunTimeline = z.object({
   requests: ZRequestsChart.nullable(),
   time: ZTimeChart.nullable(),
   context: ZContextChart.nullable(),
+  /** Contract §11: absent when no turn of the window sent context parts (every v1 run). */
+  contextParts: ZContextPartsChart.optional(),
   edits: ZEditsChart.nullable(),
   reminders: ZTimelineReminders,
   reviewer: ZReviewerLane,
@@ -284,6 +312,8 @@ export type TRequestsChart = z.infer<typeof ZRequestsChart>;
 export type TTimeChart = z.infer<typeof ZTimeChart>;
 export type TCompaction = z.infer<typeof ZCompaction>;
 export type TContextChart = z.infer<typeof ZContextChart>;
+export type TContextPartsPoint = z.infer<typeof ZContextPartsPoint>;
+export type TContextPartsChart = z.infer<typeof ZContextPartsChart>;
 export type TBlockSeries = z.infer<typeof ZBlockSeries>;
 export type TEditsChart = z.infer<typeof ZEditsChart>;
 export type TTimelineReminder = z.infer<typeof ZTimelineReminder>;

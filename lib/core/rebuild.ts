@@ -1,5 +1,6 @@
 import {
   FINDING_CODES,
+  orderedContextParts,
   type TCopy,
   type TDeliveryStatus,
   type TEvent,
@@ -230,6 +231,8 @@ function rebuildTurn(
     requiredBytes,
     capacityBytes,
     freeBytesAfter: capacityBytes === null ? null : freeAfter,
+    // Contract §11: passed through only when sent, so a v1 turn's output is unchanged.
+    ...(final.contextParts && { contextParts: orderedContextParts(final.contextParts) }),
     meters,
     reminders,
     reviewer,

@@ -3,11 +3,13 @@ import { generateEtfRun, type EtfRunOptions, type TRawEvent } from "./etf-run";
 /**
  * The demo data set: runs of the seed's ETF research agent by several agents and models, from 20
  * to 2,000 turns, over the last days before `now`. Together they make every contract §7 finding
- * code appear, next to ordinary runs and one still live.
+ * code appear, next to ordinary runs and one still live. Three of them also say what filled each
+ * request (contract §11's context parts); the others are v1 runs without them.
  */
 export const DEMO_RUNS: readonly (EtfRunOptions & { hoursAgo: number; live?: boolean })[] = [
   {
     runId: "etf-fees-voo-ivv-splg",
+    contextParts: true,
     task: "Compare fees and holdings of VOO, IVV and SPLG",
     seed: 11,
     turns: 420,
@@ -47,6 +49,7 @@ export const DEMO_RUNS: readonly (EtfRunOptions & { hoursAgo: number; live?: boo
   },
   {
     runId: "etf-tracking-error",
+    contextParts: true,
     task: "Estimate tracking error of EFA, IEFA and VEA against MSCI EAFE",
     seed: 15,
     turns: 900,
@@ -66,6 +69,7 @@ export const DEMO_RUNS: readonly (EtfRunOptions & { hoursAgo: number; live?: boo
   },
   {
     runId: "etf-sector-weights",
+    contextParts: true,
     task: "Compare sector weights of VOO and RSP over the last year",
     seed: 17,
     turns: 300,

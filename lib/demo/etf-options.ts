@@ -65,6 +65,8 @@ export interface EtfRunOptions {
   /** How many times each requested code is injected (spread over the run); 1 by default. */
   anomalyRepeats?: number;
   rates?: Partial<EtfRates>;
+  /** Every request.final also says what filled the request (contextParts, contract §11); off by default. */
+  contextParts?: boolean;
   /** Progress for long runs (e.g. on stderr): phase name, done, total. */
   onProgress?: (phase: string, done: number, total: number) => void;
 }

@@ -157,3 +157,32 @@ describe("generateEtfRun: rebuilt by the core", () => {
     expect(keys(decisions.findings)).toEqual(keys(run.manifest.expectedFindings));
   });
 });
+
+describe("generateEtfRun with context parts (contract §11)", () => {
+  const parts = generateEtfRun({ turns: 600, seed: 7, anomalies: true, runId: "etf-anomalies", contextParts: true });
+
+  it("adds parts to every request.final, each valid and summing to at most requiredBytes, and changes nothing else", () => {
+    const finals = parts.events.filter((e) => e.type === "request.final");
+    expect(finals.length).toBeGreaterThan(500);
+    for (const event of finals) {
+      expect(ZEvent.safeParse(event).success).toBe(true);
+      const body = event.body as { requiredBytes: number; contextParts: Record<string, number> };
+      const sum = Object.values(body.contextParts).reduce((n, b) => n + b, 0);
+      expect(sum).toBeLessThanOrEqual(body.requiredBytes);
+    }
+    const stripped = parts.events.map((e) => {
+      if (e.type !== "request.final") return e;
+      const { contextParts: _, ...body } = e.body as Record<string, unknown>;
+      return { ...e, body };
+    });
+    expect(stripped).toEqual(withAnomalies.events);
+  });
+
+  it("carries earlier turns' delivered reminders until a compaction is adopted", () => {
+    const decisions = rebuild(validated(parts));
+    const carried = decisions.turns.map((t) => t.contextParts?.reminders ?? 0);
+    // It grows over the run and falls back after compactions.
+    expect(Math.max(...carried)).toBeGreaterThan(carried[1]);
+    expect(carried.some((bytes, i) => i > 0 && bytes < carried[i - 1])).toBe(true);
+  });
+});

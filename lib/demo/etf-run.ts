@@ -3,6 +3,7 @@ import { parseInstant, ZEvent, ZPolicy, type TEvent, type TPolicy, type TRunDeci
 import { rebuild } from "@/lib/core";
 import { EtfFacts } from "./etf-facts";
 import { fillAgentLists } from "./etf-lists";
+import { addContextParts } from "./etf-parts";
 import type { AnomalyManifest, TurnRecord } from "./etf-model";
 import { DEFAULT_RATES, DEFAULT_TASK, defaultEtfPolicy, type EtfRunOptions } from "./etf-options";
 import { expectedComparisons, inFindingOrder } from "./etf-oracle";
@@ -74,6 +75,7 @@ export function generateEtfRun(options: EtfRunOptions = {}): EtfRun {
   progress?.("coordinator", 1, 1);
 
   fillAgentLists({ records: facts.records, decisions: coordinator, policy, plan, rates, rng: streamOf(seed, "lists") });
+  if (options.contextParts) addContextParts(facts.records, coordinator, streamOf(seed, "parts"));
   const expectedFindings = inFindingOrder([...facts.eventFindings, ...expectedComparisons(facts.records, coordinator, policy)]);
   const events = assemble();
   progress?.("events", events.length, events.length);

@@ -11,6 +11,13 @@ export const CUESCOPE_TURN = "cuescope.turn";
 export const CUESCOPE_ID = "cuescope.id";
 export const CUESCOPE_BODY = "cuescope.body";
 const BODY_FIELD_PREFIX = "cuescope.body.";
+/** `cuescope.body.contextParts.<part>`: one part of a request.final's contextParts (contract §11). */
+const CONTEXT_PART_PREFIX = "cuescope.body.contextParts.";
+
+/** Sets an own property, whatever its name (`__proto__` included). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
 
 /**
  * A short label for an attribute value in a message: a string as itself, anything else as JSON
@@ -69,10 +76,19 @@ export function telemetryEvent(attributes: Attributes, context: EventContext): E
     }
     body = { ...parsed };
   }
+  const parts: [string, JsonValue][] = [];
   for (const [key, value] of Object.entries(attributes)) {
-    if (key.startsWith(BODY_FIELD_PREFIX) && key.length > BODY_FIELD_PREFIX.length) {
-      Object.defineProperty(body, key.slice(BODY_FIELD_PREFIX.length), { value, enumerable: true, writable: true, configurable: true });
-    }
+    if (key.startsWith(CONTEXT_PART_PREFIX) && key.length > CONTEXT_PART_PREFIX.length)
+      parts.push([key.slice(CONTEXT_PART_PREFIX.length), value]);
+    else if (key.startsWith(BODY_FIELD_PREFIX) && key.length > BODY_FIELD_PREFIX.length)
+      setOwn(body, key.slice(BODY_FIELD_PREFIX.length), value);
+  }
+  if (parts.length > 0) {
+    // Contract §11: flat part attributes set parts of the body's contextParts, over any given whole.
+    const given = body.contextParts;
+    const contextParts: Record<string, unknown> = typeof given === "object" && given !== null && !Array.isArray(given) ? { ...given } : {};
+    for (const [part, value] of parts) setOwn(contextParts, part, value);
+    setOwn(body, "contextParts", contextParts);
   }
   const event: Record<string, unknown> = {
     id: lookup(CUESCOPE_ID, attributes) ?? context.derivedId(),

@@ -88,6 +88,41 @@ describe("span events with cuescope.* attributes", () => {
     expect(mapped.records).toEqual([]);
   });
 
+  it("sets context parts from flat cuescope.body.contextParts.<part> attributes, over a contextParts given whole (contract §11)", () => {
+    const final = (attributes: Record<string, unknown>) =>
+      mapTraces(
+        traces([
+          span({
+            attributes: { "cuescope.run_id": "run-1" },
+            events: [
+              {
+                timeUnixNano: 1n,
+                name: "final",
+                attributes: { "cuescope.type": "request.final", "cuescope.turn": 2, "cuescope.id": "f", ...attributes } as never,
+              },
+            ],
+          }),
+        ]),
+      ).events[0].event.body;
+    expect(
+      final({ "cuescope.body.requiredBytes": 900, "cuescope.body.contextParts.history": 500, "cuescope.body.contextParts.system": 100 }),
+    ).toEqual({
+      requiredBytes: 900,
+      contextParts: { history: 500, system: 100 },
+    });
+    expect(
+      final({
+        "cuescope.body": JSON.stringify({ requiredBytes: 900, contextParts: { tools: 50, history: 1 } }),
+        "cuescope.body.contextParts.history": 500,
+      }),
+    ).toEqual({ requiredBytes: 900, contextParts: { tools: 50, history: 500 } });
+    // Only the contextParts prefix nests: another dotted name stays one (unknown, ignored) field.
+    expect(final({ "cuescope.body.requiredBytes": 9, "cuescope.body.policy.requests": 1 })).toEqual({
+      requiredBytes: 9,
+      "policy.requests": 1,
+    });
+  });
+
   it("refuses a cuescope.body that is not a JSON object, naming the event", () => {
     const mapped = mapTraces(
       traces([span({ events: [{ timeUnixNano: 1n, name: "x", attributes: { "cuescope.type": "run.ended", "cuescope.body": "[1]" } }] })]),

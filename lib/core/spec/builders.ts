@@ -77,6 +77,11 @@ export class TurnBuilder {
     this.add("request.final", { requiredBytes }, meta);
     return this;
   }
+  /** `request.final` with the optional fields of contract §11 (contextParts, provider tokens). */
+  finalWith(body: { requiredBytes: number } & Record<string, unknown>, meta?: Meta): this {
+    this.add("request.final", body, meta);
+    return this;
+  }
   /** `request.submitted`; `reminders` undefined = no list recorded. */
   submitted(outcome: "ok" | "failed" | "uncertain", reminders?: Rem[], options: SubmitOptions = {}): this {
     const { ts, id, ...rest } = options;

@@ -16,7 +16,7 @@ import type {
 } from "@/lib/contracts";
 import { compareCodePoints, inRunOrder } from "@/lib/core";
 import { msToMinutes, MS_PER_MINUTE } from "@/lib/format/time";
-import { thinSeries } from "./downsample";
+import { thinSeries, type SeriesPoint } from "./downsample";
 import {
   foldChains,
   foldCompactions,
@@ -27,7 +27,7 @@ import {
   laneBuckets,
   type BucketOf,
 } from "./fold-lanes";
-import { meterSeries, stageChanges } from "./meter-series";
+import { meterSeries, partsPresent, stageChanges } from "./meter-series";
 import { MARKER_STATUSES, reminderLanes } from "./reminder-lanes";
 import { chainExtent, reviewerLane } from "@/lib/derived/reviewer/lane";
 import { REVIEWER_LANE_EVENT_TYPES } from "@/lib/derived/reviewer/window-events";
@@ -115,12 +115,15 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
   };
 
   let downsampled = false;
-  const thin = <P extends TMeterPoint>(points: P[], own: ReadonlySet<number>): P[] => {
-    const pinned = pinnedPoints(points, own, findingTurns, maxPoints, bucketOf);
+  /** Thins a series, keeping the points at `changes` (indices), at `own`'s turns and at findings while they fit. */
+  const thinPinned = <P extends SeriesPoint>(points: P[], own: ReadonlySet<number>, changes: ReadonlySet<number>): P[] => {
+    const pinned = pinnedPoints(points, own, findingTurns, maxPoints, bucketOf, changes);
     const thinned = thinSeries(points, maxPoints, (_, i) => pinned.has(i));
     if (thinned.lossy) downsampled = true;
     return thinned.points;
   };
+  /** A meter's series: its stage changes are kept too. */
+  const thin = <P extends TMeterPoint>(points: P[], own: ReadonlySet<number>): P[] => thinPinned(points, own, stageChanges(points));
 
   const series = meterSeries(turns);
   const requests = policy.requests;
@@ -165,6 +168,16 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
           compactions: fit(compactions, (items) => foldCompactions(items, bucketOf)),
         }
       : null,
+    ...(series.contextParts.length > 0 && {
+      contextParts: {
+        unit: "bytes" as const,
+        parts: partsPresent(series.contextParts),
+        turnsWithParts: series.contextParts.length,
+        turnsWithoutParts: turns.length - series.contextParts.length,
+        // What filled the request where a reminder was dropped or a compaction ran stays drawn.
+        points: thinPinned(series.contextParts, new Set([...marks.dropped, ...compactions.map((c) => c.turn)]), new Set()),
+      },
+    }),
     edits: edits
       ? {
           unit: "edits",
@@ -202,13 +215,14 @@ export function buildTimeline(decisions: TRunDecisions, events: readonly TEvent[
  * turns, so markers cannot grow a series past the budget (the lanes keep every marker).
  */
 function pinnedPoints(
-  points: readonly TMeterPoint[],
+  points: readonly { turn: number }[],
   own: ReadonlySet<number>,
   findingTurns: ReadonlySet<number>,
   budget: number,
   bucketOf: BucketOf,
+  /** Indices of the points where the meter's stage changed. */
+  changes: ReadonlySet<number>,
 ): Set<number> {
-  const changes = stageChanges(points);
   const pinned: number[] = [];
   points.forEach((point, i) => {
     if (changes.has(i) || own.has(point.turn) || findingTurns.has(point.turn)) pinned.push(i);
@@ -266,9 +280,12 @@ function reminderMarkerTurns(turns: readonly TTurnDecision[]) {
     time: new Set<number>(),
     context: new Set<number>(),
     blocks: new Map<string, Set<number>>(),
+    /** Turns where any reminder was dropped for capacity. */
+    dropped: new Set<number>(),
   };
   for (const { turn, reminders } of turns) {
     for (const reminder of reminders) {
+      if (reminder.status === "dropped") marks.dropped.add(turn);
       if (!MARKER_STATUSES.has(reminder.status)) continue;
       if (reminder.key === "edits") {
         const subject = reminder.subject ?? "";

@@ -220,6 +220,43 @@ describe.each(testDatabases())("ingestion on $name", (kind) => {
     expect(await storedCount(runId)).toBe(2);
   });
 
+  it("stores context parts (contract §11), refuses bad ones per event naming the field, and the rebuild passes them through", async () => {
+    const runId = nextRunId();
+    const [, final0, submitted0] = turnEvents(runId, 0, 2, 5000);
+    const [, final1, submitted1] = turnEvents(runId, 1, 5, 6000);
+    const answer = await ingestBatch(db, projectId, [
+      startedEvent(runId),
+      {
+        ...final0,
+        body: {
+          requiredBytes: 5000,
+          providerTokens: 1300,
+          providerCachedTokens: 1000,
+          contextParts: { system: 1200, history: 3000, images: 4 },
+        },
+      },
+      submitted0,
+      { ...final1, body: { requiredBytes: 6000, contextParts: { history: -5 } } },
+      { ...final1, id: `${runId}-over`, body: { requiredBytes: 6000, contextParts: { system: 1200, history: 5000 } } },
+      { ...final1, id: `${runId}-cached`, body: { requiredBytes: 6000, providerTokens: 10, providerCachedTokens: 11 } },
+      submitted1,
+      endedEvent(runId),
+    ]);
+    expect(answer.results.map((r) => r.error ?? r.status)).toEqual([
+      "created",
+      "created",
+      "created",
+      { path: "body.contextParts.history", message: "expected integer >= 0, got -5" },
+      { path: "body.contextParts", message: "the parts sum to 6200 bytes, more than requiredBytes (6000)" },
+      { path: "body.providerCachedTokens", message: "11 cached tokens is more than providerTokens (10)" },
+      "created",
+      "created",
+    ]);
+    const decisions = await getDecisions(db, projectId, runId);
+    // The unknown part was not stored; turn 1 has no request.final, so it is skipped.
+    expect(decisions.turns.map((t) => [t.turn, t.contextParts])).toEqual([[0, { system: 1200, history: 3000 }]]);
+  });
+
   it("gives the same decisions for out-of-order arrival in any batch split as for in-order arrival", async () => {
     const inOrder = nextRunId();
     const events = smallRun(inOrder, 15);

@@ -17,7 +17,7 @@ import {
   resumeRebuild,
   type CheckpointedRebuild,
 } from "../../../lib/core";
-import { CuescopeError, type RecordedEvent, type Run } from "./client";
+import { CuescopeError, type EventBody, type RecordedEvent, type Run } from "./client";
 
 export type { TFinding as Finding, TReminderDecision as ReminderDecision, TRecordedReminder as RecordedReminder };
 
@@ -60,10 +60,11 @@ export interface Coordinator {
   readonly policy: TPolicy;
   /**
    * Decides turn `turn`: records its request.final (the final request's size before reminders,
-   * R9) and returns the plan. Record the turn's meter readings (meter.*, block.edited) before: a
+   * R9), with the provider's tokens and the request's bytes by part when known (contextParts,
+   * providerCachedTokens: contract §11), and returns the plan. Record the turn's meter readings (meter.*, block.edited) before: a
    * reading of turn t recorded after `decide(t)` changes t's decision, and the run's audit will say so.
    */
-  decide(input: { turn: number; requiredBytes: number; providerTokens?: number }): TurnPlan;
+  decide(input: { turn: number } & EventBody<"request.final">): TurnPlan;
   /**
    * Records what was sent for the plan: request.submitted with the plan's list and the outcome,
    * then reminders.marked with the same list (not for a failed outcome). Returns the submission's id.
@@ -125,8 +126,9 @@ export function createCoordinator(run: Run): Coordinator {
   return {
     run,
     policy,
-    decide({ turn, requiredBytes, providerTokens }) {
-      run.requestFinal(providerTokens === undefined ? { requiredBytes } : { requiredBytes, providerTokens }, { turn });
+    decide({ turn, ...body }) {
+      const { requiredBytes } = body;
+      run.requestFinal(body, { turn });
       const { decisions } = rebuildNow();
       const decision = decisions.turns.findLast((d) => d.turn === turn);
       // Only when the request.final was refused (production mode; development threw already): no reminders.

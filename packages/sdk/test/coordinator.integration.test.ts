@@ -45,7 +45,12 @@ function driveRun(run: Parameters<typeof createCoordinator>[0], turns: number, t
       dispatch = null;
     }
     required = turn === 18 ? 5_000 : required + 260;
-    const plan = coordinator.decide({ turn, requiredBytes: required });
+    // Every third turn also says what fills the request (contract §11), with the provider's tokens.
+    const anatomy =
+      turn % 3 === 0
+        ? { providerTokens: 1_000 + turn, providerCachedTokens: 800, contextParts: { system: 1_200, history: required - 1_500 } }
+        : {};
+    const plan = coordinator.decide({ turn, requiredBytes: required, ...anatomy });
     plans.push(plan);
     const outcome = turn % 11 === 0 ? "failed" : turn % 13 === 0 ? "uncertain" : "ok";
     coordinator.submitted(tamper ? tamper(plan) : plan, outcome);
@@ -97,6 +102,10 @@ describe.each(testDatabases())("the in-process coordinator on $name", (kind) => 
     expect(stored.status).toBe("completed");
     expect(decisions.findings).toEqual([]);
     expect(decisions.turns).toHaveLength(40);
+    const parts = decisions.turns
+      .filter((t) => t.contextParts)
+      .map((t) => [t.turn, t.contextParts!.system, t.requiredBytes - t.contextParts!.history!]);
+    expect(parts).toEqual(Array.from({ length: 13 }, (_, k) => [3 * (k + 1), 1_200, 1_500]));
     // the run exercised what it should: notices, states, suggestions, drops, Reviewer candidates
     const reminders = decisions.turns.flatMap((t) => t.reminders);
     expect(new Set(reminders.map((r) => r.key))).toEqual(new Set(["requests", "time", "context", "edits", "review"]));
