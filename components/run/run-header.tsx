@@ -58,6 +58,7 @@ export function RunHeader({ summary, polling }: { summary: TRunSummary; polling:
           </a>
           {polling ? <span className={styles.polling}>updating every 5 s</span> : null}
           <Link href={reviewerOfRunHref(summary.runId)}>Reviewer audit of this run →</Link>
+          <Link href={`/compare?${new URLSearchParams({ a: summary.runId })}`}>Compare with… →</Link>
         </div>
       </div>
       {freshness ? (

@@ -2,6 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
+import { compareUrl, toggledPair } from "@/lib/compare-view/compare-url";
 import { formatNumber } from "@/lib/format";
 import { isBehind } from "@/lib/run-view/freshness";
 import { RUN_PAGE_SIZES } from "@/lib/contracts";
@@ -62,6 +64,8 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
   const filtered = hasFilters(view);
   const clearHref = runListHref(view, CLEARED_FILTERS);
   const { columns, setShown, reset } = useRunColumns();
+  // The two runs ticked for "Compare selected" (a third tick lets the first go).
+  const [compare, setCompare] = useState<string[]>([]);
   const exportQuery = new URLSearchParams(queryInput({ ...filters, cursor: undefined, limit: undefined })).toString();
   const exportHref = (format: "csv" | "json") => `/api/v1/runs/export?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
@@ -109,6 +113,15 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
         />
         <JumpKeys kind={PROBLEM_RUN} noun="run with problems" />
         <span className={toolbarStyles.spacer} />
+        {compare.length === 2 ? (
+          <Link className={toolbarStyles.export} href={compareUrl({ a: compare[0], b: compare[1] })}>
+            Compare selected
+          </Link>
+        ) : (
+          <span className={toolbarStyles.hint}>
+            {compare.length === 1 ? "Select one more run to compare" : "Select two runs to compare"}
+          </span>
+        )}
         <a className={toolbarStyles.export} href={exportHref("csv")} download>
           Export CSV
         </a>
@@ -142,7 +155,14 @@ export function RunsList({ project, view: serverView, filters, now: serverNow, i
         />
       ) : (
         <div className={frame.panel}>
-          <RunsTable runs={runs} view={view} now={now} dimmed={pending} columns={columns} />
+          <RunsTable
+            runs={runs}
+            view={view}
+            now={now}
+            dimmed={pending}
+            columns={columns}
+            compare={{ selected: compare, toggle: (runId) => setCompare((chosen) => toggledPair(chosen, runId)) }}
+          />
           <ListPager
             info={view.cursor ? "Later page" : "First page"}
             firstHref={view.cursor ? runListHref(view, { cursor: undefined }) : null}

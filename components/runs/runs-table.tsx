@@ -17,10 +17,12 @@ type Props = {
   dimmed?: boolean;
   /** The ids of the columns to show (RUN_COLUMNS order); every column when absent. Fixed columns always show. */
   columns?: readonly string[];
+  /** The runs ticked for comparison (at most two) and how a tick changes them; no tick column when absent. */
+  compare?: { selected: readonly string[]; toggle: (runId: string) => void };
 };
 
 /** The dense runs table: one row per run, each meter in its own unit; columns from RUN_COLUMNS. */
-export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
+export function RunsTable({ runs, view, now, dimmed, columns, compare }: Props) {
   const shown = RUN_COLUMNS.filter((column) => column.fixed || !columns || columns.includes(column.id));
   return (
     <ScrollRegion label="Runs" className={styles.wrap}>
@@ -31,6 +33,12 @@ export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
             {shown.map((column) => (
               <ColumnHeader key={column.id} column={column} view={view} />
             ))}
+            {compare ? (
+              <th scope="col" className={styles.pick} title="Tick two runs, then Compare selected">
+                <span aria-hidden="true">⇄</span>
+                <span className="sr-only">Compare</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -41,6 +49,16 @@ export function RunsTable({ runs, view, now, dimmed, columns }: Props) {
                   {column.cell(run, { now })}
                 </td>
               ))}
+              {compare ? (
+                <td className={styles.pick}>
+                  <input
+                    type="checkbox"
+                    aria-label={`Compare ${run.runId}`}
+                    checked={compare.selected.includes(run.runId)}
+                    onChange={() => compare.toggle(run.runId)}
+                  />
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

@@ -26,3 +26,4 @@ export * from "./audit";
 export * from "./keys";
 export * from "./people";
 export * from "./alerts";
+export * from "./compare";

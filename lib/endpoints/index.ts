@@ -1,6 +1,7 @@
 import { alertsApi } from "./alerts";
 import { auditApi } from "./audit";
 import { commentsApi } from "./comments";
+import { compareApi } from "./compare";
 import { endpointsIn, type AnyEndpoint } from "./endpoint";
 import { experimentsApi } from "./experiments";
 import { ingestApi } from "./ingest";
@@ -19,6 +20,7 @@ export {
   alertsApi,
   auditApi,
   commentsApi,
+  compareApi,
   copyVersionsApi,
   experimentsApi,
   ingestApi,
@@ -42,6 +44,7 @@ export * from "./endpoint";
 export const ENDPOINTS: readonly AnyEndpoint[] = endpointsIn(
   ingestApi,
   runsApi,
+  compareApi,
   commentsApi,
   reviewerApi,
   reviewsApi,

@@ -36,6 +36,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     ],
   },
   { title: "Runs list", path: /^\/runs$/, shortcuts: [jump("run with dropped reminders, findings or violations")] },
+  { title: "Run comparison", path: /^\/compare$/, shortcuts: [jump("turn where the two runs decided differently")] },
   { title: "Reviewer audit", path: /^\/reviewer$/, shortcuts: [jump("candidate with a violation")] },
   {
     title: "Review queue",

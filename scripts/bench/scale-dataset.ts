@@ -43,6 +43,8 @@ import {
 
 /** The run whose summary and timeline are timed: run 0, the same run at every size. */
 const SAMPLE_RUN = "scale-0000";
+/** The run a comparison reads beside SAMPLE_RUN. */
+const OTHER_RUN = "scale-0001";
 
 /** The alerts list's newest page (of 50). */
 export const ALERT_LIST_PATH = "/api/v1/alerts";
@@ -96,6 +98,13 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
   { label: `run summary (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN), targeted: false },
   { label: `run follow-up and fatigue (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/effectiveness"), targeted: false },
   { label: `run timeline (${SAMPLE_RUN})`, path: apiRunPath(SAMPLE_RUN, "/timeline"), targeted: false },
+  // Run comparison (docs/compare.md): two runs' first difference and its decisions, then the last one stepping back.
+  { label: `GET /api/v1/compare (${SAMPLE_RUN} vs ${OTHER_RUN})`, path: `/api/v1/compare?a=${SAMPLE_RUN}&b=${OTHER_RUN}`, targeted: true },
+  {
+    label: "GET /api/v1/compare?direction=previous",
+    path: `/api/v1/compare?a=${SAMPLE_RUN}&b=${OTHER_RUN}&direction=previous`,
+    targeted: true,
+  },
 ];
 
 export interface DatasetParts {

@@ -20,8 +20,8 @@ export interface PageMeasurement {
 }
 
 /**
- * GET /runs/<id> of a run of each of `turnsList` turns, then GET /runs, each by `readers` readers at
- * once, `rounds` requests each.
+ * GET /runs/<id> of a run of each of `turnsList` turns, the comparison page of the longest with another
+ * run as long, then GET /runs, each by `readers` readers at once, `rounds` requests each.
  */
 export async function measurePages(
   ctx: BenchContext,
@@ -31,6 +31,10 @@ export async function measurePages(
   const database = await createScratchDatabase();
   try {
     const runs = turnsList.map((turns, i) => etfRun(`page-${turns}`, 200 + i, turns));
+    // The comparison page (docs/compare.md) of the longest run with another run as long (another seed).
+    const longest = Math.max(...turnsList);
+    const other = etfRun(`page-${longest}-b`, 300, longest);
+    runs.push(other);
     let session: string;
     const db = await database.open();
     try {
@@ -50,11 +54,16 @@ export async function measurePages(
     return await withServer(database, async (base) => {
       const client = pageClient(base, session);
       const pages = [
-        ...runs.map((run, i) => ({
-          label: `run page, ${turnsList[i].toLocaleString("en-US")} turns`,
-          turns: turnsList[i],
-          path: runPath(run.runId),
+        ...turnsList.map((turns, i) => ({
+          label: `run page, ${turns.toLocaleString("en-US")} turns`,
+          turns,
+          path: runPath(runs[i].runId),
         })),
+        {
+          label: `comparison page, two ${longest.toLocaleString("en-US")}-turn runs`,
+          turns: longest,
+          path: `/compare?${new URLSearchParams({ a: `page-${longest}`, b: other.runId })}`,
+        },
         { label: "runs list page", turns: undefined, path: "/runs" },
       ];
       const measured: PageMeasurement[] = [];

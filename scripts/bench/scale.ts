@@ -53,6 +53,7 @@ const DECISIONS_RSS_TARGET_MB = 100;
 const ZOOM_P95_TARGET = 100;
 const HEALTH_P95_TARGET = 200;
 const PAGE_P95_TARGET = 1_000;
+const COMPARE_PAGE_RATIO_TARGET = 2;
 /** The runs of the pages part, in turns, and its readers. */
 const PAGE_TURNS = [1_000, 5_000, 50_000];
 const PAGE_READERS = 20;
@@ -359,4 +360,20 @@ async function pages(ctx: BenchContext, db: string): Promise<void> {
   ctx.print();
   for (const m of measured)
     ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers`, m.latency.p95, "ms", { atMost: PAGE_P95_TARGET }));
+  // Issue 27: the comparison of two 50,000-turn runs renders its first view within 2× of one run's page.
+  const longest = Math.max(...PAGE_TURNS);
+  const runPage = measured.find((m) => m.label.startsWith("run page") && m.turns === longest);
+  const comparison = measured.find((m) => m.label.startsWith("comparison page"));
+  if (runPage && comparison) {
+    ctx.print(
+      targetLine(
+        `comparison page p95 / ${longest.toLocaleString("en-US")}-turn run page p95`,
+        comparison.latency.p95 / runPage.latency.p95,
+        "×",
+        {
+          atMost: COMPARE_PAGE_RATIO_TARGET,
+        },
+      ),
+    );
+  }
 }

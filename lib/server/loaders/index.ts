@@ -2,6 +2,7 @@ import "server-only";
 import * as alerts from "./alerts";
 import * as audit from "./audit";
 import * as comments from "./comments";
+import * as compare from "./compare";
 import * as experiments from "./experiments";
 import * as keys from "./keys";
 import * as members from "./members";
@@ -21,7 +22,22 @@ import * as versions from "./versions";
  */
 export const LOADERS: ReadonlyMap<string, Loader> = (() => {
   const byId = new Map<string, Loader>();
-  for (const group of [alerts, audit, comments, experiments, keys, members, otlp, replay, reviewer, reviews, runs, trends, versions]) {
+  for (const group of [
+    alerts,
+    audit,
+    comments,
+    compare,
+    experiments,
+    keys,
+    members,
+    otlp,
+    replay,
+    reviewer,
+    reviews,
+    runs,
+    trends,
+    versions,
+  ]) {
     for (const loader of Object.values(group).filter(isLoader)) {
       if (byId.has(loader.endpoint.id)) throw new Error(`two loaders for the endpoint ${loader.endpoint.id}`);
       byId.set(loader.endpoint.id, loader);

@@ -7,5 +7,9 @@
  * 1: triage marks and counts (run_triage_marks, run_decisions.triage_counts).
  * 2: the run's long Reviewer chains (run_decisions.reviewer_spans), a zoomed timeline's index.
  * 3: the run's experiment row (experiment_runs, lib/server/rebuild/experiment-runs.ts).
+ * 4: the run's decision digests per bucket of turns (run_decision_digests), for run comparison.
  */
-export const DERIVED_VERSION = 3;
+export const DERIVED_VERSION = 4;
+
+/** The first DERIVED_VERSION whose rows have decision digests (run comparison waits for it). */
+export const DIGESTS_SINCE_VERSION = 4;

@@ -20,6 +20,7 @@ import { decisionsJsonOf } from "@/lib/server/runs/decision-chunks";
 import { readWholeDecisions } from "@/lib/server/runs/stored-decisions";
 import { keepResumeState } from "./resume-state";
 import { getRunTriage } from "@/lib/server/runs/run-triage";
+import { decisionDigests } from "@/lib/derived/compare/decision-digests";
 import { triageCounts, triageMarks } from "@/lib/derived/triage";
 import { taskThreads } from "@/lib/server/background/tasks";
 
@@ -92,6 +93,11 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           }),
           counts: stored.triageCounts,
         },
+        digests: await db.prisma.runDecisionDigest.findMany({
+          where: { projectId, runPk: run.id },
+          select: { bucket: true, digest: true },
+          orderBy: { bucket: "asc" },
+        }),
         trends: (await db.prisma.trendBucket.findMany({ where: { projectId, runPk: run.id }, orderBy: { bucket: "asc" } })).map((b) => ({
           bucketMs: b.bucket.getTime(),
           counts: b.counts,
@@ -114,6 +120,7 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
           marks: triageMarks(decisions.turns, decisions.findings).sort((a, b) => a.kind.localeCompare(b.kind) || a.turn - b.turn),
           counts: triageCounts(triageMarks(decisions.turns, decisions.findings)),
         },
+        digests: decisionDigests(decisions.turns),
         // The trend buckets of every event, each turn at its earliest event's time.
         trends: trendBuckets(decisions, events, turnTimesOf(events)).map((b) => ({
           ...b,
@@ -129,7 +136,7 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
 
   it.each([
     { seed: 1, turns: 120 },
-    { seed: 2, turns: 200 },
+    { seed: 2, turns: 300 },
   ])(
     "resumes a live run batch by batch to exactly what a full rebuild gives (seed $seed)",
     async ({ seed, turns }) => {

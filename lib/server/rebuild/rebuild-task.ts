@@ -14,6 +14,7 @@ import { duePolicyOf, experimentRunCounts } from "@/lib/derived/effectiveness/ef
 import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
+import { bucketOfTurn, decisionDigests, type DecisionDigest } from "@/lib/derived/compare/decision-digests";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/derived/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
@@ -96,6 +97,8 @@ export type RebuildTaskOutput =
       /** The run's figures for the runs list (lib/server/runs/list-figures.ts). */
       listFigures: RunListFigures;
       triage: TriageOutput;
+      /** The digests of the run's decisions per bucket of turn numbers (run comparison), from `fromBucket` on (all when null). */
+      digests: { fromBucket: number | null; digests: DecisionDigest[] };
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
       /** The run's long Reviewer chains (lib/derived/reviewer/window-events.ts) as JSON text: a zoomed timeline's index. */
@@ -200,6 +203,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       audit: storedAudit(audit),
       listFigures: runListFigures(summary, audit),
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
+      digests: digestsOf(decisions.turns, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       trends: {
         buckets: trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? [])),
         copyVersion: copyVersionOf(summary.copy),
@@ -257,6 +261,17 @@ const parseTurns = (text: string) => JSON.parse(text) as TTurnDecision[];
 function triageOf(decisions: TRunDecisions, fromTurn: number | null): TriageOutput {
   const all = triageMarks(decisions.turns, decisions.findings);
   return { fromTurn, marks: fromTurn === null ? all : all.filter((m) => m.turn >= fromTurn), counts: triageCounts(all) };
+}
+
+/**
+ * The decision digests to store: all of them, or on a resume those of the buckets from the one that
+ * holds its first rewritten turn on (the buckets before it hold only turns the resume left alone).
+ */
+function digestsOf(turns: readonly TTurnDecision[], fromTurn: number | null): { fromBucket: number | null; digests: DecisionDigest[] } {
+  if (fromTurn === null) return { fromBucket: null, digests: decisionDigests(turns) };
+  const fromBucket = bucketOfTurn(fromTurn);
+  const first = turns.findIndex((t) => bucketOfTurn(t.turn) >= fromBucket);
+  return { fromBucket, digests: first < 0 ? [] : decisionDigests(turns.slice(first)) };
 }
 
 const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
