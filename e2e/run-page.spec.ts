@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import type { TRunDecisions } from "@/lib/contracts";
-import { formatBytes } from "@/lib/format";
+import type { TRunDecisions, TRunSummary } from "@/lib/contracts";
+import { formatBytes, formatNumber, formatTurnCount } from "@/lib/format";
 import { partsBreakdown } from "@/lib/run-view/context-parts";
 import { signInToDemo } from "./support/sign-in";
 
@@ -192,6 +192,31 @@ test.describe("run page", () => {
     await expect(inspector).toContainText(
       `${dropped.length} dropped for lack of room (${formatBytes(dropped.reduce((n, r) => n + r.bytes, 0))})`,
     );
+  });
+
+  test("a live run says what runs out next at its recent pace, and the runs list names the same limit", async ({ page, request }) => {
+    const demoKey = readFileSync(".cuescope/e2e/demo-key", "utf8").trim();
+    const response = await request.get(`/api/v1/runs/${LIVE_RUN}`, { headers: { authorization: `Bearer ${demoKey}` } });
+    const summary = (await response.json()) as TRunSummary;
+    const projection = summary.projection!;
+    const decisions = (await (
+      await request.get(`/api/v1/runs/${LIVE_RUN}/decisions`, { headers: { authorization: `Bearer ${demoKey}` } })
+    ).json()) as TRunDecisions;
+    expect(projection.lastTurn).toBe(decisions.turns.at(-1)!.turn);
+    // The pace is fitted over the readings of the run's last 30 rebuilt turns.
+    const requests = projection.meters.find((m) => m.meter === "requests")!;
+    expect([requests.fromTurn, requests.toTurn]).toEqual([decisions.turns.at(-30)!.turn, projection.lastTurn]);
+
+    await signInToDemo(page, `/runs?q=${LIVE_RUN}`);
+    const first = projection.first!;
+    await expect(page.getByTestId("next-limit")).toHaveText(
+      `· next limit: ${first.meter} in ~${formatTurnCount(first.turn - projection.lastTurn)}`,
+    );
+    await page.goto(`/runs/${LIVE_RUN}`);
+    await interactive(page);
+    const line = page.getByTestId(`projection-requests`);
+    await expect(line).toContainText(`over turns ${formatNumber(requests.fromTurn)}–${formatNumber(requests.toTurn)}`);
+    await expect(page.getByTestId(`projection-${first.meter}`)).toContainText("Runs out first.");
   });
 
   test("an unknown run is a 404", async ({ page }) => {

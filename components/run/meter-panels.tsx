@@ -1,9 +1,10 @@
 "use client";
 
-import type { TRunTimeline } from "@/lib/contracts";
+import type { TProjectedMeter, TRunProjection, TRunTimeline } from "@/lib/contracts";
 import { formatBytes, formatCount, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
 import { ContextPartsChart } from "./context-parts-chart";
 import { MeterChart, type ValueLine } from "./meter-chart";
+import { ProjectionLine } from "./projection-line";
 import { ReminderStrip } from "./reminder-strip";
 import { stageRowCount } from "@/lib/run-view/strip-layout";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
@@ -50,7 +51,20 @@ function MeterOff({ what }: { what: string }) {
 }
 
 /** The four meter charts, each in its own unit, never combined; each with its reminder strip. */
-export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: AxisProps }) {
+export function MeterPanels({
+  timeline,
+  axis,
+  projection = null,
+}: {
+  timeline: TRunTimeline;
+  axis: AxisProps;
+  /** A live run's projection (what runs out next at its recent pace); null for a finished run. */
+  projection?: TRunProjection | null;
+}) {
+  const ahead = (meter: TProjectedMeter) => {
+    const m = projection?.meters.find((p) => p.meter === meter);
+    return m ? <ProjectionLine projection={m} first={projection?.first?.meter === meter} /> : null;
+  };
   const { requests, time, context, edits, reminders } = timeline;
   const strip = { domain: axis.domain, selectedTurn: axis.selectedTurn, onSelectTurn: axis.onSelectTurn };
   const last = <T,>(points: readonly T[]) => points[points.length - 1];
@@ -92,6 +106,7 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
               ariaLabel={`Requests used per turn (count), last ${last(requests.points) ? formatRequests(last(requests.points).value) : "none"}`}
             />
             <ReminderStrip {...strip} label="requests" items={reminders.requests} stageRows={stageRowCount(requests.thresholds)} />
+            {ahead("requests")}
           </>
         ) : (
           <MeterOff what="requests" />
@@ -115,6 +130,7 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
               ariaLabel="Elapsed time per turn (minutes)"
             />
             <ReminderStrip {...strip} label="time" items={reminders.time} stageRows={stageRowCount(time.thresholds)} />
+            {ahead("time")}
           </>
         ) : (
           <MeterOff what="time" />
@@ -151,6 +167,7 @@ export function MeterPanels({ timeline, axis }: { timeline: TRunTimeline; axis: 
               ariaLabel="Bytes of the final request per turn, with compaction candidates"
             />
             <ReminderStrip {...strip} label="context" items={reminders.context} stageRows={stageRowCount(context.thresholds)} />
+            {ahead("context")}
           </>
         ) : (
           <MeterOff what="context" />

@@ -113,7 +113,7 @@ export function RunExplorer({ runId }: { runId: string }) {
               />
               <ChartLegend />
               <div className={timeline.isPlaceholderData ? styles.stale : undefined}>
-                <MeterPanels timeline={timeline.data} axis={axis} />
+                <MeterPanels timeline={timeline.data} axis={axis} projection={live ? (summary.data?.projection ?? null) : null} />
               </div>
               {secondary ? <LanesPanel timeline={timeline.data} axis={axis} /> : <PanelSkeleton label="the lanes" height={160} />}
               <NotesLane runId={runId} axis={axis} />

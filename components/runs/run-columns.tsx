@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { TRunListItem, TRunSort } from "@/lib/contracts";
-import { formatCount, formatNumber, formatPercent } from "@/lib/format";
+import { formatCount, formatNumber, formatPercent, formatTurn, formatTurnCount } from "@/lib/format";
 import { freshnessNote, isBehind } from "@/lib/run-view/freshness";
 import { runPath } from "@/lib/queries/paths";
 import { FindingsCount, ReminderCounts, RequestsUsage, RunStatus, Started, TimeUsage } from "./run-cells";
@@ -60,8 +60,24 @@ function TaskCell({ run }: { run: TRunListItem }) {
             · updating
           </span>
         ) : null}
+        {run.nextLimit ? <NextLimit next={run.nextLimit} /> : null}
       </span>
     </>
+  );
+}
+
+/** A live run's next limit at its recent pace (docs/projection.md): which meter, and in about how many turns. */
+function NextLimit({ next }: { next: NonNullable<TRunListItem["nextLimit"]> }) {
+  const range = next.turnLow === null || next.turnHigh === null ? "" : ` (${formatNumber(next.turnLow)}–${formatNumber(next.turnHigh)})`;
+  return (
+    <span
+      className={styles.nextLimit}
+      data-testid="next-limit"
+      title={`At its recent pace, the ${next.meter} limit comes at ${formatTurn(next.turn)}${range}`}
+    >
+      {" "}
+      · next limit: {next.meter} in ~{formatTurnCount(next.turnsLeft)}
+    </span>
   );
 }
 

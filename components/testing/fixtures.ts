@@ -222,6 +222,7 @@ export function runListItem(fields: Partial<TRunListItem> & { runId: string }): 
     staleEvents: 0,
     rebuildPending: false,
     commentCount: 0,
+    nextLimit: null,
     ...fields,
   });
 }
@@ -254,6 +255,7 @@ export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunList
       rebuiltTurns: summary.rebuiltTurns,
       skippedTurns: summary.skippedTurns,
       lastMeters,
+      projection: null,
     }),
   );
 }

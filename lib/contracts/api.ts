@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
+import { ZProjectedMeter, ZRunProjection } from "./projection";
 import { MAX_INT4, ZCursorParam, ZFlagParam, ZNameParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
 
 /** Limits of one ingestion request. */
@@ -119,6 +120,20 @@ export const ZRunListItem = z.object({
   rebuildPending: z.boolean(),
   /** The run's comments (on the run and on its turns): docs/comments.md. */
   commentCount: z.number().int().min(0),
+  /**
+   * A live run's next limit at its recent pace (docs/projection.md): the meter whose limit comes first,
+   * the projected turn with its interval, and the turns left until then; null for a finished run or
+   * when no limit is reached at the recent pace.
+   */
+  nextLimit: z
+    .object({
+      meter: ZProjectedMeter,
+      turn: z.number().int(),
+      turnLow: z.number().int().nullable(),
+      turnHigh: z.number().int().nullable(),
+      turnsLeft: z.number().int(),
+    })
+    .nullable(),
 });
 
 export const ZRunListResponse = z.object({ runs: z.array(ZRunListItem), nextCursor: z.string().nullable() });
@@ -137,6 +152,8 @@ export const ZRunSummary = ZRunListItem.extend({
   rebuiltTurns: z.number(),
   skippedTurns: z.number(),
   lastMeters: ZTurnMeters.nullable(),
+  /** What runs out next at the run's recent pace, as of its last rebuilt turn (docs/projection.md); null before a rebuild that made one. */
+  projection: ZRunProjection.nullable(),
 });
 
 export const ZEventsQuery = z.object({

@@ -27,3 +27,4 @@ export * from "./keys";
 export * from "./people";
 export * from "./alerts";
 export * from "./compare";
+export * from "./projection";

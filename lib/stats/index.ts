@@ -4,3 +4,4 @@ export { newcombeDifference } from "./newcombe";
 export { meanInterval, type MeanInterval, type MeanSums } from "./mean";
 export { poissonRateInterval } from "./poisson";
 export { ratioDifference, ratioInterval, type RatioInterval, type RatioSums } from "./ratio";
+export { theilSen, type RobustFit } from "./theil-sen";

@@ -5,6 +5,7 @@ import {
   ZDecisionsSummary,
   ZEvent,
   ZPolicy,
+  ZRunProjection,
   ZReplayFilters,
   ZReplayResult,
   ZReviewerCandidateRow,
@@ -75,7 +76,14 @@ export function policyColumn(row: { id: string; policy: unknown }): TPolicy {
 }
 
 /** What run_decisions.summary holds: the decisions' counts and the policy and copy the run started with. */
-export const ZRunSummaryColumn = ZDecisionsSummary.extend({ policy: ZPolicy, copy: ZCopy.nullable() });
+/** The decisions' summary, the run's policy and copy, and what runs out next at its recent pace (absent in rows stored before it). */
+export const ZRunSummaryColumn = ZDecisionsSummary.extend({
+  policy: ZPolicy,
+  copy: ZCopy.nullable(),
+  projection: ZRunProjection.nullable().optional(),
+  /** The run's follow-up and fatigue counts summed over its trend buckets (lib/trends/effect-keys.ts); absent in rows stored before. */
+  effectCounts: z.record(z.string(), z.number()).optional(),
+});
 export type TRunSummaryColumn = z.infer<typeof ZRunSummaryColumn>;
 
 export function runSummaryColumn(row: { runPk: string; summary: unknown }): TRunSummaryColumn {

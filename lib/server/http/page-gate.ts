@@ -43,7 +43,18 @@ export function pageGate(request: Request): Response | null {
 }
 
 /** The pages that show a project's data (each calls `requireSession`; lib/server/http/page-gate.test.ts checks the list). */
-export const SESSION_PAGES = ["/runs", "/reviewer", "/trends", "/alerts", "/experiments", "/copy", "/audit", "/keys", "/members"] as const;
+export const SESSION_PAGES = [
+  "/runs",
+  "/compare",
+  "/reviewer",
+  "/trends",
+  "/alerts",
+  "/experiments",
+  "/copy",
+  "/audit",
+  "/keys",
+  "/members",
+] as const;
 
 export function needsSession(pathname: string): boolean {
   return SESSION_PAGES.some((page) => pathname === page || pathname.startsWith(`${page}/`));

@@ -6,6 +6,7 @@ import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/buil
 import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { rollupDrift } from "@/lib/server/testing/trend-rollups";
 import { copyVersionOf, policyVersionOf, trendBuckets } from "@/lib/trends/buckets";
+import { runEffectCounts } from "@/lib/trends/effect-keys";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import type { Database } from "@/lib/server/db";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
@@ -109,7 +110,10 @@ describe.each(testDatabases())("rebuild jobs on $name", (kind) => {
       },
       full: {
         decisions,
-        summary: JSON.parse(JSON.stringify(summaryOf(decisions, events))),
+        summary: {
+          ...JSON.parse(JSON.stringify(summaryOf(decisions, events))),
+          effectCounts: runEffectCounts(trendBuckets(decisions, events, turnTimesOf(events))),
+        },
         eventCount: events.length,
         timeline: buildTimeline(
           decisions,

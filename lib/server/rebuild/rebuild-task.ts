@@ -15,6 +15,8 @@ import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/buil
 import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
 import { bucketOfTurn, decisionDigests, type DecisionDigest } from "@/lib/derived/compare/decision-digests";
+import { PROJECTION_TURNS, runProjection } from "@/lib/derived/projection/projection";
+import { runEffectCounts } from "@/lib/trends/effect-keys";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/derived/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
 import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColumn } from "@/lib/server/db/json-columns";
@@ -191,6 +193,9 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       }
     }
     const audit = reviewerAudit(auditEvents, decisions);
+    const buckets = trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? []));
+    // The run's follow-up and fatigue sums, so its panel reads one row (lib/server/trends/effectiveness.ts).
+    summary.effectCounts = runEffectCounts(buckets);
     return {
       ok: true,
       decisions: {
@@ -205,7 +210,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       digests: digestsOf(decisions.turns, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       trends: {
-        buckets: trendBuckets(decisions, auditEvents, new Map(input.turnTimes ?? [])),
+        buckets,
         copyVersion: copyVersionOf(summary.copy),
         policyVersion: policyVersionOf(summary.policy),
       },
@@ -282,14 +287,20 @@ const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
  */
 export function summaryOf(decisions: TRunDecisions, from: readonly TEvent[] | RebuildCheckpoint): TRunSummaryColumn {
   const counts = summarizeDecisions(decisions);
+  const withProjection = (policy: TPolicy, copy: TRunSummaryColumn["copy"]): TRunSummaryColumn => ({
+    ...counts,
+    policy,
+    copy,
+    // What runs out next at the run's recent pace (docs/projection.md), from its last turns only.
+    projection: runProjection(decisions.turns.slice(-PROJECTION_TURNS), policy),
+  });
   if (!Array.isArray(from)) {
     const checkpoint = from as RebuildCheckpoint;
-    return { ...counts, policy: checkpoint.policy, copy: checkpoint.copy ?? null };
+    return withProjection(checkpoint.policy, checkpoint.copy ?? null);
   }
   const started = (from as readonly TEvent[]).find((e) => e.type === "run.started");
-  return {
-    ...counts,
-    policy: started?.type === "run.started" ? started.body.policy : {},
-    copy: started?.type === "run.started" ? (started.body.copy ?? null) : null,
-  };
+  return withProjection(
+    started?.type === "run.started" ? started.body.policy : {},
+    started?.type === "run.started" ? (started.body.copy ?? null) : null,
+  );
 }

@@ -1,4 +1,4 @@
-import type { TRunListItem, TRunStatus, TRunSummary } from "@/lib/contracts";
+import type { TRunListItem, TRunProjection, TRunStatus, TRunSummary } from "@/lib/contracts";
 import type { RunRow } from "./find-run";
 import { dropRateOf } from "./list-figures";
 import type { RunSummaryResult } from "./run-decisions";
@@ -34,6 +34,21 @@ export function toRunListItem(run: RunRow, result: RunSummaryResult): TRunListIt
     staleEvents: result.staleEvents,
     rebuildPending: result.pending,
     commentCount: run.commentCount,
+    nextLimit: run.status === "live" ? nextLimitOf(summary?.projection ?? null) : null,
+  };
+}
+
+/** The limit a projection reaches first, with its interval and the turns left until it. */
+function nextLimitOf(projection: TRunProjection | null): TRunListItem["nextLimit"] {
+  const first = projection?.first;
+  if (!projection || !first) return null;
+  const limit = projection.meters.find((m) => m.meter === first.meter)!.limit;
+  return {
+    meter: first.meter,
+    turn: first.turn,
+    turnLow: limit.turnLow,
+    turnHigh: limit.turnHigh,
+    turnsLeft: first.turn - projection.lastTurn,
   };
 }
 
@@ -47,5 +62,6 @@ export function toRunSummary(run: RunRow, result: RunSummaryResult): TRunSummary
     rebuiltTurns: summary?.rebuiltTurns ?? 0,
     skippedTurns: summary?.skippedTurns ?? 0,
     lastMeters: summary?.lastMeters ?? null,
+    projection: summary?.projection ?? null,
   };
 }

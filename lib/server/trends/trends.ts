@@ -14,6 +14,7 @@ import type { Database } from "@/lib/server/db";
 import { copyColumn, policyColumn } from "@/lib/server/db/json-columns";
 import { DomainError } from "@/lib/server/errors";
 import { copyVersionOf, policyVersionOf } from "@/lib/trends/buckets";
+import { EFFECT_KEYS } from "@/lib/trends/effect-keys";
 
 /** One count key's sum over a day of the window, for one copy version. */
 export type Count = { day: string; copyVersion: string; key: string; n: number };
@@ -35,7 +36,7 @@ export type TrendFilters = {
  * The count keys of contract §10 (delivered vs dropped, fatigue): the effectiveness read asks for them
  * (with the deliveries they are shown beside), the trends read leaves them out.
  */
-export const EFFECT_KEYS = ["effect.%", "fatigue.%"] as const;
+export { EFFECT_KEYS } from "@/lib/trends/effect-keys";
 
 /** The instants of a window's days in its zone, on the rollups' 15-minute buckets ($1 project, $2 tz, $3 from, $4 to). */
 const IN_WINDOW = `r."project_id" = $1 AND r."minutes" = 15 AND r."bucket" >= ($3::date::timestamp AT TIME ZONE $2) AND r."bucket" < (($4::date + 1)::timestamp AT TIME ZONE $2)`;
