@@ -56,7 +56,7 @@ export default async function Compare({ searchParams }: { searchParams: SearchPa
   );
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <CompareView a={a} b={b} initialTurn={turn} alignment={alignment} />
+      <CompareView a={a} b={b} initialTurn={turn} initialAlignment={alignment} />
     </HydrationBoundary>
   );
 }

@@ -2,7 +2,6 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ReminderStrip } from "@/components/run/reminder-strip";
 import { FINDING_CODES, type TRunComparison, type TRunSummary, type TRunTimeline } from "@/lib/contracts";
@@ -24,8 +23,18 @@ import styles from "./compare.module.css";
  * both policies' stage lines, the reminders each run gave, their findings, and their decisions at a
  * turn; `]` `[` step through the turns where their decisions differ (from the server's digests).
  */
-export function CompareView({ a, b, initialTurn, alignment }: { a: string; b: string; initialTurn: number | null; alignment: Alignment }) {
-  const router = useRouter();
+export function CompareView({
+  a,
+  b,
+  initialTurn,
+  initialAlignment,
+}: {
+  a: string;
+  b: string;
+  initialTurn: number | null;
+  initialAlignment: Alignment;
+}) {
+  const [alignment, setAlignment] = useState<Alignment>(initialAlignment);
   const queryClient = useQueryClient();
   const [turn, setTurn] = useState<number | null>(initialTurn);
   const [message, setMessage] = useState("");
@@ -36,15 +45,13 @@ export function CompareView({ a, b, initialTurn, alignment }: { a: string; b: st
   const comparison = useQuery(compareQuery({ a, b, ...(turn === null ? {} : { turn, direction: "at" as const }) }));
   const view = comparison.data;
 
-  const go = (next: { turn?: number | null; alignment?: Alignment; a?: string; b?: string }) => {
-    const target = {
-      a: next.a ?? a,
-      b: next.b ?? b,
-      turn: next.turn === undefined ? turn : next.turn,
-      alignment: next.alignment ?? alignment,
-    };
+  // The turn and the alignment live in the URL, replaced in place (no server round trip: Next's
+  // router picks native history.replaceState up), so the URL is always the view's to share.
+  const go = (next: { turn?: number | null; alignment?: Alignment }) => {
+    const target = { a, b, turn: next.turn === undefined ? turn : next.turn, alignment: next.alignment ?? alignment };
     if (next.turn !== undefined) setTurn(next.turn);
-    router.replace(compareUrl(target), { scroll: false });
+    if (next.alignment !== undefined) setAlignment(next.alignment);
+    window.history.replaceState(null, "", compareUrl(target));
   };
 
   const stepping = useRef(false);
