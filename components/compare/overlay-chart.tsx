@@ -16,6 +16,7 @@ import { formatInUnit, formatNumber, formatTurn } from "@/lib/format";
 import type { Alignment, Overlay, OverlayRow } from "@/lib/compare-view/overlay";
 import { valueDomain, valueTicks } from "@/lib/run-view/turn-ticks";
 import { CHART_MARGIN, Y_AXIS_WIDTH } from "@/components/run/plot-insets";
+import chartStyles from "@/components/run/meter-chart.module.css";
 import styles from "./compare.module.css";
 
 const TITLES: Record<Overlay["meter"], { title: string; unit: string; axis: string }> = {
@@ -66,7 +67,7 @@ export function OverlayChart({
     if (!active || !payload?.length) return null;
     const row = payload[0].payload as OverlayRow;
     return (
-      <div className={styles.tooltip}>
+      <div className={chartStyles.tooltip}>
         <strong>{alignment === "turn" ? formatTurn(row.x) : `${formatNumber(row.x, 1)}% of the run`}</strong>
         <span>
           A{row.turnA !== undefined && alignment === "share" ? ` (${formatTurn(row.turnA)})` : ""}: {show(row.a)}

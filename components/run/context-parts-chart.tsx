@@ -29,7 +29,8 @@ import {
   type TPartSlice,
 } from "@/lib/run-view/context-parts";
 import { valueDomain, valueTicks, zoomedValueScale } from "@/lib/run-view/turn-ticks";
-import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
+import { turnAxisProps, valueAxisProps } from "./chart-axes";
+import { CHART_MARGIN } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
 import type { AxisProps } from "./meter-panels";
 import styles from "./meter-chart.module.css";
@@ -175,36 +176,8 @@ export function ContextPartsChart({
               }}
             >
               <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-              <XAxis
-                dataKey="turn"
-                type="number"
-                domain={[domain.from, domain.to]}
-                ticks={ticks as number[]}
-                allowDataOverflow
-                tickFormatter={(t: number) => formatTurn(t, { compact: true })}
-                tick={{ fontSize: 11, fill: "var(--text-muted)" }}
-                height={20}
-                tickLine={false}
-                axisLine={{ stroke: "var(--border-strong)" }}
-              />
-              <YAxis
-                type="number"
-                domain={yDomain}
-                width={Y_AXIS_WIDTH}
-                ticks={yTicks}
-                interval={0}
-                tickFormatter={(v: number) => formatBytes(v, { compact: true })}
-                tick={{ fontSize: 11, fill: "var(--text-muted)" }}
-                tickLine={false}
-                axisLine={false}
-                label={{
-                  value: "bytes",
-                  angle: -90,
-                  position: "insideLeft",
-                  offset: 2,
-                  style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" },
-                }}
-              />
+              <XAxis {...turnAxisProps([domain.from, domain.to], ticks)} />
+              <YAxis {...valueAxisProps(yDomain, yTicks, "bytes", (v: number) => formatBytes(v, { compact: true }))} />
               <Tooltip content={renderTooltip} isAnimationActive={false} cursor={{ stroke: "var(--border-strong)" }} />
               {slices.map((slice) => (
                 <Area

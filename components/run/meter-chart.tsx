@@ -18,7 +18,8 @@ import {
 } from "recharts";
 import type { TCompaction, TMeterPoint, TMeterUnit } from "@/lib/contracts";
 import { formatBytes, formatCount, formatInUnit, formatTurn, formatTurnRange } from "@/lib/format";
-import { CHART_MARGIN, Y_AXIS_WIDTH } from "./plot-insets";
+import { turnAxisProps, valueAxisProps } from "./chart-axes";
+import { CHART_MARGIN } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
 import { valueDomain, valueTicks, zoomedValueScale } from "@/lib/run-view/turn-ticks";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
@@ -191,36 +192,8 @@ export function MeterChart(props: MeterChartProps) {
             }}
           >
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-            <XAxis
-              dataKey="turn"
-              type="number"
-              domain={[domain.from, domain.to]}
-              ticks={ticks as number[]}
-              allowDataOverflow
-              tickFormatter={(t: number) => formatTurn(t, { compact: true })}
-              tick={showTurnLabels ? { fontSize: 11, fill: "var(--text-muted)" } : false}
-              height={showTurnLabels ? 20 : 2}
-              tickLine={false}
-              axisLine={{ stroke: "var(--border-strong)" }}
-            />
-            <YAxis
-              type="number"
-              domain={yDomain}
-              width={Y_AXIS_WIDTH}
-              ticks={yTicks}
-              interval={0}
-              tickFormatter={tick}
-              tick={{ fontSize: 11, fill: "var(--text-muted)" }}
-              tickLine={false}
-              axisLine={false}
-              label={{
-                value: axisLabel,
-                angle: -90,
-                position: "insideLeft",
-                offset: 2,
-                style: { fontSize: 11, fill: "var(--text-faint)", textAnchor: "middle" },
-              }}
-            />
+            <XAxis {...turnAxisProps([domain.from, domain.to], ticks, showTurnLabels)} />
+            <YAxis {...valueAxisProps(yDomain, yTicks, axisLabel, tick)} />
             {lines.map((line) => (
               <ReferenceLine
                 key={`${line.kind}-${line.value}-${line.label}`}
