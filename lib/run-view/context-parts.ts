@@ -1,4 +1,11 @@
-import { CONTEXT_PARTS, type TCompaction, type TContextPart, type TContextParts, type TContextPartsPoint } from "@/lib/contracts";
+import {
+  CONTEXT_PARTS,
+  contextPartsTotal,
+  type TCompaction,
+  type TContextPart,
+  type TContextParts,
+  type TContextPartsPoint,
+} from "@/lib/contracts";
 import { formatBytes, formatTurn, formatTurnRange } from "@/lib/format";
 
 /** A slice of the stack: a part the request was measured with, or what the parts leave unattributed. */
@@ -30,14 +37,11 @@ export interface PartShare {
 export function partsBreakdown(requiredBytes: number, parts: TContextParts): PartShare[] {
   const share = (bytes: number) => (requiredBytes > 0 ? bytes / requiredBytes : null);
   const out: PartShare[] = [];
-  let sum = 0;
   for (const part of CONTEXT_PARTS) {
     const bytes = parts[part];
-    if (bytes === undefined) continue;
-    sum += bytes;
-    out.push({ slice: part, bytes, share: share(bytes) });
+    if (bytes !== undefined) out.push({ slice: part, bytes, share: share(bytes) });
   }
-  const rest = requiredBytes - sum;
+  const rest = requiredBytes - contextPartsTotal(parts);
   if (rest > 0) out.push({ slice: "unattributed", bytes: rest, share: share(rest) });
   return out;
 }
@@ -62,9 +66,7 @@ export function stackRows(points: readonly TContextPartsPoint[], slices: readonl
 }
 
 function unattributedOf(point: TContextPartsPoint): number {
-  let sum = 0;
-  for (const part of CONTEXT_PARTS) sum += point[part] ?? 0;
-  return Math.max(0, point.value - sum);
+  return Math.max(0, point.value - contextPartsTotal(point));
 }
 
 /** A compaction drawn on the parts chart: its sizes before and after, and the request that was then measured. */
