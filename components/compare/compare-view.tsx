@@ -60,6 +60,8 @@ export function CompareView({
     stepping.current = true;
     try {
       const answer = await queryClient.fetchQuery(compareQuery({ a, b, ...(turn === null ? {} : { turn }), direction }));
+      // The step's answer is the view at the turn it found: the page's own query of that turn need not ask again.
+      if (answer.turn !== null) queryClient.setQueryData(compareQuery({ a, b, turn: answer.turn, direction: "at" }).queryKey, answer);
       if (answer.turn === null)
         setMessage(
           direction === "next"
