@@ -4,6 +4,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { TRunDecisions, TRunSummary } from "@/lib/contracts";
 import { formatBytes, formatNumber, formatTurnCount } from "@/lib/format";
 import { partsBreakdown } from "@/lib/run-view/context-parts";
+import { checkText } from "@/lib/run-view/projection-text";
 import { signInToDemo } from "./support/sign-in";
 
 const RUN = "etf-fees-voo-ivv-splg";
@@ -217,6 +218,31 @@ test.describe("run page", () => {
     const line = page.getByTestId(`projection-requests`);
     await expect(line).toContainText(`over turns ${formatNumber(requests.fromTurn)}–${formatNumber(requests.toTurn)}`);
     await expect(page.getByTestId(`projection-${first.meter}`)).toContainText("Runs out first.");
+    // The charts reach past the last turn with the projection and its band, marked as projected.
+    await expect(page.locator('[data-meter="meter-requests"] svg text').filter({ hasText: /^projected$/ })).toBeVisible();
+  });
+
+  test("a finished run says how far off its projection was each time a meter reached a stage", async ({ page, request }) => {
+    const demoKey = readFileSync(".cuescope/e2e/demo-key", "utf8").trim();
+    const auth = { headers: { authorization: `Bearer ${demoKey}` } };
+    const summary = (await (await request.get(`/api/v1/runs/${RUN}`, auth)).json()) as TRunSummary;
+    const decisions = (await (await request.get(`/api/v1/runs/${RUN}/decisions`, auth)).json()) as TRunDecisions;
+    const checks = summary.projectionCheck!.checks.filter((c) => c.meter === "requests");
+    // Each check is the first turn the requests meter was at that stage (read off the decisions here),
+    // projected from the last turn at least 30 turns before it.
+    const firstAt = (stage: number) => decisions.turns.find((t) => (t.meters.requests?.stage ?? 0) >= stage)!.turn;
+    expect(checks.length).toBeGreaterThan(0);
+    for (const c of checks.filter((c) => c.stage !== null)) {
+      expect(c.reachedTurn).toBe(firstAt(c.stage!));
+      expect(c.madeAtTurn).toBeLessThanOrEqual(c.reachedTurn - 30);
+    }
+
+    await signInToDemo(page, `/runs/${RUN}`);
+    await interactive(page);
+    const list = page.getByTestId("projection-check-requests");
+    await expect(list.getByRole("listitem")).toHaveCount(checks.length);
+    await expect(list.getByRole("listitem").first()).toHaveText(checkText(checks[0]));
+    await expect(list).toContainText(`${checks.filter((c) => c.inside).length} of ${checks.length} reached inside its 95% interval`);
   });
 
   test("an unknown run is a 404", async ({ page }) => {

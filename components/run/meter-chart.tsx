@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { ChartFigure } from "@/components/ui/chart-figure";
 import { meterSummary } from "@/lib/run-view/meter-summary";
 import {
+  Area,
   CartesianGrid,
   ComposedChart,
   Line,
@@ -23,6 +24,7 @@ import { CHART_MARGIN } from "./plot-insets";
 import { usePlotPointer } from "./plot-pointer";
 import { valueDomain, valueTicks, zoomedValueScale } from "@/lib/run-view/turn-ticks";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
+import type { ProjectedPoint } from "@/lib/run-view/projection-path";
 import styles from "./meter-chart.module.css";
 
 /** A horizontal line in the chart's unit: a limit (solid), the usable line, or a stage threshold (dotted). */
@@ -49,6 +51,8 @@ export interface MeterChartProps {
   onZoom: (a: number, b: number) => void;
   /** A zoomed window: the value axis fits the window's own values (lines outside it are left out). */
   zoomed?: boolean;
+  /** A live run's projection at its recent pace (lib/run-view/projection-path.ts), drawn past its last turn. */
+  projected?: readonly ProjectedPoint[];
   /** Draw the turn axis' labels (the last chart of a stack shows them; the others only share the grid). */
   showTurnLabels?: boolean;
   ariaLabel: string;
@@ -92,8 +96,10 @@ export function MeterChart(props: MeterChartProps) {
     onZoom,
     showTurnLabels = true,
     zoomed = false,
+    projected = [],
     ariaLabel,
   } = props;
+  const ahead = projected.length > 1 ? { from: projected[0].turn, to: projected[projected.length - 1].turn } : null;
   // The turn a click selects is the one the tooltip shows (the nearest drawn point, which on a
   // thinned series is not always the turn under the pointer): they agree exactly.
   const tooltipTurn = useRef<number | null>(null);
@@ -119,7 +125,19 @@ export function MeterChart(props: MeterChartProps) {
 
   const renderTooltip = ({ active, payload }: TooltipContentProps) => {
     if (!active || !payload?.length) return null;
-    const item = payload[0].payload as TMeterPoint | CompactionPoint;
+    const item = payload[0].payload as TMeterPoint | CompactionPoint | ProjectedPoint;
+    if ("band" in item) {
+      return (
+        <div className={styles.tooltip}>
+          <strong>{formatTurn(item.turn)}</strong>
+          <span>
+            at the recent pace: {item.projected === null ? "past the limit" : formatInUnit(unit, item.projected)} · 95% interval{" "}
+            {formatInUnit(unit, item.band[0])}–{formatInUnit(unit, item.band[1])}
+          </span>
+          <span className={styles.tooltipStage}>projected, not recorded</span>
+        </div>
+      );
+    }
     if ("candidateBytes" in item && item.count !== undefined) {
       return (
         <div className={styles.tooltip}>
@@ -224,6 +242,42 @@ export function MeterChart(props: MeterChartProps) {
               dot={points.length <= 2 ? { r: 2.5, fill: "var(--chart-series)", strokeWidth: 0 } : false}
               isAnimationActive={false}
             />
+            {ahead ? (
+              <ReferenceArea
+                x1={ahead.from}
+                x2={ahead.to}
+                fill="var(--chart-grid)"
+                fillOpacity={0.6}
+                ifOverflow="hidden"
+                label={{ value: "projected", position: "insideTopRight", fontSize: 10, fill: "var(--text-muted)" }}
+              />
+            ) : null}
+            {ahead ? (
+              <Area
+                data={projected as ProjectedPoint[]}
+                dataKey="band"
+                name="projection's 95% interval"
+                stroke="none"
+                fill="var(--chart-series)"
+                fillOpacity={0.18}
+                isAnimationActive={false}
+                activeDot={false}
+              />
+            ) : null}
+            {ahead ? (
+              <Line
+                data={projected as ProjectedPoint[]}
+                dataKey="projected"
+                name="projected at the recent pace"
+                stroke="var(--chart-series)"
+                strokeWidth={1.4}
+                strokeDasharray="5 4"
+                dot={false}
+                activeDot={false}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
+            ) : null}
             {adopted.length ? (
               <Scatter
                 name="compaction adopted"

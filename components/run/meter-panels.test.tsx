@@ -7,6 +7,8 @@ import { json, run } from "@/lib/core/spec/builders";
 import { buildTimeline } from "@/lib/derived/timeline/build-timeline";
 import { dragAcross, givePlotWidth } from "@/components/testing/plot-pointer";
 import { TEACH_COPY, teachingEvents, teachPolicy } from "@/components/testing/fixtures";
+import { projectionCheck } from "@/lib/derived/projection/projection-check";
+import { ZPolicy } from "@/lib/contracts";
 import { MeterPanels } from "./meter-panels";
 
 // recharts draws nothing without layout (happy-dom has none): these tests cover what the panels
@@ -81,5 +83,35 @@ describe("run page meter panels", () => {
     dragAcross(plot, at(9), at(11));
     expect(axis.onZoom).toHaveBeenCalledWith(9, 11);
     expect(axis.onSelectTurn).toHaveBeenCalledTimes(1);
+  });
+
+  it("a finished run says, under each meter, how far off its projection was at each stage it reached", () => {
+    // 1 request a turn to turn 39, then 3: stage 1 (50 of 100) is reached at turn 43, 7 turns sooner than
+    // the 1-a-turn pace seen at turn 13 projected (turn 50), outside that pace's (exact) interval.
+    const policy = { requests: { limit: 100, deliveryReserve: 0, stages: [0.5] } };
+    const builder = run({ runId: "sped-up", policy });
+    for (let turn = 0; turn < 45; turn++)
+      builder.turn(turn, (t) =>
+        t
+          .requests(turn <= 39 ? turn : 39 + 3 * (turn - 39))
+          .final(10)
+          .ok(),
+      );
+    const events = builder.events();
+    const decisions = rebuild([...events]);
+    const axis = { domain: { from: 0, to: 44 }, ticks: [0, 44], selectedTurn: null, onSelectTurn: vi.fn(), onZoom: vi.fn() };
+    render(
+      <MeterPanels
+        timeline={json(buildTimeline(decisions, events))}
+        axis={axis}
+        projectionCheck={projectionCheck(decisions.turns, ZPolicy.parse(policy))}
+      />,
+    );
+    const check = screen.getByTestId("projection-check-requests");
+    expect(check).toHaveTextContent("made 30 turns before each stage: 0 of 1 reached inside its 95% interval.");
+    expect(within(check).getByRole("listitem")).toHaveTextContent(
+      "Stage 1 reached at turn 43, 7 turns sooner than projected at turn 13: turn 50, outside its interval.",
+    );
+    expect(screen.queryByTestId("projection-check-context")).toBeNull();
   });
 });

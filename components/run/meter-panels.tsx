@@ -1,10 +1,12 @@
 "use client";
 
-import type { TProjectedMeter, TRunProjection, TRunTimeline } from "@/lib/contracts";
+import type { TProjectedMeter, TRunProjection, TRunProjectionCheck, TRunTimeline } from "@/lib/contracts";
 import { formatBytes, formatCount, formatEdits, formatMinutes, formatRequests } from "@/lib/format";
 import { ContextPartsChart } from "./context-parts-chart";
 import { MeterChart, type ValueLine } from "./meter-chart";
+import { ProjectionCheckList } from "./projection-check";
 import { ProjectionLine } from "./projection-line";
+import { projectionPath } from "@/lib/run-view/projection-path";
 import { ReminderStrip } from "./reminder-strip";
 import { stageRowCount } from "@/lib/run-view/strip-layout";
 import type { TurnWindow } from "@/lib/run-view/turn-window";
@@ -55,15 +57,25 @@ export function MeterPanels({
   timeline,
   axis,
   projection = null,
+  projectionCheck = null,
 }: {
   timeline: TRunTimeline;
   axis: AxisProps;
   /** A live run's projection (what runs out next at its recent pace); null for a finished run. */
   projection?: TRunProjection | null;
+  /** A finished run's checks of its projection (how far off it was); null for a live run. */
+  projectionCheck?: TRunProjectionCheck | null;
 }) {
+  const meterProjection = (meter: TProjectedMeter) => projection?.meters.find((p) => p.meter === meter) ?? null;
   const ahead = (meter: TProjectedMeter) => {
-    const m = projection?.meters.find((p) => p.meter === meter);
-    return m ? <ProjectionLine projection={m} first={projection?.first?.meter === meter} /> : null;
+    const m = meterProjection(meter);
+    if (m) return <ProjectionLine projection={m} first={projection?.first?.meter === meter} />;
+    return projectionCheck ? <ProjectionCheckList check={projectionCheck} meter={meter} /> : null;
+  };
+  // Drawn past the last turn when the axis reaches there (a live run's whole view), up to the meter's limit.
+  const projected = (meter: TProjectedMeter) => {
+    const m = meterProjection(meter);
+    return m && axis.domain.to > m.toTurn ? projectionPath(m, axis.domain.to, m.limit.value) : undefined;
   };
   const { requests, time, context, edits, reminders } = timeline;
   const strip = { domain: axis.domain, selectedTurn: axis.selectedTurn, onSelectTurn: axis.onSelectTurn };
@@ -103,6 +115,7 @@ export function MeterPanels({
                 ...requests.thresholds.map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
               ]}
               height={150}
+              projected={projected("requests")}
               ariaLabel={`Requests used per turn (count), last ${last(requests.points) ? formatRequests(last(requests.points).value) : "none"}`}
             />
             <ReminderStrip {...strip} label="requests" items={reminders.requests} stageRows={stageRowCount(requests.thresholds)} />
@@ -127,6 +140,7 @@ export function MeterPanels({
                 ...time.thresholds.map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
               ]}
               height={130}
+              projected={projected("time")}
               ariaLabel="Elapsed time per turn (minutes)"
             />
             <ReminderStrip {...strip} label="time" items={reminders.time} stageRows={stageRowCount(time.thresholds)} />
@@ -164,6 +178,7 @@ export function MeterPanels({
                 ...context.thresholds.map((t): ValueLine => ({ value: t.value, label: `s${t.stage}`, kind: "threshold" })),
               ]}
               height={160}
+              projected={projected("context")}
               ariaLabel="Bytes of the final request per turn, with compaction candidates"
             />
             <ReminderStrip {...strip} label="context" items={reminders.context} stageRows={stageRowCount(context.thresholds)} />

@@ -22,6 +22,7 @@ import { useTriage } from "./use-triage";
 import { useAfterFirstPaint } from "./use-after-first-paint";
 import { useRunView } from "./use-run-view";
 import { isBehind } from "@/lib/run-view/freshness";
+import { projectionHorizon } from "@/lib/run-view/projection-path";
 import { turnTicks } from "@/lib/run-view/turn-ticks";
 import { axisDomain, windowAround, windowFromDrag } from "@/lib/run-view/turn-window";
 import styles from "./run.module.css";
@@ -66,11 +67,16 @@ export function RunExplorer({ runId }: { runId: string }) {
   const secondary = useAfterFirstPaint(timeline.data !== undefined);
   const zoomed = view.zoom.from !== undefined || view.zoom.to !== undefined;
   const domain = axisDomain(extent, view.zoom);
+  // A live run's whole view reaches past its last turn to draw what runs out next (docs/projection.md).
+  const projection = live ? (summary.data?.projection ?? null) : null;
+  const horizon = !zoomed && extent ? projectionHorizon(projection, extent) : null;
+  const chartDomain = horizon !== null && horizon > domain.to ? { from: domain.from, to: horizon } : domain;
   const axis: AxisProps = {
-    domain,
-    ticks: turnTicks(domain.from, domain.to, 8),
+    domain: chartDomain,
+    ticks: turnTicks(chartDomain.from, chartDomain.to, 8),
     selectedTurn: view.turn,
-    onSelectTurn: view.selectTurn,
+    // A click on the projection selects the run's last turn, not a turn that has not happened.
+    onSelectTurn: (turn) => view.selectTurn(extent ? Math.min(turn, extent[1]) : turn),
     zoomed,
     onZoom: (a, b) => {
       if (extent) view.setWindow(windowFromDrag(a, b, extent));
@@ -113,7 +119,12 @@ export function RunExplorer({ runId }: { runId: string }) {
               />
               <ChartLegend />
               <div className={timeline.isPlaceholderData ? styles.stale : undefined}>
-                <MeterPanels timeline={timeline.data} axis={axis} projection={live ? (summary.data?.projection ?? null) : null} />
+                <MeterPanels
+                  timeline={timeline.data}
+                  axis={axis}
+                  projection={projection}
+                  projectionCheck={live ? null : (summary.data?.projectionCheck ?? null)}
+                />
               </div>
               {secondary ? <LanesPanel timeline={timeline.data} axis={axis} /> : <PanelSkeleton label="the lanes" height={160} />}
               <NotesLane runId={runId} axis={axis} />

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FINDING_CODES, ZFinding, ZTurnDecision, ZTurnMeters } from "./decisions";
 import { ZPolicy } from "./policy";
 import { ZCopy } from "./copy";
-import { ZProjectedMeter, ZRunProjection } from "./projection";
+import { ZProjectedMeter, ZRunProjection, ZRunProjectionCheck } from "./projection";
 import { MAX_INT4, ZCursorParam, ZFlagParam, ZNameParam, ZInstantParam, ZRunIdParam, ZTurnParam, zIntParam, zTextParam } from "./params";
 
 /** Limits of one ingestion request. */
@@ -154,6 +154,8 @@ export const ZRunSummary = ZRunListItem.extend({
   lastMeters: ZTurnMeters.nullable(),
   /** What runs out next at the run's recent pace, as of its last rebuilt turn (docs/projection.md); null before a rebuild that made one. */
   projection: ZRunProjection.nullable(),
+  /** How far off the projection was, each time a meter reached a stage or its limit (docs/projection.md#how-far-off); null before a rebuild that made one. */
+  projectionCheck: ZRunProjectionCheck.nullable(),
 });
 
 export const ZEventsQuery = z.object({

@@ -55,7 +55,42 @@ export const ZRunProjection = z.object({
   first: z.object({ meter: ZProjectedMeter, turn: z.number().int() }).nullable(),
 });
 
+/**
+ * How far off the projection was (docs/projection.md#how-far-off): for each stage a meter reached and
+ * for its limit, the first turn it got there, and what the projection made `leadTurns` turns before
+ * (from the PROJECTION_TURNS turns up to then, as a live run's page showed it) said.
+ */
+export const ZProjectionCheck = z.object({
+  meter: ZProjectedMeter,
+  /** The stage reached (null: the limit) and its value in the meter's unit, as the projection saw it. */
+  stage: z.number().int().nullable(),
+  value: z.number(),
+  /** The first turn the meter was at that stage (the limit: at or above it). */
+  reachedTurn: z.number().int(),
+  /** The turn the projection was made at (the last turn at least `leadTurns` before `reachedTurn`). */
+  madeAtTurn: z.number().int(),
+  /** The turn it projected, with its 95% interval (null: not reached at that pace; high null: not at the slowest). */
+  turn: z.number().int().nullable(),
+  turnLow: z.number().int().nullable(),
+  turnHigh: z.number().int().nullable(),
+  /** Projected minus reached, in turns (positive: the meter got there sooner than projected); null when not projected. */
+  offBy: z.number().int().nullable(),
+  /** Whether `reachedTurn` lies in the projected interval. */
+  inside: z.boolean(),
+});
+
+export const ZRunProjectionCheck = z.object({
+  /** How many turns ahead each checked projection was made. */
+  leadTurns: z.number().int(),
+  /** In order of `reachedTurn`; at most a meter's stages and its limit each. */
+  checks: z.array(ZProjectionCheck),
+  /** Checks whose reached turn lay inside the projected interval, of `checks.length`. */
+  inside: z.number().int(),
+});
+
 export type TProjectedMeter = z.infer<typeof ZProjectedMeter>;
 export type TReach = z.infer<typeof ZReach>;
 export type TMeterProjection = z.infer<typeof ZMeterProjection>;
 export type TRunProjection = z.infer<typeof ZRunProjection>;
+export type TProjectionCheck = z.infer<typeof ZProjectionCheck>;
+export type TRunProjectionCheck = z.infer<typeof ZRunProjectionCheck>;

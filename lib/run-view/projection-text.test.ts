@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TMeterProjection } from "@/lib/contracts";
-import { projectionText, reachText } from "./projection-text";
+import { checkText, projectionText, reachText } from "./projection-text";
 
 const requests: TMeterProjection = {
   meter: "requests",
@@ -29,5 +29,37 @@ describe("projection in words", () => {
     { reach: { ...requests.limit, turnLow: 48, turnHigh: 53, minute: null }, text: "turn 50 (48–53)" },
   ])("$text", ({ reach, text }) => {
     expect(reachText(reach)).toBe(text);
+  });
+});
+
+describe("a check of the projection in words", () => {
+  const check = {
+    meter: "requests" as const,
+    stage: 2,
+    value: 75,
+    reachedTurn: 51,
+    madeAtTurn: 21,
+    turn: 75,
+    turnLow: 70,
+    turnHigh: 80,
+    offBy: 24,
+    inside: false,
+  };
+  it.each([
+    { check, text: "Stage 2 reached at turn 51, 24 turns sooner than projected at turn 21: turn 75 (70–80), outside its interval." },
+    {
+      check: { ...check, stage: null, reachedTurn: 76, offBy: -1, inside: true },
+      text: "The limit reached at turn 76, 1 turn later than projected at turn 21: turn 75 (70–80), inside its interval.",
+    },
+    {
+      check: { ...check, reachedTurn: 75, offBy: 0, turnLow: 75, turnHigh: 75, inside: true },
+      text: "Stage 2 reached at turn 75, as projected at turn 21: turn 75, inside its interval.",
+    },
+    {
+      check: { ...check, turn: null, turnLow: null, turnHigh: null, offBy: null },
+      text: "Stage 2 reached at turn 51; projected at turn 21, it was not reached at that pace.",
+    },
+  ])("$text", ({ check, text }) => {
+    expect(checkText(check)).toBe(text);
   });
 });

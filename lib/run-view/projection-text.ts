@@ -1,4 +1,4 @@
-import type { TMeterProjection, TReach } from "@/lib/contracts";
+import type { TMeterProjection, TProjectionCheck, TReach } from "@/lib/contracts";
 import { formatInUnit, formatMinutes, formatNumber, formatTurn } from "@/lib/format";
 
 const LIMIT_WORDS: Record<TMeterProjection["meter"], string> = {
@@ -31,4 +31,19 @@ export function projectionText(m: TMeterProjection): string {
   const pace = `${m.perTurn >= 0 ? "+" : "−"}${unit(Math.abs(m.perTurn))} a turn (95%: ${unit(m.perTurnLow)} to ${unit(m.perTurnHigh)}) over turns ${formatNumber(m.fromTurn)}–${formatNumber(m.toTurn)}`;
   const stage = m.nextStage ? `stage ${m.nextStage.stage} at ${reachText(m.nextStage)}; ` : "";
   return `${pace}: ${stage}${LIMIT_WORDS[m.meter]} at ${reachText(m.limit)}.`;
+}
+
+/**
+ * One check of the projection in words (docs/projection.md#how-far-off): what was reached when, and
+ * how that compares with what the projection made `leadTurns` before said.
+ * "Stage 2 reached at turn 51, 24 turns sooner than projected at turn 21: turn 75 (70–80), outside its interval."
+ */
+export function checkText(check: TProjectionCheck): string {
+  const reached = `${check.stage === null ? "The limit" : `Stage ${check.stage}`} reached at ${formatTurn(check.reachedTurn)}`;
+  const made = `projected at ${formatTurn(check.madeAtTurn)}`;
+  if (check.turn === null || check.offBy === null) return `${reached}; ${made}, it was not reached at that pace.`;
+  const said = reachText({ ...check, minute: null, minuteLow: null, minuteHigh: null });
+  const n = Math.abs(check.offBy);
+  const off = n === 0 ? "as" : `${formatNumber(n)} turn${n === 1 ? "" : "s"} ${check.offBy > 0 ? "sooner than" : "later than"}`;
+  return `${reached}, ${off} ${made}: ${said}, ${check.inside ? "inside" : "outside"} its interval.`;
 }

@@ -7,13 +7,15 @@ export const PROJECTION_TURNS = 30;
 /** A projected turn beyond this is "not at this pace" (turns are 32-bit). */
 const MAX_TURN = 2_147_483_647;
 
-interface Reading {
+/** One turn's reading of a meter, in the meter's unit, with the stage the core gave it. */
+export interface Reading {
   turn: number;
   value: number;
   stage: number;
 }
 
-interface MeterSpec {
+/** How a projected meter is read off a turn, and its stages' thresholds and limit in its unit. */
+export interface MeterSpec {
   meter: TProjectedMeter;
   unit: TMeterProjection["unit"];
   read: (turn: TTurnDecision) => Reading | null;
@@ -94,7 +96,7 @@ export function runProjection(turns: readonly TTurnDecision[], policy: TPolicy):
  * slowest pace of its interval (anchored at the last reading, so the projection starts where the
  * meter is). Already reached: the last reading's turn. Not rising: null (never at this pace).
  */
-function reachTurns(fit: RobustFit, now: Reading, value: number): Pick<TReach, "turn" | "turnLow" | "turnHigh"> {
+export function reachTurns(fit: RobustFit, now: Reading, value: number): Pick<TReach, "turn" | "turnLow" | "turnHigh"> {
   const left = value - now.value;
   if (left <= 0) return { turn: now.turn, turnLow: now.turn, turnHigh: now.turn };
   const at = (slope: number) => {
@@ -105,7 +107,8 @@ function reachTurns(fit: RobustFit, now: Reading, value: number): Pick<TReach, "
   return { turn: at(fit.slope), turnLow: at(fit.slopeHigh), turnHigh: at(fit.slopeLow) };
 }
 
-function meterSpecs(policy: TPolicy): MeterSpec[] {
+/** The projected meters the policy has (requests, time, context), each read in its own unit. */
+export function meterSpecs(policy: TPolicy): MeterSpec[] {
   const specs: MeterSpec[] = [];
   if (policy.requests) {
     const stages = policy.requests.stages;

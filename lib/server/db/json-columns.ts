@@ -6,6 +6,7 @@ import {
   ZEvent,
   ZPolicy,
   ZRunProjection,
+  ZRunProjectionCheck,
   ZReplayFilters,
   ZReplayResult,
   ZReviewerCandidateRow,
@@ -81,6 +82,8 @@ export const ZRunSummaryColumn = ZDecisionsSummary.extend({
   policy: ZPolicy,
   copy: ZCopy.nullable(),
   projection: ZRunProjection.nullable().optional(),
+  /** How far off the projection was at each stage and limit reached (absent in rows stored before it). */
+  projectionCheck: ZRunProjectionCheck.optional(),
   /** The run's follow-up and fatigue counts summed over its trend buckets (lib/trends/effect-keys.ts); absent in rows stored before. */
   effectCounts: z.record(z.string(), z.number()).optional(),
 });

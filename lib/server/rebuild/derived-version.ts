@@ -8,8 +8,14 @@
  * 2: the run's long Reviewer chains (run_decisions.reviewer_spans), a zoomed timeline's index.
  * 3: the run's experiment row (experiment_runs, lib/server/rebuild/experiment-runs.ts).
  * 4: the run's decision digests per bucket of turns (run_decision_digests), for run comparison.
+ * 5: the run's search terms (search inside runs), its projected turns to the requests and time
+ *    limits on its row (the "runs out within N turns" alert rule) and the check of its projection
+ *    in its summary (summary.projectionCheck).
  */
-export const DERIVED_VERSION = 4;
+export const DERIVED_VERSION = 5;
 
 /** The first DERIVED_VERSION whose rows have decision digests (run comparison waits for it). */
 export const DIGESTS_SINCE_VERSION = 4;
+
+/** The first DERIVED_VERSION whose rows have a search index (run_search_terms; the search answers `indexed: false` before). */
+export const SEARCH_SINCE_VERSION = 5;

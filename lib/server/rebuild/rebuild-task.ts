@@ -16,6 +16,7 @@ import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
 import { bucketOfTurn, decisionDigests, type DecisionDigest } from "@/lib/derived/compare/decision-digests";
 import { PROJECTION_TURNS, runProjection } from "@/lib/derived/projection/projection";
+import { projectionCheck } from "@/lib/derived/projection/projection-check";
 import { runEffectCounts } from "@/lib/trends/effect-keys";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/derived/triage";
 import { copyVersionOf, policyVersionOf, trendBuckets, type TrendBucket, type TrendVersions } from "@/lib/trends/buckets";
@@ -293,6 +294,8 @@ export function summaryOf(decisions: TRunDecisions, from: readonly TEvent[] | Re
     copy,
     // What runs out next at the run's recent pace (docs/projection.md), from its last turns only.
     projection: runProjection(decisions.turns.slice(-PROJECTION_TURNS), policy),
+    // How far off that projection was, each time a meter reached a stage or its limit (one pass over the turns).
+    projectionCheck: projectionCheck(decisions.turns, policy),
   });
   if (!Array.isArray(from)) {
     const checkpoint = from as RebuildCheckpoint;

@@ -63,5 +63,6 @@ export function toRunSummary(run: RunRow, result: RunSummaryResult): TRunSummary
     skippedTurns: summary?.skippedTurns ?? 0,
     lastMeters: summary?.lastMeters ?? null,
     projection: summary?.projection ?? null,
+    projectionCheck: summary?.projectionCheck ?? null,
   };
 }
