@@ -256,6 +256,7 @@ export function runSummaryOf(events: readonly TEvent[], fields: Partial<TRunList
       skippedTurns: summary.skippedTurns,
       lastMeters,
       projection: null,
+      projectionCheck: null,
     }),
   );
 }
