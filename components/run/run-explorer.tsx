@@ -16,6 +16,7 @@ import { RunOtlpPanel } from "./otlp-panel";
 import { MeterPanels, type AxisProps } from "./meter-panels";
 import { PanelError, PanelSkeleton } from "./panel-state";
 import { RunHeader } from "./run-header";
+import { RunSearch } from "./run-search";
 import { TriageBar } from "./triage-bar";
 import { TurnBrush } from "./turn-brush";
 import { useTriage } from "./use-triage";
@@ -83,10 +84,9 @@ export function RunExplorer({ runId }: { runId: string }) {
     },
   };
   const overview = whole.data?.context?.points ?? whole.data?.requests?.points ?? [];
-  // A step of the triage bar selects the turn and, when zoomed, moves the window (same width) to it.
-  const triage = useTriage(runId, view.turn, poll, (turn) =>
-    view.showTurn(turn, zoomed && extent ? windowAround(turn, domain, extent) : undefined),
-  );
+  // A step of the triage bar or the search selects the turn and, when zoomed, moves the window (same width) to it.
+  const goTo = (turn: number) => view.showTurn(turn, zoomed && extent ? windowAround(turn, domain, extent) : undefined);
+  const triage = useTriage(runId, view.turn, poll, goTo);
 
   return (
     <div
@@ -117,6 +117,7 @@ export function RunExplorer({ runId }: { runId: string }) {
                 maxPoints={timeline.data.maxPoints}
                 onWindow={view.setWindow}
               />
+              <RunSearch runId={runId} axis={axis} onGo={goTo} poll={poll} />
               <ChartLegend />
               <div className={timeline.isPlaceholderData ? styles.stale : undefined}>
                 <MeterPanels

@@ -27,4 +27,5 @@ export * from "./keys";
 export * from "./people";
 export * from "./alerts";
 export * from "./compare";
+export * from "./run-search";
 export * from "./projection";

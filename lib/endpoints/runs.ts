@@ -9,6 +9,8 @@ import {
   ZRunListQuery,
   ZRunListResponse,
   ZRunPathParams,
+  ZRunSearch,
+  ZRunSearchQuery,
   ZRunSummary,
   ZRunTimeline,
   ZRunTriage,
@@ -19,7 +21,7 @@ import {
 } from "@/lib/contracts";
 import { endpoint } from "./endpoint";
 
-/** Reading runs: the list, its export and filter values, and one run's summary, decisions, events, timeline, triage and turns. */
+/** Reading runs: the list, its export and filter values, and one run's summary, decisions, events, timeline, triage, search and turns. */
 export const runsApi = {
   list: endpoint({
     id: "listRuns",
@@ -148,6 +150,27 @@ export const runsApi = {
     query: ZTriageQuery,
     paramDescriptions: { turn: "The turn to step from; without it, next is the first such turn and previous the last." },
     responses: [{ status: 200, description: "The neighbours of each kind.", schema: ZRunTriage }],
+  }),
+  search: endpoint({
+    id: "searchRun",
+    method: "GET",
+    path: "/api/v1/runs/{runId}/search",
+    tag: "Runs",
+    summary: "Search inside a run",
+    description:
+      "The turns that hold a reminder text, finding code, action kind or block id matching `q`, read from a search index the rebuild stores " +
+      "(docs/search.md). A text matches as a substring, case and digits aside (`37 requests left` and `36 requests left` are the text " +
+      "`# requests left`); a finding code, action kind or block id matches by its case-insensitive prefix. The answer lists the matching " +
+      "terms, how many turns match, and the first 500 of them in turn order with the terms each holds; `indexed` is false while the run " +
+      "is being rebuilt with its index.",
+    auth: "key",
+    pathParams: ZRunPathParams,
+    query: ZRunSearchQuery,
+    paramDescriptions: {
+      q: "The text to find (1-200 characters, not only white space).",
+      kind: "Only terms of this kind: `text`, `finding`, `action` or `block`; absent: every kind.",
+    },
+    responses: [{ status: 200, description: "The matching turns.", schema: ZRunSearch }],
   }),
   turn: endpoint({
     id: "getTurnDetail",

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { TRunListQuery, TTimelineQuery } from "@/lib/contracts";
+import type { TRunListQuery, TSearchKind, TTimelineQuery } from "@/lib/contracts";
 import { runsApi } from "@/lib/endpoints/runs";
 import { queryInput } from "./api-input";
 import { endpointFetch, withEndpoint } from "./endpoint-query";
@@ -72,6 +72,12 @@ export function runTimelineQuery(runId: string, window: TTimelineQuery = {}) {
 export function runTriageQuery(runId: string, turn: number | null) {
   const query: Record<string, string> = turn === null ? {} : { turn: String(turn) };
   return runsQuery(runsApi.triage, { path: { runId }, query }, [...runKeys.run(runId), "triage", turn] as const);
+}
+
+/** The turns of the run matching a search (docs/search.md); `kind` null: every kind. */
+export function runSearchQuery(runId: string, q: string, kind: TSearchKind | null) {
+  const query: Record<string, string> = kind === null ? { q } : { q, kind };
+  return runsQuery(runsApi.search, { path: { runId }, query }, [...runKeys.run(runId), "search", q, kind] as const);
 }
 
 /** The timeline's URL for a window (the page preloads exactly this URL for long runs). */

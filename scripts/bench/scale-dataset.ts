@@ -105,6 +105,17 @@ export const READ_PATHS: readonly { label: string; path: string; targeted: boole
     path: `/api/v1/compare?a=${SAMPLE_RUN}&b=${OTHER_RUN}&direction=previous`,
     targeted: true,
   },
+  // Search inside a run (docs/search.md): a text on most turns (capped at 500 marks) and a finding code's prefix.
+  {
+    label: `GET /api/v1/runs/:runId/search?q=requests (${SAMPLE_RUN})`,
+    path: apiRunPath(SAMPLE_RUN, "/search", { q: "requests" }),
+    targeted: true,
+  },
+  {
+    label: `GET /api/v1/runs/:runId/search?q=missing&kind=finding (${SAMPLE_RUN})`,
+    path: apiRunPath(SAMPLE_RUN, "/search", { q: "missing", kind: "finding" }),
+    targeted: true,
+  },
 ];
 
 export interface DatasetParts {

@@ -5,6 +5,7 @@ import { getRunFacets } from "@/lib/server/runs/run-facets";
 import { getRunSummary, getTurnDetail } from "@/lib/server/runs/run-reads";
 import { getRunTimeline } from "@/lib/server/runs/run-timeline";
 import { getRunTriage } from "@/lib/server/runs/run-triage";
+import { searchRun } from "@/lib/server/search/run-search";
 import { defineLoader } from "./define-loader";
 
 /** One page of the runs list (sort and limit default in ZRunListQuery). */
@@ -27,4 +28,9 @@ export const runTimelineLoader = defineLoader(runsApi.timeline, (db, projectId, 
 /** The previous and next dropped reminder, finding and failed delivery. */
 export const runTriageLoader = defineLoader(runsApi.triage, (db, projectId, { path, query }) =>
   getRunTriage(db, projectId, path.runId, query.turn),
+);
+
+/** The turns matching a search inside the run (docs/search.md). */
+export const runSearchLoader = defineLoader(runsApi.search, (db, projectId, { path, query }) =>
+  searchRun(db, projectId, path.runId, query),
 );

@@ -11,6 +11,7 @@ import { eventLoopTurn } from "@/lib/server/event-loop-turn";
 import { storeRunListFigures } from "@/lib/server/runs/list-figures";
 import { readWholeDecisions, storeChunks, WHOLE_READ_PAGE_CHUNKS } from "@/lib/server/runs/stored-decisions";
 import { storeDecisionDigests } from "@/lib/server/runs/decision-digests";
+import { storeSearchTerms } from "@/lib/server/runs/search-terms";
 import { storeTriageMarks } from "@/lib/server/runs/triage-marks";
 import { clearTrendBuckets, storeTrendBuckets, type StoredTrendBuckets } from "@/lib/server/trends/store-buckets";
 import { experimentRunRow, readRunExperiment, storeExperimentRun, type ExperimentRunRow, type RunExperiment } from "./experiment-runs";
@@ -308,7 +309,7 @@ async function queryTurnTimes(db: Database, run: RunKey, maxSeq: string, fromTur
 
 /**
  * Writes a rebuild in one transaction: run_decisions (with the findings, the summary and the
- * checkpoint to resume from), its changed run_decision_chunks, the run's triage marks and decision digests, its Reviewer
+ * checkpoint to resume from), its changed run_decision_chunks, the run's triage marks, decision digests and search index, its Reviewer
  * audit (reviewer_rows, run_reviewer_funnels), its trend buckets (trend_buckets) and its experiment row
  * (experiment_runs, lib/server/rebuild/experiment-runs.ts), then the run's
  * list figures (its findings, drops, drop rate, violations and finding codes on its row:
@@ -377,6 +378,7 @@ async function storeRebuild(
       await storeChunks(tx, run, output.ok ? output.decisions : { fromChunk: 0, chunks: [] });
       await storeTriageMarks(tx, run, output.ok ? output.triage : { fromTurn: null, marks: [] });
       await storeDecisionDigests(tx, run, output.ok ? output.digests : { fromBucket: null, digests: [] });
+      await storeSearchTerms(tx, run, output.ok ? output.search : { fromBucket: null, rows: [] });
       if (output.ok) {
         // Over the rebuild this process made itself, only the Reviewer rows and buckets that changed.
         const state = base?.state ?? undefined;

@@ -16,6 +16,7 @@ import { reviewerAudit } from "@/lib/derived/reviewer/audit";
 import { longReviewerChains } from "@/lib/derived/reviewer/window-events";
 import { bucketOfTurn, decisionDigests, type DecisionDigest } from "@/lib/derived/compare/decision-digests";
 import { PROJECTION_TURNS, runProjection } from "@/lib/derived/projection/projection";
+import { searchTermRows } from "@/lib/derived/search/search-terms";
 import { projectionCheck } from "@/lib/derived/projection/projection-check";
 import { runEffectCounts } from "@/lib/trends/effect-keys";
 import { rewrittenFromTurn, triageCounts, triageMarks } from "@/lib/derived/triage";
@@ -24,6 +25,7 @@ import { StoredDataError, storedEvent, type StoredEventRow, type TRunSummaryColu
 import { storedAudit, type StoredAudit } from "@/lib/server/reviewer/store-audit";
 import { runListFigures, type RunListFigures } from "@/lib/server/runs/list-figures";
 import { chunkOfIndex, chunksOf, DECISION_CHUNK_TURNS, type DecisionChunk } from "@/lib/server/runs/decision-chunks";
+import type { StoredSearchTerms } from "@/lib/server/runs/search-terms";
 
 export interface RebuildTaskInput {
   runId: string;
@@ -102,6 +104,8 @@ export type RebuildTaskOutput =
       triage: TriageOutput;
       /** The digests of the run's decisions per bucket of turn numbers (run comparison), from `fromBucket` on (all when null). */
       digests: { fromBucket: number | null; digests: DecisionDigest[] };
+      /** The run's search index (docs/search.md), from `fromBucket` on (all when null). */
+      search: StoredSearchTerms;
       /** The whole run's timeline (the run page's first chart) as JSON text. */
       timelineJson: string;
       /** The run's long Reviewer chains (lib/derived/reviewer/window-events.ts) as JSON text: a zoomed timeline's index. */
@@ -139,12 +143,15 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
     let decisions: TRunDecisions;
     let checkpoint: RebuildCheckpoint | null;
     let fromChunk = 0;
+    /** A resume's first turn whose search index bucket may change (null: a full rebuild). */
+    let searchFromTurn: number | null = null;
     let auditEvents: TEvent[] = events;
     if (input.resume) {
       const { checkpoint: from, chunkTexts, findingsJson } = input.resume;
       const previous: TTurnDecision[] = [];
       for (const text of chunkTexts) for (const turn of parsedOnce(text, from.runId, parseTurns)) previous.push(turn);
       const kept = from.kept.turns;
+      const storedLastTurn = previous.at(-1)?.turn ?? Infinity;
       try {
         const tail = resumeRebuildTail(
           {
@@ -160,6 +167,8 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
         decisions = { runId: from.runId, turns: previous, findings: tail.findings };
         checkpoint = tail.checkpoint;
         fromChunk = chunkOfIndex(kept);
+        // The stored last turn's bucket too: it held the run-level findings (docs/search.md).
+        searchFromTurn = Math.min(rewrittenFromTurn(previous, fromChunk * DECISION_CHUNK_TURNS), from.nextTurn, storedLastTurn);
       } catch (error) {
         if (error instanceof RebuildCheckpointError) return { ok: "full rebuild needed" };
         throw error;
@@ -210,6 +219,7 @@ export function rebuildTask(input: RebuildTaskInput): RebuildTaskOutput | { ok: 
       listFigures: runListFigures(summary, audit),
       triage: triageOf(decisions, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
       digests: digestsOf(decisions.turns, input.resume ? rewrittenFromTurn(decisions.turns, fromChunk * DECISION_CHUNK_TURNS) : null),
+      search: searchOf(decisions, auditEvents, searchFromTurn),
       trends: {
         buckets,
         copyVersion: copyVersionOf(summary.copy),
@@ -278,6 +288,19 @@ function digestsOf(turns: readonly TTurnDecision[], fromTurn: number | null): { 
   const fromBucket = bucketOfTurn(fromTurn);
   const first = turns.findIndex((t) => bucketOfTurn(t.turn) >= fromBucket);
   return { fromBucket, digests: first < 0 ? [] : decisionDigests(turns.slice(first)) };
+}
+
+/**
+ * The search index to store (docs/search.md): every bucket's rows, or on a resume those of the
+ * buckets from the one holding `fromTurn` on, each computed whole from every turn, finding and
+ * model.action (`events` holds every model.action of the run, also on a resume).
+ */
+function searchOf(decisions: TRunDecisions, events: readonly TEvent[], fromTurn: number | null): StoredSearchTerms {
+  const fromBucket = fromTurn === null ? null : bucketOfTurn(fromTurn);
+  return {
+    fromBucket,
+    rows: searchTermRows({ turns: decisions.turns, findings: decisions.findings, actions: actionsByTurn(events), fromBucket }),
+  };
 }
 
 const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
