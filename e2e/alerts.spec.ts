@@ -70,6 +70,54 @@ test("an admin makes an alert rule from a trends chart, silences it, and finds i
   await expect(page.getByRole("region", { name: "Rules", exact: true }).getByRole("row", { name: /E2E violations/ })).toHaveCount(0);
 });
 
+test("an admin makes a “runs out within N turns” rule through the form, at 390 px in the dark theme", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  await context.addCookies([{ name: THEME_COOKIE, value: "dark", url: baseURL! }]);
+  await page.setViewportSize({ width: 390, height: 900 });
+  // A link may fill in the kind and the meter, as the other kinds' links do.
+  await signInToDemo(page, "/alerts?new=runs_out&meter=time");
+  await expect(page.getByRole("heading", { level: 1, name: "Alerts" })).toBeVisible();
+  await expect(page.locator('[data-hydrated="true"]').first()).toBeAttached({ timeout: 15_000 });
+
+  const form = page.getByRole("region", { name: "New rule" });
+  await expect(form.getByLabel("When")).toHaveValue("runs_out");
+  await expect(form.getByLabel("Runs out of")).toHaveValue("time");
+  // No window for this kind: it looks at the live runs as they are now.
+  await expect(form.getByLabel("Over the last")).toHaveCount(0);
+
+  // A number of turns out of range is said, and the rule cannot be made.
+  await form.getByLabel("Within (turns)").fill("0");
+  await expect(form.getByText("expected a whole number of turns from 1 to 100,000")).toBeVisible();
+  await expect(form.getByRole("button", { name: "Make the rule" })).toBeDisabled();
+
+  await form.getByLabel("Runs out of").selectOption("requests");
+  await form.getByLabel("Within (turns)").fill("25");
+  await form.getByLabel("Agent (empty: all)").fill("etf-research-agent");
+  await expect(
+    form.getByText("Fires on: a live run projected to run out of requests within 25 turns at its current pace (agent etf-research-agent)."),
+  ).toBeVisible();
+  await expectNoAxeViolations(page, "alerts, runs-out form (dark, 390 px)");
+  await form.getByLabel(/^Name/).fill("E2E runs out");
+  await form.getByRole("button", { name: "Make the rule" }).click();
+  await expect(form.getByRole("status")).toHaveText("Rule “E2E runs out” made.");
+
+  // The rules list shows it with its condition in words.
+  const rules = page.getByRole("region", { name: "Rules", exact: true });
+  const row = rules.getByRole("row", { name: /E2E runs out/ });
+  await expect(row).toContainText(
+    "a live run projected to run out of requests within 25 turns at its current pace (agent etf-research-agent)",
+  );
+
+  // Clean up: delete the rule (asks first).
+  await row.getByRole("button", { name: "Delete rule “E2E runs out”" }).click();
+  await row.getByRole("button", { name: "Really delete rule “E2E runs out”" }).click();
+  await expect(rules.getByRole("row", { name: /E2E runs out/ })).toHaveCount(0);
+});
+
 for (const [theme, width] of [
   ["dark", 1280],
   ["light", 390],

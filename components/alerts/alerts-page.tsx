@@ -25,10 +25,11 @@ export function AlertsPage({ canEdit, draft }: { canEdit: boolean; draft: RuleDr
       <header>
         <h1>Alerts</h1>
         <p className="muted">
-          A rule watches what Cuescope already stores — a key&apos;s drop rate, Reviewer violations, a finding code over a rolling window,
-          or a live run&apos;s meter stage — and is checked every minute. It fires once when its condition becomes true, with a signed
-          webhook if it has one, and again only after the condition has cleared. Changes to rules are in the{" "}
-          <Link href="/audit?target=alertRule">audit log</Link>; each endpoint is in the <Link href="/docs/api">API reference</Link>.
+          A rule watches what Cuescope already stores — a key&apos;s drop rate, Reviewer violations, a finding code over a rolling window, a
+          live run&apos;s meter stage, or a live run projected to run out of requests or time within a number of turns — and is checked
+          every minute. It fires once when its condition becomes true, with a signed webhook if it has one, and again only after the
+          condition has cleared. Changes to rules are in the <Link href="/audit?target=alertRule">audit log</Link>; each endpoint is in the{" "}
+          <Link href="/docs/api">API reference</Link>.
         </p>
       </header>
       {canEdit ? (

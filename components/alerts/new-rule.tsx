@@ -9,7 +9,9 @@ import {
   ALERT_WINDOW_LABELS,
   ALERT_WINDOWS,
   FINDING_CODES,
+  MAX_RUNS_OUT_TURNS,
   REMINDER_KEYS,
+  RUNS_OUT_METERS,
   ZAlertCondition,
   type TAlertCondition,
   type TAlertKind,
@@ -36,6 +38,7 @@ const KIND_NAMES: Record<TAlertKind, string> = {
   reviewer_violations: "Reviewer violations exceed a number",
   finding: "A finding code appears",
   meter_stage: "A live run's meter reaches a stage",
+  runs_out: "A live run will run out within N turns at its pace",
 };
 
 /** The form's fields as text (what the inputs hold), turned into a condition on submit. */
@@ -47,6 +50,8 @@ type Fields = {
   code: string;
   meter: string;
   stage: string;
+  outMeter: string;
+  withinTurns: string;
   window: string;
 };
 
@@ -58,7 +63,9 @@ function conditionOf(kind: TAlertKind, f: Fields): TAlertCondition | string {
         ? { kind, threshold: Number(f.violations), windowMinutes: Number(f.window) }
         : kind === "finding"
           ? { kind, code: f.code, windowMinutes: Number(f.window) }
-          : { kind, meter: f.meter, stage: Number(f.stage) };
+          : kind === "meter_stage"
+            ? { kind, meter: f.meter, stage: Number(f.stage) }
+            : { kind, meter: f.outMeter, withinTurns: Number(f.withinTurns) };
   const parsed = ZAlertCondition.safeParse(raw);
   return parsed.success ? parsed.data : parsed.error.issues.map((i) => i.message).join("; ");
 }
@@ -77,6 +84,8 @@ export function NewRule({ draft }: { draft: RuleDraft | null }) {
     code: draft?.code && (FINDING_CODES as readonly string[]).includes(draft.code) ? draft.code : FINDING_CODES[0],
     meter: draft?.meter && (ALERT_METERS as readonly string[]).includes(draft.meter) ? draft.meter : "context",
     stage: "2",
+    outMeter: draft?.meter && (RUNS_OUT_METERS as readonly string[]).includes(draft.meter) ? draft.meter : "requests",
+    withinTurns: "20",
     window: "60",
   });
   const [scope, setScope] = useState<TAlertScope>({ agent: draft?.agent, model: draft?.model });
@@ -172,6 +181,33 @@ export function NewRule({ draft }: { draft: RuleDraft | null }) {
               <span>
                 <label htmlFor={field("stage")}>At stage or higher</label>
                 <input id={field("stage")} type="number" min={1} max={100} step={1} value={fields.stage} onChange={set("stage")} />
+              </span>
+            </>
+          ) : kind === "runs_out" ? (
+            <>
+              <span>
+                <label htmlFor={field("out-meter")}>Runs out of</label>
+                <select id={field("out-meter")} value={fields.outMeter} onChange={set("outMeter")}>
+                  {RUNS_OUT_METERS.map((m) => (
+                    <option key={m}>{m}</option>
+                  ))}
+                </select>
+              </span>
+              <span>
+                <label htmlFor={field("within")}>Within (turns)</label>
+                <input
+                  id={field("within")}
+                  type="number"
+                  min={1}
+                  max={MAX_RUNS_OUT_TURNS}
+                  step={1}
+                  value={fields.withinTurns}
+                  onChange={set("withinTurns")}
+                  aria-describedby={field("within-help")}
+                />
+                <small id={field("within-help")} className={styles.sub}>
+                  from its last rebuilt turn, at its fitted pace
+                </small>
               </span>
             </>
           ) : (

@@ -14,6 +14,15 @@ export const ALERT_METERS = ["requests", "time", "context", "edits"] as const;
 export type TAlertMeter = (typeof ALERT_METERS)[number];
 
 /**
+ * The meters whose projected limit a `runs_out` rule can watch (docs/projection.md): the ones that
+ * end a run when they run out. Context is left out: a compaction brings it down again.
+ */
+export const RUNS_OUT_METERS = ["requests", "time"] as const;
+export type TRunsOutMeter = (typeof RUNS_OUT_METERS)[number];
+/** The most turns ahead a `runs_out` rule can look. */
+export const MAX_RUNS_OUT_TURNS = 100_000;
+
+/**
  * How far back a windowed rule looks, in minutes: the rollups' 15-minute buckets, the current one
  * included (docs/alerts.md#windows).
  */
@@ -44,7 +53,9 @@ const zCount = (what: string, max: number) =>
  *   `threshold` (a fraction) once at least `minCandidates` candidates were counted;
  * - `reviewer_violations`: Reviewer rows with a Reviewer finding (contract §7) over the window, above `threshold`;
  * - `finding`: at least one finding of `code` over the window;
- * - `meter_stage`: a live run whose last rebuilt turn has its `meter` at `stage` or higher (R2).
+ * - `meter_stage`: a live run whose last rebuilt turn has its `meter` at `stage` or higher (R2);
+ * - `runs_out`: a live run projected to reach its `meter`'s limit within `withinTurns` turns of its
+ *   last rebuilt turn at its fitted recent pace (docs/projection.md; a limit already reached: 0 turns).
  */
 export const ZAlertCondition = z.discriminatedUnion(
   "kind",
@@ -76,12 +87,29 @@ export const ZAlertCondition = z.discriminatedUnion(
       meter: z.enum(ALERT_METERS, { error: `expected a meter: ${ALERT_METERS.join(", ")}` }),
       stage: zCount("a stage from 1 to 100", 100).min(1, { error: "expected a stage from 1 to 100" }),
     }),
+    z.strictObject({
+      kind: z.literal("runs_out"),
+      meter: z.enum(RUNS_OUT_METERS, { error: `expected a meter that runs out: ${RUNS_OUT_METERS.join(" or ")}` }),
+      withinTurns: zCount("a whole number of turns from 1 to 100,000", MAX_RUNS_OUT_TURNS).min(1, {
+        error: "expected a whole number of turns from 1 to 100,000",
+      }),
+    }),
   ],
-  { error: "expected a condition whose kind is drop_rate, reviewer_violations, finding or meter_stage" },
+  { error: "expected a condition whose kind is drop_rate, reviewer_violations, finding, meter_stage or runs_out" },
 );
 export type TAlertCondition = z.infer<typeof ZAlertCondition>;
 export type TAlertKind = TAlertCondition["kind"];
-export const ALERT_KINDS = ["drop_rate", "reviewer_violations", "finding", "meter_stage"] as const satisfies readonly TAlertKind[];
+export const ALERT_KINDS = [
+  "drop_rate",
+  "reviewer_violations",
+  "finding",
+  "meter_stage",
+  "runs_out",
+] as const satisfies readonly TAlertKind[];
+/** The kinds that look at the live runs as they are now, with no window. */
+export type TLiveRunsCondition = Extract<TAlertCondition, { kind: "meter_stage" | "runs_out" }>;
+/** The kinds that sum the trend rollups over a window. */
+export type TWindowedCondition = Exclude<TAlertCondition, TLiveRunsCondition>;
 
 const zScopeName = (what: string) =>
   z
@@ -144,7 +172,7 @@ export type TAlertRuleUpdate = z.infer<typeof ZAlertRuleUpdate>;
 
 /** What an evaluation measured (the rule's unit: a rate with its counts, a count, or live runs). */
 export const ZAlertValue = z.object({
-  /** The window evaluated, [from, to); null for a meter rule, which looks at the live runs now. */
+  /** The window evaluated, [from, to); null for a meter or runs-out rule, which looks at the live runs now. */
   from: z.string().nullable(),
   to: z.string(),
   /** `drop_rate`: dropped and candidates; the rate is dropped / candidates. */
@@ -153,9 +181,17 @@ export const ZAlertValue = z.object({
   rate: z.number().nullable().optional(),
   /** `reviewer_violations` and `finding`: the count over the window. */
   count: z.number().optional(),
-  /** `meter_stage`: live runs at the stage or above (at most the first 20 are named). */
+  /** `meter_stage` and `runs_out`: the live runs found, counted up to 1,000 (the first 20 are named). */
   runs: z.number().optional(),
   runIds: z.array(z.string()).optional(),
+  /**
+   * `runs_out`: the first named run's turns to the limit at its fitted pace (0: reached), and the
+   * interval its pace's 95% interval allows (high null: not reached at the slowest pace); null when
+   * no run was found.
+   */
+  soonestTurns: z.number().nullable().optional(),
+  soonestTurnsLow: z.number().nullable().optional(),
+  soonestTurnsHigh: z.number().nullable().optional(),
   /** Whether the condition held. */
   holds: z.boolean(),
 });

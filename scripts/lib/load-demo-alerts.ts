@@ -1,5 +1,5 @@
 import { conditionCountKeys, conditionWindow, judgeCounts } from "@/lib/alerts/conditions";
-import type { TAlertCondition, TAlertRuleCreate } from "@/lib/contracts";
+import type { TAlertCondition, TAlertRuleCreate, TWindowedCondition } from "@/lib/contracts";
 import { evaluateAlerts, type DeliverySender, type EvaluationReport } from "@/lib/server/alerts/evaluate";
 import { createRule, updateRule } from "@/lib/server/alerts/rules";
 import type { Caller } from "@/lib/server/auth/keys";
@@ -139,7 +139,7 @@ async function turningPoints(
   first: Date,
   now: Date,
 ): Promise<Date[]> {
-  const windowed = conditions.filter((c): c is Exclude<TAlertCondition, { kind: "meter_stage" }> => c.kind !== "meter_stage");
+  const windowed = conditions.filter((c): c is TWindowedCondition => "windowMinutes" in c);
   const keys = [...new Set(windowed.flatMap(conditionCountKeys))];
   const start = Math.floor(first.getTime() / QUARTER_MS) * QUARTER_MS;
   const rows = await db.prisma.$queryRaw<{ bucket: Date; key: string; n: number }[]>`

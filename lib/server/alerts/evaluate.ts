@@ -1,7 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { conditionCountKeys, conditionWindow, describeValue, judgeCounts, judgeLiveRuns, runsHref } from "@/lib/alerts/conditions";
+import {
+  conditionCountKeys,
+  conditionWindow,
+  describeValue,
+  judgeCounts,
+  judgeLiveRuns,
+  runsHref,
+  turnsToLimit,
+} from "@/lib/alerts/conditions";
 import { webhookBody } from "@/lib/alerts/webhook-body";
-import { ZAlertCondition, ZAlertScope, type TAlertCondition, type TAlertScope, type TAlertValue } from "@/lib/contracts";
+import {
+  ZAlertCondition,
+  ZAlertScope,
+  ZRunProjection,
+  type TAlertCondition,
+  type TAlertScope,
+  type TAlertValue,
+  type TLiveRunsCondition,
+} from "@/lib/contracts";
 import { publicUrl } from "@/lib/server/auth/people-auth";
 import type { Database } from "@/lib/server/db";
 import type { Prisma } from "@/lib/server/db/generated/client";
@@ -11,10 +27,11 @@ import { spanTotals } from "@/lib/server/trends/trends";
 /**
  * The alert rules' evaluation (docs/alerts.md#evaluation), the job the durable queue runs every minute:
  * every enabled rule of every project, each read from stored aggregates only (a window of the trend
- * rollups, or the live runs at a meter's stage through their partial index), so its cost grows with
- * the rules and not with the events. A rule fires once when its condition becomes true: one alert,
- * and one webhook delivery unless silenced, written in one transaction with the delivery's job; it
- * fires again only after an evaluation has found the condition false (the alert is then cleared).
+ * rollups, or the live runs at a meter's stage or near a limit through their partial indexes), so its
+ * cost grows with the rules and not with the events. A rule fires once when its condition becomes
+ * true: one alert, and one webhook delivery unless silenced, written in one transaction with the
+ * delivery's job; it fires again only after an evaluation has found the condition false (the alert is
+ * then cleared).
  */
 
 /** Sends the deliveries' jobs inside the transaction that made them (JobQueue.sendAlertDeliveries). */
@@ -22,7 +39,7 @@ export type DeliverySender = (tx: Prisma.TransactionClient, jobs: { projectId: s
 
 /** Rules read per page of the evaluation. */
 const PAGE = 100;
-/** Live runs named by a meter rule's value; the count stops at MAX_COUNTED. */
+/** Live runs named by a meter or runs-out rule's value; the count stops at MAX_COUNTED. */
 const NAMED_RUNS = 20;
 const MAX_COUNTED = 1000;
 
@@ -68,7 +85,7 @@ export async function evaluateAlerts(db: Database, send: DeliverySender, now = n
   }
 }
 
-/** What a rule's condition measures now: a window of the rollups, or the live runs at a meter's stage. */
+/** What a rule's condition measures now: a window of the rollups, or the live runs at a meter's stage or near a limit. */
 export async function measure(
   db: Database,
   projectId: string,
@@ -76,25 +93,7 @@ export async function measure(
   scope: TAlertScope,
   now: Date,
 ): Promise<TAlertValue> {
-  if (condition.kind === "meter_stage") {
-    const column = `"${condition.meter}_stage"`;
-    const filters: string[] = [];
-    const params: unknown[] = [projectId, condition.stage];
-    if (scope.agent) filters.push(` AND "agent" = $${params.push(scope.agent)}`);
-    if (scope.model) filters.push(` AND "model" = $${params.push(scope.model)}`);
-    // `> 0` lets the planner use the meter's partial index (prisma/migrations/20270105000000_alerts).
-    const rows = await db.prisma.$queryRawUnsafe<{ runId: string }[]>(
-      `SELECT "run_id" AS "runId" FROM "runs"
-        WHERE "project_id" = $1 AND "status" = 'live' AND ${column} > 0 AND ${column} >= $2${filters.join("")}
-        ORDER BY ${column} DESC, "last_event_at" DESC LIMIT ${MAX_COUNTED}`,
-      ...params,
-    );
-    return judgeLiveRuns(
-      rows.length,
-      rows.slice(0, NAMED_RUNS).map((r) => r.runId),
-      now.getTime(),
-    );
-  }
+  if (condition.kind === "meter_stage" || condition.kind === "runs_out") return measureLiveRuns(db, projectId, condition, scope, now);
   const window = conditionWindow(condition.windowMinutes, now.getTime());
   const keys = conditionCountKeys(condition);
   const counts = await spanTotals(db, projectId, window, {
@@ -104,6 +103,55 @@ export async function measure(
     keys: { like: keys.map(likeLiteral) },
   });
   return judgeCounts(condition, counts, window);
+}
+
+/**
+ * The live runs a meter rule or a runs-out rule finds, from the columns the rebuild keeps on each
+ * run's row (lib/server/runs/list-figures.ts), through their partial indexes of the live runs: at
+ * the meter's stage or higher, highest first (prisma/migrations/20270105000000_alerts); or projected
+ * to reach the meter's limit within the turns, soonest first (20270107000100_runs_limit_in). A
+ * run-out value also has the soonest run's interval, from that one run's stored projection.
+ */
+async function measureLiveRuns(
+  db: Database,
+  projectId: string,
+  condition: TLiveRunsCondition,
+  scope: TAlertScope,
+  now: Date,
+): Promise<TAlertValue> {
+  const filters: string[] = [];
+  const params: unknown[] = [projectId];
+  let where: string;
+  let order: string;
+  if (condition.kind === "meter_stage") {
+    const column = `"${condition.meter}_stage"`;
+    // `> 0` lets the planner use the meter's partial index.
+    where = `${column} > 0 AND ${column} >= $${params.push(condition.stage)}`;
+    order = `${column} DESC`;
+  } else {
+    const column = `"${condition.meter}_limit_in"`;
+    // `IS NOT NULL` lets the planner use the meter's partial index.
+    where = `${column} IS NOT NULL AND ${column} <= $${params.push(condition.withinTurns)}`;
+    order = `${column} ASC`;
+  }
+  if (scope.agent) filters.push(` AND "agent" = $${params.push(scope.agent)}`);
+  if (scope.model) filters.push(` AND "model" = $${params.push(scope.model)}`);
+  const rows = await db.prisma.$queryRawUnsafe<{ id: string; runId: string }[]>(
+    `SELECT "id", "run_id" AS "runId" FROM "runs"
+      WHERE "project_id" = $1 AND "status" = 'live' AND ${where}${filters.join("")}
+      ORDER BY ${order}, "last_event_at" DESC LIMIT ${MAX_COUNTED}`,
+    ...params,
+  );
+  const runIds = rows.slice(0, NAMED_RUNS).map((r) => r.runId);
+  if (condition.kind === "meter_stage") return judgeLiveRuns(rows.length, runIds, now.getTime());
+  let soonest = null;
+  if (rows.length > 0) {
+    const [stored] = await db.prisma.$queryRaw<{ projection: unknown }[]>`
+      SELECT "summary"->'projection' AS "projection" FROM "run_decisions" WHERE "project_id" = ${projectId} AND "run_pk" = ${rows[0].id}`;
+    const projection = ZRunProjection.safeParse(stored?.projection);
+    soonest = projection.success ? turnsToLimit(projection.data, condition.meter) : null;
+  }
+  return judgeLiveRuns(rows.length, runIds, now.getTime(), soonest);
 }
 
 type Outcome = "fired" | "cleared" | "held" | "skipped";

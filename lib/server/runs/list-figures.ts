@@ -1,4 +1,5 @@
-import type { TDecisionsSummary, TFindingCode } from "@/lib/contracts";
+import { turnsToLimit } from "@/lib/alerts/conditions";
+import type { TDecisionsSummary, TFindingCode, TRunProjection } from "@/lib/contracts";
 import { hasViolations, type ReviewerAudit } from "@/lib/derived/reviewer/audit";
 import type { Prisma } from "@/lib/server/db/generated/client";
 
@@ -21,7 +22,16 @@ export interface RunListFigures {
    * policy has not: what alert rules on a live run's meter read (prisma/migrations/20270105000000_alerts).
    */
   meterStages: MeterStages;
+  /**
+   * Turns from the last rebuilt turn to the requests and time limits at the run's fitted recent pace
+   * (its summary's projection, docs/projection.md; 0: reached), null without a projection of the
+   * meter or when the pace never reaches it: what "runs out within N turns" alert rules read
+   * (prisma/migrations/20270107000100_runs_limit_in).
+   */
+  limitIn: LimitIn;
 }
+
+export type LimitIn = Record<"requests" | "time", number | null>;
 
 export type MeterStages = Record<"requests" | "time" | "context" | "edits", number | null>;
 
@@ -43,7 +53,10 @@ export function dropRateOf(reminders: TDecisionsSummary["reminders"]): number | 
   return total > 0 ? dropped / total : null;
 }
 
-export function runListFigures(summary: TDecisionsSummary, audit: Pick<ReviewerAudit, "rows">): RunListFigures {
+export function runListFigures(
+  summary: TDecisionsSummary & { projection?: TRunProjection | null },
+  audit: Pick<ReviewerAudit, "rows">,
+): RunListFigures {
   return {
     findingCount: summary.findings,
     droppedCount: summary.reminders.dropped,
@@ -54,6 +67,10 @@ export function runListFigures(summary: TDecisionsSummary, audit: Pick<ReviewerA
       .map(([code]) => code)
       .sort(),
     meterStages: meterStagesOf(summary.lastMeters),
+    limitIn: {
+      requests: turnsToLimit(summary.projection, "requests")?.turns ?? null,
+      time: turnsToLimit(summary.projection, "time")?.turns ?? null,
+    },
   };
 }
 
@@ -70,7 +87,8 @@ export async function storeRunListFigures(
 ): Promise<void> {
   await tx.$executeRawUnsafe(
     `UPDATE "runs" SET "finding_count" = $3, "dropped_count" = $4, "drop_rate" = $5, "reviewer_violations" = $6, "finding_codes" = $7::text[],
-            "requests_stage" = $8, "time_stage" = $9, "context_stage" = $10, "edits_stage" = $11
+            "requests_stage" = $8, "time_stage" = $9, "context_stage" = $10, "edits_stage" = $11,
+            "requests_limit_in" = $12, "time_limit_in" = $13
       WHERE "project_id" = $1 AND "id" = $2`,
     run.projectId,
     run.id,
@@ -83,5 +101,7 @@ export async function storeRunListFigures(
     figures?.meterStages.time ?? null,
     figures?.meterStages.context ?? null,
     figures?.meterStages.edits ?? null,
+    figures?.limitIn.requests ?? null,
+    figures?.limitIn.time ?? null,
   );
 }
