@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { TReplayResult } from "@/lib/contracts";
+import { compareUrl } from "@/lib/compare-view/compare-url";
 import { formatCount, formatNumber } from "@/lib/format";
 import { chipOf } from "@/lib/replay/changed-turns";
 import { JumpKeys, jumpTarget } from "@/components/ui/jump-keys";
@@ -15,7 +16,8 @@ export function replayTurnHref(jobId: string, runId: string, turn: number): stri
 }
 
 /**
- * Runs whose decisions changed and their changed turns, each opening the baseline vs what-if view.
+ * Runs whose decisions changed and their changed turns, each opening the baseline vs what-if view;
+ * each run also opens the comparison view of the recorded run against its what-if (docs/compare.md).
  * By default only turns where a reminder's fate changed (delivered, dropped, appeared, another
  * stage) are listed; text-only changes are one switch away.
  */
@@ -47,7 +49,11 @@ export function ChangedTurns({ jobId, runs }: { jobId: string; runs: TReplayResu
                 <span className="muted">
                   {formatCount(run.changedTurns, "changed turn")}, {formatNumber(run.fateChangedTurns)} with a different outcome
                   {turns.length < total ? ` (first ${formatNumber(turns.length)} listed)` : ""}
-                </span>
+                </span>{" "}
+                ·{" "}
+                <Link href={compareUrl({ a: run.runId, replay: jobId })}>
+                  Compare with the recorded run<span className="sr-only"> ({run.runId})</span>
+                </Link>
               </p>
               <ul className={styles.turnChips} aria-label={`Changed turns of ${run.runId}`}>
                 {turns.map((t) => {

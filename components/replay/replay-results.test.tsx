@@ -70,6 +70,11 @@ describe("replay result: changed turns", () => {
       "11 · context ●→gone",
     ]);
     expect(chips[0]).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/10");
+    // The run against its what-if in the comparison view (docs/compare.md).
+    expect(screen.getByRole("link", { name: "Compare with the recorded run (teach)" })).toHaveAttribute(
+      "href",
+      "/compare?a=teach&replay=job-1",
+    );
     expect(screen.getByText(/ with a different outcome/)).toHaveTextContent(/2 changed turns, 2 with a different outcome/);
   });
 

@@ -72,6 +72,11 @@ describe("replay: one turn, baseline beside the what-if", () => {
     expect(nav.getByRole("link", { name: "changed turn 11 →" })).toHaveAttribute("href", "/copy/replay/job-1/runs/teach/turns/11");
     expect(screen.getByRole("link", { name: "What-if replay" })).toHaveAttribute("href", "/copy/replay?job=job-1");
     expect(screen.getByRole("link", { name: "teach" })).toHaveAttribute("href", "/runs/teach?turn=10");
+    // The same turn of the run against its what-if, in the comparison view.
+    expect(screen.getByRole("link", { name: "Compare with the recorded run" })).toHaveAttribute(
+      "href",
+      "/compare?a=teach&replay=job-1&turn=10",
+    );
     await user.keyboard("{ArrowLeft}");
     expect(router.push).not.toHaveBeenCalled();
     await user.keyboard("{ArrowRight}");

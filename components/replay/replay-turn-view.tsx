@@ -4,9 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { TFinding, TTurnDecision } from "@/lib/contracts";
+import { compareUrl } from "@/lib/compare-view/compare-url";
 import { formatBytes } from "@/lib/format";
 import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { replayTurnQuery } from "@/lib/queries/replay";
+import { replayVersionParts } from "@/lib/replay/replay-versions";
 import { FittingWaterfall } from "@/components/inspector/fitting-waterfall";
 import { useTurnKeys } from "@/components/inspector/use-turn-keys";
 import { Panel } from "@/components/ui/panel";
@@ -40,20 +42,16 @@ export function ReplayTurnView({ jobId, runId, turn }: { jobId: string; runId: s
   if (!view.data) return <p className="muted">Loading turn {turn}…</p>;
 
   const { baseline, whatIf, changes, previousChanged, nextChanged, copyVersionId, policyVersionId } = view.data;
-  const nameOf = (id: string, list: readonly { id: string; name: string }[] | undefined) => list?.find((v) => v.id === id)?.name ?? id;
-  const what = [
-    copyVersionId ? `copy “${nameOf(copyVersionId, copyVersions.data?.versions)}”` : null,
-    policyVersionId ? `policy “${nameOf(policyVersionId, policyVersions.data?.versions)}”` : null,
-  ]
-    .filter(Boolean)
-    .join(" and ");
+  const versions = [...(copyVersions.data?.versions ?? []), ...(policyVersions.data?.versions ?? [])];
+  const what = replayVersionParts({ copyVersionId, policyVersionId }, (id) => versions.find((v) => v.id === id)?.name).join(" and ");
 
   return (
     <div className={styles.page}>
       <header className={styles.head}>
         <div>
           <p className="eyebrow">
-            <Link href={back}>What-if replay</Link> · <Link href={runTurnPath(runId, turn)}>{runId}</Link>
+            <Link href={back}>What-if replay</Link> · <Link href={runTurnPath(runId, turn)}>{runId}</Link> ·{" "}
+            <Link href={compareUrl({ a: runId, replay: jobId, turn })}>Compare with the recorded run</Link>
           </p>
           <h1>
             Turn {turn}: baseline vs {what}

@@ -20,6 +20,13 @@ export const ZCompareQuery = z.object({
 });
 export type TCompareQuery = z.infer<typeof ZCompareQuery>;
 
+/**
+ * Query of `GET /api/v1/replay/:id/runs/:runId/compare`: a recorded run (A) against its what-if
+ * under a replay job (B), stepped like two runs.
+ */
+export const ZReplayCompareQuery = ZCompareQuery.pick({ turn: true, direction: true });
+export type TReplayCompareQuery = z.infer<typeof ZReplayCompareQuery>;
+
 /** How the two runs' decisions differ on one turn. */
 export const TURN_DIFFERENCES = ["same", "only-a", "only-b", "reminders", "reviewer", "reminders-and-reviewer"] as const;
 export const ZTurnDifference = z.enum(TURN_DIFFERENCES);

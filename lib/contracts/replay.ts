@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ZReminderKey } from "./reminders";
-import { ZRunListQuery } from "./api";
+import { ZReminderCounts, ZRunListQuery } from "./api";
 import { zIntParam } from "./params";
-import { ZFinding, ZTurnDecision } from "./decisions";
+import { FINDING_CODES, ZFinding, ZTurnDecision } from "./decisions";
+import { ZRunTimeline } from "./timeline";
 
 /** Which runs a replay covers: the runs list's filters. */
 export const ZReplayFilters = ZRunListQuery.pick({ status: true, agent: true, model: true, q: true, from: true, to: true }).partial();
@@ -144,6 +145,24 @@ export const ZReplayTurn = z.object({
   nextChanged: z.number().nullable(),
 });
 
+/**
+ * `GET /api/v1/replay/:id/runs/:runId/timeline`: a run's what-if under the job's versions as the run
+ * comparison draws a run (docs/compare.md): its whole-run timeline (stage and limit lines of the
+ * job's policy when it has one, else the run's own) and the counts a run's header shows. Its
+ * findings leave out those that compare with the agent's record (no agent ran with the what-if).
+ */
+export const ZReplayWhatIfRun = z.object({
+  jobId: z.string(),
+  runId: z.string(),
+  copyVersionId: z.string().nullable(),
+  policyVersionId: z.string().nullable(),
+  rebuiltTurns: z.number().int().min(0),
+  reminders: ZReminderCounts,
+  findings: z.number().int().min(0),
+  findingsByCode: z.partialRecord(z.enum(FINDING_CODES), z.number()),
+  timeline: ZRunTimeline,
+});
+
 export type TReplayFilters = z.infer<typeof ZReplayFilters>;
 export type TReplayRequest = z.infer<typeof ZReplayRequest>;
 export type TReplayResult = z.infer<typeof ZReplayResult>;
@@ -153,3 +172,4 @@ export type TReplayTurn = z.infer<typeof ZReplayTurn>;
 export type TReplayMatching = z.infer<typeof ZReplayMatching>;
 export type TReplaySummary = z.infer<typeof ZReplaySummary>;
 export type TReplayList = z.infer<typeof ZReplayList>;
+export type TReplayWhatIfRun = z.infer<typeof ZReplayWhatIfRun>;

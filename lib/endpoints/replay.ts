@@ -1,5 +1,8 @@
 import {
   ZIdPathParams,
+  ZReplayCompareQuery,
+  ZReplayWhatIfRun,
+  ZRunComparison,
   ZReplayJob,
   ZReplayList,
   ZReplayMatching,
@@ -94,5 +97,49 @@ export const replayApi = {
     paramDescriptions: { id: "The replay job's id." },
     responses: [{ status: 200, description: "The turn, both ways.", schema: ZReplayTurn }],
     errors: { 409: "The run has not been rebuilt yet, or its decisions cannot be rebuilt." },
+  }),
+  compare: endpoint({
+    id: "compareReplayRun",
+    method: "GET",
+    path: "/api/v1/replay/{id}/runs/{runId}/compare",
+    tag: "Replay",
+    summary: "A run against its what-if",
+    description:
+      "Compares a run the replay replayed (A: its recorded decisions, as last rebuilt) with its what-if under the replay's versions (B), " +
+      "turn by turn, answered as `GET /api/v1/compare` answers for two runs: the first turn where their decisions differ (each reminder's " +
+      "key, subject, kind, stage and fate, and the Reviewer candidate and admission; not the wording), the next or previous difference from " +
+      "a turn, and both decisions at the turn found. The what-if is rebuilt once per replay and stored rebuild, on a job thread.",
+    auth: "key",
+    pathParams: ZIdPathParams.extend(ZRunPathParams.shape),
+    query: ZReplayCompareQuery,
+    paramDescriptions: {
+      id: "The replay job's id.",
+      turn: "The turn to step from (next, previous) or to show (at); without it, the first difference (next, at) or the last (previous).",
+      direction: "next (default), previous or at.",
+    },
+    responses: [{ status: 200, description: "The comparison.", schema: ZRunComparison }],
+    errors: {
+      404: "No such replay in the project, or the run is not one it replayed; the message names which.",
+      409: "The run has not been rebuilt yet, or its decisions cannot be rebuilt.",
+    },
+  }),
+  whatIfRun: endpoint({
+    id: "getReplayWhatIfRun",
+    method: "GET",
+    path: "/api/v1/replay/{id}/runs/{runId}/timeline",
+    tag: "Replay",
+    summary: "A run's what-if as a timeline",
+    description:
+      "The what-if of a run the replay replayed, as the run comparison draws a run: its whole-run timeline (the stage and limit lines of " +
+      "the replay's policy version when it has one, else the run's own) and its reminders and findings counted. Its findings leave out " +
+      "those that compare with the agent's record (no agent ran with the what-if).",
+    auth: "key",
+    pathParams: ZIdPathParams.extend(ZRunPathParams.shape),
+    paramDescriptions: { id: "The replay job's id." },
+    responses: [{ status: 200, description: "The what-if's timeline and counts.", schema: ZReplayWhatIfRun }],
+    errors: {
+      404: "No such replay in the project, or the run is not one it replayed; the message names which.",
+      409: "The run has not been rebuilt yet, or its decisions cannot be rebuilt.",
+    },
   }),
 };

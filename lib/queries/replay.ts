@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { TReplayFilters, TReplayJob, TReplayRequest } from "@/lib/contracts";
+import type { TReplayCompareQuery, TReplayFilters, TReplayJob, TReplayRequest } from "@/lib/contracts";
 import { replayApi } from "@/lib/endpoints/replay";
 import { queryInput } from "./api-input";
 import { callEndpoint, endpointFetch, withEndpoint } from "./endpoint-query";
@@ -11,6 +11,9 @@ export const replayKeys = {
   all: ["replay"] as const,
   job: (id: string) => ["replay", "job", id] as const,
   turn: (id: string, runId: string, turn: number) => ["replay", "job", id, "turn", runId, turn] as const,
+  compare: (id: string, runId: string, turn: number | null, direction: string) =>
+    ["replay", "job", id, "compare", runId, turn, direction] as const,
+  whatIfRun: (id: string, runId: string) => ["replay", "job", id, "what-if", runId] as const,
   list: () => ["replay", "list"] as const,
   matching: (filters: TReplayFilters, maxRuns: number) => ["replay", "matching", filters, maxRuns] as const,
 };
@@ -64,6 +67,32 @@ export function replayTurnQuery(id: string, runId: string, turn: number) {
       queryFn: endpointFetch(replayApi.turn, input),
       staleTime: Infinity,
     }),
+  );
+}
+
+/**
+ * A replayed run (A) against its what-if under the job (B), as the comparison of two runs: from
+ * `turn` in `direction` (no turn: the first difference, or the last for previous).
+ */
+export function replayCompareQuery(id: string, runId: string, input: Partial<TReplayCompareQuery> = {}) {
+  const apiInput = { path: { id, runId }, query: queryInput(input) };
+  return withEndpoint(
+    replayApi.compare,
+    apiInput,
+    queryOptions({
+      queryKey: replayKeys.compare(id, runId, input.turn ?? null, input.direction ?? "next"),
+      queryFn: endpointFetch(replayApi.compare, apiInput),
+    }),
+  );
+}
+
+/** A replayed run's what-if as the comparison draws it: its whole-run timeline and counts. */
+export function replayWhatIfRunQuery(id: string, runId: string) {
+  const apiInput = { path: { id, runId }, query: {} };
+  return withEndpoint(
+    replayApi.whatIfRun,
+    apiInput,
+    queryOptions({ queryKey: replayKeys.whatIfRun(id, runId), queryFn: endpointFetch(replayApi.whatIfRun, apiInput) }),
   );
 }
 

@@ -1,4 +1,3 @@
-import type { TRunDecisions } from "@/lib/contracts";
 import { TaskThreads, type TaskFunctions } from "@/lib/server/jobs/threads";
 import { rebuildTask, type RebuildTasks } from "@/lib/server/rebuild/rebuild-task";
 import { replayRunTask, whatIfRunTask, type ReplayTasks } from "@/lib/server/replay/replay-task";
@@ -14,7 +13,7 @@ export type Tasks = RebuildTasks & ReplayTasks;
 export const TASKS: TaskFunctions<Tasks> = {
   rebuild: rebuildTask,
   replayRun: replayRunTask,
-  whatIfRun: whatIfRunTask satisfies (input: ReplayTasks["whatIfRun"]["input"]) => TRunDecisions,
+  whatIfRun: whatIfRunTask satisfies (input: ReplayTasks["whatIfRun"]["input"]) => ReplayTasks["whatIfRun"]["output"],
 };
 
 /** This process's job threads for every task (`size` 0: inline; default CUESCOPE_JOB_THREADS). */

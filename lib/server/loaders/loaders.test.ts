@@ -5,11 +5,18 @@ import { copyVersionsQuery, policyVersionsQuery } from "@/lib/queries/copy";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { makeQueryClient } from "@/lib/queries/query-client";
-import { replayJobQuery, replayListQuery, replayMatchingQuery, replayTurnQuery } from "@/lib/queries/replay";
+import {
+  replayCompareQuery,
+  replayJobQuery,
+  replayListQuery,
+  replayMatchingQuery,
+  replayTurnQuery,
+  replayWhatIfRunQuery,
+} from "@/lib/queries/replay";
 import { reviewerCandidatesQuery, reviewerFunnelQuery } from "@/lib/queries/reviewer";
 import { parseReviewerUrl, REVIEWER_PAGE_SIZE } from "@/lib/queries/reviewer-url";
 import { parseRunListUrl } from "@/lib/queries/run-list-url";
-import { runFacetsQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
+import { runFacetsQuery, runSearchQuery, runsListQuery, runSummaryQuery, runTimelineQuery, turnDetailQuery } from "@/lib/queries/runs";
 import { authenticate, createKey } from "@/lib/server/auth/keys";
 import { useDatabase, type Database } from "@/lib/server/db";
 
@@ -25,11 +32,18 @@ import { inlineReplays } from "@/lib/server/testing/jobs";
 import { createCopyVersion, createPolicyVersion } from "@/lib/server/versions/versions";
 import type { Loader, LoaderContext } from "./define-loader";
 import { fetchQuery, type ServerQuery } from "./prefetch";
-import { replayJobLoader, replayListLoader, replayMatchingLoader, replayTurnLoader } from "./replay";
+import {
+  replayCompareLoader,
+  replayJobLoader,
+  replayListLoader,
+  replayMatchingLoader,
+  replayTurnLoader,
+  replayWhatIfRunLoader,
+} from "./replay";
 import { reviewerCandidatesLoader, reviewerFunnelLoader } from "./reviewer";
 import { commentedTurnsLoader, commentsLoader } from "./comments";
 import { runOtlpRecordsLoader } from "./otlp";
-import { runFacetsLoader, runListLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
+import { runFacetsLoader, runListLoader, runSearchLoader, runSummaryLoader, runTimelineLoader, turnDetailLoader } from "./runs";
 import { copyVersionsLoader, policyVersionsLoader } from "./versions";
 import { runEffectivenessLoader, trendsLoader } from "./trends";
 
@@ -164,10 +178,18 @@ describe.each(testDatabases())("loaders shared by the routes and the pages on $n
     ["a run's OpenTelemetry records", () => bothSides(runOtlpRecordsQuery(ETF_RUN), runOtlpRecordsLoader)],
     ["a run's OpenTelemetry records of one kind", () => bothSides(runOtlpRecordsQuery(ETF_RUN, { kind: "log" }), runOtlpRecordsLoader)],
     ["a window of the timeline", () => bothSides(runTimelineQuery(ETF_RUN, { from: 10, to: 30 }), runTimelineLoader)],
+    ["a search inside a run", () => bothSides(runSearchQuery(ETF_RUN, "requests left", null), runSearchLoader)],
+    ["a search of one kind inside a run", () => bothSides(runSearchQuery(ETF_RUN, "tool", "action"), runSearchLoader)],
     ["the copy versions", () => bothSides(copyVersionsQuery(), copyVersionsLoader)],
     ["the policy versions", () => bothSides(policyVersionsQuery(), policyVersionsLoader)],
     ["a replay job", () => bothSides(replayJobQuery(jobId), replayJobLoader)],
     ["a replay's turn", () => bothSides(replayTurnQuery(jobId, ETF_RUN, 12), replayTurnLoader)],
+    ["a run against its what-if", () => bothSides(replayCompareQuery(jobId, ETF_RUN), replayCompareLoader)],
+    [
+      "a run against its what-if, stepped",
+      () => bothSides(replayCompareQuery(jobId, ETF_RUN, { turn: 12, direction: "previous" }), replayCompareLoader),
+    ],
+    ["a run's what-if timeline", () => bothSides(replayWhatIfRunQuery(jobId, ETF_RUN), replayWhatIfRunLoader)],
     ["the recent replays", () => bothSides(replayListQuery(), replayListLoader)],
     ["the runs a replay would take", () => bothSides(replayMatchingQuery({ status: "completed" }, 3), replayMatchingLoader)],
     ["a run's notes (its own comments marked mine)", () => bothSides(commentsQuery(ETF_RUN, "run"), commentsLoader)],

@@ -6,9 +6,12 @@ import {
   type TPolicy,
   type TReplayResult,
   type TRunDecisions,
+  type TRunTimeline,
 } from "@/lib/contracts";
-import { followUp, rebuild, RunInputError } from "@/lib/core";
+import { followUp, rebuild, RunInputError, summarizeDecisions, type DecisionsSummary } from "@/lib/core";
+import { buildTimeline, TIMELINE_EVENT_TYPES } from "@/lib/derived/timeline/build-timeline";
 import { changedTurns, turnsToList } from "@/lib/replay/changed-turns";
+import { whatIfFindings } from "@/lib/replay/what-if-findings";
 import type { RunFollowUp } from "@/lib/replay/follow-up-groups";
 import { addKeyStats, emptyKeyStats } from "@/lib/replay/key-stats";
 import { StoredDataError, storedEvent, type StoredEventRow } from "@/lib/server/db/json-columns";
@@ -19,7 +22,7 @@ const CHANGED_TURNS_LISTED = 200;
 /** The replay's tasks, as it asks the job threads for them (lib/server/jobs/threads.ts). */
 export type ReplayTasks = {
   replayRun: { input: ReplayRunInput; output: ReplayRunOutput | null };
-  whatIfRun: { input: WhatIfRunInput; output: TRunDecisions };
+  whatIfRun: { input: WhatIfRunInput; output: WhatIfRunOutput };
 };
 
 export interface ReplayRunInput {
@@ -81,10 +84,36 @@ export interface WhatIfRunInput {
   overrides: { copy?: TCopy; policy?: TPolicy };
 }
 
-/** One run rebuilt with a what-if copy/policy (contract §6), for the replay's turn view. Pure, for a job thread. */
-export function whatIfRunTask({ runId, rows, overrides }: WhatIfRunInput): TRunDecisions {
-  return rebuild(
-    rows.map((row) => storedEvent(row, runId)),
-    overrides,
+/** A run's what-if: its decisions, and what the run comparison draws of it (docs/compare.md). */
+export interface WhatIfRunOutput {
+  decisions: TRunDecisions;
+  /**
+   * The what-if's whole-run timeline, built as a run's rebuild builds its stored one (the same
+   * `buildTimeline`, its lanes from the same events), with the what-if's policy's stage and limit
+   * lines; its findings are the what-if's own (without the comparisons with the agent's record).
+   */
+  timeline: TRunTimeline;
+  /** The timeline's JSON text length (its cache size, measured here rather than on the server's thread). */
+  timelineChars: number;
+  /** The what-if's counts (reminders by status, findings by code: the same findings as the timeline's). */
+  summary: DecisionsSummary;
+}
+
+const TIMELINE_TYPES: ReadonlySet<string> = new Set(TIMELINE_EVENT_TYPES);
+
+/**
+ * One run rebuilt with a what-if copy/policy (contract §6), for the replay's turn view and the run
+ * comparison with its what-if, and that what-if's timeline and counts. Pure, for a job thread.
+ */
+export function whatIfRunTask({ runId, rows, overrides }: WhatIfRunInput): WhatIfRunOutput {
+  const events = rows.map((row) => storedEvent(row, runId));
+  const decisions = rebuild(events, overrides);
+  // No agent ran with the what-if: the findings that compare with the agent's record are left out of what is drawn and counted.
+  const own = { ...decisions, findings: whatIfFindings(decisions.findings) };
+  const timeline = buildTimeline(
+    own,
+    events.filter((e) => TIMELINE_TYPES.has(e.type)),
+    { policy: overrides.policy },
   );
+  return { decisions, timeline, timelineChars: JSON.stringify(timeline).length, summary: summarizeDecisions(own) };
 }
