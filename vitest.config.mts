@@ -32,7 +32,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: "node",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "packages/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "components/**/*.test.ts",
+            "packages/**/*.test.ts",
+            "examples/**/*.test.ts",
+          ],
           environment: "node",
         },
       },
