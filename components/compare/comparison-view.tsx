@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ReminderStrip } from "@/components/run/reminder-strip";
@@ -61,7 +61,11 @@ export function ComparisonView({
   const [message, setMessage] = useState("");
   const summaryA = useQuery(runSummaryQuery(a));
   const timelineA = useQuery(runTimelineQuery(a));
-  const comparison = useQuery(comparisonQuery(sides, turn === null ? {} : { turn, direction: "at" }));
+  // While another turn's view loads, the last one stays (its own turn named), not a "Comparing…" flash.
+  const comparison = useQuery({
+    ...comparisonQuery(sides, turn === null ? {} : { turn, direction: "at" }),
+    placeholderData: keepPreviousData,
+  });
   const view = comparison.data;
   const timelineB = b.timeline;
 
