@@ -18,7 +18,7 @@ import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
 
-/** Runs up to this many turns get their timeline in the page itself (see below). */
+/** Runs up to this many turns get their timeline and their follow-up and fatigue in the page itself (see below). */
 const EMBEDDED_TIMELINE_TURNS = 1000;
 
 type Props = {
@@ -109,8 +109,11 @@ export default async function RunPage(props: Props) {
   prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
   prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), context));
-  // The run's follow-up and fatigue (a sum over its stored trend buckets).
-  prefetches.push(prefetchQuery(queryClient, runEffectivenessQuery(runId), context));
+  // The run's follow-up and fatigue (the sums stored with its rebuild), in the page of a short run
+  // only, as its timeline: their rows are per key, stage and context stage, and a review reminder's
+  // stage is its checkpoint, so they grow with the run (about 10,000 rows, 3 MB, for 50,000 turns).
+  // A long run's panel, below its charts, fetches them.
+  if (embedTimeline) prefetches.push(prefetchQuery(queryClient, runEffectivenessQuery(runId), context));
   await Promise.all(prefetches);
 
   return (

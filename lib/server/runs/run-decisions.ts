@@ -6,7 +6,13 @@ import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
 import { decisionsJsonOf } from "./decision-chunks";
 import type { RunRow } from "./find-run";
-import { DecisionsChangedError, openWholeDecisions, readWholeDecisions, type StoredHead } from "./stored-decisions";
+import {
+  DecisionsChangedError,
+  openWholeDecisions,
+  readWholeDecisions,
+  SUMMARY_WITHOUT_EFFECT_COUNTS,
+  type StoredHead,
+} from "./stored-decisions";
 import { wholeReads, type WholeReads } from "./whole-reads";
 
 /** The decisions' counts and the policy and copy the run started with (stored as run_decisions.summary). */
@@ -75,12 +81,18 @@ export function checkedHead(
   return { ok: true, findings: head.findings, summary, version: `${run.id}:${head.eventCount}:${head.maxSeq}`, ...freshnessOf(run, head) };
 }
 
-/** Stored summaries only (for lists): no decisions are read. */
+/**
+ * Stored summaries only (for lists and the run's header): no decisions are read, nor the summary's
+ * follow-up and fatigue sums, which grow with the run (SUMMARY_WITHOUT_EFFECT_COUNTS).
+ */
 export async function getRunSummaries(db: Database, projectId: string, runs: readonly RunRow[]): Promise<Map<string, RunSummaryResult>> {
-  const cached = await db.prisma.runDecisionsCache.findMany({
-    where: { projectId, runPk: { in: runs.map((r) => r.id) } },
-    select: { runPk: true, eventCount: true, summary: true, error: true },
-  });
+  const rows = await db.prisma.$queryRawUnsafe<{ runPk: string; eventCount: number; summary: string | null; error: string | null }[]>(
+    `SELECT d."run_pk" AS "runPk", d."event_count" AS "eventCount", ${SUMMARY_WITHOUT_EFFECT_COUNTS}::text AS "summary", d."error"
+       FROM "run_decisions" d WHERE d."project_id" = $1 AND d."run_pk" = ANY($2::text[])`,
+    projectId,
+    runs.map((r) => r.id),
+  );
+  const cached = rows.map((row) => ({ ...row, summary: row.summary === null ? null : (JSON.parse(row.summary) as unknown) }));
   const byRun = new Map(cached.map((c) => [c.runPk, c]));
   const results = new Map<string, RunSummaryResult>();
   for (const run of runs) {

@@ -25,8 +25,17 @@ export interface StoredHead {
   error: string | null;
 }
 
+/**
+ * run_decisions.summary as the reads of a run's stored rebuild take it (SQL, of `d`): without its
+ * follow-up and fatigue sums (`effectCounts`), which only GET /api/v1/runs/:runId/effectiveness
+ * reads. They are kept per key, stage and context stage, and a review reminder's stage is its
+ * checkpoint, so they grow with the run (about 8,400 entries, 340 kB, in a 50,000-turn run): read
+ * with every header, turn and runs list row, they made those reads grow with the run too.
+ */
+export const SUMMARY_WITHOUT_EFFECT_COUNTS = `(d."summary" - 'effectCounts')`;
+
 const HEAD = `d."run_pk" AS "runPk", d."event_count" AS "eventCount", d."max_seq"::text AS "maxSeq", d."findings",
-  d."summary"::text AS "summary", d."error"`;
+  ${SUMMARY_WITHOUT_EFFECT_COUNTS}::text AS "summary", d."error"`;
 const OF_RUN = `FROM "run_decision_chunks" c WHERE c."project_id" = d."project_id" AND c."run_pk" = d."run_pk"`;
 
 type HeadRow = Omit<StoredHead, "summary"> & { summary: string | null };
@@ -92,7 +101,7 @@ interface PageRows<Chunk> {
  */
 function pageStatement(projectId: string, runPk: string, from: string, limit: string): string {
   return `SELECT d."run_pk"::text AS "runPk", d."event_count"::text AS "eventCount", d."max_seq"::text AS "maxSeq", d."findings"::text AS "findings",
-              d."summary"::text AS "summary", d."error"::text AS "error",
+              ${SUMMARY_WITHOUT_EFFECT_COUNTS}::text AS "summary", d."error"::text AS "error",
               (SELECT string_agg(c."xmin"::text, ',' ORDER BY c."chunk") ${OF_RUN} AND c."chunk" < ${from}) AS "prefix",
               NULL::text AS "chunk", NULL::text AS "xmin", NULL::text AS "turns"
          FROM "run_decisions" d WHERE d."project_id" = ${projectId} AND d."run_pk" = ${runPk}
