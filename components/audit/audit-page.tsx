@@ -261,7 +261,13 @@ function TargetCell({ entry }: { entry: TAuditEntry }) {
   return (
     <>
       <span className={styles.sub}>{TARGET_LABELS[kind]}</span>
-      {href ? <Link href={href}>{label}</Link> : <code>{label}</code>}
+      {href ? (
+        <Link className={styles.targetLink} href={href}>
+          {label}
+        </Link>
+      ) : (
+        <code>{label}</code>
+      )}
     </>
   );
 }
