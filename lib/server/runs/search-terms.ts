@@ -11,7 +11,7 @@ export interface StoredSearchTerms {
  * The writer of run_search_terms (docs/search.md): a rebuild stores a run's search index with its
  * decisions, in its transaction (lib/server/rebuild/rebuild-run.ts). A full rebuild replaces every
  * row; a resume those of the buckets from `fromBucket` on (through the bucket index), the buckets
- * before it holding only turns it left alone. ./run-search.ts reads them.
+ * before it holding only turns it left alone. lib/server/search/run-search.ts reads them.
  */
 export async function storeSearchTerms(
   tx: Prisma.TransactionClient,
