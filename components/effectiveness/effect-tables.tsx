@@ -3,7 +3,8 @@ import { differenceText, rateText } from "@/lib/charts/effect";
 import { formatBytes, formatNumber } from "@/lib/format";
 
 /**
- * Contract §10's delivered vs dropped rows: per key, stage and context stage, each status's follow-up
+ * Contract §10's delivered vs dropped rows: per key, stage (a review suggestion's: every checkpoint
+ * together) and context stage, each status's follow-up
  * rate with its counts and interval, and their difference. The trends page's and the run page's table.
  */
 export function EffectTable({ rows, caption }: { rows: readonly TEffectRow[]; caption: string }) {
@@ -26,7 +27,7 @@ export function EffectTable({ rows, caption }: { rows: readonly TEffectRow[]; ca
             <th scope="row">
               {r.key} <span className="muted">{r.kind}</span>
             </th>
-            <td>{r.stage}</td>
+            <td>{r.stage === null ? "every checkpoint" : r.stage}</td>
             <td>{r.contextStage === null ? "all" : r.contextStage}</td>
             <td>{rateText(r.deliveredRate, r.deliveredFollowed, r.delivered)}</td>
             <td>{rateText(r.droppedRate, r.droppedFollowed, r.dropped)}</td>

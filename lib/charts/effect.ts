@@ -117,7 +117,7 @@ export function effectCsv(rows: readonly TEffectRow[]): string {
       .map((r) =>
         csvLine([
           r.key,
-          r.stage,
+          r.stage === null ? "all" : r.stage,
           r.kind,
           r.contextStage === null ? "all" : String(r.contextStage),
           r.delivered,

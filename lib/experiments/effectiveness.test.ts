@@ -8,7 +8,10 @@ const close = (value: number | null, expected: number) => expect(value).toBeClos
 describe("parseEffectKey", () => {
   it.each([
     ["effect.requests.2.3.delivered", { key: "requests", stage: 2, context: 3, count: "delivered" }],
-    ["effect.review.1.none.droppedFollowed", { key: "review", stage: 1, context: "none", count: "droppedFollowed" }],
+    ["effect.review.all.none.droppedFollowed", { key: "review", stage: null, context: "none", count: "droppedFollowed" }],
+    // Stored before derived version 6: a review count per checkpoint, taken as every checkpoint together.
+    ["effect.review.7.2.delivered", { key: "review", stage: null, context: 2, count: "delivered" }],
+    ["effect.requests.all.1.delivered", null],
     ["effect.budget.1.1.delivered", null],
     ["effect.requests.x.1.delivered", null],
     ["effect.requests.1.1.seen", null],
@@ -32,6 +35,7 @@ describe("effectRows", () => {
     { day: "d1", key: "effect.requests.2.none.delivered", n: 4 },
     { day: "d2", key: "effect.requests.2.none.deliveredFollowed", n: 2 },
     { day: "d1", key: "effect.review.1.2.delivered", n: 2 },
+    { day: "d2", key: "effect.review.all.2.delivered", n: 3 },
     { day: "d1", key: "turns", n: 99 },
   ];
   const rows = effectRows(counts);
@@ -42,9 +46,11 @@ describe("effectRows", () => {
       ["requests", 2, 2, "notice"],
       ["requests", 2, 3, "notice"],
       ["requests", 2, "none", "notice"],
-      ["review", 1, null, "suggestion"],
-      ["review", 1, 2, "suggestion"],
+      ["review", null, null, "suggestion"],
+      ["review", null, 2, "suggestion"],
     ]);
+    // Checkpoint 1's count stored per checkpoint (2) and the every-checkpoint count (3): one row.
+    expect(rows[4]).toMatchObject({ delivered: 5, deliveredFollowed: 0 });
     expect(rows[0]).toMatchObject({ delivered: 10, deliveredFollowed: 6, dropped: 5, droppedFollowed: 1 });
   });
 

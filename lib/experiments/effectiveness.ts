@@ -6,6 +6,7 @@ import {
   type TFatigueRow,
   type TReminderKey,
 } from "@/lib/contracts";
+import { EVERY_CHECKPOINT } from "@/lib/derived/effectiveness/effectiveness";
 import { newcombeDifference, wilsonInterval } from "@/lib/stats";
 
 /** One summed count of a day: a count key of the trend buckets (lib/trends/buckets.ts) and its sum. */
@@ -31,16 +32,21 @@ const isKey = (k: string): k is TReminderKey => (REMINDER_KEYS as readonly strin
 
 /**
  * Parses `effect.<key>.<stage>.<ctx>.<count>` (contract §10; ctx an integer or `none`); null for any
- * other count key.
+ * other count key. A `review` count's stage is null: every checkpoint together (EVERY_CHECKPOINT;
+ * counts stored before derived version 6 name each checkpoint, and are taken together the same way).
  */
-export function parseEffectKey(name: string): { key: TReminderKey; stage: number; context: number | "none"; count: EffectCount } | null {
+export function parseEffectKey(
+  name: string,
+): { key: TReminderKey; stage: number | null; context: number | "none"; count: EffectCount } | null {
   const parts = name.split(".");
   if (parts.length !== 5 || parts[0] !== "effect" || !isKey(parts[1])) return null;
-  const stage = Number(parts[2]);
+  const key = parts[1];
+  const stage = parts[2] === EVERY_CHECKPOINT ? null : Number(parts[2]);
   const context = parts[3] === "none" ? "none" : Number(parts[3]);
   const count = parts[4] as EffectCount;
-  if (!Number.isInteger(stage) || (context !== "none" && !Number.isInteger(context)) || !EFFECT_COUNTS.includes(count)) return null;
-  return { key: parts[1], stage, context, count };
+  if (stage === null ? key !== "review" : !Number.isInteger(stage)) return null;
+  if ((context !== "none" && !Number.isInteger(context)) || !EFFECT_COUNTS.includes(count)) return null;
+  return { key, stage: key === "review" ? null : stage, context, count };
 }
 
 const rate = (x: number, n: number): TEstimate => {
@@ -48,7 +54,7 @@ const rate = (x: number, n: number): TEstimate => {
   return w ? { value: x / n, low: w.low, high: w.high } : { value: null, low: null, high: null };
 };
 
-function effectRow(key: TReminderKey, stage: number, contextStage: TEffectRow["contextStage"], c: EffectCounts): TEffectRow {
+function effectRow(key: TReminderKey, stage: number | null, contextStage: TEffectRow["contextStage"], c: EffectCounts): TEffectRow {
   const d = newcombeDifference(c.deliveredFollowed, c.delivered, c.droppedFollowed, c.dropped);
   return {
     key,
@@ -65,14 +71,15 @@ function effectRow(key: TReminderKey, stage: number, contextStage: TEffectRow["c
 const zero = (): EffectCounts => ({ delivered: 0, deliveredFollowed: 0, dropped: 0, droppedFollowed: 0 });
 
 /**
- * Delivered vs. dropped rows from the window's summed counts (contract §10): per key, stage and kind,
+ * Delivered vs. dropped rows from the window's summed counts (contract §10): per key, stage (for
+ * `review`, every checkpoint together: stage null) and kind,
  * every context stage together (contextStage null) and then each context stage (ascending, `none`
  * last); rates with Wilson intervals, the difference with Newcombe's. Rows in presentation order (R4).
  */
 export function effectRows(counts: readonly DayCount[]): TEffectRow[] {
   const groups = new Map<
     string,
-    { key: TReminderKey; stage: number; total: EffectCounts; byContext: Map<number | "none", EffectCounts> }
+    { key: TReminderKey; stage: number | null; total: EffectCounts; byContext: Map<number | "none", EffectCounts> }
   >();
   for (const { key: name, n } of counts) {
     const parsed = parseEffectKey(name);
@@ -88,7 +95,7 @@ export function effectRows(counts: readonly DayCount[]): TEffectRow[] {
   const order = (k: TReminderKey) => REMINDER_KEYS.indexOf(k);
   const contextOrder = (c: number | "none") => (c === "none" ? Number.POSITIVE_INFINITY : c);
   return [...groups.values()]
-    .sort((a, b) => order(a.key) - order(b.key) || a.stage - b.stage)
+    .sort((a, b) => order(a.key) - order(b.key) || (a.stage ?? 0) - (b.stage ?? 0))
     .flatMap((g) => [
       effectRow(g.key, g.stage, null, g.total),
       ...[...g.byContext]

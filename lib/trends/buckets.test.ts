@@ -110,7 +110,7 @@ describe("trendBuckets", () => {
             // §10: the same two delivered reminders; 10 bytes each, so neither key dominates.
             "effect.requests.1.none.delivered": 1,
             "effect.requests.1.none.deliveredFollowed": 1,
-            "effect.review.1.none.delivered": 1,
+            "effect.review.all.none.delivered": 1,
             "fatigue.requests.bytes": 10,
             "fatigue.review.bytes": 10,
             "fatigue.runsWithReminderBytes": 1,
@@ -150,8 +150,8 @@ describe("trendBuckets", () => {
           at: minutes(0),
           counts: {
             "effect.requests.1.0.delivered": 1,
-            "effect.review.1.0.dropped": 1,
-            "effect.review.1.0.droppedFollowed": 1,
+            "effect.review.all.0.dropped": 1,
+            "effect.review.all.0.droppedFollowed": 1,
             "fatigue.capacityBytes": 1000,
             "fatigue.requests.bytes": 10,
             "fatigue.requests.contextBytes": 10,

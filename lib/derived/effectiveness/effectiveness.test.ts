@@ -106,6 +106,23 @@ describe("§10 delivered and dropped reminders", () => {
       events: [act(2, "append_block", "b1"), act(3, "edit_block", "b2"), act(2, "edit_block", "b3")],
       want: { "1|effect.edits.1.none.delivered": 1, "1|effect.edits.1.none.deliveredFollowed": 1, "1|effect.edits.1.none.dropped": 1 },
     },
+    {
+      name: "review suggestions of checkpoints 1, 2 and 3 are counted for every checkpoint together (their stage is the checkpoint)",
+      decisions: run([
+        t(10, [r("review", "delivered", { stage: 1 })], { meters: ctx(1) }),
+        t(20, [r("review", "dropped", { stage: 2 })], { meters: ctx(1) }),
+        t(30, [r("review", "delivered", { stage: 3 })], { meters: ctx(2) }),
+      ]),
+      // check_evidence at 11 follows checkpoint 1 (t+1) and not 2 (before it); review_objectives at 33 follows 3 (t+3).
+      events: [act(11, "check_evidence"), { ...act(33, "check_evidence"), body: { kind: "review_objectives" } } as TEvent],
+      want: {
+        "10|effect.review.all.1.delivered": 1,
+        "10|effect.review.all.1.deliveredFollowed": 1,
+        "20|effect.review.all.1.dropped": 1,
+        "30|effect.review.all.2.delivered": 1,
+        "30|effect.review.all.2.deliveredFollowed": 1,
+      },
+    },
   ])("$name", ({ decisions, events, want }) => {
     expect(collect((add) => addEffectCounts(decisions, actionsByTurn(events), add))).toEqual(want);
   });

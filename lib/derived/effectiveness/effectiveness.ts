@@ -16,6 +16,13 @@ const KEY_INDEX: Record<TReminderKey, number> = Object.fromEntries(REMINDER_KEYS
 /** Stages and context stages below this are coded as numbers (any stage of a real policy); a name with others is built each time. */
 const SMALL = 1024;
 
+/**
+ * The stage part of a `review` count's name (contract §10): a review suggestion's stage is its
+ * checkpoint k (R7), a new one every `everyTurns` turns, so its counts are kept for every checkpoint
+ * together (grouped per checkpoint, a run's rows grew with its length: 10,000 rows for 50,000 turns).
+ */
+export const EVERY_CHECKPOINT = "all";
+
 /** §8's `followUp.<key>.delivered|followed` for each key, made once. */
 const FOLLOW_UP = Object.fromEntries(
   REMINDER_KEYS.map((key) => [key, { delivered: `followUp.${key}.delivered`, followed: `followUp.${key}.followed` }]),
@@ -26,7 +33,8 @@ const FOLLOW_UP = Object.fromEntries(
  * t whose follow-up §8's rule decides (an `edits` state of a block that is not exhausted is not),
  * and whether it was followed, counted at t as
  * `effect.<key>.<stage>.<ctx>.delivered|deliveredFollowed|dropped|droppedFollowed` (reminders),
- * `<ctx>` the turn's context meter stage or `none`.
+ * `<ctx>` the turn's context meter stage or `none`, `<stage>` the reminder's stage, or for `review`
+ * EVERY_CHECKPOINT.
  *
  * `followUp: true`: also §8's `followUp.<key>.delivered|followed` for the delivered ones (the
  * trend buckets' follow-up, the same reminders as lib/core followUp's items), decided in the same
@@ -57,14 +65,17 @@ export function addEffectCounts(
       }
       ctx ??= contextStageOf(decision);
       const ctxCode = ctx === "none" ? SMALL - 1 : ctx;
+      // A review suggestion's stage is its checkpoint (R7): its groups take every checkpoint together.
+      const group = key === "review" ? EVERY_CHECKPOINT : stage;
+      const stageCode = key === "review" ? SMALL - 1 : stage;
       // The name's key, stage, context stage and status as one number, when they are small (always, in practice).
       const code =
-        stage < SMALL && (ctx === "none" || ctx < SMALL - 1)
-          ? ((KEY_INDEX[key] * SMALL + stage) * SMALL + ctxCode) * 2 + (status === "dropped" ? 1 : 0)
+        stageCode < SMALL && (key === "review" || stage < SMALL - 1) && (ctx === "none" || ctx < SMALL - 1)
+          ? ((KEY_INDEX[key] * SMALL + stageCode) * SMALL + ctxCode) * 2 + (status === "dropped" ? 1 : 0)
           : -1;
       let name = code < 0 ? undefined : names.get(code);
       if (name === undefined) {
-        name = `effect.${key}.${stage}.${ctx}.${status}`;
+        name = `effect.${key}.${group}.${ctx}.${status}`;
         if (code >= 0) names.set(code, name);
       }
       add(decision.turn, name, 1);

@@ -11,8 +11,10 @@
  * 5: the run's search terms (search inside runs), its projected turns to the requests and time
  *    limits on its row (the "runs out within N turns" alert rule) and the check of its projection
  *    in its summary (summary.projectionCheck).
+ * 6: review suggestions' follow-up counts for every checkpoint together (contract §10: `effect.review.all.*`
+ *    in the trend buckets and summary.effectCounts, instead of one count per checkpoint).
  */
-export const DERIVED_VERSION = 5;
+export const DERIVED_VERSION = 6;
 
 /** The first DERIVED_VERSION whose rows have decision digests (run comparison waits for it). */
 export const DIGESTS_SINCE_VERSION = 4;

@@ -1,3 +1,4 @@
+import { SEARCH_SINCE_VERSION } from "@/lib/server/rebuild/derived-version";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   MAX_SEARCH_MATCHES,
@@ -186,11 +187,12 @@ describe.each(testDatabases())("search inside a run on $name", (kind) => {
     });
     const run = await db.prisma.run.findUniqueOrThrow({ where: { projectId_runId: { projectId, runId: "search-full" } } });
     const where = { projectId_runPk: { projectId, runPk: run.id } };
-    await db.prisma.runDecisionsCache.update({ where, data: { derivedVersion: 4 } });
+    const { derivedVersion } = await db.prisma.runDecisionsCache.findUniqueOrThrow({ where, select: { derivedVersion: true } });
+    await db.prisma.runDecisionsCache.update({ where, data: { derivedVersion: SEARCH_SINCE_VERSION - 1 } });
     try {
       expect(await searchRun(db, projectId, "search-full", { q: "requests" })).toMatchObject({ indexed: false, total: 0, matches: [] });
     } finally {
-      await db.prisma.runDecisionsCache.update({ where, data: { derivedVersion: 5 } });
+      await db.prisma.runDecisionsCache.update({ where, data: { derivedVersion } });
     }
   });
 
