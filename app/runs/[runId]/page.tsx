@@ -9,17 +9,13 @@ import { runIdFromRoute, runPath } from "@/lib/queries/paths";
 import { commentedTurnsQuery, commentsQuery } from "@/lib/queries/comments";
 import { runOtlpRecordsQuery } from "@/lib/queries/otlp";
 import { runReviewsQuery } from "@/lib/queries/reviews";
-import { runEffectivenessQuery } from "@/lib/queries/trends";
 import { makeQueryClient } from "@/lib/queries/query-client";
-import { runSummaryQuery, runTimelineQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
+import { runSummaryQuery, runTriageQuery, timelineUrl, turnDetailQuery } from "@/lib/queries/runs";
 import { viewerOf } from "@/lib/server/auth/keys";
 import { requireSession } from "@/lib/server/auth/session";
 import { getDb } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { fetchQuery, loadQuery, prefetchQuery } from "@/lib/server/loaders/prefetch";
-
-/** Runs up to this many turns get their timeline and their follow-up and fatigue in the page itself (see below). */
-const EMBEDDED_TIMELINE_TURNS = 1000;
 
 type Props = {
   params: Promise<{ runId: string }>;
@@ -44,9 +40,10 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 }
 
 /**
- * The run page: prefetches the header and the timeline of the URL's window (and the selected
- * turn) with the queryOptions the client uses, answered by the routes' loaders; the client
- * explorer hydrates from them and polls while the run is live.
+ * The run page: prefetches the header, the selected turn, the notes, reviews, triage steps and
+ * OpenTelemetry records with the queryOptions the client uses, answered by the routes' loaders, and
+ * preloads the timeline of the URL's window; the client explorer hydrates from them and polls while
+ * the run is live.
  */
 export default async function RunPage(props: Props) {
   const runId = await runIdOfPage(props);
@@ -78,21 +75,14 @@ export default async function RunPage(props: Props) {
 
   const window = timelineWindow(query.get("from"), query.get("to"));
   const prefetches: Promise<void>[] = [];
-  // A long run's timeline is fetched by the browser instead: embedded in the page it would be sent
-  // twice (HTML and hydration data) and hold back the first paint; fetched, it arrives gzipped in
-  // parallel with the page's scripts.
-  const summary = queryClient.getQueryData(runSummaryQuery(runId).queryKey);
-  const embedTimeline = (summary?.turns ?? 0) <= EMBEDDED_TIMELINE_TURNS;
-  if (embedTimeline) {
-    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId, window), context));
-  } else {
-    // Start the download with the page, not after hydration; the client's fetch of the same URL reuses it.
-    preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
-  }
-  // The findings view and the brush read the whole run's timeline: the same query when not zoomed.
-  if (embedTimeline && (window.from !== undefined || window.to !== undefined)) {
-    prefetches.push(prefetchQuery(queryClient, runTimelineQuery(runId), context));
-  }
+  // The timeline is fetched by the browser, not embedded: embedded, it was sent twice (hydration
+  // data and the marks and charts rendered to HTML, which hydration renders again) and held back
+  // the first byte: a 1,000-turn run's page took twice as long to serve under 20 readers as a
+  // 50,000-turn run's (README, Scale). The preload starts its download with the page; the client's
+  // fetch of the same URL reuses it.
+  preload(timelineUrl(runId, window), { as: "fetch", crossOrigin: "anonymous" });
+  // The findings view and the brush read the whole run's timeline: the same URL when not zoomed.
+  if (window.from !== undefined || window.to !== undefined) preload(timelineUrl(runId), { as: "fetch", crossOrigin: "anonymous" });
   const turn = one(search.turn);
   if (turn !== undefined && /^\d{1,9}$/.test(turn)) {
     prefetches.push(prefetchQuery(queryClient, turnDetailQuery(runId, Number(turn)), context));
@@ -109,11 +99,7 @@ export default async function RunPage(props: Props) {
   prefetches.push(prefetchQuery(queryClient, runTriageQuery(runId, parseTurnParam(turn)), context));
   // The OpenTelemetry panel's first page (nothing is drawn for a run without records).
   prefetches.push(prefetchQuery(queryClient, runOtlpRecordsQuery(runId), context));
-  // The run's follow-up and fatigue (the sums stored with its rebuild), in the page of a short run
-  // only, as its timeline: their rows are per key, stage and context stage, and a review reminder's
-  // stage is its checkpoint, so they grow with the run (about 10,000 rows, 3 MB, for 50,000 turns).
-  // A long run's panel, below its charts, fetches them.
-  if (embedTimeline) prefetches.push(prefetchQuery(queryClient, runEffectivenessQuery(runId), context));
+  // The run's follow-up and fatigue panel, below the charts, fetches its own data.
   await Promise.all(prefetches);
 
   return (
