@@ -13,6 +13,8 @@ import { shortcutGroupsFor } from "@/lib/keys/shortcuts";
 export function KeyboardHelp({ openRef }: { openRef: { current: ((from?: HTMLElement) => void) | null } }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** The button of the menu panel the opener is in, if any: the panel's content is gone once the menu closes. */
+  const openerMenu = useRef<HTMLElement | null>(null);
   const idBase = useId();
   const pathname = usePathname() ?? "";
   const { current, groups } = shortcutGroupsFor(pathname);
@@ -22,6 +24,8 @@ export function KeyboardHelp({ openRef }: { openRef: { current: ((from?: HTMLEle
       const element = dialog.current;
       if (!element || element.open) return;
       opener.current = from ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
+      const panel = opener.current?.closest<HTMLElement>("[id]");
+      openerMenu.current = panel ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`) : null;
       if (typeof element.showModal === "function") element.showModal();
       else element.setAttribute("open", "");
     };
@@ -47,14 +51,14 @@ export function KeyboardHelp({ openRef }: { openRef: { current: ((from?: HTMLEle
   };
 
   // The dialog gives the focus back to what opened it; opened from the user menu, that button is
-  // hidden by then (the menu closed as the focus left it), so the menu's own button gets it instead.
+  // gone by then (the menu closed as the focus left it), so the menu's own button gets it instead.
   const onClose = () => {
     const from = opener.current;
+    const controller = openerMenu.current;
     opener.current = null;
+    openerMenu.current = null;
     const active = document.activeElement;
     if (!from || (active && active !== document.body && !dialog.current?.contains(active))) return;
-    const panel = from.closest<HTMLElement>("[id]");
-    const controller = panel ? document.querySelector<HTMLElement>(`[aria-controls="${CSS.escape(panel.id)}"]`) : null;
     (from.isConnected && from.offsetParent !== null ? from : controller)?.focus();
   };
 

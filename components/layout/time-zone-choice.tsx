@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useMemo } from "react";
+import { useId } from "react";
 import { isKnownZone, LOCAL_CHOICE } from "@/lib/format/zone";
 import { useTimeZone } from "./time-zone";
 
@@ -15,19 +15,22 @@ const CURRENT_NAMES = [
   "Atlantic/Faroe",
 ];
 
-/** Every IANA zone the browser knows (with the current names of renamed ones), UTC aside, sorted. */
+let zonesOnce: string[] | undefined;
+
+/** Every IANA zone the browser knows (with the current names of renamed ones), UTC aside, sorted; worked out once. */
 function knownZones(): string[] {
+  if (zonesOnce) return zonesOnce;
   const zones = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []);
   for (const zone of CURRENT_NAMES) if (isKnownZone(zone)) zones.add(zone);
   zones.delete("UTC");
-  return [...zones].sort();
+  return (zonesOnce = [...zones].sort());
 }
 
 /** The Account menu's time zone: Local (the browser's), UTC, or any IANA zone; kept in a cookie. */
 export function TimeZoneChoice() {
   const id = useId();
   const { choice, localZone, choose } = useTimeZone();
-  const zones = useMemo(() => knownZones(), []);
+  const zones = knownZones();
   return (
     <div className="tz-choice">
       <label htmlFor={id}>Time zone</label>

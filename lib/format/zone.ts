@@ -11,11 +11,37 @@ export const LOCAL_TZ_COOKIE = "cuescope-local-tz";
 export const LOCAL_CHOICE = "local";
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
+/**
+ * The wall-clock formatter of each zone, made once: making an Intl.DateTimeFormat costs far more
+ * than formatting with one, and every page writes instants in the reader's zone. Only zones the
+ * runtime knows are kept (a few hundred at most).
+ */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+function clockOf(zone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    clocks.set(zone, clock);
+  }
+  return clock;
+}
+
 /** Whether `zone` is an IANA time zone (or UTC) this runtime knows. */
 export function isKnownZone(zone: string | undefined | null): zone is string {
   if (!zone || zone.length > 64) return false;
+  if (clocks.has(zone)) return true;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    clockOf(zone);
     return true;
   } catch {
     return false;
@@ -40,16 +66,7 @@ export function zoneCookie(name: typeof TZ_COOKIE | typeof LOCAL_TZ_COOKIE, valu
 
 /** The parts of an instant's wall-clock time in a zone. */
 function wallClock(ms: number, zone: string): Record<"year" | "month" | "day" | "hour" | "minute" | "second", string> {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(ms);
+  const parts = clockOf(zone).formatToParts(ms);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
   return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
 }
