@@ -14,9 +14,19 @@ export async function listOtlpRecords(
   query: TOtlpRecordsQuery,
 ): Promise<TOtlpRecordsResponse> {
   const after = query.cursor !== undefined ? parseCursor(query.cursor) : null;
-  const [byKind, tokenRows, rows] = await Promise.all([
-    db.prisma.otlpRecord.groupBy({ by: ["kind"], where: { projectId, runId }, _count: { _all: true } }),
-    db.prisma.$queryRaw<{ input: string | null; output: string | null }[]>`
+  // The counts first: most runs have no records, and their answer (on every run page) is then one query.
+  const byKind = await db.prisma.otlpRecord.groupBy({ by: ["kind"], where: { projectId, runId }, _count: { _all: true } });
+  const count = (kind: string) => byKind.find((k) => k.kind === kind)?._count._all ?? 0;
+  const counts = { modelRequests: count("model_request"), spans: count("span"), logs: count("log") };
+  if (counts.modelRequests + counts.spans + counts.logs === 0) {
+    const run = await db.prisma.run.findUnique({ where: { projectId_runId: { projectId, runId } }, select: { id: true } });
+    if (!run) throw new DomainError("not_found", `no run or OpenTelemetry records ${JSON.stringify(runId)} in this project`, "runId");
+    return { runId, counts, tokens: { input: 0, output: 0 }, records: [], nextCursor: null };
+  }
+  const [tokenRows, rows] = await Promise.all([
+    counts.modelRequests === 0
+      ? []
+      : db.prisma.$queryRaw<{ input: string | null; output: string | null }[]>`
       SELECT sum((data->>'inputTokens')::numeric)::text AS input, sum((data->>'outputTokens')::numeric)::text AS output
       FROM otlp_records
       WHERE project_id = ${projectId} AND run_id = ${runId} AND kind = 'model_request'`,
@@ -31,12 +41,6 @@ export async function listOtlpRecords(
       take: query.limit + 1,
     }),
   ]);
-  const count = (kind: string) => byKind.find((k) => k.kind === kind)?._count._all ?? 0;
-  const counts = { modelRequests: count("model_request"), spans: count("span"), logs: count("log") };
-  if (counts.modelRequests + counts.spans + counts.logs === 0) {
-    const run = await db.prisma.run.findUnique({ where: { projectId_runId: { projectId, runId } }, select: { id: true } });
-    if (!run) throw new DomainError("not_found", `no run or OpenTelemetry records ${JSON.stringify(runId)} in this project`, "runId");
-  }
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

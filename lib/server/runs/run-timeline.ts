@@ -80,15 +80,17 @@ function isWholeRun(query: TTimelineQuery): boolean {
  * short one's does. Null when the stored rebuild has none (it failed, or predates stored timelines).
  */
 async function storedWholeTimeline(db: Database, run: RunRow): Promise<TRunTimeline | null> {
-  const stored = await db.prisma.runDecisionsCache.findUnique({
-    where: { projectId_runPk: { projectId: run.projectId, runPk: run.id } },
-    select: { eventCount: true, maxSeq: true, timeline: true },
-  });
-  if (!stored?.timeline) return null;
-  if (stored.eventCount < run.eventCount) wantRebuild(run.projectId, [run.id]);
-  const key = `${run.id}:stored:${stored.eventCount}:${stored.maxSeq}`;
-  const hit = recent.get(key);
+  const where = { projectId_runPk: { projectId: run.projectId, runPk: run.id } };
+  // Which rebuild is stored first (two numbers), its timeline's text only when that one is not kept
+  // already: every reader of a run's page asks for it, and the text is a few hundred kB.
+  const head = await db.prisma.runDecisionsCache.findUnique({ where, select: { eventCount: true, maxSeq: true } });
+  if (!head) return null;
+  if (head.eventCount < run.eventCount) wantRebuild(run.projectId, [run.id]);
+  const hit = recent.get(storedKey(run, head));
   if (hit) return hit;
+  // Read with its own version: a rebuild may have stored a newer one since.
+  const stored = await db.prisma.runDecisionsCache.findUnique({ where, select: { eventCount: true, maxSeq: true, timeline: true } });
+  if (!stored?.timeline) return null;
   // Derived data, read back through its contract: one that no longer parses is rebuilt, not served.
   const parsed = ZRunTimeline.safeParse(JSON.parse(stored.timeline));
   if (!parsed.success) {
@@ -96,8 +98,11 @@ async function storedWholeTimeline(db: Database, run: RunRow): Promise<TRunTimel
     wantRebuild(run.projectId, [run.id]);
     return null;
   }
-  recent.set(key, parsed.data);
+  recent.set(storedKey(run, stored), parsed.data);
   return parsed.data;
 }
+
+/** The cache key of a run's stored whole timeline: the rebuild that stored it. */
+const storedKey = (run: RunRow, head: { eventCount: number; maxSeq: bigint }) => `${run.id}:stored:${head.eventCount}:${head.maxSeq}`;
 
 const recent = runCache<TRunTimeline>({ sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });
