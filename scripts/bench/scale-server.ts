@@ -101,6 +101,28 @@ function httpClient(base: string, headers: Record<string, string>) {
         throw new Error(`GET ${path} answered ${response.status}: ${Buffer.from(body).toString().slice(0, 300)}`);
       return ms;
     },
+    /**
+     * A page as a browser gets its data: milliseconds until the HTML has arrived (`pageMs`) and until
+     * the fetches it preloads (`<link rel="preload" as="fetch">`, the run page's timeline) have too
+     * (`withDataMs`), those started once the HTML is whole (a browser starts them as the head
+     * arrives, so this is an upper bound).
+     */
+    async timePage(path: string): Promise<{ pageMs: number; withDataMs: number; preloads: number }> {
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${base}${path}`, { headers, redirect: "manual" });
+      const html = await response.text();
+      const pageMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${html.slice(0, 300)}`);
+      const preloads = preloadedFetches(html);
+      await Promise.all(
+        preloads.map(async (href) => {
+          const data = await fetch(new URL(href, `${base}${path}`), { headers });
+          const text = await data.text();
+          if (data.status !== 200) throw new Error(`GET ${href} (preloaded by ${path}) answered ${data.status}: ${text.slice(0, 300)}`);
+        }),
+      );
+      return { pageMs, withDataMs: Number(process.hrtime.bigint() - started) / 1e6, preloads: preloads.length };
+    },
     async json<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: T }> {
       const response = await fetch(`${base}${path}`, {
         method,
@@ -110,6 +132,29 @@ function httpClient(base: string, headers: Record<string, string>) {
       return { status: response.status, body: (await response.json()) as T };
     },
   };
+}
+
+/**
+ * The addresses of the fetches a page preloads: `<link rel="preload" as="fetch" href>` in its HTML,
+ * and React's preload hints in its embedded RSC payload (`:HL["<href>","fetch",…]` rows of the
+ * `self.__next_f.push([1,"…"])` scripts), which the browser acts on as it reads them.
+ */
+export function preloadedFetches(html: string): string[] {
+  const hrefs = new Set<string>();
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+    if (!/\brel="preload"/.test(tag) || !/\bas="fetch"/.test(tag)) continue;
+    const href = /\bhref="([^"]*)"/.exec(tag)?.[1];
+    if (href !== undefined) hrefs.add(href.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'"));
+  }
+  for (const [, args] of html.matchAll(/self\.__next_f\.push\((\[.*?\])\)<\/script>/gs)) {
+    const [kind, flight] = JSON.parse(args) as [number, unknown];
+    if (kind !== 1 || typeof flight !== "string") continue;
+    for (const [, hint] of flight.matchAll(/^:HL(\[.*\])$/gm)) {
+      const [href, as] = JSON.parse(hint) as [string, string];
+      if (as === "fetch") hrefs.add(href);
+    }
+  }
+  return [...hrefs];
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
@@ -183,6 +228,28 @@ export function sampleUntilStopped(client: ApiClient, path: string): { stop(): P
  * `readers` concurrent readers, each GETting `path` `rounds` times one after another (after one
  * untimed request of the path, so the route's code is loaded): every request's time.
  */
+/** `readers` signed-in readers each loading a page `rounds` times at once (after one untimed load): each load's HTML and its preloaded data. */
+export async function concurrentPageLoads(
+  client: ReturnType<typeof pageClient>,
+  path: string,
+  readers: number,
+  rounds: number,
+): Promise<{ pageMs: number[]; withDataMs: number[]; preloads: number }> {
+  const { preloads } = await client.timePage(path);
+  const pageMs: number[] = [];
+  const withDataMs: number[] = [];
+  await Promise.all(
+    Array.from({ length: readers }, async () => {
+      for (let r = 0; r < rounds; r++) {
+        const load = await client.timePage(path);
+        pageMs.push(load.pageMs);
+        withDataMs.push(load.withDataMs);
+      }
+    }),
+  );
+  return { pageMs, withDataMs, preloads };
+}
+
 export async function concurrentReads(client: ApiClient, path: string, readers: number, rounds: number): Promise<number[]> {
   await client.timeGet(path);
   const times: number[] = [];

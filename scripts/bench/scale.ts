@@ -24,7 +24,7 @@ import { fmt, markdownTable, median, targetLine, verdict, type BenchContext, typ
 import { scaleDatabaseKind, type DatabaseKind } from "./scale-db";
 import { ALERT_LIST_PATH, measureDataset, READ_PATHS, type DatasetMeasurement, type DatasetParts } from "./scale-dataset";
 import { ALERT_NOW } from "./scale-data";
-import type { Latency } from "./scale-server";
+import type { Latency, Spread } from "./scale-server";
 import { measureLiveRun, measureLongRun } from "./scale-runs";
 import { measureDecisions } from "./scale-decisions";
 import { measurePages } from "./scale-pages";
@@ -348,18 +348,32 @@ async function pages(ctx: BenchContext, db: string): Promise<void> {
   const measured = await measurePages(ctx, PAGE_TURNS, { readers: PAGE_READERS, rounds });
   ctx.print();
   ctx.print(
-    `Pages (${db}, their own database): each page's HTML served to ${PAGE_READERS} concurrent signed-in readers, ${rounds} requests each (after one untimed):`,
+    `Pages (${db}, their own database): each page served to ${PAGE_READERS} concurrent signed-in readers, ${rounds} loads each (after an untimed warm-up round of every page): ` +
+      "until its HTML has arrived, and until the data it preloads (the run page's timeline) has too, fetched once the HTML is whole (a browser starts earlier):",
   );
   ctx.print();
+  const cell = (s: Spread | null, pick: "p50" | "p95" | "max") => (s ? fmt.ms(s[pick]) : "–");
   ctx.print(
     markdownTable(
-      ["page", "requests", "p50 ms", "p95 ms", "max ms"],
-      measured.map((m) => [m.label, String(m.latency.count), fmt.ms(m.latency.p50), fmt.ms(m.latency.p95), fmt.ms(m.latency.max)]),
+      ["page", "loads", "HTML p50 ms", "HTML p95 ms", "HTML max ms", "with data p50 ms", "with data p95 ms", "with data max ms"],
+      measured.map((m) => [
+        m.label,
+        String(m.latency.count),
+        cell(m.latency, "p50"),
+        cell(m.latency, "p95"),
+        cell(m.latency, "max"),
+        cell(m.withData, "p50"),
+        cell(m.withData, "p95"),
+        cell(m.withData, "max"),
+      ]),
     ),
   );
   ctx.print();
-  for (const m of measured)
-    ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers`, m.latency.p95, "ms", { atMost: PAGE_P95_TARGET }));
+  for (const m of measured) {
+    ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers (HTML)`, m.latency.p95, "ms", { atMost: PAGE_P95_TARGET }));
+    if (m.withData)
+      ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers (HTML and its preloaded data)`, m.withData.p95, "ms", { atMost: PAGE_P95_TARGET }));
+  }
   // Issue 27: the comparison of two 50,000-turn runs renders its first view within 2× of one run's page.
   const longest = Math.max(...PAGE_TURNS);
   const runPage = measured.find((m) => m.label.startsWith("run page") && m.turns === longest);
