@@ -58,31 +58,48 @@ export async function createSession(db: Database, caller: Caller, options: { dem
 
 /** The caller a session token stands for; unauthorized when unknown, expired, signed out or its key revoked. */
 export async function authenticateSession(db: Database, token: string, now = new Date()): Promise<Caller> {
-  const session = token
-    ? await db.prisma.session.findUnique({
-        where: { tokenHash: hashToken(token) },
-        include: { project: { select: { id: true, name: true } }, apiKey: true },
-      })
-    : null;
+  // One statement for the session, its key and its project: every page and API request signed in
+  // with a cookie asks this first (Prisma's include would make it three).
+  const [session] = token
+    ? await db.prisma.$queryRaw<SessionRow[]>`
+        SELECT s."expires_at" AS "expiresAt", s."revoked_at" AS "revokedAt",
+               k."id" AS "keyId", k."prefix", k."label", k."scope", k."revoked_at" AS "keyRevokedAt",
+               p."id" AS "projectId", p."name" AS "project"
+          FROM "sessions" s
+          JOIN "api_keys" k ON k."id" = s."api_key_id"
+          JOIN "projects" p ON p."id" = s."project_id"
+         WHERE s."token_hash" = ${hashToken(token)}`
+    : [];
   const problem = !session
     ? "unknown session"
     : session.revokedAt
       ? "this session was signed out"
       : session.expiresAt <= now
         ? "this session expired"
-        : session.apiKey.revokedAt
+        : session.keyRevokedAt
           ? "the API key this session was opened with was revoked"
           : null;
   if (!session || problem) throw new DomainError("unauthorized", `${problem}: sign in again`);
-  const key = session.apiKey;
-  await noteKeyUse(db, key.id, now);
+  await noteKeyUse(db, session.keyId, now);
   return {
-    projectId: session.project.id,
-    project: session.project.name,
-    key: { id: key.id, prefix: key.prefix, label: key.label },
-    scope: key.scope as TKeyScope,
+    projectId: session.projectId,
+    project: session.project,
+    key: { id: session.keyId, prefix: session.prefix, label: session.label },
+    scope: session.scope as TKeyScope,
     via: "session",
   };
+}
+
+interface SessionRow {
+  expiresAt: Date;
+  revokedAt: Date | null;
+  keyId: string;
+  prefix: string;
+  label: string | null;
+  scope: string;
+  keyRevokedAt: Date | null;
+  projectId: string;
+  project: string;
 }
 
 /** Ends a session (sign-out); an unknown or already ended token is harmless. */
