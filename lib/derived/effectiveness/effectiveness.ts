@@ -65,12 +65,13 @@ export function addEffectCounts(
       }
       ctx ??= contextStageOf(decision);
       const ctxCode = ctx === "none" ? SMALL - 1 : ctx;
-      // A review suggestion's stage is its checkpoint (R7): its groups take every checkpoint together.
+      // A review suggestion's stage is its checkpoint (R7): its groups take every checkpoint together
+      // (coded as SMALL - 1, which no other stage coded here reaches).
       const group = key === "review" ? EVERY_CHECKPOINT : stage;
       const stageCode = key === "review" ? SMALL - 1 : stage;
       // The name's key, stage, context stage and status as one number, when they are small (always, in practice).
       const code =
-        stageCode < SMALL && (key === "review" || stage < SMALL - 1) && (ctx === "none" || ctx < SMALL - 1)
+        (key === "review" || stage < SMALL - 1) && (ctx === "none" || ctx < SMALL - 1)
           ? ((KEY_INDEX[key] * SMALL + stageCode) * SMALL + ctxCode) * 2 + (status === "dropped" ? 1 : 0)
           : -1;
       let name = code < 0 ? undefined : names.get(code);
