@@ -9,14 +9,10 @@ import { REMINDER_KEYS } from "./reminders";
  */
 export const ZEffectRow = z.object({
   key: z.enum(REMINDER_KEYS),
-  stage: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description:
-        "The reminder's stage (R2); null for `review`, whose stage is its checkpoint k (R7): its rows take every checkpoint together.",
-    }),
+  stage: z.number().int().nullable().meta({
+    description:
+      "The reminder's stage (R2); null for `review`, whose stage is its checkpoint k (R7): its rows take every checkpoint together.",
+  }),
   kind: z.enum(["notice", "state", "suggestion"]),
   contextStage: z
     .union([z.number().int(), z.literal("none")])

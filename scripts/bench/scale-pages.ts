@@ -79,7 +79,12 @@ export async function measurePages(
       for (const { label, turns, path } of pages) {
         ctx.progress(`${label}: ${options.readers} readers × ${options.rounds} requests ...`);
         const loads = await concurrentPageLoads(client, path, options.readers, options.rounds);
-        measured.push({ label, turns, latency: latencyOf(loads.pageMs), withData: loads.preloads > 0 ? latencyOf(loads.withDataMs) : null });
+        measured.push({
+          label,
+          turns,
+          latency: latencyOf(loads.pageMs),
+          withData: loads.preloads > 0 ? latencyOf(loads.withDataMs) : null,
+        });
       }
       return measured;
     });

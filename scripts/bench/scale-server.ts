@@ -144,7 +144,13 @@ export function preloadedFetches(html: string): string[] {
   for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
     if (!/\brel="preload"/.test(tag) || !/\bas="fetch"/.test(tag)) continue;
     const href = /\bhref="([^"]*)"/.exec(tag)?.[1];
-    if (href !== undefined) hrefs.add(href.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'"));
+    if (href !== undefined)
+      hrefs.add(
+        href
+          .replace(/&amp;/g, "&")
+          .replace(/&quot;/g, '"')
+          .replace(/&#x27;|&#39;/g, "'"),
+      );
   }
   for (const [, args] of html.matchAll(/self\.__next_f\.push\((\[.*?\])\)<\/script>/gs)) {
     const [kind, flight] = JSON.parse(args) as [number, unknown];

@@ -372,7 +372,11 @@ async function pages(ctx: BenchContext, db: string): Promise<void> {
   for (const m of measured) {
     ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers (HTML)`, m.latency.p95, "ms", { atMost: PAGE_P95_TARGET }));
     if (m.withData)
-      ctx.print(targetLine(`${m.label} p95, ${PAGE_READERS} readers (HTML and its preloaded data)`, m.withData.p95, "ms", { atMost: PAGE_P95_TARGET }));
+      ctx.print(
+        targetLine(`${m.label} p95, ${PAGE_READERS} readers (HTML and its preloaded data)`, m.withData.p95, "ms", {
+          atMost: PAGE_P95_TARGET,
+        }),
+      );
   }
   // Issue 27: the comparison of two 50,000-turn runs renders its first view within 2× of one run's page.
   const longest = Math.max(...PAGE_TURNS);
