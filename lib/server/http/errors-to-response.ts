@@ -1,5 +1,6 @@
 import { DomainError, type DomainErrorKind } from "@/lib/server/errors";
 import { isTransientDatabaseError, isUniqueViolation } from "@/lib/server/db/errors";
+import { jsonTextOf } from "@/lib/server/json-text";
 
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -69,7 +70,7 @@ function isDomainError(error: unknown): error is DomainError {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonText(status, JSON.stringify(body), headers);
+  return jsonText(status, jsonTextOf(body), headers);
 }
 
 /** A JSON answer from text that already is JSON (stored documents are sent without re-encoding). */

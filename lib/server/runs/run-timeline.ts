@@ -4,6 +4,7 @@ import { buildTimeline, DEFAULT_MAX_POINTS, TIMELINE_EVENT_TYPES } from "@/lib/d
 import type { Database } from "@/lib/server/db";
 import { DomainError } from "@/lib/server/errors";
 import { jsonTextBytes, runCache } from "@/lib/server/lru";
+import { keepJsonText } from "@/lib/server/json-text";
 import { eventLoopTurn } from "@/lib/server/event-loop-turn";
 import { wantRebuild } from "@/lib/server/jobs/wanted";
 import { findRun, type RunRow } from "./find-run";
@@ -105,4 +106,6 @@ async function storedWholeTimeline(db: Database, run: RunRow): Promise<TRunTimel
 /** The cache key of a run's stored whole timeline: the rebuild that stored it. */
 const storedKey = (run: RunRow, head: { eventCount: number; maxSeq: bigint }) => `${run.id}:stored:${head.eventCount}:${head.maxSeq}`;
 
-const recent = runCache<TRunTimeline>({ sizeOf: (timeline) => jsonTextBytes(JSON.stringify(timeline).length) });
+// Each kept timeline keeps its JSON text too (sent as is on a hit): the object and the text, each
+// about as large as the text.
+const recent = runCache<TRunTimeline>({ sizeOf: (timeline) => 2 * jsonTextBytes(keepJsonText(timeline).length) });
