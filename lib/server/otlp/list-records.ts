@@ -4,7 +4,8 @@ import { DomainError } from "@/lib/server/errors";
 
 /**
  * `GET /api/v1/runs/:runId/otlp`: a run's OTLP records (docs/contract/otlp.md#reading-them) in
- * (ts, key) keyset pages, with the run's counts by kind and token sums. A run id may name a trace
+ * (ts, key) keyset pages, with the run's counts by kind and token sums (kept as the records are
+ * stored: migration 20270108000000_otlp_run_totals). A run id may name a trace
  * with no telemetry run: it is answered while it has records; 404 when there is neither.
  */
 export async function listOtlpRecords(
@@ -14,39 +15,35 @@ export async function listOtlpRecords(
   query: TOtlpRecordsQuery,
 ): Promise<TOtlpRecordsResponse> {
   const after = query.cursor !== undefined ? parseCursor(query.cursor) : null;
-  // The counts first: most runs have no records, and their answer (on every run page) is then one query.
-  const byKind = await db.prisma.otlpRecord.groupBy({ by: ["kind"], where: { projectId, runId }, _count: { _all: true } });
-  const count = (kind: string) => byKind.find((k) => k.kind === kind)?._count._all ?? 0;
+  // The run's counts and token sums as the records' triggers keep them (otlp_run_totals): one row per
+  // kind, however many records the run has. Most runs have none, and their answer is then one query.
+  const totals = await db.prisma.otlpRunTotal.findMany({ where: { projectId, runId } });
+  const total = (kind: string) => totals.find((t) => t.kind === kind);
+  const count = (kind: string) => Number(total(kind)?.records ?? 0);
   const counts = { modelRequests: count("model_request"), spans: count("span"), logs: count("log") };
+  const requests = total("model_request");
+  const tokens = { input: Number(requests?.inputTokens ?? 0), output: Number(requests?.outputTokens ?? 0) };
   if (counts.modelRequests + counts.spans + counts.logs === 0) {
     const run = await db.prisma.run.findUnique({ where: { projectId_runId: { projectId, runId } }, select: { id: true } });
     if (!run) throw new DomainError("not_found", `no run or OpenTelemetry records ${JSON.stringify(runId)} in this project`, "runId");
-    return { runId, counts, tokens: { input: 0, output: 0 }, records: [], nextCursor: null };
+    return { runId, counts, tokens, records: [], nextCursor: null };
   }
-  const [tokenRows, rows] = await Promise.all([
-    counts.modelRequests === 0
-      ? []
-      : db.prisma.$queryRaw<{ input: string | null; output: string | null }[]>`
-      SELECT sum((data->>'inputTokens')::numeric)::text AS input, sum((data->>'outputTokens')::numeric)::text AS output
-      FROM otlp_records
-      WHERE project_id = ${projectId} AND run_id = ${runId} AND kind = 'model_request'`,
-    db.prisma.otlpRecord.findMany({
-      where: {
-        projectId,
-        runId,
-        ...(query.kind ? { kind: query.kind } : {}),
-        ...(after ? { OR: [{ ts: { gt: after.ts } }, { ts: after.ts, recordKey: { gt: after.key } }] } : {}),
-      },
-      orderBy: [{ ts: "asc" }, { recordKey: "asc" }],
-      take: query.limit + 1,
-    }),
-  ]);
+  const rows = await db.prisma.otlpRecord.findMany({
+    where: {
+      projectId,
+      runId,
+      ...(query.kind ? { kind: query.kind } : {}),
+      ...(after ? { OR: [{ ts: { gt: after.ts } }, { ts: after.ts, recordKey: { gt: after.key } }] } : {}),
+    },
+    orderBy: [{ ts: "asc" }, { recordKey: "asc" }],
+    take: query.limit + 1,
+  });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     runId,
     counts,
-    tokens: { input: Number(tokenRows[0]?.input ?? 0), output: Number(tokenRows[0]?.output ?? 0) },
+    tokens,
     records: page.map(toDto),
     nextCursor: rows.length > query.limit && last ? makeCursor(last.ts, last.recordKey) : null,
   };
