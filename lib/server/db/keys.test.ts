@@ -1,10 +1,11 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestBatch } from "@/lib/server/ingest/ingest-batch";
 import { loadRunEvents } from "@/lib/server/runs/run-events";
 import { testDatabases } from "@/lib/server/testing/databases";
 import { bareDatabases, MIGRATIONS_DIR, migrationsBefore } from "@/lib/server/testing/migrations";
 import { smallRun } from "@/lib/server/testing/events";
-import { keysWithoutProject } from "@/lib/server/testing/key-audit";
+import { keysWithoutProject, REFERENCE_TABLES } from "@/lib/server/testing/key-audit";
 import { type Database } from ".";
 import { applyMigrations } from "./migrate";
 
@@ -19,6 +20,30 @@ describe.each(testDatabases())("the project in every key on $name", (kind) => {
 
   it("every unique index and foreign key of the migrated schema includes project_id (reference tables aside)", async () => {
     expect(await db.withSql((sql) => keysWithoutProject(sql))).toEqual([]);
+  });
+
+  it("docs/deployment.md distributes every table of a project's data by project (and names each reference table)", async () => {
+    const doc = readFileSync("docs/deployment.md", "utf8");
+    const distributed = new Set(["runs", ...[...(/unnest\(ARRAY\[(.*?)\]\)/.exec(doc)?.[1] ?? "").matchAll(/'(\w+)'/g)].map((m) => m[1])]);
+    const references = new Set([...doc.matchAll(/create_reference_table\('(\w+)'\)/g)].map((m) => m[1]));
+    const { rows } = await db.executeSql(
+      `SELECT c.relname::text AS "table" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> '_prisma_migrations'
+        ORDER BY 1`,
+    );
+    const tables = (rows as { table: string }[]).map((r) => r.table);
+    const project = tables.filter((t) => !Object.hasOwn(REFERENCE_TABLES, t));
+    expect(
+      project.filter((t) => !distributed.has(t)),
+      "tables docs/deployment.md does not distribute",
+    ).toEqual([]);
+    expect(
+      [...distributed].filter((t) => !tables.includes(t)),
+      "tables docs/deployment.md distributes that do not exist",
+    ).toEqual([]);
+    // The SQL makes the first three reference tables; the table above names them all.
+    for (const table of references) expect(Object.hasOwn(REFERENCE_TABLES, table), table).toBe(true);
+    for (const table of Object.keys(REFERENCE_TABLES)) expect(doc, table).toContain(`\`${table}\``);
   });
 
   it("names each kind of key a distributed database could not keep", async () => {
