@@ -19,7 +19,7 @@ export function HeaderMenu({
   panelClassName?: string;
   children: (close: () => void) => ReactNode;
 }) {
-  const { open, close, rootProps, buttonProps, panelProps } = useDisclosure();
+  const { close, rootProps, buttonProps, panelProps } = useDisclosure();
   return (
     <div className={`header-menu ${className ?? ""}`} {...rootProps}>
       <button className="header-menu-button" {...buttonProps}>
@@ -27,8 +27,7 @@ export function HeaderMenu({
         <span className="header-menu-chevron" aria-hidden="true" />
       </button>
       <div className={`header-menu-panel ${panelClassName ?? ""}`} {...panelProps}>
-        {/* Rendered when open only: every page has two such menus, and the time zone list alone is 400 options. */}
-        {open && children(() => close(false))}
+        {children(() => close(false))}
       </div>
     </div>
   );
