@@ -126,6 +126,7 @@ const SQL_TYPE: Record<string, string> = {
   Boolean: "boolean",
   Json: "jsonb",
   DateTime: "timestamp with time zone",
+  Decimal: "numeric",
 };
 
 /** Prisma's native types (`@db.X`) that name another column type than the field type's default. */
