@@ -1,15 +1,11 @@
 import { resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg, { Pool } from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { CopyBinaryReader, CopyBytes, copyBinaryRows, type CopyRow, type CopySink } from "./copy-binary";
 import { acquireDataDirLock } from "./lock";
 import { applyMigrations } from "./migrate";
-import { COPY_DEVICE_PATH, copyToDevice } from "./pglite-copy-device";
-import { gatedPglite } from "./pglite-gate";
+import { RemotePglite } from "./pglite-remote";
 import type { SqlRunner } from "./sql";
 import { databaseTimeouts, type DatabaseTimeouts } from "./timeouts";
 import { env } from "@/lib/server/env";
@@ -258,38 +254,23 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts): Database {
 }
 
 /**
- * The embedded database runs in this process, synchronously inside WebAssembly: there is no network
- * to stall and nothing can interrupt a running statement (PGlite accepts `statement_timeout` but
- * never fires it — no signals in WASM). What can be bounded is waiting for it: getDb() bounds the
- * wait for opening, and Prisma's transaction timeouts bound waiting for the one connection.
+ * The embedded database runs on a thread of its own (pglite-remote.ts), each statement synchronously
+ * inside WebAssembly: there is no network to stall and nothing can interrupt a running statement
+ * (PGlite accepts `statement_timeout` but never fires it — no signals in WASM). What can be bounded
+ * is waiting for it: getDb() bounds the wait for opening, and Prisma's transaction timeouts bound
+ * waiting for the one connection.
  */
 async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl?: string): Promise<Database> {
   // An in-memory database ("memory://") belongs to this process alone: nothing to lock.
   const release = dataDir.startsWith("memory://") ? () => {} : acquireDataDirLock(dataDir, serverUrl);
-  let pglite: PGlite;
+  let remote: RemotePglite;
   try {
-    // pg_trgm backs the runs list's task search index (a migration creates the extension).
-    pglite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    remote = await RemotePglite.start(dataDir);
   } catch (error) {
     release();
     throw error;
   }
-  // Every statement through the gate: the event loop turns between two of them (pglite-gate.ts).
-  const gated = gatedPglite(pglite);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(gated) });
-  const copyDevice = copyToDevice(pglite);
-  const copyBytes = async (select: string): Promise<Uint8Array> => {
-    // The COPY's output goes to a device of PGlite's file system that collects it in one buffer
-    // (pglite-copy-device.ts): the rows never go through its wire-protocol reader (a string per
-    // field, on this thread), nor through a Blob of one piece per row.
-    try {
-      await gated.query(`COPY (${select}) TO '${COPY_DEVICE_PATH}' WITH (FORMAT binary)`);
-    } catch (error) {
-      copyDevice.discard();
-      throw error;
-    }
-    return copyDevice.take();
-  };
+  const prisma = new PrismaClient({ adapter: remote.prismaAdapter() });
   return {
     prisma,
     kind: "pglite",
@@ -297,21 +278,24 @@ async function openPglite(dataDir: string, timeouts: DatabaseTimeouts, serverUrl
     label: `embedded PGlite at ${dataDir}`,
     withSql: (work) =>
       work({
-        exec: async (sql) => void (await gated.exec(sql)),
-        query: async <T>(sql: string, params?: unknown[]) => (await gated.query<T>(sql, params)).rows,
+        exec: async (sql) => void (await remote.exec(sql)),
+        query: async <T>(sql: string, params?: unknown[]) => (await remote.query<T>(sql, params)).rows,
       }),
     async executeSql(text, values) {
-      if (values && values.length > 0) return gated.query(text, values);
-      const results = await gated.exec(text);
+      if (values && values.length > 0) return remote.query(text, values);
+      const results = await remote.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    // The blob's bytes are this read's own: the rows' fields are views of them, not copies.
-    copyRows: async (select) => copyBinaryRows([await copyBytes(select)], { owned: true }),
-    copyBytes,
+    // The bytes are this read's own (handed over by the database's thread): the rows' fields are views of them, not copies.
+    copyRows: async (select) => copyBinaryRows([await remote.copy(select)], { owned: true }),
+    copyBytes: (select) => remote.copy(select),
     async close() {
       await prisma.$disconnect();
-      await pglite.close();
-      release();
+      try {
+        await remote.close();
+      } finally {
+        release();
+      }
     },
   };
 }

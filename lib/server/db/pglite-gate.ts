@@ -21,6 +21,11 @@ export function asBackgroundWork<T>(work: () => T): T {
   return backgroundWork.run(true, work);
 }
 
+/** Whether the caller runs as background work (asBackgroundWork): the PGlite thread's messages carry it. */
+export function isBackgroundWork(): boolean {
+  return backgroundWork.getStore() === true;
+}
+
 /**
  * How long a background statement waits at most while requests' statements keep coming (ms): then
  * it goes next, so a steady stream of requests slows a job down but never stops it.
