@@ -6,7 +6,7 @@
  * fresh copy of the prepared database each time, and prints one JSON line per replay: its pace,
  * the server's CPU seconds meanwhile (main thread, busiest other thread, all), the other project's
  * runs list during it, the load average and a hash of the result (same inputs: same hash).
- * AB_NO_READS=1 times the replay alone. Build dirs must be on this file system (they are renamed);
+ * AB_NO_READS=1 times the replay alone; AB_WARM=1 times it on a server that ran one replay before. Build dirs must be on this file system (they are renamed);
  * `.next` must not exist while it runs. CUESCOPE_BENCH_PORT_OFFSET as for the other benches.
  */
 import { execFileSync } from "node:child_process";
@@ -20,6 +20,18 @@ import { createCopyVersion } from "@/lib/server/versions/versions";
 import { datasetRun, loadDataset } from "./scale-data";
 import { ingestRuns, settle, type ScratchDatabase } from "./scale-db";
 import { apiClient, latencyOf, sampleLatency, sampleUntilStopped, startScaleServer, type Sample } from "./scale-server";
+
+/** Starts a replay and polls it until it has ended. */
+async function replayUntilDone(client: ReturnType<typeof apiClient>, body: unknown): Promise<TReplayJob> {
+  const answer = await client.json<unknown>("POST", "/api/v1/replay", body);
+  if (answer.status !== 202) throw new Error(`POST answered ${answer.status}`);
+  let job = ZReplayJob.parse(answer.body);
+  while (job.status === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    job = ZReplayJob.parse((await client.json<unknown>("GET", `/api/v1/replay/${job.id}`)).body);
+  }
+  return job;
+}
 
 /** CPU seconds of each of the process's threads (tid → [name, seconds]). */
 function threadCpu(pid: number): Map<string, [string, number]> {
@@ -41,13 +53,19 @@ function cpuDelta(pid: number, before: Map<string, [string, number]>, after: Map
   let main = 0;
   let total = 0;
   let busiestOther = 0;
-  for (const [tid, [, seconds]] of after) {
+  const others: Array<[string, number]> = [];
+  for (const [tid, [name, seconds]] of after) {
     const d = seconds - (before.get(tid)?.[1] ?? 0);
     total += d;
     if (tid === String(pid)) main = d;
-    else busiestOther = Math.max(busiestOther, d);
+    else {
+      busiestOther = Math.max(busiestOther, d);
+      if (d >= 0.05) others.push([name, +d.toFixed(2)]);
+    }
   }
-  return { main: +main.toFixed(2), thread: +busiestOther.toFixed(2), total: +total.toFixed(2) };
+  // The other threads that worked meanwhile, busiest first (the database's, the job threads, V8's).
+  others.sort((a, b) => b[1] - a[1]);
+  return { main: +main.toFixed(2), thread: +busiestOther.toFixed(2), total: +total.toFixed(2), others };
 }
 
 const SHORT_COPY: TCopy = { context: { "*": "Context {percent}% of {capacityBytes} B" } };
@@ -92,16 +110,13 @@ async function once(dir: string, label: string): Promise<void> {
     const main = apiClient(server.base, keys.main);
     const other = apiClient(server.base, keys.other);
     const quiet = await sampleLatency(other, "/api/v1/runs", 20);
+    // AB_WARM=1: a server that has run a replay before (its code compiled by V8, the database's
+    // pages read once): one untimed replay of all but one of the runs first (not the same job).
+    if (process.env.AB_WARM === "1") await replayUntilDone(main, { copyVersionId: keys.copyVersionId, maxRuns: 40 });
     let job: TReplayJob | undefined;
     const cpuBefore = threadCpu(server.pid);
     const poller = (async () => {
-      const answer = await main.json<unknown>("POST", "/api/v1/replay", { copyVersionId: keys.copyVersionId, maxRuns: 5000 });
-      if (answer.status !== 202) throw new Error(`POST answered ${answer.status}`);
-      job = ZReplayJob.parse(answer.body);
-      while (job.status === "running") {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        job = ZReplayJob.parse((await main.json<unknown>("GET", `/api/v1/replay/${job.id}`)).body);
-      }
+      job = await replayUntilDone(main, { copyVersionId: keys.copyVersionId, maxRuns: 5000 });
     })();
     // AB_NO_READS=1: the replay alone (no runs list or health polled meanwhile).
     const alone = process.env.AB_NO_READS === "1";
