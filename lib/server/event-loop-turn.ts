@@ -1,8 +1,7 @@
 /**
  * Waits for the event loop's next turn (`setImmediate`): timers, sockets and other requests run
- * first. For work that would otherwise hold the loop: a loop parsing large texts piece by piece, or
- * the embedded database's statements, which settle as microtasks and never give the loop a turn
- * of their own (lib/server/db/pglite-gate.ts).
+ * first. For work that would otherwise hold the loop: a loop parsing large texts piece by piece,
+ * or sending large pieces one after another.
  */
 export function eventLoopTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

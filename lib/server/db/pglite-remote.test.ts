@@ -53,6 +53,11 @@ describe("the embedded database's thread", () => {
     expect(script.map((r) => r.rows)).toEqual([[{ a: 1 }], [{ note: "one" }, { note: "two" }]]);
   });
 
+  it("fails a statement whose parameters cannot cross threads, and only that one", async () => {
+    await expect(remote.query("SELECT $1::text AS v", [() => "a function"])).rejects.toThrow(/could not be cloned/);
+    expect((await remote.query("SELECT $1::text AS v", ["text"])).rows).toEqual([{ v: "text" }]);
+  });
+
   it("keeps a failed statement's SQLSTATE, raw and through Prisma", async () => {
     const raw = await remote.query("INSERT INTO t (n) VALUES (1)").catch((error: unknown) => error);
     expect(raw).toBeInstanceOf(Error);

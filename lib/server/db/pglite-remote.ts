@@ -145,7 +145,14 @@ export class RemotePglite {
     return new Promise((resolvePromise, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve: resolvePromise, reject });
-      this.worker.postMessage({ ...operation, id, background: isBackgroundWork() } as PgliteRequest);
+      try {
+        this.worker.postMessage({ ...operation, id, background: isBackgroundWork() } as PgliteRequest);
+      } catch (error) {
+        // A value structured cloning cannot carry (a function among the parameters): this statement alone fails.
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.worker.unref();
+        reject(error as Error);
+      }
     });
   }
 }

@@ -90,7 +90,14 @@ async function serve(): Promise<void> {
   port.on("message", (request: PgliteRequest) => {
     const run = () => handle(request);
     void (request.background ? asBackgroundWork(run) : run()).then(
-      ({ value, transfer }) => port.postMessage({ id: request.id, ok: true, value } satisfies PgliteReply, transfer ?? []),
+      ({ value, transfer }) => {
+        try {
+          port.postMessage({ id: request.id, ok: true, value } satisfies PgliteReply, transfer ?? []);
+        } catch (error) {
+          // An answer structured cloning cannot carry fails its statement, not the thread.
+          port.postMessage({ id: request.id, ok: false, error: serializeError(error) } satisfies PgliteReply);
+        }
+      },
       (error: unknown) => port.postMessage({ id: request.id, ok: false, error: serializeError(error) } satisfies PgliteReply),
     );
   });

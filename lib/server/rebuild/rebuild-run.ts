@@ -92,8 +92,8 @@ const AUDIT_TYPES = [...REVIEWER_EVENT_TYPES, "model.action"];
 
 /**
  * How many chunks, and event rows, one statement of a resume's reads takes. On PGlite a statement
- * runs on the server's thread and nothing else runs meanwhile: pages of a few hundred kilobytes
- * keep each one short (a page of 16 chunks, ~5 MB, held every request for up to a second).
+ * holds the one connection and no other statement runs meanwhile: pages of a few hundred kilobytes
+ * keep each one short (a page of 16 chunks, ~5 MB, held every request's reads for up to a second).
  */
 function readPages(db: Database): { chunks: number; rows: number } {
   return db.kind === "pglite" ? { chunks: 2, rows: 500 } : { chunks: WHOLE_READ_PAGE_CHUNKS, rows: 20_000 };

@@ -47,7 +47,7 @@ const OF_RUN = `"project_id" = $1 AND "run_pk" = $2`;
 
 /**
  * Rows come back as ONE JSON text per statement part (json_agg), parsed by JSON.parse: a row per
- * event through the driver costs about 30 µs, far more than the query (PGlite in-process especially).
+ * event through the driver costs about 30 µs, far more than the query (PGlite especially).
  */
 const BODY_ROWS = `coalesce(json_agg(json_build_array("seq"::text, "event_id", "type", "ts", "turn", "body"))::text, '[]')`;
 
